@@ -1,0 +1,204 @@
+# Makefile: hearth's programs, tests, fuzzers and docs.  GNU make, no
+# configure step.  Everything built goes under build/.
+
+VERSION =	0.1.0
+
+PREFIX ?=	/usr/local
+BINDIR ?=	$(PREFIX)/bin
+MANDIR ?=	$(PREFIX)/share/man
+SHAREDIR ?=	$(PREFIX)/share/hearth
+DESTDIR ?=
+PKG_CONFIG ?=	pkg-config
+CC ?=		cc
+FUZZ_CC ?=	clang
+B =		build
+
+UNAME_S :=	$(shell uname -s)
+ifeq ($(UNAME_S),Darwin)
+# Homebrew keeps sqlite, libxml2, curl and openssl out of the default
+# paths; point pkg-config at them, and at fcgi's headers.
+BREW :=		$(shell brew --prefix 2>/dev/null || echo /opt/homebrew)
+export PKG_CONFIG_PATH := $(BREW)/opt/sqlite/lib/pkgconfig:$(BREW)/opt/libxml2/lib/pkgconfig:$(BREW)/opt/curl/lib/pkgconfig:$(BREW)/opt/openssl@3/lib/pkgconfig:$(PKG_CONFIG_PATH)
+FCGI_CFLAGS ?=	-I$(BREW)/include
+FCGI_LIBS ?=	-L$(BREW)/lib -lfcgi
+else
+OS_CPPFLAGS =	-D_GNU_SOURCE
+FCGI_CFLAGS ?=
+FCGI_LIBS ?=	-lfcgi
+endif
+
+PKGS =		sqlite3 libxml-2.0 libcurl jansson libcrypto
+PKG_CFLAGS :=	$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null || \
+		    echo -I/usr/include/libxml2)
+PKG_LIBS :=	$(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || \
+		    echo -lsqlite3 -lxml2 -lcurl -ljansson -lcrypto)
+
+# libc probes: use the system's strlcpy and strtonum where it has them.
+probe =		$(shell printf '\#include <stdlib.h>\n\#include <string.h>\nint main(void){%s;return 0;}\n' '$(1)' | \
+		    $(CC) $(OS_CPPFLAGS) -x c -o /dev/null - 2>/dev/null && echo $(2))
+HAVE :=		$(call probe,char b[2];strlcpy(b,"a",2),-DHAVE_STRLCPY) \
+		$(call probe,const char *e;strtonum("1",0,1,&e),-DHAVE_STRTONUM)
+
+WARNINGS =	-Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes \
+		-Wmissing-declarations -Wshadow -Wpointer-arith -Wcast-qual \
+		-Wsign-compare -Wformat=2
+WERROR ?=	-Werror
+CFLAGS ?=	-O2 -g
+SAN_CFLAGS =	-g -O1 -fno-omit-frame-pointer \
+		-fsanitize=address,undefined -fno-sanitize-recover=all
+ALL_CPPFLAGS =	$(OS_CPPFLAGS) $(HAVE) -DHEARTH_VERSION='"$(VERSION)"' \
+		-Ilib $(PKG_CFLAGS) $(FCGI_CFLAGS) $(CPPFLAGS)
+LIBS =		$(PKG_LIBS) -lpthread -lm
+
+LIB_SRC =	$(filter-out %_test.c,$(wildcard lib/*.c))
+FETCH_SRC =	$(filter-out %_test.c,$(wildcard fetcher/*.c))
+CTL_SRC =	$(filter-out %_test.c,$(wildcard ctl/*.c))
+FCGI_SRC =	$(filter-out %_test.c,$(wildcard fcgi/*.c))
+UNIT_SRC =	$(wildcard lib/*_test.c fetcher/*_test.c ctl/*_test.c fcgi/*_test.c)
+FUZZ_SRC =	$(filter-out fuzz/replay.c,$(wildcard fuzz/*.c))
+MAN =		$(wildcard man/*.[1-9])
+
+PROGS =		hearth-fetch hearthctl $(if $(FCGI_SRC),hearth-fcgi)
+
+# Objects of a program's own folder that tests and fuzzers may link: all
+# but main.o.
+nomain =	$(filter-out %/main.o,$(1))
+
+# --- the release build: build/rel/ ------------------------------------
+
+REL =		$(B)/rel
+REL_CFLAGS =	$(CFLAGS) $(WARNINGS) $(WERROR)
+
+all: $(addprefix $(B)/,$(PROGS))
+
+$(REL)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(REL_CFLAGS) $(ALL_CPPFLAGS) -MMD -MP -c -o $@ $<
+
+$(REL)/libhearth.a: $(LIB_SRC:%.c=$(REL)/%.o)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/hearth-fetch: $(FETCH_SRC:%.c=$(REL)/%.o) $(REL)/libhearth.a
+	$(CC) $(REL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(B)/hearthctl: $(CTL_SRC:%.c=$(REL)/%.o) $(REL)/libhearth.a
+	$(CC) $(REL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(B)/hearth-fcgi: $(FCGI_SRC:%.c=$(REL)/%.o) $(REL)/libhearth.a
+	$(CC) $(REL_CFLAGS) $(LDFLAGS) -o $@ $^ $(FCGI_LIBS) $(LIBS)
+
+# --- the sanitized build for tests: build/san/ ------------------------
+
+SAN =		$(B)/san
+SAN_ALL =	$(SAN_CFLAGS) $(WARNINGS) $(WERROR)
+SAN_FETCH =	$(call nomain,$(FETCH_SRC:%.c=$(SAN)/%.o))
+SAN_CTL =	$(call nomain,$(CTL_SRC:%.c=$(SAN)/%.o))
+SAN_FCGI =	$(call nomain,$(FCGI_SRC:%.c=$(SAN)/%.o))
+
+$(SAN)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(SAN_ALL) $(ALL_CPPFLAGS) -MMD -MP -c -o $@ $<
+
+$(SAN)/libhearth.a: $(LIB_SRC:%.c=$(SAN)/%.o)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(SAN)/hearth-fetch: $(FETCH_SRC:%.c=$(SAN)/%.o) $(SAN)/libhearth.a
+	$(CC) $(SAN_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(SAN)/hearthctl: $(CTL_SRC:%.c=$(SAN)/%.o) $(SAN)/libhearth.a
+	$(CC) $(SAN_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(SAN)/hearth-fcgi: $(FCGI_SRC:%.c=$(SAN)/%.o) $(SAN)/libhearth.a
+	$(CC) $(SAN_ALL) $(LDFLAGS) -o $@ $^ $(FCGI_LIBS) $(LIBS)
+
+# A unit test links its own folder's objects (less main) and the library.
+$(SAN)/lib/%_test: $(SAN)/lib/%_test.o $(SAN)/libhearth.a
+	$(CC) $(SAN_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
+$(SAN)/fetcher/%_test: $(SAN)/fetcher/%_test.o $(SAN_FETCH) $(SAN)/libhearth.a
+	$(CC) $(SAN_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
+$(SAN)/ctl/%_test: $(SAN)/ctl/%_test.o $(SAN_CTL) $(SAN)/libhearth.a
+	$(CC) $(SAN_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
+$(SAN)/fcgi/%_test: $(SAN)/fcgi/%_test.o $(SAN_FCGI) $(SAN)/libhearth.a
+	$(CC) $(SAN_ALL) $(LDFLAGS) -o $@ $^ $(FCGI_LIBS) $(LIBS)
+
+# Fuzz targets replayed over their corpus by a plain main (no clang
+# needed): build/san/fuzz/NAME.
+$(SAN)/fuzz/%: $(SAN)/fuzz/%.o $(SAN)/fuzz/replay.o $(SAN_FETCH) $(SAN_CTL) \
+    $(SAN)/libhearth.a
+	$(CC) $(SAN_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+SAN_BINS =	$(addprefix $(SAN)/,$(PROGS)) \
+		$(patsubst %.c,$(SAN)/%,$(UNIT_SRC)) \
+		$(patsubst %.c,$(SAN)/%,$(FUZZ_SRC))
+
+# --- checks -----------------------------------------------------------
+
+# check installs missing packages first (scripts/deps), then builds and
+# runs everything in a fresh make, so pkg-config sees what was installed.
+check:
+	sh scripts/deps check
+	$(MAKE) test
+
+test: $(SAN_BINS)
+	sh tests/run $(TESTS)
+
+lint:
+	mandoc -Tlint -Werror $(MAN)
+	cppcheck --quiet --error-exitcode=1 --std=c99 \
+	    --suppress=missingIncludeSystem -Ilib lib fetcher ctl $(wildcard fcgi)
+
+# --- fuzzing with libFuzzer: build/fuzz/ ------------------------------
+
+FZ =		$(B)/fuzz
+FZ_CFLAGS =	-g -O1 -fsanitize=fuzzer-no-link,address,undefined \
+		-fno-sanitize-recover=all
+FUZZ_TIME ?=	600
+
+$(FZ)/%.o: %.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FZ_CFLAGS) $(ALL_CPPFLAGS) -c -o $@ $<
+
+$(FZ)/fuzz-%: $(FZ)/fuzz/%.o $(call nomain,$(FETCH_SRC:%.c=$(FZ)/%.o)) \
+    $(call nomain,$(CTL_SRC:%.c=$(FZ)/%.o)) $(LIB_SRC:%.c=$(FZ)/%.o)
+	$(FUZZ_CC) $(FZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
+
+fuzz-build: $(patsubst fuzz/%.c,$(FZ)/fuzz-%,$(FUZZ_SRC))
+
+# Each target runs FUZZ_TIME seconds on a scratch copy of its corpus;
+# new inputs land in build/fuzz/corpus-NAME, crashes in build/fuzz/.
+fuzz: fuzz-build
+	sh fuzz/run $(FUZZ_TIME) $(patsubst fuzz/%.c,%,$(FUZZ_SRC))
+
+# --- install ----------------------------------------------------------
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man5 \
+	    $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(MANDIR)/man8 \
+	    $(DESTDIR)$(SHAREDIR)
+	install -m 755 $(addprefix $(B)/,$(PROGS)) $(DESTDIR)$(BINDIR)
+	for m in $(MAN); do \
+		s=$${m##*.}; install -m 644 $$m $(DESTDIR)$(MANDIR)/man$$s; \
+	done
+	for d in sql nginx static; do \
+		[ -d $$d ] || continue; \
+		find $$d -type d -exec install -d $(DESTDIR)$(SHAREDIR)/{} \; ; \
+		find $$d -type f -exec install -m 644 {} $(DESTDIR)$(SHAREDIR)/{} \; ; \
+	done
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,hearth-fetch hearthctl hearth-fcgi)
+	for m in $(MAN); do \
+		s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m##*/}; \
+	done
+	rm -rf $(DESTDIR)$(SHAREDIR)
+
+clean:
+	rm -rf $(B)
+
+.PHONY: all check test lint fuzz fuzz-build install uninstall clean
+.PRECIOUS: $(SAN)/%.o $(FZ)/%.o
+.SECONDARY:
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,69 @@
+/* compat.c: strlcpy, strlcat and strtonum where libc lacks them */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compat.h"
+
+#ifndef HAVE_STRLCPY
+/* Copy with truncation; returns strlen(src), so >= n means truncated. */
+size_t
+strlcpy(char *dst, const char *src, size_t n)
+{
+	size_t	 len = strlen(src);
+
+	if (n > 0) {
+		size_t	 k = len < n - 1 ? len : n - 1;
+
+		memcpy(dst, src, k);
+		dst[k] = '\0';
+	}
+	return len;
+}
+
+size_t
+strlcat(char *dst, const char *src, size_t n)
+{
+	size_t	 dlen = strnlen(dst, n);
+
+	if (dlen == n)
+		return n + strlen(src);
+	return dlen + strlcpy(dst + dlen, src, n - dlen);
+}
+#endif
+
+#ifndef HAVE_STRTONUM
+/*
+ * A decimal integer in [min, max], the whole string and nothing else.
+ * On error returns 0 and sets *errstr to "invalid", "too small" or
+ * "too large", as OpenBSD's does.
+ */
+long long
+strtonum(const char *s, long long min, long long max, const char **errstr)
+{
+	long long	 v;
+	char		*end;
+
+	*errstr = NULL;
+	if (min > max || s == NULL || *s == '\0') {
+		*errstr = "invalid";
+		return 0;
+	}
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (*end != '\0' || end == s) {
+		*errstr = "invalid";
+		return 0;
+	}
+	if ((v == LLONG_MIN && errno == ERANGE) || v < min) {
+		*errstr = "too small";
+		return 0;
+	}
+	if ((v == LLONG_MAX && errno == ERANGE) || v > max) {
+		*errstr = "too large";
+		return 0;
+	}
+	return v;
+}
+#endif

@@ -1,0 +1,38 @@
+/* json.h: a scoped, streaming JSON writer */
+#ifndef HEARTH_JSON_H
+#define HEARTH_JSON_H
+
+#include <stdint.h>
+
+#include "buf.h"
+
+#define JSON_DEPTH_MAX	16
+
+/*
+ * The writer checks its own use: a key inside an array, a bare value
+ * inside an object, a close with nothing open, too deep a nesting, or a
+ * non-finite number sets err, and nothing more is written.  Callers
+ * check err (and the buffer's oom) once at the end.
+ */
+struct json {
+	struct buf	*b;
+	int		 depth;			/* open scopes */
+	char		 kind[JSON_DEPTH_MAX];	/* '{' or '[' per scope */
+	int		 count[JSON_DEPTH_MAX];	/* members written per scope */
+	int		 err;			/* misuse seen */
+};
+
+void	json_init(struct json *, struct buf *);
+void	json_obj_open(struct json *, const char *);
+void	json_arr_open(struct json *, const char *);
+void	json_close(struct json *);
+void	json_close_all(struct json *);
+void	json_str(struct json *, const char *, const char *);
+void	json_strn(struct json *, const char *, const char *, size_t);
+void	json_int(struct json *, const char *, int64_t);
+void	json_double(struct json *, const char *, double);
+void	json_bool(struct json *, const char *, int);
+void	json_null(struct json *, const char *);
+void	json_escape(struct buf *, const char *, size_t);
+
+#endif
