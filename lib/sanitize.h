@@ -1,0 +1,13 @@
+/* sanitize.h: feed HTML reduced to what a reader may safely show */
+#ifndef HEARTH_SANITIZE_H
+#define HEARTH_SANITIZE_H
+
+#include <stddef.h>
+
+#include "buf.h"
+
+int	sanitize_html(struct buf *, const char *, size_t, const char *);
+void	sanitize_text(struct buf *, const char *, size_t);
+void	url_strip_tracking(struct buf *, const char *);
+
+#endif
