@@ -10,15 +10,17 @@
 
 /*
  * The writer checks its own use: a key inside an array, a bare value
- * inside an object, a close with nothing open, too deep a nesting, or a
- * non-finite number sets err, and nothing more is written.  Callers
- * check err (and the buffer's oom) once at the end.
+ * inside an object, a close with nothing open, too deep a nesting, a
+ * second top-level value, or a non-finite number sets err, and nothing
+ * more is written.  Callers check err (and the buffer's oom) once at the
+ * end.
  */
 struct json {
 	struct buf	*b;
 	int		 depth;			/* open scopes */
 	char		 kind[JSON_DEPTH_MAX];	/* '{' or '[' per scope */
 	int		 count[JSON_DEPTH_MAX];	/* members written per scope */
+	int		 done;			/* top-level value complete */
 	int		 err;			/* misuse seen */
 };
 

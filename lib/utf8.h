@@ -9,5 +9,6 @@
 int	utf8_valid(const char *, size_t);
 void	utf8_repair(struct buf *, const char *, size_t);
 size_t	utf8_decode(const char *, size_t, unsigned int *);
+size_t	utf8_next(const char *, size_t, unsigned int *);
 
 #endif

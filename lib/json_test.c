@@ -1,0 +1,230 @@
+/* json_test.c: unit tests for the scoped JSON writer and its escaper */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "buf.h"
+#include "json.h"
+#include "test.h"
+#include "utf8.h"
+
+#define FFFD	"\xef\xbf\xbd"
+#define IN(s)	s, sizeof(s) - 1
+
+static const struct {
+	const char	*in;
+	size_t		 n;
+	const char	*want;
+} esc[] = {
+	{ IN(""), "" },
+	{ IN("plain"), "plain" },
+	{ IN("a\"b\\c"), "a\\\"b\\\\c" },
+	{ IN("\b\f\n\r\t"), "\\b\\f\\n\\r\\t" },
+	{ IN("\x01\x1f"), "\\u0001\\u001f" },
+	{ IN("\x0b"), "\\u000b" },
+	{ IN("a\0b"), "a\\u0000b" },
+	{ IN("\x7f"), "\x7f" },
+	{ IN("</script><script>"), "<\\/script><script>" },
+	{ IN("<!--<script>"), "\\u003c!--<script>" },
+	{ IN("a<b <"), "a<b <" },
+	{ IN("1/2 </"), "1/2 <\\/" },
+	{ IN("\xe2\x80\xa8|\xe2\x80\xa9"), "\\u2028|\\u2029" },
+	{ IN("caf\xc3\xa9 \xf0\x9f\x98\x80"), "caf\xc3\xa9 \xf0\x9f\x98\x80" },
+	{ IN("\xff"), FFFD },
+	{ IN("\xc0\xa2"), FFFD FFFD },			/* overlong " */
+	{ IN("\xed\xb0\x80"), FFFD FFFD FFFD },		/* surrogate */
+	{ IN("x\xe2\x82"), "x" FFFD },			/* truncated */
+	{ IN("\xe2\x80" "\""), FFFD "\\\"" },
+};
+
+static const struct {
+	double		 v;
+	const char	*want;
+} dbl[] = {
+	{ 0, "0" },
+	{ 3.25, "3.25" },
+	{ 0.1, "0.1" },
+	{ -1.5e-7, "-1.5e-07" },
+	{ 1.0 / 3, "0.3333333333333333" },
+	{ 1e21, "1e+21" },
+	{ 123456789012345678.0, "1.2345678901234568e+17" },
+};
+
+#define NESTED	"{\"api_version\":3,\"name\":\"a\\\"b\",\"none\":null," \
+	"\"t\":true,\"f\":false,\"n\":null,\"pi\":3.25," \
+	"\"neg\":-9223372036854775808,\"items\":[{\"id\":1," \
+	"\"t\":\"ab\\u0000c\"},{},[],2,\"x\",null],\"empty\":{}}"
+
+/*
+ * Whether s is a valid JSON string body (RFC 8259): no raw control, no
+ * bare quote, only the defined escapes, valid UTF-8.  (jansson cannot
+ * check this here: its json_null() clashes with ours.)
+ */
+static int
+body_ok(const char *s, size_t n)
+{
+	size_t	 i, k;
+
+	if (!utf8_valid(s, n))
+		return 0;
+	for (i = 0; i < n; i++) {
+		if ((unsigned char)s[i] < 0x20 || s[i] == '"')
+			return 0;
+		if (s[i] != '\\')
+			continue;
+		if (++i == n)
+			return 0;
+		if (strchr("\"\\/bfnrt", s[i]) != NULL && s[i] != '\0')
+			continue;
+		if (s[i] != 'u' || n - i < 5)
+			return 0;
+		for (k = 1; k <= 4; k++)
+			if (s[i + k] == '\0' ||
+			    strchr("0123456789abcdefABCDEF", s[i + k]) == NULL)
+				return 0;
+		i += 4;
+	}
+	return 1;
+}
+
+int
+main(void)
+{
+	struct buf	 b;
+	struct json	 j;
+	size_t		 i;
+	int		 k;
+
+	buf_init(&b);
+	for (i = 0; i < sizeof(esc) / sizeof(esc[0]); i++) {
+		buf_reset(&b);
+		buf_puts(&b, "");
+		json_escape(&b, esc[i].in, esc[i].n);
+		T_STR(b.p, esc[i].want, "json_escape row %zu", i);
+		T_OK(body_ok(b.p, b.len), "json_escape row %zu is valid JSON",
+		    i);
+	}
+	buf_reset(&b);
+	json_escape(&b, NULL, 4);
+	T_OK(b.len == 0, "json_escape of NULL writes nothing");
+
+	for (i = 0; i < sizeof(dbl) / sizeof(dbl[0]); i++) {
+		buf_reset(&b);
+		json_init(&j, &b);
+		json_double(&j, NULL, dbl[i].v);
+		T_STR(b.p, dbl[i].want, "json_double %s", dbl[i].want);
+	}
+
+	buf_reset(&b);
+	json_init(&j, &b);
+	json_obj_open(&j, NULL);
+	json_int(&j, "api_version", 3);
+	json_str(&j, "name", "a\"b");
+	json_str(&j, "none", NULL);
+	json_bool(&j, "t", 1);
+	json_bool(&j, "f", 0);
+	json_null(&j, "n");
+	json_double(&j, "pi", 3.25);
+	json_int(&j, "neg", INT64_MIN);
+	json_arr_open(&j, "items");
+	json_obj_open(&j, NULL);
+	json_int(&j, "id", 1);
+	json_strn(&j, "t", "ab\0c", 4);
+	json_close(&j);
+	json_obj_open(&j, NULL);
+	json_close(&j);
+	json_arr_open(&j, NULL);
+	json_close(&j);
+	json_int(&j, NULL, 2);
+	json_str(&j, NULL, "x");
+	json_strn(&j, NULL, NULL, 3);
+	json_close(&j);
+	json_obj_open(&j, "empty");
+	json_close(&j);
+	json_close(&j);
+	T_STR(b.p, NESTED, "nested document");
+	T_OK(!j.err && j.depth == 0, "nested document leaves no error");
+
+	buf_reset(&b);
+	json_init(&j, &b);
+	json_obj_open(&j, NULL);
+	json_arr_open(&j, "a");
+	json_obj_open(&j, NULL);
+	json_str(&j, "</k\"", "v");
+	json_close_all(&j);
+	json_close_all(&j);
+	T_STR(b.p, "{\"a\":[{\"<\\/k\\\"\":\"v\"}]}", "close_all, key escaped");
+	T_OK(!j.err && j.depth == 0, "close_all with nothing open is no error");
+
+	/* Misuse: err set, nothing written from there on. */
+	buf_reset(&b);
+	json_init(&j, &b);
+	json_arr_open(&j, NULL);
+	json_int(&j, "k", 1);
+	json_int(&j, NULL, 2);
+	json_close_all(&j);
+	T_OK(j.err, "key inside an array sets err");
+	T_STR(b.p, "[", "nothing written after a key in an array");
+
+	buf_reset(&b);
+	json_init(&j, &b);
+	json_obj_open(&j, NULL);
+	json_int(&j, NULL, 1);
+	json_obj_open(&j, NULL);
+	T_OK(j.err, "bare value inside an object sets err");
+	T_STR(b.p, "{", "nothing written after a bare value");
+
+	buf_reset(&b);
+	json_init(&j, &b);
+	json_close(&j);
+	T_OK(j.err && b.len == 0, "close with nothing open sets err");
+
+	buf_reset(&b);
+	json_init(&j, &b);
+	json_obj_open(&j, NULL);
+	json_close(&j);
+	json_close(&j);
+	T_OK(j.err, "close once too often sets err");
+	T_STR(b.p, "{}", "only the first close written");
+
+	buf_reset(&b);
+	json_init(&j, &b);
+	json_int(&j, "k", 1);
+	T_OK(j.err && b.len == 0, "key at top level sets err");
+
+	buf_reset(&b);
+	json_init(&j, &b);
+	json_int(&j, NULL, 1);
+	json_str(&j, NULL, "x");
+	T_OK(j.err, "second top-level value sets err");
+	T_STR(b.p, "1", "second top-level value not written");
+
+	buf_reset(&b);
+	json_init(&j, &b);
+	json_arr_open(&j, NULL);
+	json_double(&j, NULL, NAN);
+	T_OK(j.err, "NaN sets err");
+	json_init(&j, &b);
+	json_double(&j, NULL, INFINITY);
+	T_OK(j.err, "Inf sets err");
+	json_init(&j, &b);
+	json_double(&j, NULL, -INFINITY);
+	T_OK(j.err, "-Inf sets err");
+	T_STR(b.p, "[", "no non-finite number written");
+
+	buf_reset(&b);
+	json_init(&j, &b);
+	for (k = 0; k < JSON_DEPTH_MAX; k++)
+		json_arr_open(&j, NULL);
+	T_OK(!j.err && j.depth == JSON_DEPTH_MAX, "%d levels are fine",
+	    JSON_DEPTH_MAX);
+	json_arr_open(&j, NULL);
+	T_OK(j.err && j.depth == JSON_DEPTH_MAX, "one more is too deep");
+	json_close_all(&j);
+	T_OK(b.len == JSON_DEPTH_MAX && strspn(b.p, "[") == b.len,
+	    "nothing written once too deep");
+
+	buf_release(&b);
+	return T_DONE();
+}

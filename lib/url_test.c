@@ -1,0 +1,101 @@
+/* url_test.c: unit tests for resolving and checking URLs */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test.h"
+#include "url.h"
+
+#define BASE	"http://a/b/c/d;p?q"
+
+/* Base, reference, result (NULL: none).  Mostly RFC 3986, 5.4. */
+static const struct {
+	const char	*base, *ref, *want;
+} res[] = {
+	{ BASE, "g", "http://a/b/c/g" },
+	{ BASE, "./g", "http://a/b/c/g" },
+	{ BASE, "g/", "http://a/b/c/g/" },
+	{ BASE, "/g", "http://a/g" },
+	{ BASE, "//g", "http://g" },
+	{ BASE, "?y", "http://a/b/c/d;p?y" },
+	{ BASE, "g?y#s", "http://a/b/c/g?y#s" },
+	{ BASE, "#s", "http://a/b/c/d;p?q#s" },
+	{ BASE, "..", "http://a/b/" },
+	{ BASE, "../g", "http://a/b/g" },
+	{ BASE, "../../g", "http://a/g" },
+	{ BASE, "../../../g", "http://a/g" },
+	{ BASE, "g;x=1/../y", "http://a/b/c/y" },
+	{ BASE, "https://x.org/y", "https://x.org/y" },
+	{ BASE, "mailto:me@x.org", "mailto:me@x.org" },
+	{ BASE, "javascript:alert(1)", "javascript:alert(1)" },
+	{ BASE, "  g  ", "http://a/b/c/g" },
+	{ BASE, "\thttp://t/\n", "http://t/" },
+	{ "http://example.com", "img.png", "http://example.com/img.png" },
+	{ "http://example.com/blog/", "../img.png",
+	    "http://example.com/img.png" },
+	{ "https://example.com/a/b.html", "//cdn.example.net/x.js",
+	    "https://cdn.example.net/x.js" },
+	{ NULL, "  http://x/ ", "http://x/" },
+	{ "", "rel/x", "rel/x" },
+	{ BASE, "", NULL },
+	{ BASE, " \t\n", NULL },
+	{ BASE, NULL, NULL },
+	{ NULL, NULL, NULL },
+};
+
+static const struct {
+	const char	*url;
+	int		 http;
+} http[] = {
+	{ "http://example.com/", 1 },
+	{ "https://example.com", 1 },
+	{ "HTTPS://EXAMPLE.COM/x", 1 },
+	{ "http://", 0 },
+	{ "http:///x", 0 },
+	{ "http:/x", 0 },
+	{ "https:x", 0 },
+	{ "ftp://example.com/", 0 },
+	{ "httpx://example.com/", 0 },
+	{ "//example.com/", 0 },
+	{ "/relative", 0 },
+	{ "", 0 },
+	{ NULL, 0 },
+};
+
+static const struct {
+	const char	*url, *scheme;
+	int		 is;
+} scheme[] = {
+	{ "http://x", "http", 1 },
+	{ "HTTP://x", "http", 1 },
+	{ "mailto:a@b", "mailto", 1 },
+	{ "https://x", "http", 0 },
+	{ "http", "http", 0 },
+	{ "httpx:", "http", 0 },
+	{ "htt:", "http", 0 },
+	{ "", "http", 0 },
+	{ NULL, "http", 0 },
+};
+
+int
+main(void)
+{
+	char	*s;
+	size_t	 i;
+
+	for (i = 0; i < sizeof(res) / sizeof(res[0]); i++) {
+		s = url_resolve(res[i].base, res[i].ref);
+		T_STR(s, res[i].want, "url_resolve row %zu", i);
+		free(s);
+	}
+	for (i = 0; i < sizeof(http) / sizeof(http[0]); i++)
+		T_OK(url_is_http(http[i].url) == http[i].http,
+		    "url_is_http(%s) is %d",
+		    http[i].url ? http[i].url : "NULL", http[i].http);
+	for (i = 0; i < sizeof(scheme) / sizeof(scheme[0]); i++)
+		T_OK(url_scheme_is(scheme[i].url, scheme[i].scheme) ==
+		    scheme[i].is, "url_scheme_is(%s, %s) is %d",
+		    scheme[i].url ? scheme[i].url : "NULL", scheme[i].scheme,
+		    scheme[i].is);
+	return T_DONE();
+}
