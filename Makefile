@@ -50,7 +50,8 @@ ALL_CPPFLAGS =	$(OS_CPPFLAGS) $(HAVE) -DHEARTH_VERSION='"$(VERSION)"' \
 		-Ilib $(PKG_CFLAGS) $(FCGI_CFLAGS) $(CPPFLAGS)
 LIBS =		$(PKG_LIBS) -lpthread -lm
 
-LIB_SRC =	$(filter-out %_test.c,$(wildcard lib/*.c))
+GEN_SQL =	$(B)/gen/migrations.c
+LIB_SRC =	$(filter-out %_test.c,$(wildcard lib/*.c)) $(GEN_SQL)
 FETCH_SRC =	$(filter-out %_test.c,$(wildcard fetcher/*.c))
 CTL_SRC =	$(filter-out %_test.c,$(wildcard ctl/*.c))
 FCGI_SRC =	$(filter-out %_test.c,$(wildcard fcgi/*.c))
@@ -70,6 +71,12 @@ REL =		$(B)/rel
 REL_CFLAGS =	$(CFLAGS) $(WARNINGS) $(WERROR)
 
 all: $(addprefix $(B)/,$(PROGS))
+
+# sql/schema.sql and sql/migrate/*.sql as C strings, for libhearth.a.
+$(GEN_SQL): scripts/embed-sql sql/schema.sql $(wildcard sql/migrate/*.sql)
+	@mkdir -p $(@D)
+	sh scripts/embed-sql sql/schema.sql sql/migrate/*.sql >$@.tmp
+	mv $@.tmp $@
 
 $(REL)/%.o: %.c
 	@mkdir -p $(@D)

@@ -1,0 +1,372 @@
+/* db.c: open the database, migrate it, hand out prepared statements */
+#include <ctype.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "compat.h"
+#include "db.h"
+#include "log.h"
+
+/* Bytes of WAL kept after a checkpoint resets it (4 MiB). */
+#define DB_JOURNAL_LIMIT	"4194304"
+
+static const char *
+db_file(struct db *d)
+{
+	const char	*f;
+
+	f = sqlite3_db_filename(d->db, "main");
+	return f != NULL && *f != '\0' ? f : "database";
+}
+
+/* Run SQL text without results; log the error once. */
+static int
+db_exec(struct db *d, const char *what, const char *sql)
+{
+	char	*err = NULL;
+
+	if (sqlite3_exec(d->db, sql, NULL, NULL, &err) != SQLITE_OK) {
+		log_warnx("%s: %s: %s", db_file(d), what,
+		    err != NULL ? err : sqlite3_errmsg(d->db));
+		sqlite3_free(err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Run a pragma that answers one row; copy its first column to out. */
+static int
+db_pragma(struct db *d, const char *sql, char *out, size_t outsz)
+{
+	sqlite3_stmt		*st = NULL;
+	const unsigned char	*v;
+	int			 rc = -1, step;
+
+	if (db_prepare(d, sql, sql, &st) == -1)
+		goto out;
+	if ((step = db_step(st)) != 1) {
+		if (step == 0)
+			log_warnx("%s: %s: no answer", db_file(d), sql);
+		goto out;
+	}
+	v = sqlite3_column_text(st, 0);
+	if (strlcpy(out, v != NULL ? (const char *)v : "", outsz) >= outsz) {
+		log_warnx("%s: %s: answer too long", db_file(d), sql);
+		goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* The pragmas every connection runs with, in DESIGN's order. */
+static int
+db_configure(struct db *d, int flags)
+{
+	char	 mode[16];
+
+	if (!(flags & DB_READONLY)) {
+		/* WAL: readers never wait for the writer, nor it for them. */
+		if (db_pragma(d, "PRAGMA journal_mode = WAL", mode,
+		    sizeof(mode)) == -1)
+			return -1;
+		if (strcmp(mode, "wal") != 0) {
+			log_warnx("%s: journal_mode is %s, not wal",
+			    db_file(d), mode);
+			return -1;
+		}
+		if (db_pragma(d, "PRAGMA journal_size_limit = "
+		    DB_JOURNAL_LIMIT, mode,
+		    sizeof(mode)) == -1)
+			return -1;
+	}
+	if (db_exec(d, "pragmas", "PRAGMA synchronous = NORMAL;"
+	    " PRAGMA foreign_keys = ON; PRAGMA temp_store = FILE") == -1)
+		return -1;
+	if (db_set_mmap_size(d, DB_MMAP_SIZE) == -1 ||
+	    db_set_cache_size(d, DB_CACHE_KIB) == -1)
+		return -1;
+	return 0;
+}
+
+/*
+ * Bring the schema up to the last embedded migration, one transaction
+ * per migration.  BEGIN IMMEDIATE takes the write lock first, and the
+ * version is read again under it: two programs opening a fresh database
+ * together migrate it once.
+ */
+static int
+db_migrate(struct db *d, int flags)
+{
+	const struct db_migration	*m;
+	int				 v, latest;
+
+	latest = db_migrations[db_migrations_len - 1].version;
+	if (db_version(d, &v) == -1)
+		return -1;
+	if (v > latest) {
+		log_warnx("%s: database version %d is newer than this "
+		    "program's %d", db_file(d), v, latest);
+		return -1;
+	}
+	if (v == latest)
+		return 0;
+	if (flags & DB_READONLY) {
+		log_warnx("%s: database version %d is older than this "
+		    "program's %d; open it read-write once to migrate it",
+		    db_file(d), v, latest);
+		return -1;
+	}
+	for (;;) {
+		if (db_begin(d, 1) == -1)
+			return -1;
+		if (db_version(d, &v) == -1)
+			goto fail;
+		if (v == latest)
+			return db_commit(d);
+		if (v < 0 || v > latest) {
+			log_warnx("%s: database version %d is newer than "
+			    "this program's %d", db_file(d), v, latest);
+			goto fail;
+		}
+		/* embed-sql numbers them 1, 2, 3...: v + 1 is at [v]. */
+		m = &db_migrations[v];
+		if (db_exec(d, m->name, m->sql) == -1)
+			goto fail;
+		if (db_version(d, &v) == -1)
+			goto fail;
+		if (v != m->version) {
+			log_warnx("%s: migration %s left user_version at %d",
+			    db_file(d), m->name, v);
+			goto fail;
+		}
+		if (db_commit(d) == -1)
+			goto fail;
+		log_info("%s: migrated to %s", db_file(d), m->name);
+	}
+fail:
+	db_rollback(d);
+	return -1;
+}
+
+/*
+ * Open the database at path, set the pragmas (WAL, synchronous=NORMAL,
+ * foreign keys, bounded busy wait, journal size limit, mmap, a small
+ * cache, temporary files on disk), apply the pending migrations and
+ * prepare every statement of stmt.c.  flags: DB_CREATE creates a missing
+ * file; DB_READONLY opens read-only and refuses a database that needs
+ * migrating.  A database newer than the program is refused.  Returns 0,
+ * or -1 with the reason logged and d closed.  The caller owns d and
+ * releases it with db_close().
+ */
+int
+db_open(struct db *d, const char *path, int flags)
+{
+	int		 oflags, rc = -1;
+	enum stmt	 s;
+
+	memset(d, 0, sizeof(*d));
+	oflags = SQLITE_OPEN_NOMUTEX;
+	if (flags & DB_READONLY)
+		oflags |= SQLITE_OPEN_READONLY;
+	else {
+		oflags |= SQLITE_OPEN_READWRITE;
+		if (flags & DB_CREATE)
+			oflags |= SQLITE_OPEN_CREATE;
+	}
+	if (sqlite3_open_v2(path, &d->db, oflags, NULL) != SQLITE_OK) {
+		log_warnx("%s: %s", path, d->db != NULL ?
+		    sqlite3_errmsg(d->db) : "out of memory");
+		goto out;
+	}
+	if (db_set_busy_timeout(d, DB_BUSY_MS) == -1 ||
+	    db_configure(d, flags) == -1 || db_migrate(d, flags) == -1)
+		goto out;
+	for (s = 0; s < STMT__MAX; s++)
+		if (db_prepare(d, stmt_name(s), stmt_text(s),
+		    &d->stmt[s]) == -1)
+			goto out;
+	rc = 0;
+out:
+	if (rc == -1)
+		db_close(d);
+	return rc;
+}
+
+/* Finalize the statements and close; d may be closed or zeroed already. */
+void
+db_close(struct db *d)
+{
+	enum stmt	 s;
+
+	for (s = 0; s < STMT__MAX; s++)
+		sqlite3_finalize(d->stmt[s]);
+	if (d->db != NULL && sqlite3_close(d->db) != SQLITE_OK)
+		log_warnx("%s: close: %s", db_file(d), sqlite3_errmsg(d->db));
+	memset(d, 0, sizeof(*d));
+}
+
+/*
+ * Prepare one statement of sql for the life of the connection; name
+ * says which in messages.  Text after the first statement is an error:
+ * it would be ignored silently.  Returns 0, or -1 with *stp NULL and
+ * "prepare NAME: sqlite's message" logged.  The caller finalizes *stp.
+ */
+int
+db_prepare(struct db *d, const char *name, const char *sql,
+    sqlite3_stmt **stp)
+{
+	const char	*tail;
+
+	*stp = NULL;
+	if (sql == NULL) {
+		log_warnx("prepare %s: no SQL", name);
+		return -1;
+	}
+	if (sqlite3_prepare_v3(d->db, sql, -1, SQLITE_PREPARE_PERSISTENT,
+	    stp, &tail) != SQLITE_OK) {
+		log_warnx("prepare %s: %s", name, sqlite3_errmsg(d->db));
+		return -1;
+	}
+	while (isspace((unsigned char)*tail))
+		tail++;
+	if (*stp == NULL || *tail != '\0') {
+		log_warnx("prepare %s: %s", name, *stp == NULL ?
+		    "no statement" : "more than one statement");
+		sqlite3_finalize(*stp);
+		*stp = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The prepared statement s, ready for binding.  Hand it back with
+ * db_stmt_done() once its rows are read: a statement left mid-way keeps
+ * a read transaction open, which stops the WAL from being checkpointed.
+ * One found so is reset here, with a warning naming it.
+ */
+sqlite3_stmt *
+db_stmt(struct db *d, enum stmt s)
+{
+	sqlite3_stmt	*st = d->stmt[s];
+
+	if (sqlite3_stmt_busy(st)) {
+		log_warnx("%s: not done with, reset", stmt_name(s));
+		sqlite3_reset(st);
+	}
+	return st;
+}
+
+/* Reset a statement and clear its bindings; NULL is a no-op. */
+void
+db_stmt_done(sqlite3_stmt *st)
+{
+	if (st == NULL)
+		return;
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+}
+
+/*
+ * Step a statement: 1 for a row, 0 when done, -1 on error, logged with
+ * sqlite's message and the start of the SQL.  The caller can still read
+ * sqlite3_errcode() of the connection (a constraint, say).
+ */
+int
+db_step(sqlite3_stmt *st)
+{
+	switch (sqlite3_step(st)) {
+	case SQLITE_ROW:
+		return 1;
+	case SQLITE_DONE:
+		return 0;
+	default:
+		log_warnx("%s (%.40s...)", sqlite3_errmsg(sqlite3_db_handle(st)),
+		    sqlite3_sql(st));
+		return -1;
+	}
+}
+
+/*
+ * Start a transaction.  immediate takes the write lock now (BEGIN
+ * IMMEDIATE), waiting up to the busy timeout: a writer must, or a
+ * read-then-write transaction can fail with SQLITE_BUSY half-way.
+ */
+int
+db_begin(struct db *d, int immediate)
+{
+	return db_exec(d, "begin", immediate ? "BEGIN IMMEDIATE" : "BEGIN");
+}
+
+int
+db_commit(struct db *d)
+{
+	return db_exec(d, "commit", "COMMIT");
+}
+
+/* Roll back the open transaction, if an error has not already. */
+int
+db_rollback(struct db *d)
+{
+	if (sqlite3_get_autocommit(d->db))
+		return 0;
+	return db_exec(d, "rollback", "ROLLBACK");
+}
+
+/* Wait up to ms milliseconds for a lock before failing with "busy". */
+int
+db_set_busy_timeout(struct db *d, int ms)
+{
+	if (sqlite3_busy_timeout(d->db, ms) != SQLITE_OK) {
+		log_warnx("%s: busy_timeout: %s", db_file(d),
+		    sqlite3_errmsg(d->db));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Read up to bytes of the database through mmap: clean file pages the
+ * kernel can drop, rather than private cache.  0 turns it off.
+ */
+int
+db_set_mmap_size(struct db *d, long long bytes)
+{
+	char	 sql[64];
+
+	snprintf(sql, sizeof(sql), "PRAGMA mmap_size = %lld", bytes);
+	return db_exec(d, "mmap_size", sql);
+}
+
+/* Bound the connection's private page cache to kib KiB. */
+int
+db_set_cache_size(struct db *d, int kib)
+{
+	char	 sql[64];
+
+	snprintf(sql, sizeof(sql), "PRAGMA cache_size = %d", -kib);
+	return db_exec(d, "cache_size", sql);
+}
+
+/* The schema version (PRAGMA user_version) into *v; 0 or -1. */
+int
+db_version(struct db *d, int *v)
+{
+	char		 s[32];
+	const char	*errstr;
+
+	if (db_pragma(d, "PRAGMA user_version", s, sizeof(s)) == -1)
+		return -1;
+	*v = strtonum(s, INT_MIN, INT_MAX, &errstr);
+	if (errstr != NULL) {
+		log_warnx("%s: user_version %s is %s", db_file(d), s, errstr);
+		return -1;
+	}
+	return 0;
+}

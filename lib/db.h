@@ -1,0 +1,54 @@
+/* db.h: the SQLite database: open, migrate, statements, transactions */
+#ifndef HEARTH_DB_H
+#define HEARTH_DB_H
+
+#include <stddef.h>
+
+#include <sqlite3.h>
+
+#include "stmt.h"
+
+/*
+ * One connection and its prepared statements.  It belongs to one thread
+ * at a time (each responder worker opens its own).
+ */
+struct db {
+	sqlite3		*db;			/* the connection, or NULL */
+	sqlite3_stmt	*stmt[STMT__MAX];	/* prepared by db_open() */
+};
+
+#define DB_CREATE	0x01	/* create the file if it is missing */
+#define DB_READONLY	0x02	/* no writes; no migration either */
+
+/* Defaults set by db_open(); the setters change them. */
+#define DB_BUSY_MS	5000			/* wait for a lock this long */
+#define DB_MMAP_SIZE	(256LL * 1024 * 1024)	/* bytes read through mmap */
+#define DB_CACHE_KIB	2048			/* private page cache */
+
+/* A migration, sql/migrate/NNNN-name.sql, embedded by scripts/embed-sql. */
+struct db_migration {
+	int		 version;	/* NNNN, sets user_version to it */
+	const char	*name;		/* "0001-initial" */
+	const char	*sql;		/* the file's text */
+};
+
+extern const struct db_migration db_migrations[];
+extern const size_t		 db_migrations_len;
+extern const char		 db_schema_sql[];	/* sql/schema.sql */
+
+int		 db_open(struct db *, const char *, int);
+void		 db_close(struct db *);
+int		 db_prepare(struct db *, const char *, const char *,
+		    sqlite3_stmt **);
+sqlite3_stmt	*db_stmt(struct db *, enum stmt);
+void		 db_stmt_done(sqlite3_stmt *);
+int		 db_step(sqlite3_stmt *);
+int		 db_begin(struct db *, int);
+int		 db_commit(struct db *);
+int		 db_rollback(struct db *);
+int		 db_set_busy_timeout(struct db *, int);
+int		 db_set_mmap_size(struct db *, long long);
+int		 db_set_cache_size(struct db *, int);
+int		 db_version(struct db *, int *);
+
+#endif

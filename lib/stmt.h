@@ -1,0 +1,129 @@
+/* stmt.h: every SQL statement hearth runs, addressed by enum */
+#ifndef HEARTH_STMT_H
+#define HEARTH_STMT_H
+
+/*
+ * One constant per statement; lib/stmt.c has the SQL, with the bound
+ * parameters (?1, ?2...) and result columns described above each one.
+ * Statements about a user's data take the user id as ?1, so a request
+ * can never reach another user's rows.  Times are UNIX seconds.
+ */
+enum stmt {
+	/* users */
+	STMT_USER_INSERT,
+	STMT_USER_GET,
+	STMT_USER_GET_BY_NAME,
+	STMT_USER_GET_ONLY,
+	STMT_USER_LIST,
+	STMT_USER_DELETE,
+	STMT_USER_SET_PASSWORD,
+	STMT_USER_SET_API_PASSWORD,
+
+	/* categories */
+	STMT_CATEGORY_INSERT,
+	STMT_CATEGORY_RENAME,
+	STMT_CATEGORY_DELETE,
+	STMT_CATEGORY_LIST,
+	STMT_CATEGORY_GET_BY_TITLE,
+
+	/* feeds */
+	STMT_FEED_INSERT,
+	STMT_FEED_LIST,
+	STMT_FEED_GET,
+	STMT_FEED_GET_BY_URL,
+	STMT_FEED_DELETE,
+	STMT_FEED_MOVE,
+	STMT_FEED_SET_TITLE,
+	STMT_FEED_DUE,
+
+	/* entries */
+	STMT_ENTRY_INSERT,
+	STMT_ENTRY_LIST_UNREAD,
+	STMT_ENTRY_LIST_UNREAD_FEED,
+	STMT_ENTRY_LIST_UNREAD_CATEGORY,
+	STMT_ENTRY_LIST_STARRED,
+	STMT_ENTRY_LIST_SINCE_ID,
+	STMT_ENTRY_IDS_CREATED,
+	STMT_ENTRY_GET_IDS,
+	STMT_ENTRY_SET_READ,
+	STMT_ENTRY_SET_STARRED,
+	STMT_ENTRY_UNREAD_COUNTS,
+
+	/* statistics */
+	STMT_STATS_COUNTS,
+
+	STMT__MAX
+};
+
+/* Result columns of STMT_USER_GET, _GET_BY_NAME and _GET_ONLY. */
+enum user_col {
+	USER_COL_ID,
+	USER_COL_NAME,
+	USER_COL_PASSWORD_HASH,
+	USER_COL_API_PASSWORD_HASH,
+	USER_COL_FEVER_KEY,
+	USER_COL_PAGE_SIZE,
+	USER_COL_SORT_ORDER,
+	USER_COL_THEME,
+	USER_COL_REFRESH_INTERVAL,
+	USER_COL_CREATED_AT,
+	USER_COL_LAST_SEEN_AT,
+	USER_COL__MAX
+};
+
+/* Result columns of STMT_FEED_GET, _GET_BY_URL and _DUE. */
+enum feed_col {
+	FEED_COL_ID,
+	FEED_COL_USER_ID,
+	FEED_COL_CATEGORY_ID,
+	FEED_COL_URL,
+	FEED_COL_SITE_URL,
+	FEED_COL_TITLE,		/* the user's title, NULL if none */
+	FEED_COL_FEED_TITLE,	/* the document's title */
+	FEED_COL_ICON_ID,
+	FEED_COL_ETAG,
+	FEED_COL_LAST_MODIFIED,
+	FEED_COL_NEXT_CHECK_AT,
+	FEED_COL_REFRESH_INTERVAL,
+	FEED_COL_DISABLED,
+	FEED_COL_CHECKED_AT,
+	FEED_COL_LAST_SUCCESS_AT,
+	FEED_COL_LAST_STATUS,
+	FEED_COL_ERROR_COUNT,
+	FEED_COL_ERROR_SINCE,
+	FEED_COL_LAST_ERROR,
+	FEED_COL_REDIRECT_URL,
+	FEED_COL_REDIRECT_COUNT,
+	FEED_COL_USERNAME,
+	FEED_COL_PASSWORD,
+	FEED_COL_CREATED_AT,
+	FEED_COL__MAX
+};
+
+/*
+ * Result columns of the entry lists (STMT_ENTRY_LIST_*): the first
+ * ENTRY_COL_LIST_MAX.  STMT_ENTRY_GET_IDS and STMT_ENTRY_LIST_SINCE_ID
+ * add the rest, the body last.
+ */
+enum entry_col {
+	ENTRY_COL_ID,
+	ENTRY_COL_FEED_ID,
+	ENTRY_COL_FEED_TITLE,	/* the feed's display title */
+	ENTRY_COL_URL,
+	ENTRY_COL_TITLE,
+	ENTRY_COL_AUTHOR,
+	ENTRY_COL_PUBLISHED_AT,
+	ENTRY_COL_CREATED_AT,
+	ENTRY_COL_IS_READ,
+	ENTRY_COL_IS_STARRED,
+	ENTRY_COL_LIST_MAX,
+	ENTRY_COL_GUID = ENTRY_COL_LIST_MAX,
+	ENTRY_COL_UPDATED_AT,
+	ENTRY_COL_CONTENT,	/* sanitized HTML */
+	ENTRY_COL__MAX
+};
+
+const char	*stmt_name(enum stmt);
+const char	*stmt_text(enum stmt);
+
+#endif
