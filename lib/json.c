@@ -143,7 +143,7 @@ void
 json_strn(struct json *j, const char *key, const char *s, size_t n)
 {
 	if (s == NULL) {
-		json_null(j, key);
+		json_nil(j, key);
 		return;
 	}
 	if (json_begin(j, key) == -1)
@@ -213,7 +213,7 @@ json_bool(struct json *j, const char *key, int v)
 
 /* Write null. */
 void
-json_null(struct json *j, const char *key)
+json_nil(struct json *j, const char *key)
 {
 	if (json_begin(j, key) == -1)
 		return;

@@ -34,7 +34,7 @@ void	json_strn(struct json *, const char *, const char *, size_t);
 void	json_int(struct json *, const char *, int64_t);
 void	json_double(struct json *, const char *, double);
 void	json_bool(struct json *, const char *, int);
-void	json_null(struct json *, const char *);
+void	json_nil(struct json *, const char *);
 void	json_escape(struct buf *, const char *, size_t);
 
 #endif
