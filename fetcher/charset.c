@@ -1,0 +1,688 @@
+/* charset.c: a feed body in any declared or guessed encoding to UTF-8 */
+#include <ctype.h>
+#include <errno.h>
+#include <iconv.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "buf.h"
+#include "compat.h"
+#include "log.h"
+#include "feed.h"
+
+#define LABEL_MAX	40	/* longest encoding label taken seriously */
+#define DECL_SCAN	1024	/* bytes searched for the XML declaration */
+
+enum enc {
+	ENC_UTF8,
+	ENC_1252,		/* windows-1252, also for latin1 and ASCII */
+	ENC_UTF16,		/* byte order to be guessed */
+	ENC_ICONV,		/* by name, through iconv(3) */
+};
+
+/*
+ * Labels that need more than their own name, sorted for bsearch().
+ * Following the WHATWG Encoding Standard, the latin1 and ASCII labels
+ * mean windows-1252, and legacy labels mean the superset browsers
+ * decode (GBK and GB2312 as GB18030, Shift_JIS as CP932, EUC-KR as
+ * CP949, Big5 as Big5-HKSCS, ISO-8859-9 as windows-1254, TIS-620 as
+ * windows-874).  Any other label goes to iconv(3) as it is; one that
+ * iconv does not know is read as windows-1252.  A "latin" label is one
+ * a server sends by default, so valid non-ASCII UTF-8 under it is
+ * taken for UTF-8.
+ */
+static const struct label {
+	const char	*name;
+	enum enc	 enc;
+	const char	*iconv;		/* for ENC_ICONV */
+	int		 latin;		/* a default that may hide UTF-8 */
+} labels[] = {
+	{ "ansi_x3.4-1968", ENC_1252, NULL, 1 },
+	{ "ascii", ENC_1252, NULL, 1 },
+	{ "big5", ENC_ICONV, "BIG5-HKSCS", 0 },
+	{ "big5-hkscs", ENC_ICONV, "BIG5-HKSCS", 0 },
+	{ "chinese", ENC_ICONV, "GB18030", 0 },
+	{ "cn-big5", ENC_ICONV, "BIG5-HKSCS", 0 },
+	{ "cp1252", ENC_1252, NULL, 1 },
+	{ "cp819", ENC_1252, NULL, 1 },
+	{ "cp936", ENC_ICONV, "GB18030", 0 },
+	{ "csbig5", ENC_ICONV, "BIG5-HKSCS", 0 },
+	{ "cseuckr", ENC_ICONV, "CP949", 0 },
+	{ "csgb2312", ENC_ICONV, "GB18030", 0 },
+	{ "csisolatin1", ENC_1252, NULL, 1 },
+	{ "csisolatin5", ENC_ICONV, "WINDOWS-1254", 0 },
+	{ "csksc56011987", ENC_ICONV, "CP949", 0 },
+	{ "csshiftjis", ENC_ICONV, "CP932", 0 },
+	{ "csunicode", ENC_UTF16, NULL, 0 },
+	{ "dos-874", ENC_ICONV, "WINDOWS-874", 0 },
+	{ "euc-kr", ENC_ICONV, "CP949", 0 },
+	{ "gb2312", ENC_ICONV, "GB18030", 0 },
+	{ "gb_2312", ENC_ICONV, "GB18030", 0 },
+	{ "gb_2312-80", ENC_ICONV, "GB18030", 0 },
+	{ "gbk", ENC_ICONV, "GB18030", 0 },
+	{ "ibm819", ENC_1252, NULL, 1 },
+	{ "iso-10646-ucs-2", ENC_UTF16, NULL, 0 },
+	{ "iso-8859-1", ENC_1252, NULL, 1 },
+	{ "iso-8859-11", ENC_ICONV, "WINDOWS-874", 0 },
+	{ "iso-8859-9", ENC_ICONV, "WINDOWS-1254", 0 },
+	{ "iso-ir-100", ENC_1252, NULL, 1 },
+	{ "iso-ir-149", ENC_ICONV, "CP949", 0 },
+	{ "iso-ir-58", ENC_ICONV, "GB18030", 0 },
+	{ "iso8859-1", ENC_1252, NULL, 1 },
+	{ "iso8859-11", ENC_ICONV, "WINDOWS-874", 0 },
+	{ "iso8859-9", ENC_ICONV, "WINDOWS-1254", 0 },
+	{ "iso88591", ENC_1252, NULL, 1 },
+	{ "iso885911", ENC_ICONV, "WINDOWS-874", 0 },
+	{ "iso88599", ENC_ICONV, "WINDOWS-1254", 0 },
+	{ "iso_8859-1", ENC_1252, NULL, 1 },
+	{ "iso_8859-1:1987", ENC_1252, NULL, 1 },
+	{ "iso_8859-9", ENC_ICONV, "WINDOWS-1254", 0 },
+	{ "iso_8859-9:1989", ENC_ICONV, "WINDOWS-1254", 0 },
+	{ "korean", ENC_ICONV, "CP949", 0 },
+	{ "ks_c_5601-1987", ENC_ICONV, "CP949", 0 },
+	{ "ks_c_5601-1989", ENC_ICONV, "CP949", 0 },
+	{ "ksc5601", ENC_ICONV, "CP949", 0 },
+	{ "ksc_5601", ENC_ICONV, "CP949", 0 },
+	{ "l1", ENC_1252, NULL, 1 },
+	{ "l5", ENC_ICONV, "WINDOWS-1254", 0 },
+	{ "latin1", ENC_1252, NULL, 1 },
+	{ "latin5", ENC_ICONV, "WINDOWS-1254", 0 },
+	{ "mac", ENC_ICONV, "MACINTOSH", 0 },
+	{ "ms932", ENC_ICONV, "CP932", 0 },
+	{ "ms936", ENC_ICONV, "GB18030", 0 },
+	{ "ms_kanji", ENC_ICONV, "CP932", 0 },
+	{ "shift-jis", ENC_ICONV, "CP932", 0 },
+	{ "shift_jis", ENC_ICONV, "CP932", 0 },
+	{ "sjis", ENC_ICONV, "CP932", 0 },
+	{ "tis-620", ENC_ICONV, "WINDOWS-874", 0 },
+	{ "ucs-2", ENC_UTF16, NULL, 0 },
+	{ "unicode", ENC_UTF16, NULL, 0 },
+	{ "unicode-1-1-utf-8", ENC_UTF8, NULL, 0 },
+	{ "unicodefeff", ENC_UTF16, NULL, 0 },
+	{ "unicodefffe", ENC_ICONV, "UTF-16BE", 0 },
+	{ "us-ascii", ENC_1252, NULL, 1 },
+	{ "utf-16", ENC_UTF16, NULL, 0 },
+	{ "utf-8", ENC_UTF8, NULL, 0 },
+	{ "utf16", ENC_UTF16, NULL, 0 },
+	{ "utf8", ENC_UTF8, NULL, 0 },
+	{ "windows-1252", ENC_1252, NULL, 1 },
+	{ "windows-31j", ENC_ICONV, "CP932", 0 },
+	{ "windows-874", ENC_ICONV, "WINDOWS-874", 0 },
+	{ "windows-936", ENC_ICONV, "GB18030", 0 },
+	{ "windows-949", ENC_ICONV, "CP949", 0 },
+	{ "x-cp1252", ENC_1252, NULL, 1 },
+	{ "x-euc-jp", ENC_ICONV, "EUC-JP", 0 },
+	{ "x-gbk", ENC_ICONV, "GB18030", 0 },
+	{ "x-mac-roman", ENC_ICONV, "MACINTOSH", 0 },
+	{ "x-sjis", ENC_ICONV, "CP932", 0 },
+	{ "x-unicode20utf8", ENC_UTF8, NULL, 0 },
+	{ "x-x-big5", ENC_ICONV, "BIG5-HKSCS", 0 },
+};
+
+/* windows-1252 0x80-0x9F; the five holes map to C1 controls (WHATWG). */
+static const uint16_t cp1252_high[32] = {
+	0x20ac, 0x0081, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021,
+	0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008d, 0x017d, 0x008f,
+	0x0090, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014,
+	0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0x009d, 0x017e, 0x0178,
+};
+
+/* What the rules picked: an encoding, and its iconv name if any. */
+struct choice {
+	enum enc	 enc;
+	char		 name[LABEL_MAX + 1];	/* for ENC_ICONV */
+	int		 latin;			/* from a "latin" label */
+};
+
+static int
+label_cmp(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct label *)elem)->name);
+}
+
+static void
+put_cp(struct buf *b, unsigned int cp)
+{
+	char	 s[4];
+
+	if (cp < 0x80) {
+		s[0] = (char)cp;
+		buf_add(b, s, 1);
+	} else if (cp < 0x800) {
+		s[0] = (char)(0xc0 | cp >> 6);
+		s[1] = (char)(0x80 | (cp & 0x3f));
+		buf_add(b, s, 2);
+	} else {
+		s[0] = (char)(0xe0 | cp >> 12);
+		s[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+		s[2] = (char)(0x80 | (cp & 0x3f));
+		buf_add(b, s, 3);
+	}
+}
+
+#define PUT_FFFD(b)	put_cp((b), 0xfffd)
+
+/* The windows-1252 character for byte c (at least 0x80). */
+static unsigned int
+cp1252(unsigned char c)
+{
+	return c < 0xa0 ? cp1252_high[c - 0x80] : c;
+}
+
+/* Whether cp1252() of c is a real character, not a C1 control. */
+static int
+cp1252_defined(unsigned char c)
+{
+	return c >= 0xa0 || cp1252_high[c - 0x80] >= 0x100;
+}
+
+/*
+ * The UTF-8 sequence at s: its length if valid (1-4), else 0 and in
+ * *sub the length of its maximal valid prefix (1 for a byte that
+ * cannot start or continue anything here).
+ */
+static size_t
+utf8_seq(const unsigned char *s, size_t n, size_t *sub)
+{
+	unsigned char	 lo = 0x80, hi = 0xbf;
+	size_t		 len, i;
+
+	*sub = 1;
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	if (s[0] < 0xe0)
+		len = 2;
+	else if (s[0] < 0xf0) {
+		len = 3;
+		if (s[0] == 0xe0)
+			lo = 0xa0;
+		else if (s[0] == 0xed)
+			hi = 0x9f;
+	} else {
+		len = 4;
+		if (s[0] == 0xf0)
+			lo = 0x90;
+		else if (s[0] == 0xf4)
+			hi = 0x8f;
+	}
+	for (i = 1; i < len; i++) {
+		if (i >= n || s[i] < lo || s[i] > hi) {
+			*sub = i;
+			return 0;
+		}
+		lo = 0x80;
+		hi = 0xbf;
+	}
+	return len;
+}
+
+/*
+ * Scan s: whether it is all valid UTF-8, and whether it holds any
+ * multibyte sequence (valid ones counted in *nmulti).
+ */
+static int
+utf8_scan(const char *s, size_t n, size_t *nmulti)
+{
+	const unsigned char	*u = (const unsigned char *)s;
+	size_t			 i = 0, k, sub;
+	int			 valid = 1;
+
+	*nmulti = 0;
+	while (i < n) {
+		if (u[i] < 0x80) {
+			i++;
+			continue;
+		}
+		if ((k = utf8_seq(u + i, n - i, &sub)) == 0) {
+			valid = 0;
+			i += sub;
+			continue;
+		}
+		(*nmulti)++;
+		i += k;
+	}
+	return valid;
+}
+
+/* Controls no feed means: NUL and the C0 set but tab, LF and CR. */
+static int
+is_dropped(unsigned char c)
+{
+	return c < 0x20 && c != '\t' && c != '\n' && c != '\r';
+}
+
+/*
+ * Append UTF-8 text s to b, repaired.  A byte that cannot be part of
+ * any sequence where it stands becomes its windows-1252 character
+ * when guess is set (a stray latin1 byte in UTF-8), else U+FFFD; a
+ * sequence broken after its first byte becomes one U+FFFD, unless the
+ * text has no valid multibyte sequence at all, when each byte is taken
+ * as windows-1252.  Dropped controls go.  Returns how many spots were
+ * repaired.
+ */
+static size_t
+utf8_clean(struct buf *b, const char *s, size_t n, int guess)
+{
+	const unsigned char	*u = (const unsigned char *)s;
+	size_t			 i = 0, run = 0, k, sub, nmulti, nbad = 0;
+
+	if (guess && utf8_scan(s, n, &nmulti) == 0 && nmulti == 0)
+		guess = 2;
+	while (i < n) {
+		if (u[i] < 0x80) {
+			if (is_dropped(u[i])) {
+				buf_add(b, s + run, i - run);
+				run = ++i;
+			} else
+				i++;
+			continue;
+		}
+		if ((k = utf8_seq(u + i, n - i, &sub)) != 0) {
+			i += k;
+			continue;
+		}
+		buf_add(b, s + run, i - run);
+		nbad++;
+		if (sub > 1 && guess != 2) {
+			PUT_FFFD(b);
+			i += sub;
+		} else {
+			if (guess && cp1252_defined(u[i]))
+				put_cp(b, cp1252(u[i]));
+			else
+				PUT_FFFD(b);
+			i++;
+		}
+		run = i;
+	}
+	buf_add(b, s + run, i - run);
+	return nbad;
+}
+
+/* Append windows-1252 text s to b as UTF-8. */
+static void
+cp1252_to_utf8(struct buf *b, const char *s, size_t n)
+{
+	const unsigned char	*u = (const unsigned char *)s;
+	size_t			 i, run = 0;
+
+	for (i = 0; i < n; i++) {
+		if (u[i] < 0x80 && !is_dropped(u[i]))
+			continue;
+		buf_add(b, s + run, i - run);
+		if (u[i] >= 0x80)
+			put_cp(b, cp1252(u[i]));
+		run = i + 1;
+	}
+	buf_add(b, s + run, n - run);
+}
+
+/*
+ * Convert s with cd (to UTF-8), appending the raw output to b.  An
+ * invalid sequence becomes U+FFFD and the decoder skips one code unit
+ * (unit bytes); a truncated one at the end becomes U+FFFD; *nbad counts
+ * both.  Returns 0, or -1 when iconv fails otherwise or memory runs out.
+ */
+static int
+iconv_to_utf8(struct buf *b, const char *s, size_t n, iconv_t cd,
+    size_t unit, size_t *nbad)
+{
+	char		*in = (char *)(uintptr_t)s, *outp;
+	size_t		 inleft = n, outleft, room;
+
+	*nbad = 0;
+	room = n + n / 2 + 16;
+	for (;;) {
+		if (buf_grow(b, room) == -1)
+			return -1;
+		outp = b->p + b->len;
+		outleft = b->cap - b->len - 1;
+		if (inleft == 0) {
+			/* Flush a stateful encoding's shift state. */
+			if (iconv(cd, NULL, NULL, &outp, &outleft) ==
+			    (size_t)-1 && errno == E2BIG) {
+				room *= 2;
+				continue;
+			}
+			b->len = (size_t)(outp - b->p);
+			break;
+		}
+		if (iconv(cd, &in, &inleft, &outp, &outleft) != (size_t)-1) {
+			b->len = (size_t)(outp - b->p);
+			continue;
+		}
+		b->len = (size_t)(outp - b->p);
+		if (errno == E2BIG) {
+			/* 3 output bytes per input byte always do. */
+			if (inleft > SIZE_MAX / 4 || outleft > SIZE_MAX / 4)
+				return -1;
+			room = inleft * 3 + 16;
+			if (room <= outleft)
+				room = outleft * 2;
+			continue;
+		}
+		if (errno == EILSEQ) {
+			(*nbad)++;
+			PUT_FFFD(b);
+			if (unit > inleft)
+				unit = inleft;
+			in += unit;
+			inleft -= unit;
+			continue;
+		}
+		if (errno == EINVAL) {
+			(*nbad)++;
+			PUT_FFFD(b);
+			inleft = 0;
+			continue;
+		}
+		log_warn("iconv");
+		return -1;
+	}
+	b->p[b->len] = '\0';
+	return 0;
+}
+
+/*
+ * Lowercase and trim label s (n bytes, maybe quoted) into out.  Returns
+ * 0, or -1 for an empty label or one no encoding has: too long, or
+ * with characters other than letters, digits and "-_.:".
+ */
+static int
+label_norm(const char *s, size_t n, char out[LABEL_MAX + 1])
+{
+	size_t	 i;
+
+	while (n > 0 && (isspace((unsigned char)*s) || *s == '"' ||
+	    *s == '\''))
+		s++, n--;
+	while (n > 0 && (isspace((unsigned char)s[n - 1]) ||
+	    s[n - 1] == '"' || s[n - 1] == '\''))
+		n--;
+	if (n == 0 || n > LABEL_MAX)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (!isalnum((unsigned char)s[i]) && (s[i] == '\0' ||
+		    strchr("-_.:", s[i]) == NULL))
+			return -1;
+		out[i] = (char)tolower((unsigned char)s[i]);
+	}
+	out[n] = '\0';
+	return 0;
+}
+
+/*
+ * The charset parameter of a Content-Type value such as
+ * text/xml; Charset="ISO-8859-1".  Returns 0 and the label, or -1.
+ */
+static int
+http_charset(const char *ct, char out[LABEL_MAX + 1])
+{
+	const char	*p, *name, *val;
+	size_t		 nlen, vlen;
+
+	if (ct == NULL || (p = strchr(ct, ';')) == NULL)
+		return -1;
+	while (*p == ';') {
+		p++;
+		p += strspn(p, " \t");
+		name = p;
+		nlen = strcspn(p, "=; \t");
+		p += nlen;
+		p += strspn(p, " \t");
+		if (*p != '=') {
+			p += strcspn(p, ";");
+			continue;
+		}
+		p++;
+		p += strspn(p, " \t");
+		if (*p == '"') {
+			val = ++p;
+			vlen = strcspn(p, "\"");
+			p += vlen;
+		} else {
+			val = p;
+			vlen = strcspn(p, ";");
+		}
+		p += strcspn(p, ";");
+		if (nlen == 7 && strncasecmp(name, "charset", 7) == 0)
+			return label_norm(val, vlen, out);
+	}
+	return -1;
+}
+
+/*
+ * The encoding="..." of an XML declaration at the start of s (after
+ * white space), searched in the first DECL_SCAN bytes as ASCII.  Sets
+ * *vs and *ve to the value's bounds; returns 0, or -1 if there is none.
+ */
+static int
+xml_decl_encoding(const char *s, size_t n, size_t *vs, size_t *ve)
+{
+	size_t	 i = 0, end, j;
+	char	 q;
+
+	if (n > DECL_SCAN)
+		n = DECL_SCAN;
+	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' ||
+	    s[i] == '\n'))
+		i++;
+	if (n - i < 6 || memcmp(s + i, "<?xml", 5) != 0 ||
+	    !isspace((unsigned char)s[i + 5]))
+		return -1;
+	for (end = i + 5; end + 1 < n; end++)
+		if (s[end] == '?' && s[end + 1] == '>')
+			break;
+	if (end + 1 >= n)
+		return -1;
+	for (j = i + 5; j + 8 < end; j++) {
+		if (memcmp(s + j, "encoding", 8) != 0 ||
+		    !isspace((unsigned char)s[j - 1]))
+			continue;
+		j += 8;
+		while (j < end && isspace((unsigned char)s[j]))
+			j++;
+		if (j >= end || s[j++] != '=')
+			return -1;
+		while (j < end && isspace((unsigned char)s[j]))
+			j++;
+		if (j >= end || (s[j] != '"' && s[j] != '\''))
+			return -1;
+		q = s[j++];
+		*vs = j;
+		while (j < end && s[j] != q)
+			j++;
+		if (j >= end)
+			return -1;
+		*ve = j;
+		return 0;
+	}
+	return -1;
+}
+
+/* Look label up and fill c with what to decode it as. */
+static void
+choose_label(const char *label, struct choice *c)
+{
+	const struct label	*l;
+
+	memset(c, 0, sizeof(*c));
+	l = bsearch(label, labels, sizeof(labels) / sizeof(labels[0]),
+	    sizeof(labels[0]), label_cmp);
+	if (l != NULL) {
+		c->enc = l->enc;
+		c->latin = l->latin;
+		if (l->iconv != NULL)
+			strlcpy(c->name, l->iconv, sizeof(c->name));
+		return;
+	}
+	c->enc = ENC_ICONV;
+	strlcpy(c->name, label, sizeof(c->name));
+}
+
+/* Bytes per code unit of an iconv encoding name, for skipping. */
+static size_t
+unit_size(const char *name)
+{
+	if (strncasecmp(name, "utf-16", 6) == 0 ||
+	    strncasecmp(name, "ucs-2", 5) == 0)
+		return 2;
+	if (strncasecmp(name, "utf-32", 6) == 0 ||
+	    strncasecmp(name, "ucs-4", 5) == 0)
+		return 4;
+	return 1;
+}
+
+/* Point the first XML declaration's encoding, from b->p + start, at UTF-8. */
+static void
+decl_rewrite(struct buf *b, size_t start)
+{
+	size_t	 vs, ve, old;
+
+	if (b->oom || b->p == NULL ||
+	    xml_decl_encoding(b->p + start, b->len - start, &vs, &ve) == -1)
+		return;
+	vs += start;
+	ve += start;
+	old = ve - vs;
+	if (old < 5 && buf_grow(b, 5 - old) == -1)
+		return;
+	memmove(b->p + vs + 5, b->p + ve, b->len - ve + 1);
+	memcpy(b->p + vs, "UTF-8", 5);
+	b->len = b->len - old + 5;
+}
+
+/*
+ * Pick the encoding of in: a byte order mark, else the charset of the
+ * HTTP content type, else UTF-16 recognized by its "<?" pattern, else
+ * the XML declaration, else UTF-8 (which JSON must be).  Sets *skip to
+ * the length of a byte order mark.
+ */
+static void
+choose(const char *in, size_t len, const char *ct, struct choice *c,
+    size_t *skip)
+{
+	char		 label[LABEL_MAX + 1];
+	size_t		 vs, ve;
+
+	memset(c, 0, sizeof(*c));
+	c->enc = ENC_UTF8;
+	*skip = 0;
+	if (len >= 4 && memcmp(in, "\xff\xfe\0\0", 4) == 0) {
+		c->enc = ENC_ICONV;
+		strlcpy(c->name, "UTF-32LE", sizeof(c->name));
+		*skip = 4;
+	} else if (len >= 4 && memcmp(in, "\0\0\xfe\xff", 4) == 0) {
+		c->enc = ENC_ICONV;
+		strlcpy(c->name, "UTF-32BE", sizeof(c->name));
+		*skip = 4;
+	} else if (len >= 3 && memcmp(in, "\xef\xbb\xbf", 3) == 0) {
+		*skip = 3;
+	} else if (len >= 2 && memcmp(in, "\xff\xfe", 2) == 0) {
+		c->enc = ENC_ICONV;
+		strlcpy(c->name, "UTF-16LE", sizeof(c->name));
+		*skip = 2;
+	} else if (len >= 2 && memcmp(in, "\xfe\xff", 2) == 0) {
+		c->enc = ENC_ICONV;
+		strlcpy(c->name, "UTF-16BE", sizeof(c->name));
+		*skip = 2;
+	} else if (http_charset(ct, label) == 0) {
+		choose_label(label, c);
+		/* "<?" or "{" as ASCII: a wrong UTF-16 or UTF-32 label. */
+		if ((c->enc == ENC_UTF16 || (c->enc == ENC_ICONV &&
+		    unit_size(c->name) != 1)) && len >= 2 &&
+		    (in[0] == '<' || in[0] == '{') && in[1] != '\0')
+			c->enc = ENC_UTF8;
+	} else if (len >= 4 && memcmp(in, "<\0?\0", 4) == 0) {
+		c->enc = ENC_ICONV;
+		strlcpy(c->name, "UTF-16LE", sizeof(c->name));
+	} else if (len >= 4 && memcmp(in, "\0<\0?", 4) == 0) {
+		c->enc = ENC_ICONV;
+		strlcpy(c->name, "UTF-16BE", sizeof(c->name));
+	} else if (xml_decl_encoding(in, len, &vs, &ve) == 0 &&
+	    label_norm(in + vs, ve - vs, label) == 0) {
+		choose_label(label, c);
+		/* A declaration read as ASCII is not UTF-16 or UTF-32. */
+		if (c->enc == ENC_UTF16 ||
+		    (c->enc == ENC_ICONV && unit_size(c->name) != 1))
+			c->enc = ENC_UTF8;
+	}
+	if (c->enc == ENC_UTF16) {
+		/* No byte order mark: little-endian unless "\0<" says not. */
+		c->enc = ENC_ICONV;
+		strlcpy(c->name, len >= 2 && in[0] == '\0' && in[1] != '\0' ?
+		    "UTF-16BE" : "UTF-16LE", sizeof(c->name));
+	}
+}
+
+/*
+ * Append in (len bytes) to out as valid UTF-8, its encoding found from
+ * the byte order mark, the HTTP content type (may be NULL) or the XML
+ * declaration, in that order; valid non-ASCII UTF-8 under a latin1 or
+ * ASCII label stays UTF-8.  latin1 and ASCII mean windows-1252; stray
+ * latin1 bytes in UTF-8 are taken as windows-1252 and other broken
+ * sequences become U+FFFD; an unknown label means windows-1252.  NUL
+ * and the C0 controls other than tab, LF and CR are dropped, and the
+ * first XML declaration's encoding is rewritten to UTF-8.  Returns 0,
+ * or -1 (logged) when memory runs out or iconv fails; out may then
+ * hold part of the text.
+ */
+int
+charset_to_utf8(struct buf *out, const char *in, size_t len,
+    const char *ct)
+{
+	struct choice	 c;
+	struct buf	 tmp;
+	iconv_t		 cd;
+	size_t		 start, skip, nbad = 0, nmulti;
+	int		 rc = -1;
+
+	buf_init(&tmp);
+	if (out->oom)
+		goto out;
+	start = out->len;
+	if (in == NULL)
+		len = 0;
+	choose(in, len, ct, &c, &skip);
+	in += skip;
+	len -= skip;
+	if (c.latin && utf8_scan(in, len, &nmulti) && nmulti > 0) {
+		log_debug("charset: UTF-8 labelled as latin1");
+		c.enc = ENC_UTF8;
+	}
+	if (c.enc == ENC_ICONV) {
+		if ((cd = iconv_open("UTF-8", c.name)) == (iconv_t)-1) {
+			log_debug("charset: unknown encoding \"%s\", reading "
+			    "windows-1252", c.name);
+			c.enc = ENC_1252;
+		} else {
+			rc = iconv_to_utf8(&tmp, in, len, cd, unit_size(c.name),
+			    &nbad);
+			iconv_close(cd);
+			if (rc == -1)
+				goto out;
+			rc = -1;
+			utf8_clean(out, tmp.p, tmp.len, 0);
+		}
+	}
+	if (c.enc == ENC_UTF8)
+		nbad = utf8_clean(out, in, len, 1);
+	else if (c.enc == ENC_1252)
+		cp1252_to_utf8(out, in, len);
+	if (nbad > 0)
+		log_debug("charset: %zu invalid sequences repaired", nbad);
+	decl_rewrite(out, start);
+	if (out->oom)
+		goto out;
+	rc = 0;
+out:
+	if (rc == -1)
+		log_warnx("charset: cannot convert %zu bytes%s", len,
+		    out->oom || tmp.oom ? ": out of memory" : "");
+	buf_release(&tmp);
+	return rc;
+}
