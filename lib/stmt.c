@@ -247,6 +247,12 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    "SELECT (SELECT count(*) FROM user), (SELECT count(*) FROM feed),"
 	    " (SELECT count(*) FROM entry),"
 	    " (SELECT count(*) FROM entry WHERE is_read = 0)",
+	/*
+	 * ?1 a file name that does not exist yet: a consistent copy of the
+	 * database, written while others go on reading and writing.
+	 */
+	[STMT_BACKUP] =
+	    "VACUUM INTO ?1",
 };
 
 #define NAME(s)	[s] = #s
@@ -285,6 +291,7 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_ENTRY_SET_STARRED),
 	NAME(STMT_ENTRY_UNREAD_COUNTS),
 	NAME(STMT_STATS_COUNTS),
+	NAME(STMT_BACKUP),
 };
 
 /*

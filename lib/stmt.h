@@ -49,8 +49,9 @@ enum stmt {
 	STMT_ENTRY_SET_STARRED,
 	STMT_ENTRY_UNREAD_COUNTS,
 
-	/* statistics */
+	/* statistics and maintenance */
 	STMT_STATS_COUNTS,
+	STMT_BACKUP,
 
 	STMT__MAX
 };
