@@ -13,7 +13,9 @@
 #include "url.h"
 #include "feed.h"
 
+/* The version URL's start; a few early feeds wrote it with http. */
 #define VERSION_PREFIX	"https://jsonfeed.org/version/"
+#define VERSION_OLD	"http://jsonfeed.org/version/"
 
 /* Parse state: the base relative URLs resolve against, and the oom. */
 struct jf {
@@ -363,8 +365,8 @@ err_set(struct buf *err, const char *msg)
  * sanitized against the item's URL, content_text and summary become
  * escaped HTML.  Every string is malloc'd and freed by feed_release().
  * Returns 0, or -1 with a message in err (may be NULL): not JSON, not a
- * JSON Feed (no "https://jsonfeed.org/version/" version), or out of
- * memory.  On -1, f may hold part of the feed.
+ * JSON Feed (no version starting "https://jsonfeed.org/version/", or
+ * "http://"), or out of memory.  On -1, f may hold part of the feed.
  */
 int
 jsonfeed_parse(struct feed *f, const char *json, size_t len,
@@ -405,8 +407,8 @@ jsonfeed_parse(struct feed *f, const char *json, size_t len,
 	}
 	s = get_str(root, "version", NULL);
 	if (!json_is_object(root) || s == NULL ||
-	    (strncmp(s, VERSION_PREFIX, strlen(VERSION_PREFIX)) != 0 &&
-	    strncmp(s, "http://jsonfeed.org/version/", 28) != 0)) {
+	    (strncmp(s, VERSION_PREFIX, sizeof(VERSION_PREFIX) - 1) != 0 &&
+	    strncmp(s, VERSION_OLD, sizeof(VERSION_OLD) - 1) != 0)) {
 		err_set(err, "not a JSON Feed");
 		goto out;
 	}

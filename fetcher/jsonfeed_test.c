@@ -7,6 +7,8 @@
 #include "feed.h"
 #include "test.h"
 
+#define S(s)	s, sizeof(s) - 1
+
 static const char feed10[] =
     "{\n"
     "  \"version\": \"https://jsonfeed.org/version/1\",\n"
@@ -330,11 +332,18 @@ main(void)
 		buf_release(&deep);
 	}
 
+	feed_init(&f);
+	rc = jsonfeed_parse(&f, S("{\"version\": "
+	    "\"http://jsonfeed.org/version/1\", \"items\": [{\"id\": \"x\"}]}"),
+	    NULL, &err);
+	T_OK(rc == 0 && f.nentries == 1, "http:// version accepted");
+	feed_release(&f);
+
 	/* A byte order mark and a stray latin1 byte do not stop the parse. */
 	feed_init(&f);
-	rc = jsonfeed_parse(&f, "\xef\xbb\xbf{\"version\": "
-	    "\"https://jsonfeed.org/version/1\", \"title\": \"caf\xe9\"}",
-	    65, NULL, &err);
+	rc = jsonfeed_parse(&f, S("\xef\xbb\xbf{\"version\": "
+	    "\"https://jsonfeed.org/version/1\", \"title\": \"caf\xe9\"}"),
+	    NULL, &err);
 	T_OK(rc == 0 && f.title != NULL && strcmp(f.title, "caf\xc3\xa9") == 0,
 	    "BOM skipped and latin1 repaired (%s)", err.p ? err.p : "");
 	feed_release(&f);
