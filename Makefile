@@ -131,8 +131,9 @@ $(SAN)/fcgi/%_test: $(SAN)/fcgi/%_test.o $(SAN_FCGI) $(SAN)/libhearth.a
 	$(CC) $(SAN_ALL) $(LDFLAGS) -o $@ $^ $(FCGI_LIBS) $(LIBS)
 
 # Fuzz targets replayed over their corpus by a plain main (no clang
-# needed): build/san/fuzz/NAME.
-$(SAN)/fuzz/%: $(SAN)/fuzz/%.o $(SAN)/fuzz/replay.o $(SAN_FETCH) $(SAN_CTL) \
+# needed): build/san/fuzz/NAME.  They link the fetcher's objects and
+# the library.
+$(SAN)/fuzz/%: $(SAN)/fuzz/%.o $(SAN)/fuzz/replay.o $(SAN_FETCH) \
     $(SAN)/libhearth.a
 	$(CC) $(SAN_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
 
@@ -168,7 +169,7 @@ $(FZ)/%.o: %.c
 	$(FUZZ_CC) $(FZ_CFLAGS) $(ALL_CPPFLAGS) -c -o $@ $<
 
 $(FZ)/fuzz-%: $(FZ)/fuzz/%.o $(call nomain,$(FETCH_SRC:%.c=$(FZ)/%.o)) \
-    $(call nomain,$(CTL_SRC:%.c=$(FZ)/%.o)) $(LIB_SRC:%.c=$(FZ)/%.o)
+    $(LIB_SRC:%.c=$(FZ)/%.o)
 	$(FUZZ_CC) $(FZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
 
 fuzz-build: $(patsubst fuzz/%.c,$(FZ)/fuzz-%,$(FUZZ_SRC))

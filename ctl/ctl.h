@@ -34,7 +34,8 @@ struct ctl_cmd {
 #define CTL_NEEDS_DB	0x01	/* an existing database, opened */
 #define CTL_NEEDS_USER	0x02	/* and the user it acts for */
 
-/* hearthctl.c */
+/* ctl.c */
+int	 ctl_open(struct ctl *);
 int	 ctl_user(struct ctl *);
 int64_t	 ctl_now(void);
 void	 ctl_when(char *, size_t, int64_t, int64_t);
