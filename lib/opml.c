@@ -203,21 +203,17 @@ other_encoding(const unsigned char *s, size_t n)
 }
 
 /*
- * Clean text from the document: drop control characters (C0, DEL, C1)
- * and trim.  For a title, runs of white space become one space; for a
- * URL, tabs and line breaks are dropped like other controls.  Returns a
- * string the caller frees, or NULL when nothing is left (*oom set when
- * memory ran out).
+ * Append s cleaned: control characters (C0, DEL, C1) dropped, trimmed.
+ * For a title, runs of white space become one space; for a URL, tabs
+ * and line breaks are dropped like other controls and spaces are kept.
  */
-static char *
-clean(const char *s, int url, int *oom)
+static void
+clean_into(struct buf *b, const char *s, int url)
 {
 	const unsigned char	*p = (const unsigned char *)s;
-	struct buf		 b;
 	unsigned char		 c;
-	char			*r;
+	size_t			 start = b->len;
 
-	buf_init(&b);
 	for (; *p != '\0'; p++) {
 		c = *p;
 		if (c == '\t' || c == '\n' || c == '\r') {
@@ -230,13 +226,27 @@ clean(const char *s, int url, int *oom)
 			p++;
 			continue;
 		}
-		if (c == ' ' && (b.len == 0 ||
-		    (!url && b.p[b.len - 1] == ' ')))
+		if (c == ' ' && (b->len == start ||
+		    (!url && b->p[b->len - 1] == ' ')))
 			continue;
-		buf_putc(&b, (char)c);
+		buf_putc(b, (char)c);
 	}
-	while (b.len > 0 && b.p[b.len - 1] == ' ')
-		b.p[--b.len] = '\0';
+	while (b->len > start && b->p[b->len - 1] == ' ')
+		b->p[--b->len] = '\0';
+}
+
+/*
+ * clean_into() to a new string the caller frees; NULL when nothing is
+ * left, or with *oom set when memory ran out.
+ */
+static char *
+clean(const char *s, int url, int *oom)
+{
+	struct buf	 b;
+	char		*r;
+
+	buf_init(&b);
+	clean_into(&b, s, url);
 	if (b.oom) {
 		*oom = 1;
 		buf_release(&b);
@@ -352,6 +362,46 @@ walk_folder(struct walk *w, const char *name)
 		parts++;
 	}
 	return parts;
+}
+
+/*
+ * Append the title s as opml_parse() would give it: trimmed, runs of
+ * white space as one space, control characters dropped.  Callers that
+ * store titles from elsewhere use it so an export reads back the same.
+ * Failure is the buffer's oom.
+ */
+void
+opml_clean_title(struct buf *b, const char *s)
+{
+	if (s != NULL)
+		clean_into(b, s, 0);
+}
+
+/*
+ * Append the category s as opml_parse() would give it: folder names
+ * split on "/", each cleaned like a title, empty ones dropped, joined by
+ * "/" ("News / World/" becomes "News/World").  Nothing is appended when
+ * no name is left.  Failure is the buffer's oom.
+ */
+void
+opml_clean_category(struct buf *b, const char *s)
+{
+	struct buf	 t;
+	const char	*part;
+	size_t		 pos = 0, len, start = b->len;
+
+	if (s == NULL)
+		return;
+	buf_init(&t);
+	clean_into(&t, s, 0);
+	if (t.oom)
+		b->oom = 1;
+	while (t.p != NULL && (len = next_name(t.p, &pos, &part)) > 0) {
+		if (b->len > start)
+			buf_putc(b, '/');
+		buf_add(b, part, len);
+	}
+	buf_release(&t);
 }
 
 /*

@@ -31,6 +31,8 @@ struct opml {
 };
 
 int	opml_parse(struct opml *, const char *, size_t, struct buf *);
+void	opml_clean_title(struct buf *, const char *);
+void	opml_clean_category(struct buf *, const char *);
 void	opml_release(struct opml *);
 void	opml_write(struct buf *, const char *, const struct opml_item *,
 	    size_t);

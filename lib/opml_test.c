@@ -497,9 +497,50 @@ check_write(void)
 	buf_release(&got);
 }
 
+/* The normalizers callers use to store names as an import would. */
+static void
+check_clean(void)
+{
+	static const struct {
+		const char	*in, *title, *category;
+	} rows[] = {
+		{ "  padded  ", "padded", "padded" },
+		{ "two  spaces", "two spaces", "two spaces" },
+		{ "News / World", "News / World", "News/World" },
+		{ "Music/AC/DC", "Music/AC/DC", "Music/AC/DC" },
+		{ "Trailing/", "Trailing/", "Trailing" },
+		{ "//a// b /", "//a// b /", "a/b" },
+		{ "tab\there\nline\x01\x7f\xc2\x85", "tab here line",
+		    "tab here line" },
+		{ "日本語 / ニュース", "日本語 / ニュース", "日本語/ニュース" },
+		{ " / ", "/", "" },
+		{ "", "", "" },
+	};
+	struct buf	 b;
+	size_t		 i;
+
+	buf_init(&b);
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		buf_reset(&b);
+		opml_clean_title(&b, rows[i].in);
+		T_STR(b.p ? b.p : "", rows[i].title, "clean title, row %zu",
+		    i);
+		buf_reset(&b);
+		opml_clean_category(&b, rows[i].in);
+		T_STR(b.p ? b.p : "", rows[i].category, "clean category, "
+		    "row %zu", i);
+	}
+	buf_reset(&b);
+	opml_clean_category(&b, NULL);
+	opml_clean_title(&b, NULL);
+	T_OK(b.len == 0, "clean NULL appends nothing");
+	buf_release(&b);
+}
+
 int
 main(void)
 {
+	check_clean();
 	check_real();
 	check_bad();
 	check_inline();
