@@ -1,0 +1,111 @@
+/* sanitize.c: fuzz the HTML sanitizer and check what it writes */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "log.h"
+#include "sanitize.h"
+#include "utf8.h"
+
+#define BASE	"https://example.com/blog/2024/post.html"
+
+int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+static void
+fail(const char *what, const char *why, const uint8_t *data, size_t size,
+    const struct buf *out)
+{
+	fprintf(stderr, "sanitize fuzz: %s: %s\n", what, why);
+	fprintf(stderr, "input (%zu bytes): %.*s\n", size, (int)size,
+	    (const char *)data);
+	if (out != NULL && out->p != NULL)
+		fprintf(stderr, "output: %s\n", out->p);
+	abort();
+}
+
+/* The plain text: valid UTF-8, no controls, trimmed, single spaces. */
+static const char *
+text_bad(const struct buf *t)
+{
+	size_t	 i;
+
+	if (t->len == 0)
+		return NULL;
+	if (!utf8_valid(t->p, t->len))
+		return "invalid UTF-8";
+	if (t->p[0] == ' ' || t->p[t->len - 1] == ' ')
+		return "not trimmed";
+	for (i = 0; i < t->len; i++) {
+		if ((unsigned char)t->p[i] < ' ' || t->p[i] == 0x7f)
+			return "control character";
+		if (t->p[i] == ' ' && t->p[i + 1] == ' ')
+			return "two spaces";
+	}
+	return NULL;
+}
+
+/*
+ * One input, three ways: as an entry body (the output must pass
+ * sanitize_check(), and sanitizing it again must change nothing that
+ * the checker cares about), as a title, and as a URL.
+ */
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static int	 init;
+	struct buf	 out, again, why, t, u1, u2;
+	char		*url;
+	const char	*bad;
+	size_t		 n;
+
+	if (!init) {
+		log_init("fuzz-sanitize", LOG_DEST_STDERR, 0);
+		init = 1;
+	}
+	buf_init(&out);
+	buf_init(&again);
+	buf_init(&why);
+	buf_init(&t);
+	buf_init(&u1);
+	buf_init(&u2);
+
+	if (sanitize_html(&out, (const char *)data, size, BASE) == -1 &&
+	    out.len > 0 && sanitize_check(out.p, out.len, &why) == -1)
+		fail("fallback output", why.p, data, size, &out);
+	buf_add(&out, "", 0);
+	if (sanitize_check(out.p, out.len, &why) == -1)
+		fail("sanitize_check", why.p, data, size, &out);
+	/* Sanitized HTML goes through again unharmed. */
+	sanitize_html(&again, out.p, out.len, BASE);
+	buf_add(&again, "", 0);
+	if (sanitize_check(again.p, again.len, &why) == -1)
+		fail("second pass", why.p, data, size, &again);
+
+	sanitize_text(&t, (const char *)data, size);
+	if ((bad = text_bad(&t)) != NULL)
+		fail("sanitize_text", bad, data, size, &t);
+
+	n = strnlen((const char *)data, size < 4096 ? size : 4096);
+	if ((url = strndup((const char *)data, n)) != NULL) {
+		url_strip_tracking(&u1, url);
+		buf_add(&u1, "", 0);
+		url_strip_tracking(&u2, u1.p);
+		buf_add(&u2, "", 0);
+		if (strcmp(u1.p, u2.p) != 0)
+			fail("url_strip_tracking", "not idempotent", data,
+			    size, &u1);
+		if (u1.len > n)
+			fail("url_strip_tracking", "grew", data, size, &u1);
+		free(url);
+	}
+
+	buf_release(&out);
+	buf_release(&again);
+	buf_release(&why);
+	buf_release(&t);
+	buf_release(&u1);
+	buf_release(&u2);
+	return 0;
+}
