@@ -3,62 +3,81 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "compat.h"
 #include "ctl.h"
 #include "db.h"
 #include "log.h"
+#include "opml.h"
 #include "url.h"
 
 #define TITLE_MAX	1024	/* bytes in a category or feed title */
 
-/* A title: 1 to TITLE_MAX bytes, no control characters. */
+/*
+ * A title or category name as an OPML import would store it (trimmed,
+ * white space runs as one space, control characters dropped; category
+ * folder names joined by "/"), so exports read back the same.  Into b,
+ * emptied first; 0, or -1 with the reason told when nothing is left or
+ * it is too long.
+ */
 static int
-title_ok(const char *what, const char *s)
+clean_name(struct buf *b, const char *what, const char *s, int category)
 {
-	const unsigned char	*p;
-
-	if (*s == '\0' || strlen(s) > TITLE_MAX) {
-		log_warnx("a %s needs 1 to %d bytes", what, TITLE_MAX);
-		return 0;
+	buf_reset(b);
+	if (category)
+		opml_clean_category(b, s);
+	else
+		opml_clean_title(b, s);
+	if (b->oom) {
+		log_warnx("out of memory");
+		return -1;
 	}
-	for (p = (const unsigned char *)s; *p != '\0'; p++)
-		if (*p < ' ' || *p == 0x7f) {
-			log_warnx("a %s may not hold control characters",
-			    what);
-			return 0;
-		}
-	return 1;
+	if (b->len == 0 || b->len > TITLE_MAX) {
+		log_warnx("\"%s\": a %s needs 1 to %d bytes besides white space",
+		    s, what, TITLE_MAX);
+		return -1;
+	}
+	return 0;
 }
 
 /*
- * The user's category called name (ASCII case ignored) into *id; with
- * create, a missing one is made.  1 found or made, 0 missing, -1 error.
+ * The user's category called name (cleaned as clean_name() does, ASCII
+ * case ignored) into *id; with create, a missing one is made.  1 found
+ * or made, 0 missing, -1 error, -2 a name that cleans to nothing or is
+ * too long (told): the caller's usage error.
  */
 int
 ctl_category_get(struct ctl *c, const char *name, int create, int64_t *id)
 {
 	sqlite3_stmt	*st;
-	int		 r;
+	struct buf	 b;
+	int		 r = -1;
 
+	buf_init(&b);
+	if (clean_name(&b, "category name", name, 1) == -1) {
+		r = -2;
+		goto out;
+	}
 	st = db_stmt(&c->db, STMT_CATEGORY_GET_BY_TITLE);
 	sqlite3_bind_int64(st, 1, c->user_id);
-	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, b.p, (int)b.len, SQLITE_STATIC);
 	if ((r = db_step(st)) == 1)
 		*id = sqlite3_column_int64(st, 0);
 	db_stmt_done(st);
 	if (r != 0 || !create)
-		return r;
-	if (!title_ok("category name", name))
-		return -1;
+		goto out;
 	st = db_stmt(&c->db, STMT_CATEGORY_INSERT);
 	sqlite3_bind_int64(st, 1, c->user_id);
-	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, b.p, (int)b.len, SQLITE_STATIC);
 	r = db_step(st);
 	db_stmt_done(st);
-	if (r == -1)
-		return -1;
-	*id = sqlite3_last_insert_rowid(c->db.db);
-	return 1;
+	if (r != -1) {
+		*id = sqlite3_last_insert_rowid(c->db.db);
+		r = 1;
+	}
+out:
+	buf_release(&b);
+	return r;
 }
 
 /* The user's feed at exactly url into *id: 1 found, 0 not, -1 error. */
@@ -114,8 +133,10 @@ cmd_category_add(struct ctl *c, int argc, char **argv)
 	(void)argc;
 	if ((r = ctl_category_get(c, argv[0], 0, &id)) == 1)
 		log_warnx("category \"%s\" exists already", argv[0]);
-	if (r != 0 || ctl_category_get(c, argv[0], 1, &id) != 1)
-		return CTL_ERR;
+	if (r == 0)
+		r = ctl_category_get(c, argv[0], 1, &id) == 1 ? 2 : -1;
+	if (r != 2)
+		return r == -2 ? CTL_USAGE : CTL_ERR;
 	if (!c->quiet)
 		printf("added category %s\n", argv[0]);
 	return CTL_OK;
@@ -125,36 +146,44 @@ int
 cmd_category_rename(struct ctl *c, int argc, char **argv)
 {
 	sqlite3_stmt	*st;
+	struct buf	 name;
 	int64_t		 id, other;
-	int		 r;
+	int		 r, rc = CTL_ERR;
 
 	(void)argc;
+	buf_init(&name);
 	if ((r = ctl_category_get(c, argv[0], 0, &id)) != 1) {
 		if (r == 0)
 			log_warnx("no category \"%s\"", argv[0]);
-		return CTL_ERR;
+		if (r == -2)
+			rc = CTL_USAGE;
+		goto out;
 	}
-	if (!title_ok("category name", argv[1]))
-		return CTL_USAGE;
+	if (clean_name(&name, "category name", argv[1], 1) == -1) {
+		rc = CTL_USAGE;
+		goto out;
+	}
 	/* Only a change of case may keep the same name. */
-	if ((r = ctl_category_get(c, argv[1], 0, &other)) == 1 &&
-	    other != id) {
-		log_warnx("category \"%s\" exists already", argv[1]);
-		return CTL_ERR;
+	if ((r = ctl_category_get(c, name.p, 0, &other)) == -1)
+		goto out;
+	if (r == 1 && other != id) {
+		log_warnx("category \"%s\" exists already", name.p);
+		goto out;
 	}
-	if (r == -1)
-		return CTL_ERR;
 	st = db_stmt(&c->db, STMT_CATEGORY_RENAME);
 	sqlite3_bind_int64(st, 1, c->user_id);
 	sqlite3_bind_int64(st, 2, id);
-	sqlite3_bind_text(st, 3, argv[1], -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, name.p, (int)name.len, SQLITE_STATIC);
 	r = db_step(st);
 	db_stmt_done(st);
 	if (r == -1)
-		return CTL_ERR;
+		goto out;
 	if (!c->quiet)
-		printf("renamed category %s to %s\n", argv[0], argv[1]);
-	return CTL_OK;
+		printf("renamed category %s to %s\n", argv[0], name.p);
+	rc = CTL_OK;
+out:
+	buf_release(&name);
+	return rc;
 }
 
 int
@@ -168,7 +197,7 @@ cmd_category_del(struct ctl *c, int argc, char **argv)
 	if ((r = ctl_category_get(c, argv[0], 0, &id)) != 1) {
 		if (r == 0)
 			log_warnx("no category \"%s\"", argv[0]);
-		return CTL_ERR;
+		return r == -2 ? CTL_USAGE : CTL_ERR;
 	}
 	st = db_stmt(&c->db, STMT_CATEGORY_DELETE);
 	sqlite3_bind_int64(st, 1, c->user_id);
@@ -208,9 +237,11 @@ cmd_feed_add(struct ctl *c, int argc, char **argv)
 {
 	sqlite3_stmt	*st;
 	const char	*url = NULL, *category = NULL, *title = NULL;
+	struct buf	 clean;
 	int64_t		 cat = 0, id;
-	int		 i, r;
+	int		 i, r, rc = CTL_USAGE;
 
+	buf_init(&clean);
 	for (i = 0; i < argc; i++) {
 		if (strcmp(argv[i], "--category") == 0 && i + 1 < argc)
 			category = argv[++i];
@@ -220,26 +251,34 @@ cmd_feed_add(struct ctl *c, int argc, char **argv)
 			url = argv[i];
 		else {
 			log_warnx("feed add: unexpected \"%s\"", argv[i]);
-			return CTL_USAGE;
+			goto out;
 		}
 	}
 	if (url == NULL || !url_is_http(url)) {
 		log_warnx("\"%s\" is not an http or https URL",
 		    url != NULL ? url : "");
-		return CTL_USAGE;
+		goto out;
 	}
-	if (title != NULL && !title_ok("feed title", title))
-		return CTL_USAGE;
+	if (title != NULL) {
+		if (clean_name(&clean, "feed title", title, 0) == -1)
+			goto out;
+		title = clean.p;
+	}
+	rc = CTL_ERR;
 	if ((r = ctl_feed_by_url(c, url, &id)) != 0) {
 		if (r == 1)
 			log_warnx("%s is subscribed already (feed %lld)", url,
 			    (long long)id);
-		return CTL_ERR;
+		goto out;
 	}
 	if (db_begin(&c->db, 1) == -1)
-		return CTL_ERR;
-	if (category != NULL && ctl_category_get(c, category, 1, &cat) != 1)
-		goto fail;
+		goto out;
+	if (category != NULL &&
+	    (r = ctl_category_get(c, category, 1, &cat)) != 1) {
+		if (r == -2)
+			rc = CTL_USAGE;
+		goto out;
+	}
 	st = db_stmt(&c->db, STMT_FEED_INSERT);
 	sqlite3_bind_int64(st, 1, c->user_id);
 	if (category != NULL)
@@ -251,14 +290,15 @@ cmd_feed_add(struct ctl *c, int argc, char **argv)
 	r = db_step(st);
 	db_stmt_done(st);
 	if (r == -1 || db_commit(&c->db) == -1)
-		goto fail;
+		goto out;
 	if (!c->quiet)
 		printf("added feed %lld: %s\n",
 		    (long long)sqlite3_last_insert_rowid(c->db.db), url);
-	return CTL_OK;
-fail:
+	rc = CTL_OK;
+out:
 	db_rollback(&c->db);
-	return CTL_ERR;
+	buf_release(&clean);
+	return rc;
 }
 
 int
@@ -334,7 +374,7 @@ cmd_feed_move(struct ctl *c, int argc, char **argv)
 {
 	sqlite3_stmt	*st;
 	int64_t		 id, cat = 0;
-	int		 none, r;
+	int		 none, r, rc = CTL_ERR;
 
 	(void)argc;
 	none = strcmp(argv[1], "-") == 0;
@@ -342,8 +382,11 @@ cmd_feed_move(struct ctl *c, int argc, char **argv)
 		return CTL_ERR;
 	if (db_begin(&c->db, 1) == -1)
 		return CTL_ERR;
-	if (!none && ctl_category_get(c, argv[1], 1, &cat) != 1)
-		goto fail;
+	if (!none && (r = ctl_category_get(c, argv[1], 1, &cat)) != 1) {
+		if (r == -2)
+			rc = CTL_USAGE;
+		goto out;
+	}
 	st = db_stmt(&c->db, STMT_FEED_MOVE);
 	sqlite3_bind_int64(st, 1, c->user_id);
 	sqlite3_bind_int64(st, 2, id);
@@ -352,12 +395,12 @@ cmd_feed_move(struct ctl *c, int argc, char **argv)
 	r = db_step(st);
 	db_stmt_done(st);
 	if (r == -1 || db_commit(&c->db) == -1)
-		goto fail;
+		goto out;
 	if (!c->quiet)
 		printf("moved feed %lld to %s\n", (long long)id,
 		    none ? "no category" : argv[1]);
-	return CTL_OK;
-fail:
+	rc = CTL_OK;
+out:
 	db_rollback(&c->db);
-	return CTL_ERR;
+	return rc;
 }

@@ -70,6 +70,8 @@ import_item(struct ctl *c, struct import *im, const struct opml_item *it)
 	if (strcmp(it->title, it->xml_url) != 0)
 		sqlite3_bind_text(st, 4, it->title, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 5, ctl_now());
+	if (it->html_url != NULL && url_is_http(it->html_url))
+		sqlite3_bind_text(st, 6, it->html_url, -1, SQLITE_STATIC);
 	r = db_step(st);
 	db_stmt_done(st);
 	if (r == -1)

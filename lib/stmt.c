@@ -111,11 +111,11 @@ static const char *const stmt_sql[STMT__MAX] = {
 
 	/*
 	 * ?1 user id, ?2 category id or NULL, ?3 URL, ?4 title or NULL,
-	 * ?5 now.  The new feed is due at once.
+	 * ?5 now, ?6 the site's URL or NULL.  The new feed is due at once.
 	 */
 	[STMT_FEED_INSERT] =
-	    "INSERT INTO feed (user_id, category_id, url, title, created_at)"
-	    " VALUES (?1, ?2, ?3, ?4, ?5)",
+	    "INSERT INTO feed (user_id, category_id, url, title, created_at,"
+	    " site_url) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	/*
 	 * ?1 user id.  Columns: id, category_id, category title, url,
 	 * site_url, display title, disabled, checked_at, last_success_at,

@@ -98,7 +98,10 @@ url_scheme_is(const char *url, const char *scheme)
 	return strncasecmp(url, scheme, n) == 0 && url[n] == ':';
 }
 
-/* Whether url is an absolute http or https URL with a host. */
+/*
+ * Whether url is an absolute http or https URL with a host, and without
+ * white space or control characters anywhere (a URL to store as given).
+ */
 int
 url_is_http(const char *url)
 {
@@ -110,5 +113,10 @@ url_is_http(const char *url)
 		p = url + 6;
 	else
 		return 0;
-	return p[0] == '/' && p[1] == '/' && p[2] != '\0' && p[2] != '/';
+	if (p[0] != '/' || p[1] != '/' || p[2] == '\0' || p[2] == '/')
+		return 0;
+	for (; *p != '\0'; p++)
+		if ((unsigned char)*p <= ' ' || *p == 0x7f)
+			return 0;
+	return 1;
 }

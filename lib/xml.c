@@ -9,9 +9,10 @@
 
 /*
  * Write the n bytes at s as XML character data or a quoted attribute
- * value: & < > " ' become &amp; &lt; &gt; &quot; &#39;, and what XML 1.0
- * does not allow as a character is dropped (C0 controls but tab, LF and
- * CR; U+FFFE and U+FFFF).  Ill-formed UTF-8, surrogates included, becomes
+ * value: & < > " ' become &amp; &lt; &gt; &quot; &#39;; tab, LF and CR
+ * become character references, so an attribute value reads back with
+ * them rather than spaces; and what XML 1.0 does not allow as a
+ * character is dropped (the other C0 controls, U+FFFE and U+FFFF).  Ill-formed UTF-8, surrogates included, becomes
  * U+FFFD, so the output is always well-formed.  NULL writes nothing.
  * Failure is the buffer's oom.
  */
@@ -44,8 +45,13 @@ xml_text(struct buf *b, const char *s, size_t n)
 			rep = "&quot;";
 		else if (p[i] == '\'')
 			rep = "&#39;";
-		else if (p[i] < 0x20 && p[i] != '\t' && p[i] != '\n' &&
-		    p[i] != '\r')
+		else if (p[i] == '\t')
+			rep = "&#9;";
+		else if (p[i] == '\n')
+			rep = "&#10;";
+		else if (p[i] == '\r')
+			rep = "&#13;";
+		else if (p[i] < 0x20)
 			rep = "";
 		if (rep != NULL) {
 			buf_add(b, s + start, i - start);

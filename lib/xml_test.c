@@ -22,7 +22,7 @@ static const struct {
 	{ IN("a<b>&\"'"), "a&lt;b&gt;&amp;&quot;&#39;" },
 	{ IN("</script>]]>"), "&lt;/script&gt;]]&gt;" },
 	{ IN("&amp;"), "&amp;amp;" },
-	{ IN("t\tn\nr\r"), "t\tn\nr\r" },		/* allowed controls */
+	{ IN("t\tn\nr\r"), "t&#9;n&#10;r&#13;" },	/* kept, as references */
 	{ IN("\x01\x08\x0b\x0c\x1f"), "" },		/* forbidden in XML */
 	{ IN("a\0b"), "ab" },
 	{ IN("\x7f\xc2\x85"), "\x7f\xc2\x85" },		/* allowed in 1.0 */
