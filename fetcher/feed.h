@@ -72,7 +72,8 @@ int	 charset_to_utf8(struct buf *, const char *, size_t, const char *);
 int64_t	 date_parse(const char *);
 void	 date_rfc3339(struct buf *, int64_t);
 
-/* dump.c: the JSON printed by "hearth-fetch parse" */
+/* dump.c: the JSON printed by "hearth-fetch parse", TSV for tests */
 void	 feed_json(struct buf *, const struct feed *);
+void	 feed_tsv(struct buf *, const struct feed *);
 
 #endif

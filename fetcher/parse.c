@@ -1,0 +1,2512 @@
+/* parse.c: RSS, RDF and Atom documents to struct feed, through SAX2 */
+#include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <libxml/parser.h>
+#include <openssl/evp.h>
+
+#include "buf.h"
+#include "compat.h"
+#include "crypto.h"
+#include "feed.h"
+#include "html.h"
+#include "log.h"
+#include "sanitize.h"
+#include "url.h"
+#include "utf8.h"
+
+/*
+ * How a document goes through:
+ *
+ * 1. JSON (first byte '{') goes to jsonfeed_parse().  Everything else is
+ *    made valid UTF-8 by charset_to_utf8().
+ * 2. A pre-scan repairs what real feeds get wrong and libxml2 would
+ *    drop: junk, the XML declaration and the DOCTYPE before the root are
+ *    skipped (so no DTD, no entity declaration, nothing to expand or
+ *    load: XXE and "billion laughs" have nothing to work with); HTML
+ *    named references become characters; a bare '&' becomes "&amp;";
+ *    a bare '<' becomes "&lt;"; <br> and the other HTML void elements
+ *    are closed.  CDATA sections and comments pass untouched.
+ * 3. libxml2's push parser reads the result in chunks through SAX2
+ *    callbacks, in recover mode, without network or entity
+ *    substitution.  No tree is built: memory follows the entries kept.
+ * 4. The callbacks map each element, by namespace URI and local name,
+ *    to a row of a sorted table (bsearch).  A row says what the element
+ *    fills; among the rows filling one field, the later tag id wins.
+ * 5. At the end of an entry its fields are cleaned: titles and authors
+ *    to plain text (sanitize_text), bodies to safe HTML (sanitize_html),
+ *    dates to UNIX time, URLs made absolute.
+ */
+
+#define nitems(a)	(sizeof(a) / sizeof((a)[0]))
+#define DEPTH_MAX	256		/* deeper elements are ignored */
+#define CHUNK		(64 * 1024)	/* bytes handed to libxml2 at a time */
+#define BINARY_SCAN	1024		/* a NUL this early: not text */
+#define CATEGORIES_MAX	64		/* per entry; more are ignored */
+#define ENCLOSURES_MAX	32		/* per entry; more are ignored */
+
+/* ---- HTML entities and the pre-scan --------------------------------- */
+
+struct entity {
+	const char	*name;
+	unsigned int	 cp;
+};
+
+/* HTML 4's 252 named character references, sorted for bsearch(). */
+static const struct entity entities[] = {
+	{ "AElig", 198 }, { "Aacute", 193 }, { "Acirc", 194 }, { "Agrave", 192 },
+	{ "Alpha", 913 }, { "Aring", 197 }, { "Atilde", 195 }, { "Auml", 196 },
+	{ "Beta", 914 }, { "Ccedil", 199 }, { "Chi", 935 }, { "Dagger", 8225 },
+	{ "Delta", 916 }, { "ETH", 208 }, { "Eacute", 201 }, { "Ecirc", 202 },
+	{ "Egrave", 200 }, { "Epsilon", 917 }, { "Eta", 919 }, { "Euml", 203 },
+	{ "Gamma", 915 }, { "Iacute", 205 }, { "Icirc", 206 }, { "Igrave", 204 },
+	{ "Iota", 921 }, { "Iuml", 207 }, { "Kappa", 922 }, { "Lambda", 923 },
+	{ "Mu", 924 }, { "Ntilde", 209 }, { "Nu", 925 }, { "OElig", 338 },
+	{ "Oacute", 211 }, { "Ocirc", 212 }, { "Ograve", 210 }, { "Omega", 937 },
+	{ "Omicron", 927 }, { "Oslash", 216 }, { "Otilde", 213 }, { "Ouml", 214 },
+	{ "Phi", 934 }, { "Pi", 928 }, { "Prime", 8243 }, { "Psi", 936 },
+	{ "Rho", 929 }, { "Scaron", 352 }, { "Sigma", 931 }, { "THORN", 222 },
+	{ "Tau", 932 }, { "Theta", 920 }, { "Uacute", 218 }, { "Ucirc", 219 },
+	{ "Ugrave", 217 }, { "Upsilon", 933 }, { "Uuml", 220 }, { "Xi", 926 },
+	{ "Yacute", 221 }, { "Yuml", 376 }, { "Zeta", 918 }, { "aacute", 225 },
+	{ "acirc", 226 }, { "acute", 180 }, { "aelig", 230 }, { "agrave", 224 },
+	{ "alefsym", 8501 }, { "alpha", 945 }, { "amp", 38 }, { "and", 8743 },
+	{ "ang", 8736 }, { "aring", 229 }, { "asymp", 8776 }, { "atilde", 227 },
+	{ "auml", 228 }, { "bdquo", 8222 }, { "beta", 946 }, { "brvbar", 166 },
+	{ "bull", 8226 }, { "cap", 8745 }, { "ccedil", 231 }, { "cedil", 184 },
+	{ "cent", 162 }, { "chi", 967 }, { "circ", 710 }, { "clubs", 9827 },
+	{ "cong", 8773 }, { "copy", 169 }, { "crarr", 8629 }, { "cup", 8746 },
+	{ "curren", 164 }, { "dArr", 8659 }, { "dagger", 8224 }, { "darr", 8595 },
+	{ "deg", 176 }, { "delta", 948 }, { "diams", 9830 }, { "divide", 247 },
+	{ "eacute", 233 }, { "ecirc", 234 }, { "egrave", 232 }, { "empty", 8709 },
+	{ "emsp", 8195 }, { "ensp", 8194 }, { "epsilon", 949 }, { "equiv", 8801 },
+	{ "eta", 951 }, { "eth", 240 }, { "euml", 235 }, { "euro", 8364 },
+	{ "exist", 8707 }, { "fnof", 402 }, { "forall", 8704 }, { "frac12", 189 },
+	{ "frac14", 188 }, { "frac34", 190 }, { "frasl", 8260 }, { "gamma", 947 },
+	{ "ge", 8805 }, { "gt", 62 }, { "hArr", 8660 }, { "harr", 8596 },
+	{ "hearts", 9829 }, { "hellip", 8230 }, { "iacute", 237 }, { "icirc", 238 },
+	{ "iexcl", 161 }, { "igrave", 236 }, { "image", 8465 }, { "infin", 8734 },
+	{ "int", 8747 }, { "iota", 953 }, { "iquest", 191 }, { "isin", 8712 },
+	{ "iuml", 239 }, { "kappa", 954 }, { "lArr", 8656 }, { "lambda", 955 },
+	{ "lang", 9001 }, { "laquo", 171 }, { "larr", 8592 }, { "lceil", 8968 },
+	{ "ldquo", 8220 }, { "le", 8804 }, { "lfloor", 8970 }, { "lowast", 8727 },
+	{ "loz", 9674 }, { "lrm", 8206 }, { "lsaquo", 8249 }, { "lsquo", 8216 },
+	{ "lt", 60 }, { "macr", 175 }, { "mdash", 8212 }, { "micro", 181 },
+	{ "middot", 183 }, { "minus", 8722 }, { "mu", 956 }, { "nabla", 8711 },
+	{ "nbsp", 160 }, { "ndash", 8211 }, { "ne", 8800 }, { "ni", 8715 },
+	{ "not", 172 }, { "notin", 8713 }, { "nsub", 8836 }, { "ntilde", 241 },
+	{ "nu", 957 }, { "oacute", 243 }, { "ocirc", 244 }, { "oelig", 339 },
+	{ "ograve", 242 }, { "oline", 8254 }, { "omega", 969 }, { "omicron", 959 },
+	{ "oplus", 8853 }, { "or", 8744 }, { "ordf", 170 }, { "ordm", 186 },
+	{ "oslash", 248 }, { "otilde", 245 }, { "otimes", 8855 }, { "ouml", 246 },
+	{ "para", 182 }, { "part", 8706 }, { "permil", 8240 }, { "perp", 8869 },
+	{ "phi", 966 }, { "pi", 960 }, { "piv", 982 }, { "plusmn", 177 },
+	{ "pound", 163 }, { "prime", 8242 }, { "prod", 8719 }, { "prop", 8733 },
+	{ "psi", 968 }, { "quot", 34 }, { "rArr", 8658 }, { "radic", 8730 },
+	{ "rang", 9002 }, { "raquo", 187 }, { "rarr", 8594 }, { "rceil", 8969 },
+	{ "rdquo", 8221 }, { "real", 8476 }, { "reg", 174 }, { "rfloor", 8971 },
+	{ "rho", 961 }, { "rlm", 8207 }, { "rsaquo", 8250 }, { "rsquo", 8217 },
+	{ "sbquo", 8218 }, { "scaron", 353 }, { "sdot", 8901 }, { "sect", 167 },
+	{ "shy", 173 }, { "sigma", 963 }, { "sigmaf", 962 }, { "sim", 8764 },
+	{ "spades", 9824 }, { "sub", 8834 }, { "sube", 8838 }, { "sum", 8721 },
+	{ "sup", 8835 }, { "sup1", 185 }, { "sup2", 178 }, { "sup3", 179 },
+	{ "supe", 8839 }, { "szlig", 223 }, { "tau", 964 }, { "there4", 8756 },
+	{ "theta", 952 }, { "thetasym", 977 }, { "thinsp", 8201 }, { "thorn", 254 },
+	{ "tilde", 732 }, { "times", 215 }, { "trade", 8482 }, { "uArr", 8657 },
+	{ "uacute", 250 }, { "uarr", 8593 }, { "ucirc", 251 }, { "ugrave", 249 },
+	{ "uml", 168 }, { "upsih", 978 }, { "upsilon", 965 }, { "uuml", 252 },
+	{ "weierp", 8472 }, { "xi", 958 }, { "yacute", 253 }, { "yen", 165 },
+	{ "yuml", 255 }, { "zeta", 950 }, { "zwj", 8205 }, { "zwnj", 8204 },
+};
+
+/*
+ * What "&#128;" to "&#159;" mean in practice: windows-1252's characters
+ * (browsers agree).  0 marks the five holes, kept as they are.
+ */
+static const unsigned short cp1252[32] = {
+	0x20ac, 0, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021,
+	0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017d, 0,
+	0, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014,
+	0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0, 0x017e, 0x0178,
+};
+
+/* HTML elements without an end tag, which feeds leave open: <br>. */
+static const char *const void_elements[] = {
+	"area", "br", "col", "embed", "hr", "img", "input", "meta", "param",
+	"track", "wbr",
+};
+
+enum fx_state {
+	FX_TEXT,
+	FX_TAG,
+	FX_CDATA,
+	FX_COMMENT,
+	FX_PI,
+};
+
+/* The pre-scan's position in the document. */
+struct fixup {
+	const char	*s;		/* the document, UTF-8 */
+	size_t		 n;		/* its length */
+	size_t		 i;		/* the next byte to read */
+	enum fx_state	 state;
+	char		 quote;		/* in a tag: the open quote, or 0 */
+	const char	*vname;		/* in a void element's tag: its name */
+	size_t		 vlen;
+};
+
+static int
+entity_cmp(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct entity *)elem)->name);
+}
+
+static int
+str_cmp(const void *key, const void *elem)
+{
+	return strcasecmp(key, *(const char *const *)elem);
+}
+
+static void
+put_utf8(struct buf *b, unsigned int cp)
+{
+	char	 u[4];
+
+	if (cp < 0x80) {
+		buf_putc(b, (char)cp);
+	} else if (cp < 0x800) {
+		u[0] = (char)(0xc0 | cp >> 6);
+		u[1] = (char)(0x80 | (cp & 0x3f));
+		buf_add(b, u, 2);
+	} else if (cp < 0x10000) {
+		u[0] = (char)(0xe0 | cp >> 12);
+		u[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+		u[2] = (char)(0x80 | (cp & 0x3f));
+		buf_add(b, u, 3);
+	} else {
+		u[0] = (char)(0xf0 | cp >> 18);
+		u[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+		u[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+		u[3] = (char)(0x80 | (cp & 0x3f));
+		buf_add(b, u, 4);
+	}
+}
+
+static int
+xml_char_ok(unsigned long cp)
+{
+	return cp == 0x9 || cp == 0xa || cp == 0xd ||
+	    (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) ||
+	    (cp >= 0x10000 && cp <= 0x10ffff);
+}
+
+static int
+is_name_start(unsigned char c)
+{
+	return isalpha(c) || c == '_' || c == ':' || c >= 0x80;
+}
+
+static int
+is_name_char(unsigned char c)
+{
+	return is_name_start(c) || isdigit(c) || c == '-' || c == '.';
+}
+
+/*
+ * Copy n bytes, leaving out what XML 1.0 forbids and libxml2 would stop
+ * at: C0 controls but tab, LF and CR; U+FFFE and U+FFFF become U+FFFD.
+ */
+static void
+fix_copy(struct buf *b, const char *s, size_t n)
+{
+	const unsigned char	*u = (const unsigned char *)s;
+	size_t			 i, start = 0;
+
+	for (i = 0; i < n; i++) {
+		if (u[i] >= 0x20 && u[i] != 0xef)
+			continue;
+		if (u[i] == '\t' || u[i] == '\n' || u[i] == '\r')
+			continue;
+		if (u[i] == 0xef && !(i + 2 < n && u[i + 1] == 0xbf &&
+		    (u[i + 2] == 0xbe || u[i + 2] == 0xbf)))
+			continue;
+		buf_add(b, s + start, i - start);
+		if (u[i] == 0xef) {
+			buf_add(b, "\xef\xbf\xbd", 3);
+			i += 2;
+		}
+		start = i + 1;
+	}
+	buf_add(b, s + start, n - start);
+}
+
+/*
+ * At an '&': a numeric reference becomes its character (windows-1252's
+ * meaning for 128..159, U+FFFD for what XML forbids, ASCII stays a
+ * reference as it may be markup); the five XML entities stay; an HTML 4
+ * entity becomes its character; anything else was a bare ampersand.  A
+ * reference needs its ';', as in XML.
+ */
+static void
+fix_ref(struct fixup *fx, struct buf *b)
+{
+	const struct entity	*e;
+	const char		*s = fx->s + fx->i + 1;
+	size_t			 left = fx->n - fx->i - 1, k, nd = 0;
+	unsigned long		 cp = 0;
+	char			 name[16];
+	int			 hex = 0;
+
+	if (left > 0 && s[0] == '#') {
+		k = 1;
+		if (k < left && (s[k] == 'x' || s[k] == 'X')) {
+			hex = 1;
+			k++;
+		}
+		for (; k < left && nd < 8; k++, nd++) {
+			if (isdigit((unsigned char)s[k]))
+				cp = cp * (hex ? 16 : 10) + (unsigned long)(s[k] - '0');
+			else if (hex && isxdigit((unsigned char)s[k]))
+				cp = cp * 16 +
+				    (unsigned long)(tolower((unsigned char)s[k]) - 'a' + 10);
+			else
+				break;
+		}
+		if (nd > 0 && k < left && s[k] == ';') {
+			if (cp >= 0x80 && cp < 0xa0 && cp1252[cp - 0x80] != 0)
+				put_utf8(b, cp1252[cp - 0x80]);
+			else if (!xml_char_ok(cp))
+				put_utf8(b, 0xfffd);
+			else if (cp < 0x80)	/* may be markup: a reference */
+				buf_printf(b, "&#%lu;", cp);
+			else
+				put_utf8(b, (unsigned int)cp);
+			fx->i += k + 2;
+			return;
+		}
+	} else {
+		for (k = 0; k < left && k < sizeof(name) - 1 &&
+		    isalnum((unsigned char)s[k]); k++)
+			name[k] = s[k];
+		name[k] = '\0';
+		if (k > 0 && k < left && s[k] == ';') {
+			if (strcmp(name, "amp") == 0 || strcmp(name, "lt") == 0 ||
+			    strcmp(name, "gt") == 0 || strcmp(name, "quot") == 0 ||
+			    strcmp(name, "apos") == 0) {
+				buf_add(b, s - 1, k + 2);
+				fx->i += k + 2;
+				return;
+			}
+			e = bsearch(name, entities, nitems(entities),
+			    sizeof(entities[0]), entity_cmp);
+			if (e != NULL) {
+				put_utf8(b, e->cp);
+				fx->i += k + 2;
+				return;
+			}
+		}
+	}
+	BUF_LIT(b, "&amp;");
+	fx->i++;
+}
+
+/* From just after "<!": skip a declaration, internal subset included. */
+static size_t
+skip_decl(const char *s, size_t n, size_t i)
+{
+	int	 depth = 0;
+	char	 quote = 0;
+
+	for (; i < n; i++) {
+		if (quote) {
+			if (s[i] == quote)
+				quote = 0;
+		} else if (s[i] == '"' || s[i] == '\'')
+			quote = s[i];
+		else if (s[i] == '[')
+			depth++;
+		else if (s[i] == ']')
+			depth--;
+		else if (s[i] == '>' && depth <= 0)
+			return i + 1;
+	}
+	return n;
+}
+
+static size_t
+skip_past(const char *s, size_t n, size_t i, const char *end)
+{
+	const char	*q;
+
+	if (i > n)
+		return n;
+	q = memmem(s + i, n - i, end, strlen(end));
+	return q == NULL ? n : (size_t)(q - s) + strlen(end);
+}
+
+/* Whether the element name at s is a feed's root: rss, RDF or feed. */
+static int
+is_feed_root(const char *s, size_t n)
+{
+	size_t	 k, start = 0;
+
+	for (k = 0; k < n && is_name_char((unsigned char)s[k]); k++)
+		if (s[k] == ':')
+			start = k + 1;
+	return (k - start == 3 && strncasecmp(s + start, "rss", 3) == 0) ||
+	    (k - start == 3 && strncmp(s + start, "RDF", 3) == 0) ||
+	    (k - start == 4 && strncmp(s + start, "feed", 4) == 0);
+}
+
+/*
+ * Skip everything before the root element: junk, a BOM, the XML
+ * declaration (the bytes are UTF-8 by now, whatever it says), comments,
+ * processing instructions and the DOCTYPE with its internal subset.
+ * Returns 0 with fx at the root's '<', or -1 when there is none.
+ */
+static int
+fix_prolog(struct fixup *fx)
+{
+	const char	*s = fx->s, *q;
+	size_t		 n = fx->n, i = fx->i;
+
+	while (i < n) {
+		if (s[i] != '<') {
+			if ((q = memchr(s + i, '<', n - i)) == NULL)
+				break;
+			i = (size_t)(q - s);
+			continue;
+		}
+		if (i + 1 < n && s[i + 1] == '?')
+			i = skip_past(s, n, i + 2, "?>");
+		else if (n - i >= 4 && memcmp(s + i, "<!--", 4) == 0)
+			i = skip_past(s, n, i + 4, "-->");
+		else if (i + 1 < n && s[i + 1] == '!')
+			i = skip_decl(s, n, i + 2);
+		else if (i + 1 < n && is_name_start((unsigned char)s[i + 1])) {
+			/*
+			 * Markup before an XML declaration is junk, such as
+			 * the "<b>Warning</b>" a PHP error prints first.
+			 */
+			if (!is_feed_root(s + i + 1, n - i - 1) &&
+			    (q = memmem(s + i, n - i, "<?xml", 5)) != NULL) {
+				i = (size_t)(q - s);
+				continue;
+			}
+			fx->i = i;
+			return 0;
+		} else
+			i++;
+	}
+	fx->i = n;
+	return -1;
+}
+
+static int
+is_void(const char *name, size_t n)
+{
+	char	 w[8];
+
+	if (n == 0 || n >= sizeof(w))
+		return 0;
+	memcpy(w, name, n);
+	w[n] = '\0';
+	return bsearch(w, void_elements, nitems(void_elements),
+	    sizeof(void_elements[0]), str_cmp) != NULL;
+}
+
+/* Text: runs are copied, '&' and '<' looked at. */
+static void
+fix_text(struct fixup *fx, struct buf *b)
+{
+	const char	*s = fx->s;
+	size_t		 n = fx->n, i = fx->i, stop, k;
+
+	stop = n - i > CHUNK ? i + CHUNK : n;
+	while (i < stop && s[i] != '<' && s[i] != '&')
+		i++;
+	fix_copy(b, s + fx->i, i - fx->i);
+	fx->i = i;
+	if (i >= stop)
+		return;
+	if (s[i] == '&') {
+		fix_ref(fx, b);
+		return;
+	}
+	if (n - i >= 9 && memcmp(s + i, "<![CDATA[", 9) == 0) {
+		BUF_LIT(b, "<![CDATA[");
+		fx->i += 9;
+		fx->state = FX_CDATA;
+	} else if (n - i >= 4 && memcmp(s + i, "<!--", 4) == 0) {
+		BUF_LIT(b, "<!--");
+		fx->i += 4;
+		fx->state = FX_COMMENT;
+	} else if (i + 1 < n && s[i + 1] == '?') {
+		BUF_LIT(b, "<?");
+		fx->i += 2;
+		fx->state = FX_PI;
+	} else if (i + 1 < n && (s[i + 1] == '/' || s[i + 1] == '!' ||
+	    is_name_start((unsigned char)s[i + 1]))) {
+		for (k = i + 1; k < n && is_name_char((unsigned char)s[k]); k++)
+			;
+		fx->vname = NULL;
+		if (is_void(s + i + 1, k - i - 1)) {
+			fx->vname = s + i + 1;
+			fx->vlen = k - i - 1;
+		}
+		buf_putc(b, '<');
+		fx->i++;
+		fx->state = FX_TAG;
+		fx->quote = 0;
+	} else {
+		BUF_LIT(b, "&lt;");	/* "a < b" in text */
+		fx->i++;
+	}
+}
+
+/* Whether "</name>" follows position i, name being the void element's. */
+static int
+void_closed(const struct fixup *fx, size_t i)
+{
+	const char	*s = fx->s;
+	size_t		 k = i + 2 + fx->vlen;
+
+	return k < fx->n && s[i] == '<' && s[i + 1] == '/' &&
+	    strncasecmp(s + i + 2, fx->vname, fx->vlen) == 0 &&
+	    (s[k] == '>' || isspace((unsigned char)s[k]));
+}
+
+/* Inside a tag: attribute values get fix_ref(), void elements a '/'. */
+static void
+fix_tag(struct fixup *fx, struct buf *b)
+{
+	const char	*s = fx->s;
+	size_t		 n = fx->n, i = fx->i;
+
+	for (; i < n; i++) {
+		if (fx->quote != 0) {
+			if (s[i] == fx->quote)
+				fx->quote = 0;
+			else if (s[i] == '&' || s[i] == '<')
+				break;
+		} else if (s[i] == '"' || s[i] == '\'')
+			fx->quote = s[i];
+		else if (s[i] == '>' || s[i] == '<')
+			break;
+	}
+	fix_copy(b, s + fx->i, i - fx->i);
+	fx->i = i;
+	if (i >= n)
+		return;
+	if (s[i] == '&') {
+		fix_ref(fx, b);
+		return;
+	}
+	if (s[i] == '<') {
+		/* An unclosed quote or tag: leave it to libxml2's recovery. */
+		fx->quote = 0;
+		fx->state = FX_TEXT;
+		return;
+	}
+	if (fx->vname != NULL && s[i - 1] != '/' && !void_closed(fx, i + 1))
+		buf_putc(b, '/');
+	buf_putc(b, '>');
+	fx->i++;
+	fx->state = FX_TEXT;
+}
+
+/* CDATA sections, comments and processing instructions pass as they are. */
+static void
+fix_until(struct fixup *fx, struct buf *b, const char *end)
+{
+	size_t	 i;
+
+	i = skip_past(fx->s, fx->n, fx->i, end);
+	fix_copy(b, fx->s + fx->i, i - fx->i);
+	fx->i = i;
+	fx->state = FX_TEXT;
+}
+
+/* Rewrite the document from fx->i until b holds at least want bytes. */
+static void
+fix_chunk(struct fixup *fx, struct buf *b, size_t want)
+{
+	while (fx->i < fx->n && b->len < want && !b->oom) {
+		switch (fx->state) {
+		case FX_TEXT:
+			fix_text(fx, b);
+			break;
+		case FX_TAG:
+			fix_tag(fx, b);
+			break;
+		case FX_CDATA:
+			fix_until(fx, b, "]]>");
+			break;
+		case FX_COMMENT:
+			fix_until(fx, b, "-->");
+			break;
+		case FX_PI:
+			fix_until(fx, b, "?>");
+			break;
+		}
+	}
+}
+
+/* ---- element tables ------------------------------------------------- */
+
+/*
+ * Tag ids.  Among the tags that fill one field, the later id wins (as in
+ * sfeed): content:encoded over Atom content, a date of publication over
+ * a generic dc:date.  Ids of tags that fill no field come last.
+ */
+enum tagid {
+	T_NONE,
+	/* summaries, then full bodies */
+	T_MEDIA_DESCRIPTION,
+	T_ITUNES_SUMMARY,
+	T_DC_DESCRIPTION,
+	T_ATOM_TAGLINE,
+	T_ATOM_SUBTITLE,
+	T_ATOM_SUMMARY,
+	T_RSS_DESCRIPTION,
+	T_ATOM_CONTENT,
+	T_CONTENT_ENCODED,
+	/* titles */
+	T_MEDIA_TITLE,
+	T_DC_TITLE,
+	T_ATOM_TITLE,
+	T_RSS_TITLE,
+	/* authors */
+	T_ITUNES_AUTHOR,
+	T_RSS_AUTHOR,
+	T_DC_CREATOR,
+	T_ATOM_AUTHOR,
+	/* dates: published (entries), then updated (feeds and entries) */
+	T_DC_DATE,
+	T_DCTERMS_CREATED,
+	T_DCTERMS_ISSUED,
+	T_ATOM_CREATED,
+	T_ATOM_ISSUED,
+	T_ATOM_PUBLISHED,
+	T_RSS_PUBDATE,
+	T_RSS_LASTBUILDDATE,
+	T_DCTERMS_MODIFIED,
+	T_ATOM_MODIFIED,
+	T_ATOM_UPDATED,
+	/* ids and links */
+	T_ATOM_ID,
+	T_RSS_GUID,
+	T_ATOM_LINK,
+	T_RSS_LINK,
+	/* feed icons, smallest and squarest last */
+	T_ATOM_LOGO,
+	T_RSS_IMAGE,
+	T_ITUNES_IMAGE,
+	T_ATOM_ICON,
+	/* languages */
+	T_XML_LANG,
+	T_DC_LANGUAGE,
+	T_RSS_LANGUAGE,
+	/* one tag each */
+	T_RSS_TTL,
+	T_SY_PERIOD,
+	T_SY_FREQUENCY,
+	/* tags that fill no field */
+	T_RSS_ENCLOSURE,
+	T_MEDIA_CONTENT,
+	T_MEDIA_THUMBNAIL,
+	T_OTHER,
+};
+
+/* What an element is. */
+enum kind {
+	K_TEXT,		/* its text, trimmed */
+	K_URL,		/* its text, an URL made absolute */
+	K_MARKUP,	/* its content, as HTML (Atom: per its type) */
+	K_CATEGORY,	/* its text, one more category */
+	K_HOUR,		/* skipHours/hour */
+	K_DAY,		/* skipDays/day */
+	K_TERM,		/* atom:category: the term attribute */
+	K_LINK,		/* atom:link: by rel, alternate, self or enclosure */
+	K_HREF,		/* itunes:image: the href attribute, an URL */
+	K_ENCLOSURE,	/* url, type and length attributes */
+	K_PERSON,	/* atom:author: name, else email */
+	K_ENTRY,	/* item, entry */
+	K_CHANNEL,	/* children read as the feed's */
+	K_GROUP,	/* media:group: children read as the entry's */
+	K_IMAGE,	/* RSS image: its url is an icon */
+	K_SKIP_HOURS,
+	K_SKIP_DAYS,
+};
+
+/* How an element's children are read. */
+enum ctx {
+	CTX_DOC,	/* the root element */
+	CTX_FEED,
+	CTX_ENTRY,
+	CTX_PERSON,
+	CTX_IMAGE,
+	CTX_HOURS,
+	CTX_DAYS,
+	CTX_CAPTURE,	/* inside a text or markup element */
+	CTX_IGNORE,
+	CTX__MAX,
+};
+
+enum ffield {
+	F_TITLE,
+	F_LINK,
+	F_FEED_URL,
+	F_DESCRIPTION,
+	F_LANGUAGE,
+	F_AUTHOR,
+	F_ICON,
+	F_UPDATED,
+	F_TTL,
+	F_SY_PERIOD,
+	F_SY_FREQUENCY,
+	F__MAX,
+};
+
+enum efield {
+	E_GUID,
+	E_TITLE,
+	E_LINK,
+	E_AUTHOR,
+	E_PUBLISHED,
+	E_UPDATED,
+	E_CONTENT,
+	E_SUMMARY,
+	E__MAX,
+};
+
+enum pfield {
+	P_NAME,
+	P_EMAIL,
+	P__MAX,
+};
+
+struct tag {
+	const char	*name;		/* "prefix:local", "local" for RSS */
+	enum tagid	 id;
+	enum kind	 kind;
+	int		 field;		/* enum ffield, efield or pfield */
+};
+
+/* Children of rss, rdf:RDF, channel and Atom's feed. */
+static const struct tag feed_tags[] = {
+	{ "atom:author",	T_ATOM_AUTHOR,	K_PERSON,	F_AUTHOR },
+	{ "atom:entry",		T_OTHER,	K_ENTRY,	0 },
+	{ "atom:icon",		T_ATOM_ICON,	K_URL,		F_ICON },
+	{ "atom:link",		T_ATOM_LINK,	K_LINK,		F_LINK },
+	{ "atom:logo",		T_ATOM_LOGO,	K_URL,		F_ICON },
+	{ "atom:modified",	T_ATOM_MODIFIED, K_TEXT,	F_UPDATED },
+	{ "atom:subtitle",	T_ATOM_SUBTITLE, K_MARKUP,	F_DESCRIPTION },
+	{ "atom:tagline",	T_ATOM_TAGLINE,	K_MARKUP,	F_DESCRIPTION },
+	{ "atom:title",		T_ATOM_TITLE,	K_MARKUP,	F_TITLE },
+	{ "atom:updated",	T_ATOM_UPDATED,	K_TEXT,		F_UPDATED },
+	{ "channel",		T_OTHER,	K_CHANNEL,	0 },
+	{ "dc:creator",		T_DC_CREATOR,	K_MARKUP,	F_AUTHOR },
+	{ "dc:date",		T_DC_DATE,	K_TEXT,		F_UPDATED },
+	{ "dc:language",	T_DC_LANGUAGE,	K_TEXT,		F_LANGUAGE },
+	{ "description",	T_RSS_DESCRIPTION, K_MARKUP,	F_DESCRIPTION },
+	{ "image",		T_OTHER,	K_IMAGE,	0 },
+	{ "item",		T_OTHER,	K_ENTRY,	0 },
+	{ "itunes:author",	T_ITUNES_AUTHOR, K_MARKUP,	F_AUTHOR },
+	{ "itunes:image",	T_ITUNES_IMAGE,	K_HREF,		F_ICON },
+	{ "itunes:summary",	T_ITUNES_SUMMARY, K_MARKUP,	F_DESCRIPTION },
+	{ "language",		T_RSS_LANGUAGE,	K_TEXT,		F_LANGUAGE },
+	{ "lastBuildDate",	T_RSS_LASTBUILDDATE, K_TEXT,	F_UPDATED },
+	{ "link",		T_RSS_LINK,	K_URL,		F_LINK },
+	{ "managingEditor",	T_RSS_AUTHOR,	K_MARKUP,	F_AUTHOR },
+	{ "pubDate",		T_RSS_PUBDATE,	K_TEXT,		F_UPDATED },
+	{ "skipDays",		T_OTHER,	K_SKIP_DAYS,	0 },
+	{ "skipHours",		T_OTHER,	K_SKIP_HOURS,	0 },
+	{ "sy:updateFrequency",	T_SY_FREQUENCY,	K_TEXT,		F_SY_FREQUENCY },
+	{ "sy:updatePeriod",	T_SY_PERIOD,	K_TEXT,		F_SY_PERIOD },
+	{ "title",		T_RSS_TITLE,	K_MARKUP,	F_TITLE },
+	{ "ttl",		T_RSS_TTL,	K_TEXT,		F_TTL },
+};
+
+/* Children of item and entry (and of media:group and media:content). */
+static const struct tag entry_tags[] = {
+	{ "atom:author",	T_ATOM_AUTHOR,	K_PERSON,	E_AUTHOR },
+	{ "atom:category",	T_OTHER,	K_TERM,		0 },
+	{ "atom:content",	T_ATOM_CONTENT,	K_MARKUP,	E_CONTENT },
+	{ "atom:created",	T_ATOM_CREATED,	K_TEXT,		E_PUBLISHED },
+	{ "atom:id",		T_ATOM_ID,	K_TEXT,		E_GUID },
+	{ "atom:issued",	T_ATOM_ISSUED,	K_TEXT,		E_PUBLISHED },
+	{ "atom:link",		T_ATOM_LINK,	K_LINK,		E_LINK },
+	{ "atom:modified",	T_ATOM_MODIFIED, K_TEXT,	E_UPDATED },
+	{ "atom:published",	T_ATOM_PUBLISHED, K_TEXT,	E_PUBLISHED },
+	{ "atom:summary",	T_ATOM_SUMMARY,	K_MARKUP,	E_SUMMARY },
+	{ "atom:title",		T_ATOM_TITLE,	K_MARKUP,	E_TITLE },
+	{ "atom:updated",	T_ATOM_UPDATED,	K_TEXT,		E_UPDATED },
+	{ "author",		T_RSS_AUTHOR,	K_MARKUP,	E_AUTHOR },
+	{ "category",		T_OTHER,	K_CATEGORY,	0 },
+	{ "content:encoded",	T_CONTENT_ENCODED, K_MARKUP,	E_CONTENT },
+	{ "dc:creator",		T_DC_CREATOR,	K_MARKUP,	E_AUTHOR },
+	{ "dc:date",		T_DC_DATE,	K_TEXT,		E_PUBLISHED },
+	{ "dc:description",	T_DC_DESCRIPTION, K_MARKUP,	E_SUMMARY },
+	{ "dc:subject",		T_OTHER,	K_CATEGORY,	0 },
+	{ "dc:title",		T_DC_TITLE,	K_MARKUP,	E_TITLE },
+	{ "dcterms:created",	T_DCTERMS_CREATED, K_TEXT,	E_PUBLISHED },
+	{ "dcterms:issued",	T_DCTERMS_ISSUED, K_TEXT,	E_PUBLISHED },
+	{ "dcterms:modified",	T_DCTERMS_MODIFIED, K_TEXT,	E_UPDATED },
+	{ "description",	T_RSS_DESCRIPTION, K_MARKUP,	E_SUMMARY },
+	{ "enclosure",		T_RSS_ENCLOSURE, K_ENCLOSURE,	0 },
+	{ "guid",		T_RSS_GUID,	K_TEXT,		E_GUID },
+	{ "itunes:author",	T_ITUNES_AUTHOR, K_MARKUP,	E_AUTHOR },
+	{ "itunes:summary",	T_ITUNES_SUMMARY, K_MARKUP,	E_SUMMARY },
+	{ "link",		T_RSS_LINK,	K_URL,		E_LINK },
+	{ "media:content",	T_MEDIA_CONTENT, K_ENCLOSURE,	0 },
+	{ "media:description",	T_MEDIA_DESCRIPTION, K_MARKUP,	E_SUMMARY },
+	{ "media:group",	T_OTHER,	K_GROUP,	0 },
+	{ "media:thumbnail",	T_MEDIA_THUMBNAIL, K_ENCLOSURE,	0 },
+	{ "media:title",	T_MEDIA_TITLE,	K_MARKUP,	E_TITLE },
+	{ "pubDate",		T_RSS_PUBDATE,	K_TEXT,		E_PUBLISHED },
+	{ "title",		T_RSS_TITLE,	K_MARKUP,	E_TITLE },
+};
+
+static const struct tag person_tags[] = {
+	{ "atom:email",		T_ATOM_AUTHOR,	K_TEXT,		P_EMAIL },
+	{ "atom:name",		T_ATOM_AUTHOR,	K_TEXT,		P_NAME },
+};
+
+static const struct tag image_tags[] = {
+	{ "url",		T_RSS_IMAGE,	K_URL,		F_ICON },
+};
+
+static const struct tag hour_tags[] = {
+	{ "hour",		T_OTHER,	K_HOUR,		0 },
+};
+
+static const struct tag day_tags[] = {
+	{ "day",		T_OTHER,	K_DAY,		0 },
+};
+
+static const struct {
+	const struct tag	*t;
+	size_t			 n;
+} tables[CTX__MAX] = {
+	[CTX_FEED] =	{ feed_tags, nitems(feed_tags) },
+	[CTX_ENTRY] =	{ entry_tags, nitems(entry_tags) },
+	[CTX_PERSON] =	{ person_tags, nitems(person_tags) },
+	[CTX_IMAGE] =	{ image_tags, nitems(image_tags) },
+	[CTX_HOURS] =	{ hour_tags, nitems(hour_tags) },
+	[CTX_DAYS] =	{ day_tags, nitems(day_tags) },
+};
+
+struct nsname {
+	const char	*uri;
+	const char	*prefix;	/* the one the tables use */
+};
+
+/* Namespaces by URI (compared without case), sorted for bsearch(). */
+static const struct nsname namespaces[] = {
+	{ "http://backend.userland.com/rss2",		"" },
+	{ "http://my.netscape.com/rdf/simple/0.9/",	"" },
+	{ "http://purl.org/atom/ns#",			"atom" },
+	{ "http://purl.org/dc/elements/1.1/",		"dc" },
+	{ "http://purl.org/dc/terms/",			"dcterms" },
+	{ "http://purl.org/rss/1.0/",			"" },
+	{ "http://purl.org/rss/1.0/modules/content/",	"content" },
+	{ "http://purl.org/rss/1.0/modules/syndication/", "sy" },
+	{ "http://search.yahoo.com/mrss",		"media" },
+	{ "http://search.yahoo.com/mrss/",		"media" },
+	{ "http://www.itunes.com/dtds/podcast-1.0.dtd",	"itunes" },
+	{ "http://www.w3.org/1999/02/22-rdf-syntax-ns#", "rdf" },
+	{ "http://www.w3.org/1999/xhtml",		"xhtml" },
+	{ "http://www.w3.org/2005/Atom",		"atom" },
+	{ "https://www.itunes.com/dtds/podcast-1.0.dtd", "itunes" },
+};
+
+/* Prefixes recognised when a feed forgot to declare them. */
+static const char *const known_prefixes[] = {
+	"atom", "content", "dc", "dcterms", "itunes", "media", "rdf", "sy",
+};
+
+static const char *const weekdays[] = {
+	"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday",
+	"Saturday",
+};
+
+static const struct {
+	const char	*name;
+	int64_t		 secs;
+} periods[] = {
+	{ "hourly", 3600 },
+	{ "daily", 86400 },
+	{ "weekly", 7 * 86400 },
+	{ "monthly", 30 * 86400 },
+	{ "yearly", 365 * 86400 },
+};
+
+/* ---- parser state --------------------------------------------------- */
+
+/* A field being filled: its value so far and the tag that set it. */
+struct slot {
+	struct buf	 v;
+	enum tagid	 id;		/* T_NONE while empty */
+	char		*base;		/* markup: xml:base in scope, or NULL */
+};
+
+struct frame {
+	enum ctx	 ctx;		/* how the children are read */
+	const char	*base;		/* xml:base in scope, or NULL */
+	char		*own;		/* the xml:base set here, freed on exit */
+};
+
+enum cmode {
+	CAP_NONE,	/* not captured: binary or out-of-line content */
+	CAP_PLAIN,	/* text as it is, child tags dropped */
+	CAP_TEXT,	/* text escaped to HTML, child tags dropped */
+	CAP_HTML,	/* text is HTML, child elements written out */
+	CAP_XHTML,	/* text escaped, child elements written out */
+	CAP_BASE64,	/* text decoded at the end */
+};
+
+/* The text or markup element being read. */
+struct capture {
+	int		 depth;		/* of the element, or -1 */
+	const struct tag *tag;
+	struct slot	*slot;		/* where the value goes, if a field */
+	enum cmode	 mode;
+	int		 html;		/* CAP_BASE64: the bytes are HTML */
+	int		 nchild;	/* child elements seen */
+	int		 wrapper;	/* depth of the xhtml div left out */
+	const char	*base;		/* xml:base in scope */
+	struct buf	 b;
+};
+
+/* The atom:author being read. */
+struct person {
+	int		 depth;		/* of the element, or -1 */
+	struct slot	*dest;
+	enum tagid	 id;
+	struct slot	 s[P__MAX];
+};
+
+/* Strings seen, for repeated guids; the strings belong to the entries. */
+struct strset {
+	const char	**v;
+	size_t		 n, cap;
+};
+
+struct parser {
+	struct feed	*f;
+	const char	*docbase;	/* the document's URL, or NULL */
+	xmlParserCtxtPtr ctxt;
+	struct buf	*err;		/* the caller's, for "not a feed" */
+	const char	*defns;		/* prefix of unqualified names */
+	int		 root;		/* the root was a feed's */
+	int		 stop;		/* not a feed: stopped */
+	int		 oom;		/* an allocation failed */
+	int		 depth;		/* of the open element; 0: none */
+	struct frame	 fr[DEPTH_MAX + 1];
+	struct slot	 fs[F__MAX];	/* the feed's fields */
+	struct entry	*e;		/* the entry open, or NULL */
+	int		 edepth;	/* its depth, or -1 */
+	int		 guid_link;	/* its RSS guid is a permalink */
+	struct slot	 es[E__MAX];	/* its fields */
+	struct capture	 cap;
+	struct person	 pers;
+	struct strset	 guids;		/* guids of the entries kept */
+	int		 nerr;		/* libxml2 errors */
+	struct buf	 err1;		/* the first one */
+	struct buf	 tmp;		/* scratch */
+};
+
+/* ---- small helpers -------------------------------------------------- */
+
+static void
+trim(const char **s, size_t *n)
+{
+	while (*n > 0 && isspace((unsigned char)**s)) {
+		(*s)++;
+		(*n)--;
+	}
+	while (*n > 0 && isspace((unsigned char)(*s)[*n - 1]))
+		(*n)--;
+}
+
+static char *
+dup_or_oom(struct parser *p, const char *s, size_t n)
+{
+	char	*d;
+
+	if ((d = strndup(s, n)) == NULL)
+		p->oom = 1;
+	return d;
+}
+
+/* Whether a type attribute (maybe with parameters) is one of two names. */
+static int
+type_is(const char *type, const char *a, const char *b)
+{
+	size_t	 n;
+
+	if (type == NULL)
+		return 0;
+	while (isspace((unsigned char)*type))
+		type++;
+	n = strcspn(type, "; \t\r\n");
+	return (strlen(a) == n && strncasecmp(type, a, n) == 0) ||
+	    (strlen(b) == n && strncasecmp(type, b, n) == 0);
+}
+
+/*
+ * An unqualified attribute's value, or NULL; the caller frees it.
+ * libxml2 hands '&' in attribute values on as "&#38;" when it does not
+ * substitute entities; it is put back here.
+ */
+static char *
+attr_get(struct parser *p, const xmlChar **a, int n, const char *name)
+{
+	const char	*v, *end, *amp;
+	struct buf	 b;
+	int		 i;
+
+	for (i = 0; i < n; i++, a += 5) {
+		if (a[2] != NULL || strcmp((const char *)a[0], name) != 0)
+			continue;
+		v = (const char *)a[3];
+		end = (const char *)a[4];
+		buf_init(&b);
+		while ((amp = memmem(v, (size_t)(end - v), "&#38;", 5)) != NULL) {
+			buf_add(&b, v, (size_t)(amp - v));
+			buf_putc(&b, '&');
+			v = amp + 5;
+		}
+		buf_add(&b, v, (size_t)(end - v));
+		if (b.oom)
+			p->oom = 1;
+		return buf_steal(&b);
+	}
+	return NULL;
+}
+
+/* The value of xml:NAME, or NULL; the caller frees it. */
+static char *
+attr_xml(struct parser *p, const xmlChar **a, int n, const char *name)
+{
+	int	 i;
+
+	for (i = 0; i < n; i++, a += 5)
+		if (a[2] != NULL && strcmp((const char *)a[2],
+		    (const char *)XML_XML_NAMESPACE) == 0 &&
+		    strcmp((const char *)a[0], name) == 0)
+			return dup_or_oom(p, (const char *)a[3],
+			    (size_t)(a[4] - a[3]));
+	return NULL;
+}
+
+/* The document's name in log lines. */
+static const char *
+doc_name(const struct parser *p)
+{
+	return p->docbase != NULL ? p->docbase : "feed";
+}
+
+/* The base URLs are resolved against: xml:base in scope, else the doc's. */
+static const char *
+base_of(const struct parser *p, const char *xmlbase)
+{
+	return xmlbase != NULL ? xmlbase : p->docbase;
+}
+
+/*
+ * ref made absolute against the xml:base in scope, else the document's
+ * URL.  Only http and https URLs are kept, as in JSON Feeds, so a feed
+ * cannot slip a javascript: link to a reader.  The caller frees it.
+ */
+static char *
+abs_url(struct parser *p, const char *xmlbase, const char *ref)
+{
+	char	*u;
+
+	if ((u = url_resolve(base_of(p, xmlbase), ref)) == NULL)
+		return NULL;
+	if (!url_is_http(u)) {
+		log_debug("%s: not an http(s) URL: %.80s",
+		    doc_name(p), u);
+		free(u);
+		return NULL;
+	}
+	return u;
+}
+
+static void
+slot_clear(struct slot *s)
+{
+	buf_reset(&s->v);
+	s->id = T_NONE;
+	free(s->base);
+	s->base = NULL;
+}
+
+static void
+slot_release(struct slot *s)
+{
+	buf_release(&s->v);
+	free(s->base);
+	s->base = NULL;
+	s->id = T_NONE;
+}
+
+/* The slot was filled by tag id, base in scope (markup only). */
+static void
+slot_mark(struct parser *p, struct slot *s, enum tagid id, const char *base)
+{
+	s->id = id;
+	if (base != NULL && (s->base = strdup(base)) == NULL)
+		p->oom = 1;
+	if (s->v.oom)
+		p->oom = 1;
+}
+
+/*
+ * Fill the slot with n bytes unless it holds a value from a tag of
+ * higher or equal rank; blank values never count.
+ */
+static void
+slot_set(struct parser *p, struct slot *s, enum tagid id, const char *v,
+    size_t n, const char *base)
+{
+	const char	*t = v;
+	size_t		 tn = n;
+
+	trim(&t, &tn);
+	if (tn == 0 || (s->id != T_NONE && id <= s->id))
+		return;
+	slot_clear(s);
+	buf_add(&s->v, v, n);
+	slot_mark(p, s, id, base);
+}
+
+/* The slot takes b's bytes (no copy: bodies can be megabytes). */
+static void
+slot_take(struct parser *p, struct slot *s, enum tagid id, struct buf *b,
+    const char *base)
+{
+	struct buf	 t;
+	const char	*v = b->p;
+	size_t		 n = b->len;
+
+	trim(&v, &n);
+	if (n == 0 || (s->id != T_NONE && id <= s->id))
+		return;
+	slot_clear(s);
+	t = s->v;
+	s->v = *b;
+	*b = t;
+	buf_reset(b);
+	slot_mark(p, s, id, base);
+}
+
+/* The slot's value trimmed, copied, or NULL. */
+static char *
+slot_dup(struct parser *p, const struct slot *s)
+{
+	const char	*v = s->v.p;
+	size_t		 n = s->v.len;
+
+	if (s->id == T_NONE)
+		return NULL;
+	trim(&v, &n);
+	return n == 0 ? NULL : dup_or_oom(p, v, n);
+}
+
+/*
+ * RSS's "jane@example.com (Jane Doe)" becomes "Jane Doe", and so does
+ * "Jane Doe (mailto:jane@example.com)"; anything else stays.
+ */
+static void
+author_name(char *s)
+{
+	const char	*t;
+	char		*open, *in;
+	size_t		 n = strlen(s), before, inner;
+
+	if (n < 3 || s[n - 1] != ')' || (open = strchr(s, '(')) == NULL)
+		return;
+	t = open + 1;
+	inner = (size_t)(s + n - 1 - t);
+	before = (size_t)(open - s);
+	trim(&t, &inner);
+	in = open + 1 + (t - (open + 1));
+	while (before > 0 && isspace((unsigned char)s[before - 1]))
+		before--;
+	if (before == 0 || inner == 0)
+		return;
+	if (memchr(s, '@', before) != NULL)
+		memmove(s, in, inner);
+	else if (memchr(in, '@', inner) != NULL)
+		inner = before;
+	else
+		return;
+	s[inner] = '\0';
+}
+
+/* The slot's markup as plain text (titles, authors), or NULL. */
+static char *
+slot_text(struct parser *p, const struct slot *s)
+{
+	struct buf	*t = &p->tmp;
+	char		*v;
+
+	if (s->id == T_NONE)
+		return NULL;
+	buf_reset(t);
+	sanitize_text(t, s->v.p, s->v.len);
+	if (t->oom)
+		p->oom = 1;
+	if (t->len == 0)
+		return NULL;
+	v = dup_or_oom(p, t->p, t->len);
+	return v;
+}
+
+/* The slot's markup sanitized, URLs resolved against base; or NULL. */
+static char *
+slot_html(struct parser *p, const struct slot *s, const char *base)
+{
+	struct buf	 t;
+	const char	*v;
+	size_t		 n;
+
+	if (s->id == T_NONE)
+		return NULL;
+	buf_init(&t);
+	if (sanitize_html(&t, s->v.p, s->v.len, base) == -1 || t.oom) {
+		log_debug("%s: an entry body could not be sanitized",
+		    doc_name(p));
+		if (t.oom)
+			p->oom = 1;
+		buf_release(&t);
+		return NULL;
+	}
+	v = t.p;
+	n = t.len;
+	trim(&v, &n);
+	if (n == 0) {
+		buf_release(&t);
+		return NULL;
+	}
+	memmove(t.p, v, n);
+	t.p[n] = '\0';
+	t.len = n;
+	return buf_steal(&t);
+}
+
+static int64_t
+slot_date(struct parser *p, const struct slot *s)
+{
+	char	*v;
+	int64_t	 t;
+
+	if ((v = slot_dup(p, s)) == NULL)
+		return -1;
+	if ((t = date_parse(v)) == -1)
+		log_debug("%s: date not understood: %.60s",
+		    doc_name(p), v);
+	free(v);
+	return t;
+}
+
+static uint64_t
+str_hash(const char *s)
+{
+	uint64_t	 h = 14695981039346656037ULL;	/* FNV-1a */
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+/* Whether s is in the set. */
+static int
+strset_has(const struct strset *set, const char *s)
+{
+	size_t	 i;
+
+	if (set->cap == 0)
+		return 0;
+	for (i = str_hash(s) & (set->cap - 1); set->v[i] != NULL;
+	    i = (i + 1) & (set->cap - 1))
+		if (strcmp(set->v[i], s) == 0)
+			return 1;
+	return 0;
+}
+
+/* Add s (not copied) to the set; -1 when memory runs out. */
+static int
+strset_add(struct strset *set, const char *s)
+{
+	const char	**v;
+	size_t		  cap, i, j;
+
+	if ((set->n + 1) * 2 > set->cap) {
+		cap = set->cap ? set->cap * 2 : 64;
+		if ((v = calloc(cap, sizeof(*v))) == NULL)
+			return -1;
+		for (j = 0; j < set->cap; j++) {
+			if (set->v[j] == NULL)
+				continue;
+			for (i = str_hash(set->v[j]) & (cap - 1); v[i] != NULL;
+			    i = (i + 1) & (cap - 1))
+				;
+			v[i] = set->v[j];
+		}
+		free(set->v);
+		set->v = v;
+		set->cap = cap;
+	}
+	for (i = str_hash(s) & (set->cap - 1); set->v[i] != NULL;
+	    i = (i + 1) & (set->cap - 1))
+		;
+	set->v[i] = s;
+	set->n++;
+	return 0;
+}
+
+/* ---- entries -------------------------------------------------------- */
+
+static void
+entry_free(struct entry *e)
+{
+	size_t	 i;
+
+	if (e == NULL)
+		return;
+	free(e->guid);
+	free(e->title);
+	free(e->link);
+	free(e->author);
+	free(e->content);
+	free(e->summary);
+	for (i = 0; i < e->ncategories; i++)
+		free(e->categories[i]);
+	free(e->categories);
+	for (i = 0; i < e->nenclosures; i++) {
+		free(e->enclosures[i].url);
+		free(e->enclosures[i].type);
+	}
+	free(e->enclosures);
+	free(e);
+}
+
+static void
+entry_start(struct parser *p, struct frame *fr)
+{
+	int	 i;
+
+	if ((p->e = calloc(1, sizeof(*p->e))) == NULL) {
+		p->oom = 1;
+		fr->ctx = CTX_IGNORE;
+		return;
+	}
+	p->e->published = p->e->updated = -1;
+	p->edepth = p->depth;
+	p->guid_link = 0;
+	for (i = 0; i < E__MAX; i++)
+		slot_clear(&p->es[i]);
+	fr->ctx = CTX_ENTRY;
+}
+
+/* One more category, whitespace collapsed, unless the entry has it. */
+static void
+entry_category(struct parser *p, const char *s, size_t n)
+{
+	struct entry	*e = p->e;
+	struct buf	*t = &p->tmp;
+	char		**v;
+	size_t		 i;
+
+	if (e == NULL)
+		return;
+	buf_reset(t);
+	trim(&s, &n);
+	for (i = 0; i < n; i++) {
+		if (!isspace((unsigned char)s[i]))
+			buf_putc(t, s[i]);
+		else if (t->len > 0 && t->p[t->len - 1] != ' ')
+			buf_putc(t, ' ');
+	}
+	if (t->oom) {
+		p->oom = 1;
+		return;
+	}
+	if (t->len == 0)
+		return;
+	if (e->ncategories >= CATEGORIES_MAX) {
+		log_debug("%s: more than %d categories in an entry",
+		    doc_name(p), CATEGORIES_MAX);
+		return;
+	}
+	for (i = 0; i < e->ncategories; i++)
+		if (strcmp(e->categories[i], t->p) == 0)
+			return;
+	if ((v = realloc(e->categories, (e->ncategories + 1) *
+	    sizeof(*v))) == NULL) {
+		p->oom = 1;
+		return;
+	}
+	e->categories = v;
+	if ((v[e->ncategories] = strdup(t->p)) == NULL) {
+		p->oom = 1;
+		return;
+	}
+	e->ncategories++;
+}
+
+/*
+ * One more enclosure, its URL made absolute, unless the entry has that
+ * URL already (media:content often repeats the RSS enclosure).
+ */
+static void
+entry_enclosure(struct parser *p, const char *xmlbase, const char *url,
+    const char *type, const char *length)
+{
+	struct entry		*e = p->e;
+	struct enclosure	*v, *n;
+	const char		*errstr, *t = type;
+	size_t			 i, tn = type != NULL ? strlen(type) : 0;
+	char			*abs;
+
+	if (e == NULL || url == NULL)
+		return;
+	if (e->nenclosures >= ENCLOSURES_MAX) {
+		log_debug("%s: more than %d enclosures in an entry",
+		    doc_name(p), ENCLOSURES_MAX);
+		return;
+	}
+	if ((abs = abs_url(p, xmlbase, url)) == NULL)
+		return;
+	for (i = 0; i < e->nenclosures; i++)
+		if (strcmp(e->enclosures[i].url, abs) == 0) {
+			free(abs);
+			return;
+		}
+	if ((v = realloc(e->enclosures, (e->nenclosures + 1) *
+	    sizeof(*v))) == NULL) {
+		free(abs);
+		p->oom = 1;
+		return;
+	}
+	e->enclosures = v;
+	n = &v[e->nenclosures++];
+	n->url = abs;
+	n->type = NULL;
+	n->length = -1;
+	if (t != NULL)
+		trim(&t, &tn);
+	if (tn > 0)
+		n->type = dup_or_oom(p, t, tn);
+	if (length != NULL) {
+		n->length = strtonum(length, 0, INT64_MAX, &errstr);
+		if (errstr != NULL)
+			n->length = -1;
+	}
+}
+
+/*
+ * A guid seen before in this document: the later entry's becomes
+ * guid|link, or guid|N (N its position) without a link or when that too
+ * was seen, so each entry keeps a key of its own.
+ */
+static void
+entry_unique_guid(struct parser *p, struct entry *e)
+{
+	struct buf	 b;
+
+	if (e->guid == NULL)
+		return;
+	if (strset_has(&p->guids, e->guid)) {
+		buf_init(&b);
+		if (e->link != NULL) {
+			buf_printf(&b, "%s|%s", e->guid, e->link);
+			if (strset_has(&p->guids, b.p)) {
+				buf_reset(&b);
+				buf_printf(&b, "%s|%zu", e->guid,
+				    p->f->nentries);
+			}
+		} else
+			buf_printf(&b, "%s|%zu", e->guid, p->f->nentries);
+		if (b.oom) {
+			buf_release(&b);
+			p->oom = 1;
+			return;
+		}
+		free(e->guid);
+		e->guid = buf_steal(&b);
+	}
+	if (strset_add(&p->guids, e->guid) == -1)
+		p->oom = 1;
+}
+
+static void	capture_end(struct parser *, int);
+static void	person_end(struct parser *, int);
+
+/*
+ * Close the open entry.  complete is 0 at the end of a truncated
+ * document: the entry is kept only if it has a title or a link.  The
+ * body's base is the xml:base in scope at the body, else the entry's
+ * link, else the document's URL.
+ */
+static void
+entry_end(struct parser *p, int complete)
+{
+	struct entry	*e = p->e;
+	struct slot	*s = p->es;
+	const char	*base;
+
+	if (p->cap.depth > p->edepth)
+		capture_end(p, !complete);
+	if (p->pers.depth > p->edepth)
+		person_end(p, !complete);
+	p->e = NULL;
+	p->edepth = -1;
+	if (e == NULL)
+		return;
+	e->guid = slot_dup(p, &s[E_GUID]);
+	e->link = slot_dup(p, &s[E_LINK]);
+	if (e->link == NULL && e->guid != NULL && p->guid_link &&
+	    s[E_GUID].id == T_RSS_GUID) {
+		if (url_is_http(e->guid))
+			e->link = dup_or_oom(p, e->guid, strlen(e->guid));
+	}
+	if ((e->title = slot_text(p, &s[E_TITLE])) == NULL &&
+	    s[E_TITLE].id == T_NONE && !complete && e->link == NULL) {
+		log_debug("%s: truncated entry dropped",
+		    doc_name(p));
+		entry_free(e);
+		return;
+	}
+	if ((e->author = slot_text(p, &s[E_AUTHOR])) != NULL)
+		author_name(e->author);
+	e->published = slot_date(p, &s[E_PUBLISHED]);
+	e->updated = slot_date(p, &s[E_UPDATED]);
+	if (s[E_CONTENT].id != T_NONE) {
+		base = s[E_CONTENT].base ? s[E_CONTENT].base :
+		    e->link ? e->link : p->docbase;
+		e->content = slot_html(p, &s[E_CONTENT], base);
+		base = s[E_SUMMARY].base ? s[E_SUMMARY].base :
+		    e->link ? e->link : p->docbase;
+		e->summary = slot_html(p, &s[E_SUMMARY], base);
+	} else {
+		base = s[E_SUMMARY].base ? s[E_SUMMARY].base :
+		    e->link ? e->link : p->docbase;
+		e->content = slot_html(p, &s[E_SUMMARY], base);
+	}
+	if (e->guid == NULL && e->title == NULL && e->link == NULL &&
+	    e->content == NULL && e->nenclosures == 0) {
+		log_debug("%s: empty entry dropped",
+		    doc_name(p));
+		entry_free(e);
+		return;
+	}
+	entry_unique_guid(p, e);
+	*p->f->tail = e;
+	p->f->tail = &e->next;
+	p->f->nentries++;
+}
+
+/* ---- the feed's own fields ------------------------------------------ */
+
+static void
+feed_skip_hour(struct parser *p, const char *s, size_t n)
+{
+	const char	*errstr;
+	char		 v[8];
+	long long	 h;
+
+	trim(&s, &n);
+	if (n == 0 || n >= sizeof(v))
+		return;
+	memcpy(v, s, n);
+	v[n] = '\0';
+	h = strtonum(v, 0, 24, &errstr);
+	if (errstr != NULL) {
+		log_debug("skipHours: %s: %s", v, errstr);
+		return;
+	}
+	p->f->skip_hours |= 1u << (h % 24);
+}
+
+static void
+feed_skip_day(struct parser *p, const char *s, size_t n)
+{
+	size_t	 i;
+
+	trim(&s, &n);
+	for (i = 0; i < nitems(weekdays); i++)
+		if (strlen(weekdays[i]) == n &&
+		    strncasecmp(s, weekdays[i], n) == 0) {
+			p->f->skip_days |= 1u << i;
+			return;
+		}
+	log_debug("skipDays: %.*s: not a day", (int)(n > 20 ? 20 : n), s);
+}
+
+/* sy:updatePeriod divided by sy:updateFrequency, in seconds. */
+static int64_t
+feed_period(struct parser *p)
+{
+	const char	*errstr;
+	char		*per, *freq;
+	long long	 n = 1;
+	int64_t		 secs = 0;
+	size_t		 i;
+
+	if ((per = slot_dup(p, &p->fs[F_SY_PERIOD])) == NULL)
+		return 0;
+	for (i = 0; i < nitems(periods); i++)
+		if (strcasecmp(per, periods[i].name) == 0)
+			secs = periods[i].secs;
+	if ((freq = slot_dup(p, &p->fs[F_SY_FREQUENCY])) != NULL) {
+		n = strtonum(freq, 1, 1000000, &errstr);
+		if (errstr != NULL) {
+			log_debug("sy:updateFrequency: %s: %s", freq, errstr);
+			n = 1;
+		}
+	}
+	free(per);
+	free(freq);
+	return secs / n > 0 ? secs / n : (secs > 0);
+}
+
+static void
+feed_finish(struct parser *p)
+{
+	struct feed	*f = p->f;
+	struct slot	*s = p->fs;
+	struct entry	*e;
+	const char	*errstr;
+	char		*ttl;
+
+	f->title = slot_text(p, &s[F_TITLE]);
+	f->link = slot_dup(p, &s[F_LINK]);
+	f->feed_url = slot_dup(p, &s[F_FEED_URL]);
+	f->description = slot_text(p, &s[F_DESCRIPTION]);
+	f->language = slot_dup(p, &s[F_LANGUAGE]);
+	if ((f->author = slot_text(p, &s[F_AUTHOR])) != NULL)
+		author_name(f->author);
+	f->icon = slot_dup(p, &s[F_ICON]);
+	/* An entry without an author has the feed's (Atom says so). */
+	for (e = f->entries; e != NULL && f->author != NULL; e = e->next)
+		if (e->author == NULL &&
+		    (e->author = strdup(f->author)) == NULL)
+			p->oom = 1;
+	f->updated = slot_date(p, &s[F_UPDATED]);
+	if ((ttl = slot_dup(p, &s[F_TTL])) != NULL) {
+		f->ttl = (int)strtonum(ttl, 1, 366 * 24 * 60, &errstr);
+		if (errstr != NULL)
+			log_debug("ttl: %s: %s", ttl, errstr);
+		free(ttl);
+	}
+	f->update_period = feed_period(p);
+}
+
+/* ---- text and markup capture ---------------------------------------- */
+
+/*
+ * How an element's content reads.  Atom says it in type (1.0: text,
+ * html, xhtml or a MIME type; 0.3: a MIME type and a mode of xml,
+ * escaped or base64).  Content that is out of line (src) or binary is
+ * not captured.  Elsewhere it is HTML, but for media:description,
+ * whose type is plain unless it says html.
+ */
+static enum cmode
+markup_mode(struct parser *p, const struct tag *t, const xmlChar **a,
+    int na, int *html)
+{
+	enum cmode	 m;
+	char		*type, *mode, *src;
+	size_t		 n;
+
+	*html = 0;
+	if (t->id == T_MEDIA_DESCRIPTION) {
+		type = attr_get(p, a, na, "type");
+		m = type_is(type, "html", "text/html") ? CAP_HTML : CAP_TEXT;
+		free(type);
+		return m;
+	}
+	if (strncmp(t->name, "atom:", 5) != 0)
+		return CAP_HTML;
+	if (t->id == T_ATOM_CONTENT &&
+	    (src = attr_get(p, a, na, "src")) != NULL) {
+		free(src);
+		return CAP_NONE;
+	}
+	type = attr_get(p, a, na, "type");
+	mode = attr_get(p, a, na, "mode");
+	n = type != NULL ? strcspn(type, ";") : 0;
+	if (type_is(type, "html", "text/html"))
+		m = CAP_HTML;
+	else if (type_is(type, "xhtml", "application/xhtml+xml"))
+		m = CAP_XHTML;
+	else if (type == NULL || type_is(type, "text", "text/plain") ||
+	    strncasecmp(type, "text/", 5) == 0)
+		m = CAP_TEXT;
+	else if ((n >= 4 && strncasecmp(type + n - 4, "/xml", 4) == 0) ||
+	    (n >= 4 && strncasecmp(type + n - 4, "+xml", 4) == 0))
+		m = CAP_XHTML;
+	else
+		m = CAP_NONE;
+	if (mode != NULL && strcasecmp(mode, "base64") == 0 && m != CAP_NONE) {
+		*html = m != CAP_TEXT;
+		m = CAP_BASE64;
+	}
+	free(type);
+	free(mode);
+	return m;
+}
+
+static void
+capture_start(struct parser *p, struct frame *fr, struct slot *slots,
+    const struct tag *t, const xmlChar **a, int na)
+{
+	struct capture	*c = &p->cap;
+	char		*v;
+
+	c->mode = CAP_PLAIN;
+	if (t->kind == K_MARKUP &&
+	    (c->mode = markup_mode(p, t, a, na, &c->html)) == CAP_NONE) {
+		fr->ctx = CTX_IGNORE;
+		return;
+	}
+	c->depth = p->depth;
+	c->tag = t;
+	c->slot = slots != NULL && t->kind != K_CATEGORY &&
+	    t->kind != K_HOUR && t->kind != K_DAY ? &slots[t->field] : NULL;
+	c->nchild = 0;
+	c->wrapper = -1;
+	c->base = fr->base;
+	buf_reset(&c->b);
+	fr->ctx = CTX_CAPTURE;
+	if (t->id == T_RSS_GUID) {
+		v = attr_get(p, a, na, "isPermaLink");
+		p->guid_link = v == NULL || strcasecmp(v, "false") != 0;
+		free(v);
+	}
+}
+
+/* A child element of captured markup, written out as an HTML tag. */
+static void
+capture_child(struct parser *p, struct frame *fr, const char *local,
+    const xmlChar **a, int na)
+{
+	struct capture	*c = &p->cap;
+	int		 i;
+
+	if (c->depth < 0) {
+		fr->ctx = CTX_IGNORE;
+		return;
+	}
+	fr->ctx = CTX_CAPTURE;
+	c->nchild++;
+	if (c->mode != CAP_HTML && c->mode != CAP_XHTML)
+		return;
+	if (c->mode == CAP_XHTML && c->nchild == 1 &&
+	    p->depth == c->depth + 1 && strcmp(local, "div") == 0) {
+		c->wrapper = p->depth;	/* Atom's xhtml div goes */
+		return;
+	}
+	buf_putc(&c->b, '<');
+	buf_puts(&c->b, local);
+	for (i = 0; i < na; i++, a += 5) {
+		if (a[1] != NULL && strcmp((const char *)a[1], "xml") == 0 &&
+		    strcmp((const char *)a[0], "lang") != 0)
+			continue;
+		buf_putc(&c->b, ' ');
+		buf_puts(&c->b, (const char *)a[0]);
+		BUF_LIT(&c->b, "=\"");
+		html_text(&c->b, (const char *)a[3], (size_t)(a[4] - a[3]));
+		buf_putc(&c->b, '"');
+	}
+	buf_putc(&c->b, '>');
+}
+
+/* The end of a child element of captured markup. */
+static void
+capture_child_end(struct parser *p, const char *local)
+{
+	struct capture	*c = &p->cap;
+
+	if (c->mode != CAP_HTML && c->mode != CAP_XHTML)
+		return;
+	if (p->depth == c->wrapper) {
+		c->wrapper = -1;
+		return;
+	}
+	if (is_void(local, strlen(local)))
+		return;
+	BUF_LIT(&c->b, "</");
+	buf_puts(&c->b, local);
+	buf_putc(&c->b, '>');
+}
+
+static void
+capture_text(struct parser *p, const char *s, size_t n)
+{
+	struct capture	*c = &p->cap;
+
+	if (c->depth < 0 || p->depth < c->depth)
+		return;
+	switch (c->mode) {
+	case CAP_PLAIN:
+	case CAP_BASE64:
+		buf_add(&c->b, s, n);
+		break;
+	case CAP_HTML:
+		if (p->depth == c->depth)
+			buf_add(&c->b, s, n);
+		else
+			html_text(&c->b, s, n);
+		break;
+	default:
+		html_text(&c->b, s, n);
+		break;
+	}
+}
+
+/* Base64 content to bytes, then to HTML: valid UTF-8, text escaped. */
+static void
+capture_base64(struct parser *p)
+{
+	struct capture	*c = &p->cap;
+	EVP_ENCODE_CTX	*ctx;
+	struct buf	 raw;
+	int		 n = 0, m = 0;
+
+	buf_init(&raw);
+	if (c->b.len > INT32_MAX || (ctx = EVP_ENCODE_CTX_new()) == NULL) {
+		buf_reset(&c->b);
+		return;
+	}
+	if (buf_grow(&raw, c->b.len) == 0) {
+		EVP_DecodeInit(ctx);
+		if (EVP_DecodeUpdate(ctx, (unsigned char *)raw.p, &n,
+		    (const unsigned char *)c->b.p, (int)c->b.len) == -1 ||
+		    EVP_DecodeFinal(ctx, (unsigned char *)raw.p + n, &m) == -1) {
+			log_debug("base64 content not understood");
+			n = m = 0;
+		}
+		raw.len = (size_t)(n + m);
+	}
+	EVP_ENCODE_CTX_free(ctx);
+	buf_reset(&c->b);
+	buf_reset(&p->tmp);
+	utf8_repair(&p->tmp, raw.p, raw.len);
+	if (c->html)
+		buf_add(&c->b, p->tmp.p, p->tmp.len);
+	else
+		html_text(&c->b, p->tmp.p, p->tmp.len);
+	if (raw.oom || p->tmp.oom)
+		p->oom = 1;
+	buf_release(&raw);
+}
+
+/*
+ * The end of the captured element: its value goes where its tag says.
+ * drop is set when the document ended inside it: a cut value is worse
+ * than none (a cut URL, a cut guid).
+ */
+static void
+capture_end(struct parser *p, int drop)
+{
+	struct capture	*c = &p->cap;
+	const struct tag *t = c->tag;
+	char		*url;
+
+	c->depth = -1;
+	if (c->b.oom)
+		p->oom = 1;
+	if (drop) {
+		log_debug("%s: truncated <%s> dropped",
+		    doc_name(p), t->name);
+		return;
+	}
+	if (c->mode == CAP_BASE64)
+		capture_base64(p);
+	switch (t->kind) {
+	case K_TEXT:
+		slot_set(p, c->slot, t->id, c->b.p, c->b.len, NULL);
+		break;
+	case K_URL:
+		url = abs_url(p, c->base, c->b.p);
+		if (url != NULL)
+			slot_set(p, c->slot, t->id, url, strlen(url), NULL);
+		free(url);
+		break;
+	case K_MARKUP:
+		slot_take(p, c->slot, t->id, &c->b, c->base);
+		break;
+	case K_CATEGORY:
+		entry_category(p, c->b.p, c->b.len);
+		break;
+	case K_HOUR:
+		feed_skip_hour(p, c->b.p, c->b.len);
+		break;
+	case K_DAY:
+		feed_skip_day(p, c->b.p, c->b.len);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- elements read from attributes ---------------------------------- */
+
+static void
+person_start(struct parser *p, struct slot *slots, const struct tag *t)
+{
+	p->pers.depth = p->depth;
+	p->pers.dest = &slots[t->field];
+	p->pers.id = t->id;
+	slot_clear(&p->pers.s[P_NAME]);
+	slot_clear(&p->pers.s[P_EMAIL]);
+}
+
+/* An Atom person is its name, else its email, as HTML like the others. */
+static void
+person_end(struct parser *p, int drop)
+{
+	struct person	*ps = &p->pers;
+	struct slot	*v;
+
+	ps->depth = -1;
+	if (drop)
+		return;
+	v = ps->s[P_NAME].id != T_NONE ? &ps->s[P_NAME] : &ps->s[P_EMAIL];
+	if (v->id == T_NONE)
+		return;
+	buf_reset(&p->tmp);
+	html_text(&p->tmp, v->v.p, v->v.len);
+	slot_set(p, ps->dest, ps->id, p->tmp.p, p->tmp.len, NULL);
+}
+
+/*
+ * atom:link: rel alternate (the default) is the page, self the feed's
+ * own URL, enclosure a file; other rels are not used.
+ */
+static void
+link_start(struct parser *p, enum ctx ctx, struct frame *fr,
+    struct slot *slots, const struct tag *t, const xmlChar **a, int na)
+{
+	char	*rel, *href, *url, *type, *len;
+
+	if ((href = attr_get(p, a, na, "href")) == NULL)
+		return;
+	rel = attr_get(p, a, na, "rel");
+	if (rel == NULL || strcasecmp(rel, "alternate") == 0) {
+		if ((url = abs_url(p, fr->base, href)) != NULL)
+			slot_set(p, &slots[t->field], t->id, url, strlen(url),
+			    NULL);
+		free(url);
+	} else if (ctx == CTX_FEED && strcasecmp(rel, "self") == 0) {
+		if ((url = abs_url(p, fr->base, href)) != NULL)
+			slot_set(p, &slots[F_FEED_URL], t->id, url,
+			    strlen(url), NULL);
+		free(url);
+	} else if (ctx == CTX_ENTRY && strcasecmp(rel, "enclosure") == 0) {
+		type = attr_get(p, a, na, "type");
+		len = attr_get(p, a, na, "length");
+		entry_enclosure(p, fr->base, href, type, len);
+		free(type);
+		free(len);
+	}
+	free(rel);
+	free(href);
+}
+
+/*
+ * RSS enclosure (url, type, length), media:content (url, type or
+ * medium, fileSize) and media:thumbnail (an image).
+ */
+static void
+enclosure_start(struct parser *p, struct frame *fr, const struct tag *t,
+    const xmlChar **a, int na)
+{
+	char	*url, *type = NULL, *len = NULL, *medium;
+
+	if ((url = attr_get(p, a, na, "url")) == NULL)
+		return;
+	switch (t->id) {
+	case T_RSS_ENCLOSURE:
+		type = attr_get(p, a, na, "type");
+		len = attr_get(p, a, na, "length");
+		break;
+	case T_MEDIA_CONTENT:
+		type = attr_get(p, a, na, "type");
+		len = attr_get(p, a, na, "fileSize");
+		medium = attr_get(p, a, na, "medium");
+		if (type == NULL && medium != NULL &&
+		    (strcmp(medium, "image") == 0 ||
+		    strcmp(medium, "audio") == 0 ||
+		    strcmp(medium, "video") == 0) &&
+		    asprintf(&type, "%s/*", medium) == -1) {
+			type = NULL;
+			p->oom = 1;
+		}
+		free(medium);
+		break;
+	default:
+		if ((type = strdup("image/*")) == NULL)
+			p->oom = 1;
+		break;
+	}
+	entry_enclosure(p, fr->base, url, type, len);
+	free(url);
+	free(type);
+	free(len);
+}
+
+/* ---- SAX2 callbacks ------------------------------------------------- */
+
+static int
+ns_cmp(const void *key, const void *elem)
+{
+	return strcasecmp(key, ((const struct nsname *)elem)->uri);
+}
+
+/*
+ * The table key of an element: "prefix:local" with the prefix the
+ * tables use for its namespace URI, or just "local" for RSS's.  An
+ * undeclared prefix that is a well-known one counts as declared.
+ * Unqualified names are RSS's, or Atom's when the root is an Atom feed
+ * without its namespace.
+ */
+static void
+element_key(struct parser *p, char *key, size_t sz, const char *local,
+    const char *prefix, const char *uri)
+{
+	const struct nsname	*ns;
+	const char		*pre = "?";
+
+	if (uri != NULL) {
+		ns = bsearch(uri, namespaces, nitems(namespaces),
+		    sizeof(namespaces[0]), ns_cmp);
+		if (ns != NULL)
+			pre = ns->prefix;
+		else if (prefix == NULL)
+			pre = p->defns;
+	} else if (prefix == NULL)
+		pre = p->defns;
+	else if (bsearch(prefix, known_prefixes, nitems(known_prefixes),
+	    sizeof(known_prefixes[0]), str_cmp) != NULL)
+		pre = prefix;
+	if ((size_t)snprintf(key, sz, "%s%s%s", pre, *pre ? ":" : "",
+	    local) >= sz)
+		key[0] = '\0';
+}
+
+static int
+tag_cmp(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct tag *)elem)->name);
+}
+
+static const struct tag *
+tag_find(enum ctx ctx, const char *key)
+{
+	if (tables[ctx].t == NULL)
+		return NULL;
+	return bsearch(key, tables[ctx].t, tables[ctx].n, sizeof(struct tag),
+	    tag_cmp);
+}
+
+/* The root decides: rss, rdf:RDF or Atom's feed, else not a feed. */
+static void
+root_start(struct parser *p, struct frame *fr, const char *local,
+    const char *uri, const xmlChar **a, int na)
+{
+	char	*lang;
+
+	if (strcasecmp(local, "rss") == 0 || strcmp(local, "RDF") == 0) {
+		p->defns = "";
+	} else if (strcmp(local, "feed") == 0) {
+		p->defns = "atom";
+		if ((lang = attr_xml(p, a, na, "lang")) != NULL)
+			slot_set(p, &p->fs[F_LANGUAGE], T_XML_LANG, lang,
+			    strlen(lang), NULL);
+		free(lang);
+	} else {
+		if (strcasecmp(local, "html") == 0)
+			BUF_LIT(p->err, "not a feed (HTML page)");
+		else
+			buf_printf(p->err, "not a feed (root element <%.40s>%s)",
+			    local, uri != NULL ? " in a namespace" : "");
+		p->stop = 1;
+		xmlStopParser(p->ctxt);
+		return;
+	}
+	p->root = 1;
+	fr->ctx = CTX_FEED;
+}
+
+static int
+is_entry_key(const char *key)
+{
+	return strcmp(key, "item") == 0 || strcmp(key, "atom:entry") == 0;
+}
+
+/* An element the table knows, met where ctx says: what it starts. */
+static void
+tag_start(struct parser *p, enum ctx ctx, struct frame *fr,
+    const struct tag *t, const xmlChar **a, int na)
+{
+	struct slot	*slots = ctx == CTX_ENTRY ? p->es :
+			    ctx == CTX_PERSON ? p->pers.s : p->fs;
+	char		*v, *abs;
+
+	switch (t->kind) {
+	case K_CHANNEL:
+		fr->ctx = CTX_FEED;
+		break;
+	case K_GROUP:
+		fr->ctx = ctx;
+		break;
+	case K_IMAGE:
+		fr->ctx = CTX_IMAGE;
+		break;
+	case K_SKIP_HOURS:
+		fr->ctx = CTX_HOURS;
+		break;
+	case K_SKIP_DAYS:
+		fr->ctx = CTX_DAYS;
+		break;
+	case K_PERSON:
+		person_start(p, slots, t);
+		fr->ctx = CTX_PERSON;
+		break;
+	case K_LINK:
+		link_start(p, ctx, fr, slots, t, a, na);
+		break;
+	case K_ENCLOSURE:
+		enclosure_start(p, fr, t, a, na);
+		fr->ctx = CTX_ENTRY;	/* media:content holds media:title */
+		break;
+	case K_TERM:
+		if ((v = attr_get(p, a, na, "term")) != NULL)
+			entry_category(p, v, strlen(v));
+		free(v);
+		break;
+	case K_HREF:
+		v = attr_get(p, a, na, "href");
+		if ((abs = abs_url(p, fr->base, v)) != NULL)
+			slot_set(p, &slots[t->field], t->id, abs, strlen(abs),
+			    NULL);
+		free(abs);
+		free(v);
+		break;
+	case K_ENTRY:
+		break;		/* sax_start() opens entries */
+	default:
+		capture_start(p, fr, slots, t, a, na);
+		break;
+	}
+}
+
+/*
+ * Whether an element inside captured markup is really the entry's next
+ * field: RSS bodies with raw HTML often leave a tag open, which then
+ * swallows the <guid> or <pubDate> after it.  Only unqualified RSS
+ * names from the entry table count, and only in raw HTML bodies.
+ */
+static int
+escapes_capture(const struct parser *p, const char *key)
+{
+	const struct capture	*c = &p->cap;
+
+	if (p->e == NULL || strchr(key, ':') != NULL ||
+	    tag_find(CTX_ENTRY, key) == NULL)
+		return 0;
+	return c->depth < 0 || (c->mode == CAP_HTML && c->slot != NULL &&
+	    c->slot >= p->es && c->slot < p->es + E__MAX);
+}
+
+static void
+sax_start(void *udata, const xmlChar *xlocal, const xmlChar *xprefix,
+    const xmlChar *xuri, int nns, const xmlChar **ns, int na, int ndef,
+    const xmlChar **a)
+{
+	struct parser		*p = udata;
+	struct frame		*up, *fr;
+	const struct tag	*t;
+	const char		*local = (const char *)xlocal;
+	char			 key[64], *base, *abs;
+	enum ctx		 ctx;
+
+	(void)nns;
+	(void)ns;
+	(void)ndef;
+	if (p->stop || ++p->depth > DEPTH_MAX)
+		return;
+	up = &p->fr[p->depth - 1];
+	fr = &p->fr[p->depth];
+	fr->ctx = CTX_IGNORE;
+	fr->base = up->base;
+	fr->own = NULL;
+	if ((base = attr_xml(p, a, na, "base")) != NULL) {
+		abs = url_resolve(base_of(p, up->base), base);
+		free(base);
+		if (abs != NULL)
+			fr->base = fr->own = abs;
+	}
+	if (up->ctx == CTX_DOC) {
+		root_start(p, fr, local, (const char *)xuri, a, na);
+		return;
+	}
+	element_key(p, key, sizeof(key), local, (const char *)xprefix,
+	    (const char *)xuri);
+	/*
+	 * An item or entry anywhere below the root starts a new entry,
+	 * closing one left open: an unclosed tag must not swallow the
+	 * rest of the feed.
+	 */
+	if (is_entry_key(key)) {
+		if (p->cap.depth >= 0)
+			capture_end(p, 0);
+		if (p->pers.depth >= 0)
+			person_end(p, 0);
+		if (p->e != NULL)
+			entry_end(p, 1);
+		entry_start(p, fr);
+		return;
+	}
+	ctx = up->ctx;
+	if (ctx == CTX_CAPTURE) {
+		if (!escapes_capture(p, key)) {
+			capture_child(p, fr, local, a, na);
+			return;
+		}
+		if (p->cap.depth >= 0)
+			capture_end(p, 0);
+		ctx = CTX_ENTRY;
+	}
+	if ((t = tag_find(ctx, key)) != NULL)
+		tag_start(p, ctx, fr, t, a, na);
+}
+
+/* The end of the open element; eof when the document ended first. */
+static void
+element_end(struct parser *p, const char *local, int eof)
+{
+	struct frame	*fr;
+	int		 d = p->depth;
+
+	if (d > DEPTH_MAX) {
+		p->depth--;
+		return;
+	}
+	if (p->cap.depth >= 0 && d > p->cap.depth && !eof)
+		capture_child_end(p, local);
+	if (d == p->cap.depth)
+		capture_end(p, eof);
+	if (d == p->pers.depth)
+		person_end(p, eof);
+	if (d == p->edepth)
+		entry_end(p, !eof);
+	fr = &p->fr[d];
+	free(fr->own);
+	fr->own = NULL;
+	p->depth--;
+}
+
+static void
+sax_end(void *ctx, const xmlChar *local, const xmlChar *prefix,
+    const xmlChar *uri)
+{
+	struct parser	*p = ctx;
+
+	(void)prefix;
+	(void)uri;
+	if (p->stop || p->depth == 0)
+		return;
+	element_end(p, (const char *)local, 0);
+}
+
+static void
+sax_text(void *ctx, const xmlChar *s, int n)
+{
+	struct parser	*p = ctx;
+
+	if (p->stop || n <= 0 || p->depth > DEPTH_MAX)
+		return;
+	capture_text(p, (const char *)s, (size_t)n);
+}
+
+/* libxml2's complaints: counted, the first kept for the debug log. */
+static void
+sax_error(void *ctx, xmlErrorPtr err)
+{
+	struct parser	*p = ctx;
+	size_t		 n;
+
+	if (p->nerr++ > 0 || err == NULL || err->message == NULL)
+		return;
+	buf_printf(&p->err1, "line %d: %s", err->line, err->message);
+	n = p->err1.len;
+	while (n > 0 && isspace((unsigned char)p->err1.p[n - 1]))
+		p->err1.p[--n] = '\0';
+	p->err1.len = n;
+}
+
+/* ---- the stage ------------------------------------------------------ */
+
+/*
+ * Whether the bytes are not text: a NUL early on that is not UTF-16's
+ * (charset_to_utf8() drops NULs, so this looks at the bytes as they
+ * came).  Images, archives and compressed bodies have one.
+ */
+static int
+is_binary(const char *s, size_t n)
+{
+	if (n >= 2 && ((s[0] == '\xff' && s[1] == '\xfe') ||
+	    (s[0] == '\xfe' && s[1] == '\xff') ||
+	    (s[0] == '\0' && s[1] == '<') || (s[0] == '<' && s[1] == '\0')))
+		return 0;
+	return memchr(s, '\0', n < BINARY_SCAN ? n : BINARY_SCAN) != NULL;
+}
+
+static void
+parser_release(struct parser *p)
+{
+	int	 i;
+
+	for (i = 0; i < F__MAX; i++)
+		slot_release(&p->fs[i]);
+	for (i = 0; i < E__MAX; i++)
+		slot_release(&p->es[i]);
+	for (i = 0; i < P__MAX; i++)
+		slot_release(&p->pers.s[i]);
+	entry_free(p->e);
+	p->e = NULL;
+	for (i = 0; i <= DEPTH_MAX; i++) {
+		free(p->fr[i].own);
+		p->fr[i].own = NULL;
+	}
+	buf_release(&p->cap.b);
+	buf_release(&p->err1);
+	buf_release(&p->tmp);
+	free(p->guids.v);
+}
+
+/* Hand the repaired document to libxml2, a chunk at a time. */
+static int
+parse_xml(struct parser *p, struct fixup *fx)
+{
+	xmlSAXHandler	 sax = {
+		.initialized = XML_SAX2_MAGIC,
+		.startElementNs = sax_start,
+		.endElementNs = sax_end,
+		.characters = sax_text,
+		.cdataBlock = sax_text,
+		.ignorableWhitespace = sax_text,
+		.serror = sax_error,
+	};
+	struct buf	 chunk;
+	int		 opts;
+
+	/*
+	 * No XML_PARSE_NOENT, no DTD loading or validation; the pre-scan
+	 * already dropped the DOCTYPE, so no entity can be declared.
+	 * libxml2 keeps its default depth limit (256) without
+	 * XML_PARSE_HUGE.
+	 */
+	opts = XML_PARSE_NONET | XML_PARSE_RECOVER | XML_PARSE_NOWARNING |
+	    XML_PARSE_NOERROR | XML_PARSE_IGNORE_ENC;
+	p->ctxt = xmlCreatePushParserCtxt(&sax, p, NULL, 0, NULL);
+	if (p->ctxt == NULL) {
+		p->oom = 1;
+		return -1;
+	}
+	xmlCtxtUseOptions(p->ctxt, opts);
+	p->ctxt->replaceEntities = 0;
+	p->ctxt->loadsubset = 0;
+	p->ctxt->validate = 0;
+	buf_init(&chunk);
+	while (fx->i < fx->n && !p->stop && !p->oom) {
+		buf_reset(&chunk);
+		fix_chunk(fx, &chunk, CHUNK);
+		if (chunk.oom) {
+			p->oom = 1;
+			break;
+		}
+		if (chunk.len > 0)
+			xmlParseChunk(p->ctxt, chunk.p, (int)chunk.len, 0);
+	}
+	if (!p->stop)
+		xmlParseChunk(p->ctxt, NULL, 0, 1);
+	buf_release(&chunk);
+	xmlFreeParserCtxt(p->ctxt);
+	p->ctxt = NULL;
+	/* Close what the document left open. */
+	while (p->depth > 0 && !p->stop)
+		element_end(p, NULL, 1);
+	return 0;
+}
+
+/*
+ * Parse one feed document of len bytes at doc into f, which the caller
+ * set up with feed_init() and frees with feed_release() whatever the
+ * result.  base_url is the document's URL (relative links resolve
+ * against it; may be NULL) and content_type the HTTP Content-Type (its
+ * charset wins over the document's; may be NULL).  JSON Feed goes to
+ * jsonfeed_parse().  A document that is not a feed at all (empty,
+ * binary, an HTML page, another XML vocabulary) or too large writes a
+ * reason such as "not a feed (HTML page)" to err and returns -1; so does
+ * running out of memory.  Errors inside a feed are recovered from and
+ * logged at debug level: what can be read is kept.
+ */
+int
+feed_parse(struct feed *f, const char *doc, size_t len, const char *base_url,
+    const char *content_type, struct buf *err)
+{
+	struct parser	*p = NULL;
+	struct fixup	 fx;
+	struct buf	 u;
+	size_t		 i;
+	int		 rc = -1;
+
+	buf_init(&u);
+	if (len > FEED_MAX_BYTES) {
+		buf_printf(err, "larger than %d bytes", FEED_MAX_BYTES);
+		return -1;
+	}
+	i = 0;
+	if (len >= 3 && memcmp(doc, "\xef\xbb\xbf", 3) == 0)
+		i = 3;
+	while (i < len && isspace((unsigned char)doc[i]))
+		i++;
+	if (i == len) {
+		BUF_LIT(err, "not a feed (empty document)");
+		return -1;
+	}
+	if (doc[i] == '{')
+		return jsonfeed_parse(f, doc, len, base_url, err);
+	if (is_binary(doc, len)) {
+		BUF_LIT(err, "not a feed (binary data)");
+		return -1;
+	}
+
+	if (charset_to_utf8(&u, doc, len, content_type) == -1 || u.oom) {
+		BUF_LIT(err, "cannot read the document's encoding");
+		goto out;
+	}
+	if (memchr(u.p, '<', u.len) == NULL) {
+		BUF_LIT(err, "not a feed (no markup)");
+		goto out;
+	}
+	memset(&fx, 0, sizeof(fx));
+	fx.s = u.p;
+	fx.n = u.len;
+	if (fix_prolog(&fx) == -1) {
+		BUF_LIT(err, "not a feed (no root element)");
+		goto out;
+	}
+
+	if ((p = calloc(1, sizeof(*p))) == NULL) {
+		BUF_LIT(err, "out of memory");
+		goto out;
+	}
+	p->f = f;
+	p->docbase = base_url != NULL && *base_url != '\0' ? base_url : NULL;
+	p->err = err;
+	p->defns = "";
+	p->edepth = p->cap.depth = p->pers.depth = -1;
+	p->fr[0].ctx = CTX_DOC;
+	xmlInitParser();
+	parse_xml(p, &fx);
+	if (p->stop)
+		goto out;
+	if (!p->root) {
+		BUF_LIT(err, "not a feed (no root element)");
+		goto out;
+	}
+	feed_finish(p);
+	if (p->nerr > 0)
+		log_debug("%s: %d XML errors recovered from, the first at %s",
+		    doc_name(p), p->nerr,
+		    p->err1.p);
+	if (p->oom) {
+		BUF_LIT(err, "out of memory");
+		goto out;
+	}
+	rc = 0;
+out:
+	if (p != NULL)
+		parser_release(p);
+	free(p);
+	buf_release(&u);
+	return rc;
+}
+
+/* An empty feed: no fields, no entries. */
+void
+feed_init(struct feed *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->updated = -1;
+	f->tail = &f->entries;
+}
+
+/* Free everything the feed holds; it is empty (feed_init()) afterwards. */
+void
+feed_release(struct feed *f)
+{
+	struct entry	*e, *next;
+
+	for (e = f->entries; e != NULL; e = next) {
+		next = e->next;
+		entry_free(e);
+	}
+	free(f->title);
+	free(f->link);
+	free(f->feed_url);
+	free(f->description);
+	free(f->language);
+	free(f->author);
+	free(f->icon);
+	feed_init(f);
+}
+
+/*
+ * Append the entry's identity within its feed to key: the lowercase hex
+ * SHA-256 of its guid, else of its link, else of its title and content.
+ * The guid and link are what the feed says, so a corrected typo or a
+ * rewritten body does not make an entry new; only entries with neither
+ * are known by their text.  Guids repeated within one document were
+ * made unique by feed_parse() (guid|link).  Returns 0, or -1 when memory
+ * runs out.
+ */
+int
+feed_entry_key(const struct entry *e, struct buf *key)
+{
+	struct buf	 b;
+
+	if (e->guid != NULL && *e->guid != '\0')
+		crypto_sha256_hex(key, e->guid, strlen(e->guid));
+	else if (e->link != NULL && *e->link != '\0')
+		crypto_sha256_hex(key, e->link, strlen(e->link));
+	else {
+		buf_init(&b);
+		buf_puts(&b, e->title);
+		buf_putc(&b, '\n');
+		buf_puts(&b, e->content);
+		if (b.oom) {
+			buf_release(&b);
+			key->oom = 1;
+			return -1;
+		}
+		crypto_sha256_hex(key, b.p, b.len);
+		buf_release(&b);
+	}
+	return key->oom ? -1 : 0;
+}

@@ -1,0 +1,202 @@
+/* parse_test.c: unit tests for the feed parser's repairs and entry keys */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "feed.h"
+#include "test.h"
+
+#define FFFD	"\xef\xbf\xbd"
+#define BASE	"https://example.org/feed.xml"
+
+/*
+ * One item's guid (plain text, so what the pre-scan and libxml2 made of
+ * the bytes shows unchanged) after the repairs for broken XML.
+ */
+static const struct {
+	const char	*in;		/* inside <guid> */
+	const char	*want;
+} guids[] = {
+	{ "plain", "plain" },
+	{ "caf&eacute; &nbsp;x", "caf\xc3\xa9 \xc2\xa0x" },
+	{ "&mdash;&hellip;&euro;&thetasym;&zwnj;",
+	    "\xe2\x80\x94\xe2\x80\xa6\xe2\x82\xac\xcf\x91\xe2\x80\x8c" },
+	{ "&AElig;&Yuml;&yuml;", "\xc3\x86\xc5\xb8\xc3\xbf" },
+	{ "&amp;&lt;&gt;&quot;&apos;", "&<>\"'" },
+	{ "&amp;nbsp;", "&nbsp;" },		/* escaped: left alone */
+	{ "a&b", "a&b" },			/* bare ampersand */
+	{ "a & b &", "a & b &" },
+	{ "&foo; &nbsp", "&foo; &nbsp" },	/* unknown, no semicolon */
+	{ "&#233;&#xe9;&#XE9;", "\xc3\xa9\xc3\xa9\xc3\xa9" },
+	{ "&#60;&#x26;&#X3E;&#9;.", "<&>\t." },
+	{ "&#150;&#x93;q&#148;", "\xe2\x80\x93\xe2\x80\x9cq\xe2\x80\x9d" },
+	{ "&#129;", "\xc2\x81" },		/* a windows-1252 hole */
+	{ "&#0;&#xd800;&#1114112;&#65535;", FFFD FFFD FFFD FFFD },
+	{ "&#; &#x; &#12a;", "&#; &#x; &#12a;" },
+	{ "&#000000000065;", "&#000000000065;" },	/* too long */
+	{ "<![CDATA[&eacute; & <b>]]>", "&eacute; & <b>" },
+	{ "a<!-- &nbsp; & -->b", "ab" },
+	{ "x &lt; y", "x < y" },
+	{ "a < b", "a < b" },			/* bare less-than */
+	{ "1 <2", "1 <2" },
+	{ "tab\there", "tab\there" },
+	{ "ctl\x01\x02\x1f!", "ctl!" },		/* C0 controls dropped */
+	{ "\xef\xbf\xbe", FFFD },		/* U+FFFE */
+	{ "  padded  ", "padded" },
+};
+
+/* Whole documents that are not feeds, and the reason given. */
+static const struct {
+	const char	*doc;
+	size_t		 n;
+	const char	*want;
+} refused[] = {
+	{ "", 0, "not a feed (empty document)" },
+	{ " \r\n\t", 4, "not a feed (empty document)" },
+	{ "\xef\xbb\xbf  ", 5, "not a feed (empty document)" },
+	{ "GIF89a\x01\x00\x01\x00\x00\x00\x00;", 14,
+	    "not a feed (binary data)" },
+	{ "hello, world", 12, "not a feed (no markup)" },
+	{ "<?xml version=\"1.0\"?><!-- x -->", 31,
+	    "not a feed (no root element)" },
+	{ "<html><body>x</body></html>", 27, "not a feed (HTML page)" },
+	{ "<!DOCTYPE html>\n<HTML>", 22, "not a feed (HTML page)" },
+	{ "<opml/>", 7, "not a feed (root element <opml>)" },
+	{ "{\"version\": 1}", 14, NULL },	/* JSON Feed's: any text */
+};
+
+static char *
+guid_of(const char *in, struct buf *err)
+{
+	struct feed	 f;
+	struct buf	 doc;
+	char		*g = NULL;
+
+	buf_init(&doc);
+	buf_printf(&doc, "<rss><channel><item><guid isPermaLink=\"false\">"
+	    "%s</guid><title>t</title></item></channel></rss>", in);
+	feed_init(&f);
+	if (feed_parse(&f, doc.p, doc.len, BASE, NULL, err) == 0 &&
+	    f.entries != NULL && f.entries->guid != NULL)
+		g = strdup(f.entries->guid);
+	feed_release(&f);
+	buf_release(&doc);
+	return g;
+}
+
+static void
+test_guids(void)
+{
+	struct buf	 err;
+	char		*g;
+	size_t		 i;
+
+	buf_init(&err);
+	for (i = 0; i < sizeof(guids) / sizeof(guids[0]); i++) {
+		buf_reset(&err);
+		g = guid_of(guids[i].in, &err);
+		T_STR(g, guids[i].want, "guid %s", guids[i].in);
+		free(g);
+	}
+	buf_release(&err);
+}
+
+static void
+test_refused(void)
+{
+	struct feed	 f;
+	struct buf	 err;
+	size_t		 i;
+	int		 rc;
+
+	buf_init(&err);
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		buf_reset(&err);
+		feed_init(&f);
+		rc = feed_parse(&f, refused[i].doc, refused[i].n, BASE, NULL,
+		    &err);
+		T_OK(rc == -1 && err.len > 0, "refused #%zu", i);
+		if (refused[i].want != NULL)
+			T_STR(err.p, refused[i].want, "reason #%zu", i);
+		feed_release(&f);
+	}
+	buf_release(&err);
+}
+
+/* Keys: the guid's hash, else the link's, else title and content's. */
+static void
+test_keys(void)
+{
+	struct entry	 e;
+	struct buf	 k1, k2;
+
+	buf_init(&k1);
+	buf_init(&k2);
+	memset(&e, 0, sizeof(e));
+	e.guid = (char *)(uintptr_t)"abc";
+	e.title = (char *)(uintptr_t)"A title";
+	T_OK(feed_entry_key(&e, &k1) == 0, "key of a guid");
+	T_STR(k1.p, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+	    "the key is SHA-256(guid)");
+	e.title = (char *)(uintptr_t)"The title, corrected";
+	e.content = (char *)(uintptr_t)"<p>new text</p>";
+	feed_entry_key(&e, &k2);
+	T_STR(k2.p, k1.p, "a text change keeps the key");
+
+	buf_reset(&k1);
+	buf_reset(&k2);
+	e.guid = (char *)(uintptr_t)"";
+	e.link = (char *)(uintptr_t)"abc";
+	feed_entry_key(&e, &k1);
+	T_STR(k1.p, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+	    "an empty guid: the link's hash");
+
+	buf_reset(&k1);
+	e.guid = e.link = NULL;
+	e.title = (char *)(uintptr_t)"a";
+	e.content = (char *)(uintptr_t)"b";
+	feed_entry_key(&e, &k1);
+	T_STR(k1.p, "7e18f737311b2dc3b2f269dd78396b0351f14fb66efa879f768cb23181883c78",
+	    "neither: SHA-256(title \"\\n\" content)");
+	e.content = (char *)(uintptr_t)"c";
+	feed_entry_key(&e, &k2);
+	T_OK(strcmp(k1.p, k2.p) != 0, "neither: the text is the identity");
+	buf_release(&k1);
+	buf_release(&k2);
+}
+
+/* A parsed feed can be released twice and parsed into again. */
+static void
+test_release(void)
+{
+	struct feed	 f;
+	struct buf	 err;
+	static const char doc[] = "<feed xmlns=\"http://www.w3.org/2005/Atom\">"
+	    "<title>t</title><entry><id>1</id></entry></feed>";
+
+	buf_init(&err);
+	feed_init(&f);
+	T_OK(feed_parse(&f, doc, sizeof(doc) - 1, NULL, NULL, &err) == 0 &&
+	    f.nentries == 1, "an Atom feed without a base URL");
+	feed_release(&f);
+	feed_release(&f);
+	T_OK(f.entries == NULL && f.tail == &f.entries && f.updated == -1,
+	    "released feed is empty");
+	T_OK(feed_parse(&f, doc, sizeof(doc) - 1, NULL, NULL, &err) == 0 &&
+	    f.nentries == 1 && f.tail == &f.entries->next,
+	    "parsed again after release");
+	feed_release(&f);
+	buf_release(&err);
+}
+
+int
+main(void)
+{
+	test_guids();
+	test_refused();
+	test_keys();
+	test_release();
+	return T_DONE();
+}
