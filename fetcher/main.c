@@ -95,7 +95,8 @@ cmd_parse(int argc, char *argv[])
 	if (strcmp(path, "-") == 0)
 		fd = STDIN_FILENO;
 	else if ((fd = open(path, O_RDONLY)) == -1) {
-		fprintf(stderr, "hearth-fetch: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "hearth-fetch: %s: %s\n", path,
+		    strerror(errno));
 		goto out;
 	}
 	if ((r = read_all(fd, &doc, FEED_MAX_BYTES)) != 0) {

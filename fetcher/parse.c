@@ -58,69 +58,90 @@ struct entity {
 
 /* HTML 4's 252 named character references, sorted for bsearch(). */
 static const struct entity entities[] = {
-	{ "AElig", 198 }, { "Aacute", 193 }, { "Acirc", 194 }, { "Agrave", 192 },
-	{ "Alpha", 913 }, { "Aring", 197 }, { "Atilde", 195 }, { "Auml", 196 },
-	{ "Beta", 914 }, { "Ccedil", 199 }, { "Chi", 935 }, { "Dagger", 8225 },
-	{ "Delta", 916 }, { "ETH", 208 }, { "Eacute", 201 }, { "Ecirc", 202 },
-	{ "Egrave", 200 }, { "Epsilon", 917 }, { "Eta", 919 }, { "Euml", 203 },
-	{ "Gamma", 915 }, { "Iacute", 205 }, { "Icirc", 206 }, { "Igrave", 204 },
-	{ "Iota", 921 }, { "Iuml", 207 }, { "Kappa", 922 }, { "Lambda", 923 },
-	{ "Mu", 924 }, { "Ntilde", 209 }, { "Nu", 925 }, { "OElig", 338 },
-	{ "Oacute", 211 }, { "Ocirc", 212 }, { "Ograve", 210 }, { "Omega", 937 },
-	{ "Omicron", 927 }, { "Oslash", 216 }, { "Otilde", 213 }, { "Ouml", 214 },
-	{ "Phi", 934 }, { "Pi", 928 }, { "Prime", 8243 }, { "Psi", 936 },
-	{ "Rho", 929 }, { "Scaron", 352 }, { "Sigma", 931 }, { "THORN", 222 },
-	{ "Tau", 932 }, { "Theta", 920 }, { "Uacute", 218 }, { "Ucirc", 219 },
-	{ "Ugrave", 217 }, { "Upsilon", 933 }, { "Uuml", 220 }, { "Xi", 926 },
-	{ "Yacute", 221 }, { "Yuml", 376 }, { "Zeta", 918 }, { "aacute", 225 },
-	{ "acirc", 226 }, { "acute", 180 }, { "aelig", 230 }, { "agrave", 224 },
-	{ "alefsym", 8501 }, { "alpha", 945 }, { "amp", 38 }, { "and", 8743 },
-	{ "ang", 8736 }, { "aring", 229 }, { "asymp", 8776 }, { "atilde", 227 },
-	{ "auml", 228 }, { "bdquo", 8222 }, { "beta", 946 }, { "brvbar", 166 },
-	{ "bull", 8226 }, { "cap", 8745 }, { "ccedil", 231 }, { "cedil", 184 },
-	{ "cent", 162 }, { "chi", 967 }, { "circ", 710 }, { "clubs", 9827 },
-	{ "cong", 8773 }, { "copy", 169 }, { "crarr", 8629 }, { "cup", 8746 },
-	{ "curren", 164 }, { "dArr", 8659 }, { "dagger", 8224 }, { "darr", 8595 },
-	{ "deg", 176 }, { "delta", 948 }, { "diams", 9830 }, { "divide", 247 },
-	{ "eacute", 233 }, { "ecirc", 234 }, { "egrave", 232 }, { "empty", 8709 },
-	{ "emsp", 8195 }, { "ensp", 8194 }, { "epsilon", 949 }, { "equiv", 8801 },
-	{ "eta", 951 }, { "eth", 240 }, { "euml", 235 }, { "euro", 8364 },
-	{ "exist", 8707 }, { "fnof", 402 }, { "forall", 8704 }, { "frac12", 189 },
-	{ "frac14", 188 }, { "frac34", 190 }, { "frasl", 8260 }, { "gamma", 947 },
-	{ "ge", 8805 }, { "gt", 62 }, { "hArr", 8660 }, { "harr", 8596 },
-	{ "hearts", 9829 }, { "hellip", 8230 }, { "iacute", 237 }, { "icirc", 238 },
-	{ "iexcl", 161 }, { "igrave", 236 }, { "image", 8465 }, { "infin", 8734 },
-	{ "int", 8747 }, { "iota", 953 }, { "iquest", 191 }, { "isin", 8712 },
-	{ "iuml", 239 }, { "kappa", 954 }, { "lArr", 8656 }, { "lambda", 955 },
-	{ "lang", 9001 }, { "laquo", 171 }, { "larr", 8592 }, { "lceil", 8968 },
-	{ "ldquo", 8220 }, { "le", 8804 }, { "lfloor", 8970 }, { "lowast", 8727 },
-	{ "loz", 9674 }, { "lrm", 8206 }, { "lsaquo", 8249 }, { "lsquo", 8216 },
-	{ "lt", 60 }, { "macr", 175 }, { "mdash", 8212 }, { "micro", 181 },
-	{ "middot", 183 }, { "minus", 8722 }, { "mu", 956 }, { "nabla", 8711 },
-	{ "nbsp", 160 }, { "ndash", 8211 }, { "ne", 8800 }, { "ni", 8715 },
-	{ "not", 172 }, { "notin", 8713 }, { "nsub", 8836 }, { "ntilde", 241 },
-	{ "nu", 957 }, { "oacute", 243 }, { "ocirc", 244 }, { "oelig", 339 },
-	{ "ograve", 242 }, { "oline", 8254 }, { "omega", 969 }, { "omicron", 959 },
-	{ "oplus", 8853 }, { "or", 8744 }, { "ordf", 170 }, { "ordm", 186 },
-	{ "oslash", 248 }, { "otilde", 245 }, { "otimes", 8855 }, { "ouml", 246 },
-	{ "para", 182 }, { "part", 8706 }, { "permil", 8240 }, { "perp", 8869 },
-	{ "phi", 966 }, { "pi", 960 }, { "piv", 982 }, { "plusmn", 177 },
-	{ "pound", 163 }, { "prime", 8242 }, { "prod", 8719 }, { "prop", 8733 },
-	{ "psi", 968 }, { "quot", 34 }, { "rArr", 8658 }, { "radic", 8730 },
-	{ "rang", 9002 }, { "raquo", 187 }, { "rarr", 8594 }, { "rceil", 8969 },
-	{ "rdquo", 8221 }, { "real", 8476 }, { "reg", 174 }, { "rfloor", 8971 },
-	{ "rho", 961 }, { "rlm", 8207 }, { "rsaquo", 8250 }, { "rsquo", 8217 },
-	{ "sbquo", 8218 }, { "scaron", 353 }, { "sdot", 8901 }, { "sect", 167 },
-	{ "shy", 173 }, { "sigma", 963 }, { "sigmaf", 962 }, { "sim", 8764 },
-	{ "spades", 9824 }, { "sub", 8834 }, { "sube", 8838 }, { "sum", 8721 },
-	{ "sup", 8835 }, { "sup1", 185 }, { "sup2", 178 }, { "sup3", 179 },
-	{ "supe", 8839 }, { "szlig", 223 }, { "tau", 964 }, { "there4", 8756 },
-	{ "theta", 952 }, { "thetasym", 977 }, { "thinsp", 8201 }, { "thorn", 254 },
-	{ "tilde", 732 }, { "times", 215 }, { "trade", 8482 }, { "uArr", 8657 },
-	{ "uacute", 250 }, { "uarr", 8593 }, { "ucirc", 251 }, { "ugrave", 249 },
-	{ "uml", 168 }, { "upsih", 978 }, { "upsilon", 965 }, { "uuml", 252 },
-	{ "weierp", 8472 }, { "xi", 958 }, { "yacute", 253 }, { "yen", 165 },
-	{ "yuml", 255 }, { "zeta", 950 }, { "zwj", 8205 }, { "zwnj", 8204 },
+	{ "AElig", 198 }, { "Aacute", 193 }, { "Acirc", 194 },
+	{ "Agrave", 192 }, { "Alpha", 913 }, { "Aring", 197 },
+	{ "Atilde", 195 }, { "Auml", 196 }, { "Beta", 914 },
+	{ "Ccedil", 199 }, { "Chi", 935 }, { "Dagger", 8225 },
+	{ "Delta", 916 }, { "ETH", 208 }, { "Eacute", 201 },
+	{ "Ecirc", 202 }, { "Egrave", 200 }, { "Epsilon", 917 },
+	{ "Eta", 919 }, { "Euml", 203 }, { "Gamma", 915 },
+	{ "Iacute", 205 }, { "Icirc", 206 }, { "Igrave", 204 },
+	{ "Iota", 921 }, { "Iuml", 207 }, { "Kappa", 922 },
+	{ "Lambda", 923 }, { "Mu", 924 }, { "Ntilde", 209 },
+	{ "Nu", 925 }, { "OElig", 338 }, { "Oacute", 211 },
+	{ "Ocirc", 212 }, { "Ograve", 210 }, { "Omega", 937 },
+	{ "Omicron", 927 }, { "Oslash", 216 }, { "Otilde", 213 },
+	{ "Ouml", 214 }, { "Phi", 934 }, { "Pi", 928 },
+	{ "Prime", 8243 }, { "Psi", 936 }, { "Rho", 929 },
+	{ "Scaron", 352 }, { "Sigma", 931 }, { "THORN", 222 },
+	{ "Tau", 932 }, { "Theta", 920 }, { "Uacute", 218 },
+	{ "Ucirc", 219 }, { "Ugrave", 217 }, { "Upsilon", 933 },
+	{ "Uuml", 220 }, { "Xi", 926 }, { "Yacute", 221 },
+	{ "Yuml", 376 }, { "Zeta", 918 }, { "aacute", 225 },
+	{ "acirc", 226 }, { "acute", 180 }, { "aelig", 230 },
+	{ "agrave", 224 }, { "alefsym", 8501 }, { "alpha", 945 },
+	{ "amp", 38 }, { "and", 8743 }, { "ang", 8736 },
+	{ "aring", 229 }, { "asymp", 8776 }, { "atilde", 227 },
+	{ "auml", 228 }, { "bdquo", 8222 }, { "beta", 946 },
+	{ "brvbar", 166 }, { "bull", 8226 }, { "cap", 8745 },
+	{ "ccedil", 231 }, { "cedil", 184 }, { "cent", 162 },
+	{ "chi", 967 }, { "circ", 710 }, { "clubs", 9827 },
+	{ "cong", 8773 }, { "copy", 169 }, { "crarr", 8629 },
+	{ "cup", 8746 }, { "curren", 164 }, { "dArr", 8659 },
+	{ "dagger", 8224 }, { "darr", 8595 }, { "deg", 176 },
+	{ "delta", 948 }, { "diams", 9830 }, { "divide", 247 },
+	{ "eacute", 233 }, { "ecirc", 234 }, { "egrave", 232 },
+	{ "empty", 8709 }, { "emsp", 8195 }, { "ensp", 8194 },
+	{ "epsilon", 949 }, { "equiv", 8801 }, { "eta", 951 },
+	{ "eth", 240 }, { "euml", 235 }, { "euro", 8364 },
+	{ "exist", 8707 }, { "fnof", 402 }, { "forall", 8704 },
+	{ "frac12", 189 }, { "frac14", 188 }, { "frac34", 190 },
+	{ "frasl", 8260 }, { "gamma", 947 }, { "ge", 8805 },
+	{ "gt", 62 }, { "hArr", 8660 }, { "harr", 8596 },
+	{ "hearts", 9829 }, { "hellip", 8230 }, { "iacute", 237 },
+	{ "icirc", 238 }, { "iexcl", 161 }, { "igrave", 236 },
+	{ "image", 8465 }, { "infin", 8734 }, { "int", 8747 },
+	{ "iota", 953 }, { "iquest", 191 }, { "isin", 8712 },
+	{ "iuml", 239 }, { "kappa", 954 }, { "lArr", 8656 },
+	{ "lambda", 955 }, { "lang", 9001 }, { "laquo", 171 },
+	{ "larr", 8592 }, { "lceil", 8968 }, { "ldquo", 8220 },
+	{ "le", 8804 }, { "lfloor", 8970 }, { "lowast", 8727 },
+	{ "loz", 9674 }, { "lrm", 8206 }, { "lsaquo", 8249 },
+	{ "lsquo", 8216 }, { "lt", 60 }, { "macr", 175 },
+	{ "mdash", 8212 }, { "micro", 181 }, { "middot", 183 },
+	{ "minus", 8722 }, { "mu", 956 }, { "nabla", 8711 },
+	{ "nbsp", 160 }, { "ndash", 8211 }, { "ne", 8800 },
+	{ "ni", 8715 }, { "not", 172 }, { "notin", 8713 },
+	{ "nsub", 8836 }, { "ntilde", 241 }, { "nu", 957 },
+	{ "oacute", 243 }, { "ocirc", 244 }, { "oelig", 339 },
+	{ "ograve", 242 }, { "oline", 8254 }, { "omega", 969 },
+	{ "omicron", 959 }, { "oplus", 8853 }, { "or", 8744 },
+	{ "ordf", 170 }, { "ordm", 186 }, { "oslash", 248 },
+	{ "otilde", 245 }, { "otimes", 8855 }, { "ouml", 246 },
+	{ "para", 182 }, { "part", 8706 }, { "permil", 8240 },
+	{ "perp", 8869 }, { "phi", 966 }, { "pi", 960 },
+	{ "piv", 982 }, { "plusmn", 177 }, { "pound", 163 },
+	{ "prime", 8242 }, { "prod", 8719 }, { "prop", 8733 },
+	{ "psi", 968 }, { "quot", 34 }, { "rArr", 8658 },
+	{ "radic", 8730 }, { "rang", 9002 }, { "raquo", 187 },
+	{ "rarr", 8594 }, { "rceil", 8969 }, { "rdquo", 8221 },
+	{ "real", 8476 }, { "reg", 174 }, { "rfloor", 8971 },
+	{ "rho", 961 }, { "rlm", 8207 }, { "rsaquo", 8250 },
+	{ "rsquo", 8217 }, { "sbquo", 8218 }, { "scaron", 353 },
+	{ "sdot", 8901 }, { "sect", 167 }, { "shy", 173 },
+	{ "sigma", 963 }, { "sigmaf", 962 }, { "sim", 8764 },
+	{ "spades", 9824 }, { "sub", 8834 }, { "sube", 8838 },
+	{ "sum", 8721 }, { "sup", 8835 }, { "sup1", 185 },
+	{ "sup2", 178 }, { "sup3", 179 }, { "supe", 8839 },
+	{ "szlig", 223 }, { "tau", 964 }, { "there4", 8756 },
+	{ "theta", 952 }, { "thetasym", 977 }, { "thinsp", 8201 },
+	{ "thorn", 254 }, { "tilde", 732 }, { "times", 215 },
+	{ "trade", 8482 }, { "uArr", 8657 }, { "uacute", 250 },
+	{ "uarr", 8593 }, { "ucirc", 251 }, { "ugrave", 249 },
+	{ "uml", 168 }, { "upsih", 978 }, { "upsilon", 965 },
+	{ "uuml", 252 }, { "weierp", 8472 }, { "xi", 958 },
+	{ "yacute", 253 }, { "yen", 165 }, { "yuml", 255 },
+	{ "zeta", 950 }, { "zwj", 8205 }, { "zwnj", 8204 },
 };
 
 /*
@@ -245,6 +266,41 @@ fix_copy(struct buf *b, const char *s, size_t n)
 }
 
 /*
+ * The numeric reference at s ("#233;" or "#xE9;", after the '&'), up
+ * to left bytes: its length with the ';', or 0 if it is not one.
+ */
+static size_t
+charref(const char *s, size_t left, unsigned long *cp)
+{
+	size_t	 k = 1, nd;
+	int	 base = 10, d;
+
+	if (left > 1 && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		k++;
+	}
+	*cp = 0;
+	for (nd = 0; k < left && nd < 8; k++, nd++) {
+		if (isdigit((unsigned char)s[k]))
+			d = s[k] - '0';
+		else if (base == 16 && isxdigit((unsigned char)s[k]))
+			d = tolower((unsigned char)s[k]) - 'a' + 10;
+		else
+			break;
+		*cp = *cp * (unsigned long)base + (unsigned long)d;
+	}
+	return nd > 0 && k < left && s[k] == ';' ? k + 1 : 0;
+}
+
+static int
+is_xml_entity(const char *name)
+{
+	return strcmp(name, "amp") == 0 || strcmp(name, "lt") == 0 ||
+	    strcmp(name, "gt") == 0 || strcmp(name, "quot") == 0 ||
+	    strcmp(name, "apos") == 0;
+}
+
+/*
  * At an '&': a numeric reference becomes its character (windows-1252's
  * meaning for 128..159, U+FFFD for what XML forbids, ASCII stays a
  * reference as it may be markup); the five XML entities stay; an HTML 4
@@ -256,27 +312,12 @@ fix_ref(struct fixup *fx, struct buf *b)
 {
 	const struct entity	*e;
 	const char		*s = fx->s + fx->i + 1;
-	size_t			 left = fx->n - fx->i - 1, k, nd = 0;
-	unsigned long		 cp = 0;
+	size_t			 left = fx->n - fx->i - 1, k;
+	unsigned long		 cp;
 	char			 name[16];
-	int			 hex = 0;
 
 	if (left > 0 && s[0] == '#') {
-		k = 1;
-		if (k < left && (s[k] == 'x' || s[k] == 'X')) {
-			hex = 1;
-			k++;
-		}
-		for (; k < left && nd < 8; k++, nd++) {
-			if (isdigit((unsigned char)s[k]))
-				cp = cp * (hex ? 16 : 10) + (unsigned long)(s[k] - '0');
-			else if (hex && isxdigit((unsigned char)s[k]))
-				cp = cp * 16 +
-				    (unsigned long)(tolower((unsigned char)s[k]) - 'a' + 10);
-			else
-				break;
-		}
-		if (nd > 0 && k < left && s[k] == ';') {
+		if ((k = charref(s, left, &cp)) > 0) {
 			if (cp >= 0x80 && cp < 0xa0 && cp1252[cp - 0x80] != 0)
 				put_utf8(b, cp1252[cp - 0x80]);
 			else if (!xml_char_ok(cp))
@@ -285,7 +326,7 @@ fix_ref(struct fixup *fx, struct buf *b)
 				buf_printf(b, "&#%lu;", cp);
 			else
 				put_utf8(b, (unsigned int)cp);
-			fx->i += k + 2;
+			fx->i += k + 1;
 			return;
 		}
 	} else {
@@ -294,9 +335,7 @@ fix_ref(struct fixup *fx, struct buf *b)
 			name[k] = s[k];
 		name[k] = '\0';
 		if (k > 0 && k < left && s[k] == ';') {
-			if (strcmp(name, "amp") == 0 || strcmp(name, "lt") == 0 ||
-			    strcmp(name, "gt") == 0 || strcmp(name, "quot") == 0 ||
-			    strcmp(name, "apos") == 0) {
+			if (is_xml_entity(name)) {
 				buf_add(b, s - 1, k + 2);
 				fx->i += k + 2;
 				return;
@@ -726,7 +765,7 @@ static const struct tag feed_tags[] = {
 	{ "pubDate",		T_RSS_PUBDATE,	K_TEXT,		F_UPDATED },
 	{ "skipDays",		T_OTHER,	K_SKIP_DAYS,	0 },
 	{ "skipHours",		T_OTHER,	K_SKIP_HOURS,	0 },
-	{ "sy:updateFrequency",	T_SY_FREQUENCY,	K_TEXT,		F_SY_FREQUENCY },
+	{ "sy:updateFrequency",	T_SY_FREQUENCY,	K_TEXT,	F_SY_FREQUENCY },
 	{ "sy:updatePeriod",	T_SY_PERIOD,	K_TEXT,		F_SY_PERIOD },
 	{ "title",		T_RSS_TITLE,	K_MARKUP,	F_TITLE },
 	{ "ttl",		T_RSS_TTL,	K_TEXT,		F_TTL },
@@ -858,7 +897,7 @@ struct slot {
 struct frame {
 	enum ctx	 ctx;		/* how the children are read */
 	const char	*base;		/* xml:base in scope, or NULL */
-	char		*own;		/* the xml:base set here, freed on exit */
+	char		*own;		/* the xml:base set here, to free */
 };
 
 enum cmode {
@@ -960,29 +999,34 @@ type_is(const char *type, const char *a, const char *b)
 }
 
 /*
- * An unqualified attribute's value, or NULL; the caller frees it.
- * libxml2 hands '&' in attribute values on as "&#38;" when it does not
- * substitute entities; it is put back here.
+ * Append an attribute value as SAX2 hands it over.  Without entity
+ * substitution libxml2 passes '&' on as "&#38;"; it is put back here.
  */
+static void
+attr_value(struct buf *b, const xmlChar *xv, const xmlChar *xend)
+{
+	const char	*v = (const char *)xv, *end = (const char *)xend, *amp;
+
+	while ((amp = memmem(v, (size_t)(end - v), "&#38;", 5)) != NULL) {
+		buf_add(b, v, (size_t)(amp - v));
+		buf_putc(b, '&');
+		v = amp + 5;
+	}
+	buf_add(b, v, (size_t)(end - v));
+}
+
+/* An unqualified attribute's value, or NULL; the caller frees it. */
 static char *
 attr_get(struct parser *p, const xmlChar **a, int n, const char *name)
 {
-	const char	*v, *end, *amp;
 	struct buf	 b;
 	int		 i;
 
 	for (i = 0; i < n; i++, a += 5) {
 		if (a[2] != NULL || strcmp((const char *)a[0], name) != 0)
 			continue;
-		v = (const char *)a[3];
-		end = (const char *)a[4];
 		buf_init(&b);
-		while ((amp = memmem(v, (size_t)(end - v), "&#38;", 5)) != NULL) {
-			buf_add(&b, v, (size_t)(amp - v));
-			buf_putc(&b, '&');
-			v = amp + 5;
-		}
-		buf_add(&b, v, (size_t)(end - v));
+		attr_value(&b, a[3], a[4]);
 		if (b.oom)
 			p->oom = 1;
 		return buf_steal(&b);
@@ -1476,14 +1520,11 @@ entry_end(struct parser *p, int complete)
 	e->guid = slot_dup(p, &s[E_GUID]);
 	e->link = slot_dup(p, &s[E_LINK]);
 	if (e->link == NULL && e->guid != NULL && p->guid_link &&
-	    s[E_GUID].id == T_RSS_GUID) {
-		if (url_is_http(e->guid))
-			e->link = dup_or_oom(p, e->guid, strlen(e->guid));
-	}
+	    s[E_GUID].id == T_RSS_GUID && url_is_http(e->guid))
+		e->link = dup_or_oom(p, e->guid, strlen(e->guid));
 	if ((e->title = slot_text(p, &s[E_TITLE])) == NULL &&
 	    s[E_TITLE].id == T_NONE && !complete && e->link == NULL) {
-		log_debug("%s: truncated entry dropped",
-		    doc_name(p));
+		log_debug("%s: truncated entry dropped", doc_name(p));
 		entry_free(e);
 		return;
 	}
@@ -1505,8 +1546,7 @@ entry_end(struct parser *p, int complete)
 	}
 	if (e->guid == NULL && e->title == NULL && e->link == NULL &&
 	    e->content == NULL && e->nenclosures == 0) {
-		log_debug("%s: empty entry dropped",
-		    doc_name(p));
+		log_debug("%s: empty entry dropped", doc_name(p));
 		entry_free(e);
 		return;
 	}
@@ -1723,10 +1763,12 @@ capture_child(struct parser *p, struct frame *fr, const char *local,
 		if (a[1] != NULL && strcmp((const char *)a[1], "xml") == 0 &&
 		    strcmp((const char *)a[0], "lang") != 0)
 			continue;
+		buf_reset(&p->tmp);
+		attr_value(&p->tmp, a[3], a[4]);
 		buf_putc(&c->b, ' ');
 		buf_puts(&c->b, (const char *)a[0]);
 		BUF_LIT(&c->b, "=\"");
-		html_text(&c->b, (const char *)a[3], (size_t)(a[4] - a[3]));
+		html_text(&c->b, p->tmp.p, p->tmp.len);
 		buf_putc(&c->b, '"');
 	}
 	buf_putc(&c->b, '>');
@@ -1793,7 +1835,8 @@ capture_base64(struct parser *p)
 		EVP_DecodeInit(ctx);
 		if (EVP_DecodeUpdate(ctx, (unsigned char *)raw.p, &n,
 		    (const unsigned char *)c->b.p, (int)c->b.len) == -1 ||
-		    EVP_DecodeFinal(ctx, (unsigned char *)raw.p + n, &m) == -1) {
+		    EVP_DecodeFinal(ctx, (unsigned char *)raw.p + n,
+		    &m) == -1) {
 			log_debug("base64 content not understood");
 			n = m = 0;
 		}
@@ -2040,8 +2083,9 @@ root_start(struct parser *p, struct frame *fr, const char *local,
 		if (strcasecmp(local, "html") == 0)
 			BUF_LIT(p->err, "not a feed (HTML page)");
 		else
-			buf_printf(p->err, "not a feed (root element <%.40s>%s)",
-			    local, uri != NULL ? " in a namespace" : "");
+			buf_printf(p->err, "not a feed (root element "
+			    "<%.40s>%s)", local,
+			    uri != NULL ? " in a namespace" : "");
 		p->stop = 1;
 		xmlStopParser(p->ctxt);
 		return;
