@@ -2177,7 +2177,7 @@ chk_url(const char *v, int flags)
 			return -1;
 	if ((flags & U_ANCHOR) && v[0] == '#')
 		return strncmp(v + 1, ID_PREFIX, strlen(ID_PREFIX)) == 0 &&
-		    id_ok(v + 1) ? 0 : -1;
+		    id_ok(v + 1 + strlen(ID_PREFIX)) ? 0 : -1;
 	if ((flags & U_MAILTO) && strncasecmp(v, "mailto:", 7) == 0)
 		return v[7] != '\0' ? 0 : -1;
 	if (strncasecmp(v, "http://", 7) == 0)
@@ -2209,9 +2209,9 @@ static int
 chk_srcset(const char *v)
 {
 	const char	*p = v, *u, *d;
-	char		 url[4096];
+	char		*url;
 	size_t		 ulen, dlen;
-	int		 n = 0;
+	int		 n = 0, bad;
 
 	while (*p != '\0') {
 		while (*p == ' ' || *p == ',')
@@ -2234,12 +2234,12 @@ chk_srcset(const char *v)
 				p++;
 			dlen = (size_t)(p - d);
 		}
-		if (ulen == 0 || ulen >= sizeof(url) ||
-		    !srcset_desc_ok(d, dlen))
+		if (ulen == 0 || !srcset_desc_ok(d, dlen) ||
+		    (url = strndup(u, ulen)) == NULL)
 			return -1;
-		memcpy(url, u, ulen);
-		url[ulen] = '\0';
-		if (chk_url(url, 0) == -1)
+		bad = chk_url(url, 0);
+		free(url);
+		if (bad)
 			return -1;
 		n++;
 	}
@@ -2303,7 +2303,7 @@ chk_attr(const struct chk *c, const char *name, const char *v,
 		bad = chk_digits(v, 1);
 	else if (strcmp(name, "id") == 0)
 		bad = strncmp(v, ID_PREFIX, strlen(ID_PREFIX)) == 0 &&
-		    id_ok(v) ? 0 : -1;
+		    id_ok(v + strlen(ID_PREFIX)) ? 0 : -1;
 	else if (strcmp(name, "rel") == 0)
 		bad = strcmp(v, "noopener noreferrer") == 0 ? 0 : -1;
 	else if (strcmp(name, "referrerpolicy") == 0)

@@ -11,6 +11,8 @@
 #include "utf8.h"
 
 #define BASE	"https://ex.com/blog/post.html"
+#define ID64	"0123456789abcdef0123456789abcdef0123456789abcdef" \
+		"0123456789abcdef"
 
 /*
  * Substrings an attack must never leave in the output (compared without
@@ -425,6 +427,11 @@ static const struct vec benign[] = {
 	    "media=\"(min-width: 600px)\" type=\"image/avif\"><img src=\""
 	    "https://ex.com/blog/a.jpg\"" },
 	{ "<source src=\"lonely.mp4\">t", "source", "t" },
+	/* ids: 64 characters are kept, 65 are not (the link goes out). */
+	{ "<p id=\"" ID64 "\"><a href=\"#" ID64 "\">x</a></p><p id=\"" ID64
+	    "x\">y</p><a href=\"#" ID64 "x\">z</a>", "user-" ID64 "x",
+	    "<p id=\"user-" ID64 "\"><a href=\"#user-" ID64 "\"|<p>y</p>|"
+	    "href=\"https://ex.com/blog/post.html#" ID64 "x\"" },
 	{ "<b title=\"t\" cite=\"/c\" colspan=\"2\" datetime=\"d\">x</b><p "
 	    "start=\"2\" type=\"a\" reversed>y</p>",
 	    "title|cite|colspan|datetime|start|type|reversed",
@@ -542,6 +549,15 @@ test_shapes(void)
 		buf_putc(&in, (char)(i * 7919 % 256));
 	out = run(in.p, in.len, BASE, "binary garbage");
 	T_OK(utf8_valid(out, strlen(out)), "binary garbage: valid UTF-8 out");
+	free(out);
+
+	buf_reset(&in);
+	BUF_LIT(&in, "<img srcset=\"");
+	for (i = 0; i < 3000; i++)
+		BUF_LIT(&in, "a<b>");
+	BUF_LIT(&in, " 1x\">");
+	out = run(in.p, in.len, BASE, "12 KB srcset URL");
+	T_OK(strstr(out, "srcset=\"https://") != NULL, "12 KB srcset URL: kept");
 	free(out);
 
 	out = run("</p></div></body></html>tail<html><body>x", 41, BASE,
