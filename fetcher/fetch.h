@@ -1,0 +1,108 @@
+/* fetch.h: hearth-fetch's pass: jobs, HTTP, scheduling, storing */
+#ifndef HEARTH_FETCH_H
+#define HEARTH_FETCH_H
+
+#include <stdint.h>
+
+#include "buf.h"
+#include "conf.h"
+#include "db.h"
+#include "feed.h"
+
+/*
+ * One feed to refresh in a pass.  pass.c fills the first part from the
+ * database; fetch.c fills the outcome of the transfer; the done callback
+ * parses and stores it, then the body is released at once, so a pass
+ * holds at most fetch_max_inflight bodies.
+ */
+struct job {
+	/* the feed, as stored */
+	int64_t		 feed_id;
+	int64_t		 user_id;
+	char		*url;
+	char		*etag;		/* validators to send, or NULL */
+	char		*last_modified;
+	char		*username;	/* HTTP basic auth, or NULL */
+	char		*password;
+	int		 error_count;	/* failures in a row so far */
+	int64_t		 interval;	/* seconds: the feed's or user's */
+	int		 interval_set;	/* the feed has its own interval */
+	char		*redirect_url;	/* permanent redirect seen before */
+	int		 redirect_count; /* checks in a row that saw it */
+	int		 discover;	/* HTML here: look for the feed */
+
+	/* the outcome, from fetch.c */
+	long		 status;	/* final HTTP status; 0: none */
+	char		*error;		/* transport error, or NULL */
+	struct buf	 body;		/* decoded, at most fetch_max_bytes */
+	int		 too_big;	/* stopped at fetch_max_bytes */
+	char		*content_type;	/* response header, or NULL */
+	char		*new_etag;	/* response validators, or NULL */
+	char		*new_last_modified;
+	char		*final_url;	/* after redirects */
+	int		 redirects;	/* how many were followed */
+	int		 all_permanent;	/* and every one was 301 or 308 */
+	int64_t		 retry_after;	/* seconds from now, or -1 */
+	int64_t		 max_age;	/* Cache-Control max-age, or -1 */
+	int64_t		 expires;	/* Expires minus Date, s, or -1 */
+	int64_t		 elapsed_ms;	/* the whole transfer */
+
+	struct job	*next;
+};
+
+typedef void (*fetch_done_fn)(struct job *, void *);
+
+/* fetch.c: libcurl multi, polite per host */
+int	 fetch_global_init(void);
+void	 fetch_global_cleanup(void);
+int	 fetch_run(struct job *, const struct conf *, fetch_done_fn, void *);
+void	 job_release_outcome(struct job *);
+void	 job_free(struct job *);
+
+/* sched.c: when a feed is next due */
+struct sched {
+	int64_t		 now;
+	int64_t		 interval;	/* the feed's or user's, seconds */
+	int		 interval_set;	/* the feed's own: no floor */
+	int64_t		 min, max;	/* fetch_min_interval, _max_interval */
+	int64_t		 adaptive;	/* from the feed's posting rate, or 0 */
+	int		 ttl;		/* RSS ttl, minutes, or 0 */
+	uint32_t	 skip_hours;	/* RSS skipHours, bit n = hour n UTC */
+	uint8_t		 skip_days;	/* RSS skipDays, bit 0 = Sunday */
+	int64_t		 update_period;	/* sy:updatePeriod, seconds, or 0 */
+	int64_t		 max_age;	/* from the response, or -1 */
+	int64_t		 expires;	/* from the response, or -1 */
+	int64_t		 retry_after;	/* from the response, or -1 */
+	int		 failures;	/* failures in a row, this one included */
+	uint32_t	 jitter;	/* a random number for the jitter */
+};
+
+int64_t	 sched_next(const struct sched *);
+int64_t	 sched_adaptive(int64_t, int, int64_t, int64_t);
+
+/* discover.c: the feeds an HTML page points to */
+int	 discover_links(const char *, size_t, const char *, char ***,
+	    size_t *);
+extern const char *const discover_paths[];
+
+/* store.c: one short write transaction per feed */
+struct pass_stats {
+	int		 checked;	/* feeds fetched */
+	int		 ok;		/* 200 stored */
+	int		 not_modified;	/* 304, or 200 with the same ETag */
+	int		 errors;
+	int		 entries_new;
+	int		 entries_updated;
+	int64_t		 bytes;		/* bodies received, decoded */
+	int64_t		 busy_waits_ms;	/* time spent waiting for the lock */
+};
+
+int	 store_success(struct db *, const struct conf *, struct job *,
+	    struct feed *, struct pass_stats *);
+int	 store_not_modified(struct db *, const struct conf *, struct job *,
+	    struct pass_stats *);
+int	 store_failure(struct db *, const struct conf *, struct job *,
+	    const char *, struct pass_stats *);
+int	 store_retention(struct db *, const struct conf *, int64_t);
+
+#endif
