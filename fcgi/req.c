@@ -1,0 +1,414 @@
+/* req.c: one request: its parameters, body and cookies, and the answer */
+#include <ctype.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <fcgiapp.h>
+
+#include "buf.h"
+#include "compat.h"
+#include "fcgi.h"
+#include "log.h"
+
+void
+req_init(struct req *r, struct worker *w)
+{
+	memset(r, 0, sizeof(*r));
+	r->app = w->app;
+	r->w = w;
+	r->db = &w->db;
+	r->fr = &w->fr;
+	buf_init(&r->body);
+	buf_init(&r->resp.head);
+	buf_init(&r->resp.body);
+}
+
+/* A FastCGI parameter (REQUEST_URI, HTTP_COOKIE...), or NULL. */
+const char *
+req_env(const struct req *r, const char *name)
+{
+	return FCGX_GetParam(name, r->fr->envp);
+}
+
+static int
+hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = tolower(c);
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/*
+ * Percent-decode s in place; with plus, '+' is a space (forms and query
+ * strings).  A '%' not followed by two hex digits stays as it is, as
+ * browsers leave it.  Returns the new length.
+ */
+int
+url_decode(char *s, int plus)
+{
+	char	*o = s, *start = s;
+	int	 hi, lo;
+
+	for (; *s != '\0'; s++) {
+		if (*s == '%' && (hi = hexval(s[1])) != -1 &&
+		    (lo = hexval(s[2])) != -1) {
+			*o++ = (char)(hi << 4 | lo);
+			s += 2;
+		} else if (*s == '+' && plus)
+			*o++ = ' ';
+		else
+			*o++ = *s;
+	}
+	*o = '\0';
+	return (int)(o - start);
+}
+
+/* Add one decoded name=value pair; 0 or -1 (too many, or memory). */
+static int
+param_add(struct req *r, const char *s, size_t n)
+{
+	struct param	*p;
+	const char	*eq;
+	size_t		 cap;
+
+	if (n == 0)
+		return 0;
+	if (r->nparams == PARAMS_MAX)
+		return -1;
+	if (r->nparams == r->params_cap) {
+		cap = r->params_cap ? r->params_cap * 2 : 16;
+		if ((p = reallocarray(r->params, cap, sizeof(*p))) == NULL)
+			return -1;
+		r->params = p;
+		r->params_cap = cap;
+	}
+	p = &r->params[r->nparams];
+	eq = memchr(s, '=', n);
+	p->name = strndup(s, eq != NULL ? (size_t)(eq - s) : n);
+	p->value = eq != NULL ? strndup(eq + 1, n - (size_t)(eq - s) - 1) :
+	    strdup("");
+	if (p->name == NULL || p->value == NULL) {
+		free(p->name);
+		free(p->value);
+		return -1;
+	}
+	url_decode(p->name, 1);
+	url_decode(p->value, 1);
+	r->nparams++;
+	return 0;
+}
+
+/* Split "a=1&b=2" (or ';'-separated) into parameters. */
+static int
+params_parse(struct req *r, const char *s, size_t n)
+{
+	size_t	 i, start = 0;
+
+	for (i = 0; i <= n; i++)
+		if (i == n || s[i] == '&' || s[i] == ';') {
+			if (param_add(r, s + start, i - start) == -1)
+				return -1;
+			start = i + 1;
+		}
+	return 0;
+}
+
+/*
+ * The path of REQUEST_URI without the query, percent-decoded, repeated
+ * slashes made one, and the configured prefix removed.  NULL when the
+ * request is not under the prefix.
+ */
+static char *
+path_of(const struct req *r, const char *uri)
+{
+	const char	*q;
+	char		*p, *s, *o;
+	size_t		 n;
+
+	n = (q = strchr(uri, '?')) != NULL ? (size_t)(q - uri) : strlen(uri);
+	if ((p = strndup(uri, n)) == NULL)
+		return NULL;
+	for (s = o = p; *s != '\0'; s++)
+		if (*s != '/' || o == p || o[-1] != '/')
+			*o++ = *s;
+	*o = '\0';
+	if (r->app->prefix_len > 0) {
+		n = r->app->prefix_len;
+		if (strncmp(p, r->app->prefix, n) != 0 ||
+		    (p[n] != '/' && p[n] != '\0')) {
+			free(p);
+			return NULL;
+		}
+		memmove(p, p + n, strlen(p + n) + 1);
+		if (*p == '\0') {
+			p[0] = '/';
+			p[1] = '\0';
+		}
+	}
+	url_decode(p, 0);
+	return p;
+}
+
+/*
+ * Read what the request brings: method, path, query, body and form.
+ * Returns 0, or -1 with r->resp.status set to the 4xx to answer.
+ */
+int
+req_read(struct req *r)
+{
+	const char	*s, *ct, *errstr;
+	char		 chunk[8192];
+	long long	 len = 0;
+	int		 n;
+
+	r->method = req_env(r, "REQUEST_METHOD");
+	r->uri = req_env(r, "REQUEST_URI");
+	r->remote = req_env(r, "REMOTE_ADDR");
+	if (r->method == NULL || r->uri == NULL || r->uri[0] != '/') {
+		r->resp.status = 400;
+		return -1;
+	}
+	r->head = strcmp(r->method, "HEAD") == 0;
+	s = req_env(r, "HTTPS");
+	r->https = s != NULL && strcasecmp(s, "on") == 0;
+	if ((r->path = path_of(r, r->uri)) == NULL) {
+		r->resp.status = 404;
+		return -1;
+	}
+	if ((s = req_env(r, "QUERY_STRING")) != NULL &&
+	    params_parse(r, s, strlen(s)) == -1) {
+		r->resp.status = 400;
+		return -1;
+	}
+	if ((s = req_env(r, "CONTENT_LENGTH")) != NULL && *s != '\0') {
+		len = strtonum(s, 0, LLONG_MAX, &errstr);
+		if (errstr != NULL) {
+			r->resp.status = 400;
+			return -1;
+		}
+	}
+	if (len > r->app->conf.max_body) {
+		r->resp.status = 413;
+		return -1;
+	}
+	if (len > 0 && buf_grow(&r->body, (size_t)len) == -1) {
+		r->resp.status = 413;
+		return -1;
+	}
+	while (len > 0) {
+		n = FCGX_GetStr(chunk, len < (long long)sizeof(chunk) ?
+		    (int)len : (int)sizeof(chunk), r->fr->in);
+		if (n <= 0) {
+			r->resp.status = 400;
+			return -1;
+		}
+		buf_add(&r->body, chunk, (size_t)n);
+		len -= n;
+	}
+	ct = req_env(r, "CONTENT_TYPE");
+	if (r->body.len > 0 && ct != NULL &&
+	    strncasecmp(ct, "application/x-www-form-urlencoded", 33) == 0 &&
+	    params_parse(r, r->body.p, r->body.len) == -1) {
+		r->resp.status = 400;
+		return -1;
+	}
+	return 0;
+}
+
+/* The first parameter called name, query before form; or NULL. */
+const char *
+req_param(const struct req *r, const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < r->nparams; i++)
+		if (strcmp(r->params[i].name, name) == 0)
+			return r->params[i].value;
+	return NULL;
+}
+
+/* Every parameter called name, up to max of them, into v; the count. */
+size_t
+req_params(const struct req *r, const char *name, const char **v,
+    size_t max)
+{
+	size_t	 i, n = 0;
+
+	for (i = 0; i < r->nparams && n < max; i++)
+		if (strcmp(r->params[i].name, name) == 0)
+			v[n++] = r->params[i].value;
+	return n;
+}
+
+/*
+ * The value of cookie name, copied into b (reset first), or NULL.  Only
+ * cookie values of visible ASCII are returned.
+ */
+const char *
+req_cookie(const struct req *r, const char *name, struct buf *b)
+{
+	const char	*s, *v, *end;
+	size_t		 n = strlen(name);
+
+	if ((s = req_env(r, "HTTP_COOKIE")) == NULL)
+		return NULL;
+	while (*s != '\0') {
+		while (*s == ' ' || *s == ';')
+			s++;
+		end = s + strcspn(s, ";");
+		if ((size_t)(end - s) > n && strncmp(s, name, n) == 0 &&
+		    s[n] == '=') {
+			for (v = s + n + 1; v < end; v++)
+				if (*v <= ' ' || *v >= 0x7f)
+					return NULL;
+			buf_reset(b);
+			buf_add(b, s + n + 1, (size_t)(end - s - n - 1));
+			return b->oom ? NULL : b->p;
+		}
+		s = end;
+	}
+	return NULL;
+}
+
+/* Add a header line; names and values with CR or LF are refused. */
+void
+resp_header(struct req *r, const char *name, const char *value)
+{
+	if (strpbrk(name, "\r\n:") != NULL || strpbrk(value, "\r\n") != NULL) {
+		log_warnx("header %s refused: line break", name);
+		return;
+	}
+	buf_printf(&r->resp.head, "%s: %s\r\n", name, value);
+}
+
+/* Answer with a redirect to a path under the prefix ("/feeds"). */
+void
+resp_redirect(struct req *r, int status, const char *path)
+{
+	struct buf	 loc;
+
+	buf_init(&loc);
+	buf_add(&loc, r->app->prefix, r->app->prefix_len);
+	buf_puts(&loc, path);
+	r->resp.status = status;
+	if (!loc.oom)
+		resp_header(r, "Location", loc.p);
+	buf_release(&loc);
+}
+
+static const char *
+status_text(int status)
+{
+	switch (status) {
+	case 200: return "OK";
+	case 204: return "No Content";
+	case 301: return "Moved Permanently";
+	case 302: return "Found";
+	case 303: return "See Other";
+	case 304: return "Not Modified";
+	case 400: return "Bad Request";
+	case 401: return "Unauthorized";
+	case 403: return "Forbidden";
+	case 404: return "Not Found";
+	case 405: return "Method Not Allowed";
+	case 409: return "Conflict";
+	case 413: return "Payload Too Large";
+	case 429: return "Too Many Requests";
+	case 500: return "Internal Server Error";
+	case 503: return "Service Unavailable";
+	default: return "Unknown";
+	}
+}
+
+/*
+ * Write the answer: status, type, length, the handler's headers, and the
+ * body unless HEAD or a 204/304.  An allocation failure anywhere in the
+ * request turns into a bare 500 here.  0, or -1 when the client is gone.
+ */
+int
+resp_send(struct req *r)
+{
+	struct resp	*p = &r->resp;
+	FCGX_Stream	*out = r->fr->out;
+	char		 line[256];
+	int		 n, nobody;
+
+	if (p->head.oom || p->body.oom) {
+		log_warnx("%s %s: out of memory", r->method, r->uri);
+		buf_release(&p->head);
+		buf_release(&p->body);
+		p->status = 500;
+		p->type = "text/plain; charset=utf-8";
+		buf_puts(&p->body, "out of memory\n");
+	}
+	if (p->status == 0)
+		p->status = 200;
+	nobody = p->status == 204 || p->status == 304;
+	/* libfcgi's own printf knows no %zu: format here. */
+	if (nobody)
+		n = snprintf(line, sizeof(line), "Status: %d %s\r\n",
+		    p->status, status_text(p->status));
+	else
+		n = snprintf(line, sizeof(line), "Status: %d %s\r\n"
+		    "Content-Type: %s\r\nContent-Length: %zu\r\n", p->status,
+		    status_text(p->status), p->type != NULL ? p->type :
+		    "text/plain; charset=utf-8", p->body.len);
+	if (n < 0 || (size_t)n >= sizeof(line))
+		return -1;
+	FCGX_PutStr(line, n, out);
+	if (p->head.len > 0)
+		FCGX_PutStr(p->head.p, (int)p->head.len, out);
+	FCGX_PutStr("\r\n", 2, out);
+	if (!nobody && !r->head && p->body.len > 0)
+		FCGX_PutStr(p->body.p, (int)p->body.len, out);
+	return FCGX_GetError(out) != 0 ? -1 : 0;
+}
+
+/*
+ * End the request: free what it allocated, keep the buffers' capacity
+ * up to their cap for the next one.
+ */
+void
+req_reset(struct req *r)
+{
+	size_t	 i;
+
+	for (i = 0; i < r->nparams; i++) {
+		free(r->params[i].name);
+		free(r->params[i].value);
+	}
+	free(r->params);
+	free(r->path);
+	free(r->user_name);
+	free(r->csrf);
+	for (i = 0; i < ARGS_MAX; i++)
+		free(r->args[i]);
+	buf_reset(&r->body);
+	buf_reset(&r->resp.head);
+	buf_reset(&r->resp.body);
+	r->params = NULL;
+	r->nparams = r->params_cap = 0;
+	r->path = r->user_name = r->csrf = NULL;
+	memset(r->args, 0, sizeof(r->args));
+	r->method = r->uri = r->remote = NULL;
+	r->head = r->https = 0;
+	r->user_id = 0;
+	r->resp.status = 0;
+	r->resp.type = NULL;
+}
+
+/* Free everything, buffers included (at exit). */
+void
+req_release(struct req *r)
+{
+	req_reset(r);
+	buf_release(&r->body);
+	buf_release(&r->resp.head);
+	buf_release(&r->resp.body);
+}
