@@ -179,6 +179,13 @@ fuzz-build: $(patsubst fuzz/%.c,$(FZ)/fuzz-%,$(FUZZ_SRC))
 fuzz: fuzz-build
 	sh fuzz/run $(FUZZ_TIME) $(patsubst fuzz/%.c,%,$(FUZZ_SRC))
 
+# --- benchmarks (not part of check) ----------------------------------
+
+bench: bench-parse
+
+bench-parse: $(B)/hearth-fetch
+	sh bench/parse.sh
+
 # --- install ----------------------------------------------------------
 
 install: all
@@ -205,7 +212,8 @@ uninstall:
 clean:
 	rm -rf $(B)
 
-.PHONY: all check test lint fuzz fuzz-build install uninstall clean
+.PHONY: all check test lint fuzz fuzz-build bench bench-parse install uninstall \
+	clean
 .PRECIOUS: $(SAN)/%.o $(FZ)/%.o
 .SECONDARY:
 

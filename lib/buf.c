@@ -95,8 +95,9 @@ buf_puts(struct buf *b, const char *s)
 		buf_add(b, s, strlen(s));
 }
 
+/* buf_putc() when the buffer is full: grow, then append. */
 void
-buf_putc(struct buf *b, char c)
+buf_putc_slow(struct buf *b, char c)
 {
 	buf_add(b, &c, 1);
 }

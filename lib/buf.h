@@ -27,11 +27,22 @@ void	 buf_release(struct buf *);
 int	 buf_grow(struct buf *, size_t);
 void	 buf_add(struct buf *, const char *, size_t);
 void	 buf_puts(struct buf *, const char *);
-void	 buf_putc(struct buf *, char);
+void	 buf_putc_slow(struct buf *, char);
 void	 buf_printf(struct buf *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 char	*buf_steal(struct buf *);
 
 #define BUF_LIT(b, s)	buf_add((b), "" s "", sizeof(s) - 1)
+
+/* Append one byte; inline, since writers call it once per character. */
+static inline void
+buf_putc(struct buf *b, char c)
+{
+	if (b->len + 1 < b->cap) {
+		b->p[b->len++] = c;
+		b->p[b->len] = '\0';
+	} else
+		buf_putc_slow(b, c);
+}
 
 #endif
