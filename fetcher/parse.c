@@ -39,7 +39,12 @@
  *    fills; among the rows filling one field, the later tag id wins.
  * 5. At the end of an entry its fields are cleaned: titles and authors
  *    to plain text (sanitize_text), bodies to safe HTML (sanitize_html),
- *    dates to UNIX time, URLs made absolute.
+ *    dates to UNIX time, URLs made absolute (http and https only).
+ *    URLs resolve against the xml:base in scope, else the document's
+ *    URL; a body's URLs against the xml:base in scope at the body, else
+ *    the entry's link (as a browser showing that page would), else the
+ *    document's URL.  A guid seen earlier in the document becomes
+ *    guid|link, so feed_entry_key() tells the entries apart.
  */
 
 #define nitems(a)	(sizeof(a) / sizeof((a)[0]))
@@ -1460,8 +1465,9 @@ entry_enclosure(struct parser *p, const char *xmlbase, const char *url,
 
 /*
  * A guid seen before in this document: the later entry's becomes
- * guid|link, or guid|N (N its position) without a link or when that too
- * was seen, so each entry keeps a key of its own.
+ * guid|link, or guid|N (N its 0-based position among the entries kept)
+ * without a link or when that too was seen, so each entry keeps a key of
+ * its own.
  */
 static void
 entry_unique_guid(struct parser *p, struct entry *e)
