@@ -2,6 +2,7 @@
 #ifndef HEARTH_FETCH_H
 #define HEARTH_FETCH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "buf.h"
@@ -58,6 +59,11 @@ void	 fetch_global_cleanup(void);
 int	 fetch_run(struct job *, const struct conf *, fetch_done_fn, void *);
 void	 job_release_outcome(struct job *);
 void	 job_free(struct job *);
+struct sockaddr;
+int	 fetch_addr_private(const struct sockaddr *);
+int64_t	 fetch_retry_after(const char *, int64_t);
+int64_t	 fetch_max_age(const char *);
+int64_t	 fetch_expires(const char *, const char *, int64_t);
 
 /* sched.c: when a feed is next due */
 struct sched {

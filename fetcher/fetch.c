@@ -1,0 +1,1104 @@
+/* fetch.c: the HTTP side of a pass: libcurl multi, polite per host */
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <curl/curl.h>
+
+#include "buf.h"
+#include "compat.h"
+#include "conf.h"
+#include "fetch.h"
+#include "log.h"
+#include "url.h"
+
+#define FETCH_UA	"hearth/" HEARTH_VERSION \
+			" (+https://github.com/hearth-reader/hearth)"
+#define FETCH_ACCEPT	"Accept: application/rss+xml, application/atom+xml, " \
+			"application/feed+json, application/xml;q=0.9, " \
+			"text/xml;q=0.9, text/html;q=0.8, */*;q=0.7"
+#define FETCH_PATIENCE	60		/* s a pass waits for a paused host */
+#define FETCH_PAUSE_MAX	(24 * 3600)	/* Retry-After honoured at most */
+#define FETCH_AGE_MAX	(365 * 24 * 3600) /* max-age and Expires, at most */
+#define FETCH_POLL_MAX	5000		/* ms: poll at least this often */
+
+/* One host (lowercase name and port) and the jobs waiting for it. */
+struct host {
+	char		*name;		/* "example.org:443" */
+	int		 inflight;	/* its transfers running */
+	int64_t		 next_ms;	/* no start before this (monotonic) */
+	struct job	**queue;	/* its jobs, in list order */
+	size_t		 nqueue;
+	size_t		 head;		/* the next one to start */
+};
+
+/* One pass over a job list. */
+struct fetcher {
+	const struct conf *conf;
+	CURLM		*multi;
+	struct host	*hosts;		/* in order of first appearance */
+	size_t		 nhosts;
+	size_t		*slots;		/* hash of hosts: index + 1, or 0 */
+	size_t		 nslots;	/* a power of two */
+	struct job	**order;	/* the jobs, grouped by host */
+	struct job	**bad;		/* jobs whose URL is unusable */
+	size_t		 nbad;
+	size_t		 pending;	/* queued, not started */
+	int		 inflight;	/* transfers running */
+	int		 allow_private;	/* no address check */
+	fetch_done_fn	 done;
+	void		*arg;
+};
+
+/* One transfer. */
+struct xfer {
+	struct fetcher	*f;
+	struct host	*host;
+	struct job	*job;
+	CURL		*easy;
+	struct curl_slist *headers;
+	int64_t		 start_ms;
+	size_t		 max;		/* body cap, decoded bytes */
+	int		 oom;		/* an allocation failed */
+	int		 refused;	/* a private address was refused */
+	char		 refused_addr[INET6_ADDRSTRLEN];
+	long		 hop_status;	/* the response being read */
+	int		 all_perm;	/* every hop so far 301 or 308 */
+	char		*date;		/* Date of the final response */
+	char		*expires;	/* its Expires */
+	char		 errbuf[CURL_ERROR_SIZE];
+};
+
+static int64_t
+now_ms(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Set job->error from a format; left NULL when out of memory. */
+static void
+job_error(struct job *j, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) == -1)
+		s = NULL;
+	va_end(ap);
+	free(j->error);
+	j->error = s;
+}
+
+/* A copy of a library's message in out, its first letter lowercase. */
+static const char *
+lc_first(char *out, size_t n, const char *msg)
+{
+	strlcpy(out, msg, n);
+	out[0] = (char)tolower((unsigned char)out[0]);
+	return out;
+}
+
+/* --- header values ------------------------------------------------ */
+
+/*
+ * Parse the digits at s into *v, saturating at cap; the rest of s may
+ * only be white space.  Returns 0, or -1 when s is not a number.
+ */
+static int
+parse_secs(const char *s, int64_t cap, int64_t *v)
+{
+	int64_t	 n = 0;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	for (; isdigit((unsigned char)*s); s++)
+		if ((n = n * 10 + (*s - '0')) > cap)
+			n = cap;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s != '\0')
+		return -1;
+	*v = n;
+	return 0;
+}
+
+/*
+ * Seconds to wait from a Retry-After value, delay-seconds or an
+ * HTTP-date (minus now, UNIX seconds), within [0, 24 h]; -1 when the
+ * value is neither.
+ */
+int64_t
+fetch_retry_after(const char *v, int64_t now)
+{
+	int64_t	 n;
+	time_t	 t;
+
+	if (v == NULL)
+		return -1;
+	if (parse_secs(v, FETCH_PAUSE_MAX, &n) == 0)
+		return n;
+	if ((t = curl_getdate(v, NULL)) == -1)
+		return -1;
+	n = (int64_t)t - now;
+	if (n < 0)
+		return 0;
+	return n < FETCH_PAUSE_MAX ? n : FETCH_PAUSE_MAX;
+}
+
+/*
+ * The freshness a Cache-Control value gives, in seconds: its max-age
+ * (quoted or not), or 0 for no-store or no-cache, which win; -1 when it
+ * says neither.  Other directives (s-maxage is for shared caches) and
+ * malformed ones are ignored.
+ */
+int64_t
+fetch_max_age(const char *v)
+{
+	const char	*p, *e;
+	char		 num[32];
+	int64_t		 age = -1, n;
+	size_t		 len;
+
+	if (v == NULL)
+		return -1;
+	for (p = v; *p != '\0'; p = *e == ',' ? e + 1 : e) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		e = p + strcspn(p, ",");
+		len = (size_t)(e - p);
+		while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+			len--;
+		if ((len == 8 && strncasecmp(p, "no-store", 8) == 0) ||
+		    (len == 8 && strncasecmp(p, "no-cache", 8) == 0))
+			return 0;
+		if (len <= 8 || strncasecmp(p, "max-age=", 8) != 0)
+			continue;
+		p += 8;
+		len -= 8;
+		if (len >= 2 && p[0] == '"' && p[len - 1] == '"') {
+			p++;
+			len -= 2;
+		}
+		if (len >= sizeof(num))
+			len = sizeof(num) - 1;	/* saturates anyway */
+		memcpy(num, p, len);
+		num[len] = '\0';
+		if (parse_secs(num, FETCH_AGE_MAX, &n) == 0)
+			age = n;
+	}
+	return age;
+}
+
+/*
+ * The freshness an Expires value gives, in seconds: Expires minus the
+ * response's Date (or minus now, UNIX seconds, when Date is missing or
+ * bad), at least 0.  A value that is not a date ("0", "-1") means already
+ * expired, so 0, as RFC 9111 says; -1 only when expires is NULL.
+ */
+int64_t
+fetch_expires(const char *expires, const char *date, int64_t now)
+{
+	time_t	 e, d = -1;
+	int64_t	 n;
+
+	if (expires == NULL)
+		return -1;
+	if ((e = curl_getdate(expires, NULL)) == -1)
+		return 0;
+	if (date != NULL)
+		d = curl_getdate(date, NULL);
+	n = (int64_t)e - (d != -1 ? (int64_t)d : now);
+	if (n < 0)
+		return 0;
+	return n < FETCH_AGE_MAX ? n : FETCH_AGE_MAX;
+}
+
+/* --- private addresses -------------------------------------------- */
+
+static int
+v4_private(uint32_t a)
+{
+	return (a >> 24) == 0 ||		/* "this network" */
+	    (a >> 24) == 10 ||			/* RFC 1918 */
+	    (a >> 24) == 127 ||			/* loopback */
+	    (a & 0xffc00000) == 0x64400000 ||	/* 100.64/10, CGNAT */
+	    (a & 0xffff0000) == 0xa9fe0000 ||	/* 169.254/16, link-local */
+	    (a & 0xfff00000) == 0xac100000 ||	/* 172.16/12 */
+	    (a & 0xffffff00) == 0xc0000000 ||	/* 192.0.0/24, IETF */
+	    (a & 0xffff0000) == 0xc0a80000 ||	/* 192.168/16 */
+	    (a & 0xfffe0000) == 0xc6120000 ||	/* 198.18/15, benchmarks */
+	    (a >> 28) >= 0xe;			/* multicast, reserved */
+}
+
+static uint32_t
+v4_at(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	    (uint32_t)p[2] << 8 | p[3];
+}
+
+/*
+ * Whether a connection to sa would reach the host itself or its LAN:
+ * loopback, RFC 1918, CGNAT, link-local, unique-local, multicast and
+ * unspecified addresses, also when an IPv6 address embeds such an IPv4
+ * one (mapped, compatible, NAT64, 6to4).  Families other than IPv4 and
+ * IPv6 count as private.
+ */
+int
+fetch_addr_private(const struct sockaddr *sa)
+{
+	static const unsigned char	 nat64[12] =
+	    { 0, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0 };
+	static const unsigned char	 mapped[12] =
+	    { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+	const struct sockaddr_in	*s4;
+	const struct sockaddr_in6	*s6;
+	const unsigned char		*a;
+	size_t				 i;
+
+	if (sa->sa_family == AF_INET) {
+		s4 = (const struct sockaddr_in *)(const void *)sa;
+		return v4_private(ntohl(s4->sin_addr.s_addr));
+	}
+	if (sa->sa_family != AF_INET6)
+		return 1;
+	s6 = (const struct sockaddr_in6 *)(const void *)sa;
+	a = s6->sin6_addr.s6_addr;
+	for (i = 0; i < 12 && a[i] == 0; i++)
+		;
+	if (i == 12)			/* ::, ::1, ::a.b.c.d */
+		return v4_private(v4_at(a + 12)) || v4_at(a + 12) <= 1;
+	if (memcmp(a, mapped, 12) == 0 || memcmp(a, nat64, 12) == 0)
+		return v4_private(v4_at(a + 12));
+	if (a[0] == 0x20 && a[1] == 0x02)	/* 6to4 */
+		return v4_private(v4_at(a + 2));
+	return (a[0] & 0xfe) == 0xfc ||		/* fc00::/7, unique-local */
+	    (a[0] == 0xfe && (a[1] & 0xc0) == 0x80) ||	/* fe80::/10 */
+	    (a[0] == 0xfe && (a[1] & 0xc0) == 0xc0) ||	/* fec0::/10 */
+	    a[0] == 0xff;				/* multicast */
+}
+
+/*
+ * Whether the environment names a proxy.  Connections then go to the
+ * proxy, whose address the administrator chose, and the target's address
+ * is the proxy's to check, as other readers exempt a configured proxy.
+ */
+static int
+proxy_in_env(void)
+{
+	static const char *const	 names[] = { "http_proxy",
+	    "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy",
+	    "ALL_PROXY" };
+	const char			*v;
+	size_t				 i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if ((v = getenv(names[i])) != NULL && *v != '\0')
+			return 1;
+	return 0;
+}
+
+/* --- callbacks ---------------------------------------------------- */
+
+static curl_socket_t
+on_opensocket(void *arg, curlsocktype purpose, struct curl_sockaddr *a)
+{
+	struct xfer	*x = arg;
+	const void	*in;
+	int		 type = a->socktype;
+
+	if (purpose == CURLSOCKTYPE_IPCXN && !x->f->allow_private &&
+	    fetch_addr_private(&a->addr)) {
+		x->refused = 1;
+		if (a->family == AF_INET)
+			in = &((const struct sockaddr_in *)(const void *)
+			    &a->addr)->sin_addr;
+		else if (a->family == AF_INET6)
+			in = &((const struct sockaddr_in6 *)(const void *)
+			    &a->addr)->sin6_addr;
+		else
+			in = NULL;
+		if (in == NULL || inet_ntop(a->family, in, x->refused_addr,
+		    sizeof(x->refused_addr)) == NULL)
+			strlcpy(x->refused_addr, "?", sizeof(x->refused_addr));
+		log_debug("%s: refused private address %s", x->job->url,
+		    x->refused_addr);
+		return CURL_SOCKET_BAD;
+	}
+#ifdef SOCK_CLOEXEC
+	type |= SOCK_CLOEXEC;
+#endif
+	return socket(a->family, type, a->protocol);
+}
+
+static size_t
+on_body(char *p, size_t size, size_t n, void *arg)
+{
+	struct xfer	*x = arg;
+	struct job	*j = x->job;
+
+	n *= size;		/* size is always 1 */
+	if (n > x->max - j->body.len) {
+		j->too_big = 1;
+		return 0;	/* aborts the transfer */
+	}
+	buf_add(&j->body, p, n);
+	if (j->body.oom) {
+		x->oom = 1;
+		return 0;
+	}
+	return n;
+}
+
+/* Replace *dst with a copy of v; 0, or -1 when out of memory. */
+static int
+set_str(char **dst, const char *v, size_t len)
+{
+	char	*s;
+
+	if ((s = strndup(v, len)) == NULL)
+		return -1;
+	free(*dst);
+	*dst = s;
+	return 0;
+}
+
+/* A new response starts: forget what the previous one said. */
+static void
+response_reset(struct xfer *x)
+{
+	struct job	*j = x->job;
+
+	free(j->content_type);
+	free(j->new_etag);
+	free(j->new_last_modified);
+	free(x->date);
+	free(x->expires);
+	j->content_type = j->new_etag = j->new_last_modified = NULL;
+	x->date = x->expires = NULL;
+	j->retry_after = j->max_age = -1;
+}
+
+/* A status line: "HTTP/1.1 301 Moved", "HTTP/2 200". */
+static void
+on_status(struct xfer *x, const char *p)
+{
+	long	 status;
+
+	p += strcspn(p, " ");
+	status = strtol(p, NULL, 10);
+	if (status >= 100 && status < 200)
+		return;		/* interim: the real one follows */
+	if (x->hop_status != 0 && x->hop_status != 301 &&
+	    x->hop_status != 308)
+		x->all_perm = 0;
+	x->hop_status = status;
+	response_reset(x);
+}
+
+/*
+ * Each header line of each response in the redirect chain.  A status
+ * line starts a response; the fields kept are those of the last one.
+ */
+static size_t
+on_header(char *p, size_t size, size_t n, void *arg)
+{
+	struct xfer	*x = arg;
+	struct job	*j = x->job;
+	char		 line[1024];
+	const char	*v, *colon;
+	size_t		 len = n * size, vlen, nlen;
+	int64_t		 age;
+	int		 rc = 0;
+
+	if (len >= 5 && strncmp(p, "HTTP/", 5) == 0) {
+		vlen = len < sizeof(line) ? len : sizeof(line) - 1;
+		memcpy(line, p, vlen);
+		line[vlen] = '\0';
+		on_status(x, line);
+		return len;
+	}
+	while (len > 0 && (p[len - 1] == '\r' || p[len - 1] == '\n'))
+		len--;
+	if ((colon = memchr(p, ':', len)) == NULL)
+		return n * size;
+	nlen = (size_t)(colon - p);
+	v = colon + 1;
+	vlen = len - nlen - 1;
+	for (; vlen > 0 && (*v == ' ' || *v == '\t'); v++, vlen--)
+		;
+	while (vlen > 0 && (v[vlen - 1] == ' ' || v[vlen - 1] == '\t'))
+		vlen--;
+#define IS(name) \
+    (nlen == sizeof(name) - 1 && strncasecmp(p, name, nlen) == 0)
+	if (IS("content-type"))
+		rc = set_str(&j->content_type, v, vlen);
+	else if (IS("etag"))
+		rc = set_str(&j->new_etag, v, vlen);
+	else if (IS("last-modified"))
+		rc = set_str(&j->new_last_modified, v, vlen);
+	else if (IS("date"))
+		rc = set_str(&x->date, v, vlen);
+	else if (IS("expires"))
+		rc = set_str(&x->expires, v, vlen);
+	else if (IS("retry-after") || IS("cache-control")) {
+		if (vlen >= sizeof(line))
+			vlen = sizeof(line) - 1;
+		memcpy(line, v, vlen);
+		line[vlen] = '\0';
+		if (IS("retry-after"))
+			j->retry_after = fetch_retry_after(line, time(NULL));
+		else if ((age = fetch_max_age(line)) >= 0 &&
+		    (j->max_age < 0 || age < j->max_age))
+			j->max_age = age;	/* several: the strictest */
+	}
+#undef IS
+	if (rc == -1) {
+		x->oom = 1;
+		return 0;
+	}
+	return n * size;
+}
+
+/* --- transfers ---------------------------------------------------- */
+
+/* The host of url, lowercase, in a buffer of size n; "?" if none. */
+static void
+url_host(const char *url, char *out, size_t n)
+{
+	CURLU	*u;
+	char	*h = NULL;
+
+	strlcpy(out, "?", n);
+	if (url == NULL || (u = curl_url()) == NULL)
+		return;
+	if (curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_HOST, &h, 0) == CURLUE_OK)
+		strlcpy(out, h, n);
+	curl_free(h);
+	curl_url_cleanup(u);
+}
+
+/* "15 MiB", "64 KiB", "1000 bytes" */
+static void
+size_text(char *out, size_t n, size_t bytes)
+{
+	if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) == 0)
+		snprintf(out, n, "%zu MiB", bytes / (1024 * 1024));
+	else if (bytes >= 1024 && bytes % 1024 == 0)
+		snprintf(out, n, "%zu KiB", bytes / 1024);
+	else
+		snprintf(out, n, "%zu bytes", bytes);
+}
+
+/* Drop libcurl's prefix from its error text, where it says nothing. */
+static const char *
+curl_detail(const struct xfer *x, CURLcode rc)
+{
+	const char	*e = x->errbuf;
+
+	if (*e == '\0')
+		return curl_easy_strerror(rc);
+	if (strncasecmp(e, "SSL certificate problem: ", 25) == 0)
+		return e + 25;
+	return e;
+}
+
+/* job->error from the curl result of a finished transfer. */
+static void
+xfer_error(struct xfer *x, CURLcode rc)
+{
+	struct job		*j = x->job;
+	const struct conf	*c = x->f->conf;
+	char			*eff = NULL, host[256], text[64];
+	curl_off_t		 ct = 0;
+	long			 oserr = 0;
+
+	curl_easy_getinfo(x->easy, CURLINFO_EFFECTIVE_URL, &eff);
+	url_host(eff != NULL ? eff : j->url, host, sizeof(host));
+	switch (rc) {
+	case CURLE_OK:
+		break;
+	case CURLE_WRITE_ERROR:
+	case CURLE_FILESIZE_EXCEEDED:
+		if (x->oom)
+			job_error(j, "out of memory");
+		else if (j->too_big || rc == CURLE_FILESIZE_EXCEEDED) {
+			j->too_big = 1;
+			size_text(text, sizeof(text), x->max);
+			job_error(j, "larger than %s", text);
+		} else
+			job_error(j, "%s", curl_detail(x, rc));
+		break;
+	case CURLE_COULDNT_RESOLVE_HOST:
+		job_error(j, "could not resolve host %s", host);
+		break;
+	case CURLE_COULDNT_CONNECT:
+		curl_easy_getinfo(x->easy, CURLINFO_OS_ERRNO, &oserr);
+		if (x->refused && strstr(host, x->refused_addr) != NULL)
+			job_error(j, "refused: private address %s",
+			    x->refused_addr);
+		else if (x->refused)
+			job_error(j, "refused: private address %s (%s)",
+			    x->refused_addr, host);
+		else if (oserr != 0) {
+			job_error(j, "could not connect to %s: %s", host,
+			    lc_first(text, sizeof(text), strerror((int)oserr)));
+		}
+		else
+			job_error(j, "could not connect to %s: %s", host,
+			    curl_detail(x, rc));
+		break;
+	case CURLE_OPERATION_TIMEDOUT:
+		curl_easy_getinfo(x->easy, CURLINFO_CONNECT_TIME_T, &ct);
+		if (ct == 0)
+			job_error(j, "could not connect to %s: timed out "
+			    "after %lld s", host, c->fetch_connect_timeout);
+		else
+			job_error(j, "timed out after %lld s", c->fetch_timeout);
+		break;
+	case CURLE_TOO_MANY_REDIRECTS:
+		job_error(j, "too many redirects (more than 10)");
+		break;
+	case CURLE_UNSUPPORTED_PROTOCOL:
+		/* The first URL was checked: this was a redirect. */
+		job_error(j, "redirect to a non-http URL refused");
+		break;
+	case CURLE_PEER_FAILED_VERIFICATION:
+		job_error(j, "TLS certificate problem: %s", curl_detail(x, rc));
+		break;
+	case CURLE_SSL_CONNECT_ERROR:
+		job_error(j, "TLS handshake with %s failed: %s", host,
+		    curl_detail(x, rc));
+		break;
+	case CURLE_GOT_NOTHING:
+		job_error(j, "empty reply from %s", host);
+		break;
+	case CURLE_PARTIAL_FILE:
+		job_error(j, "connection closed before the whole body came");
+		break;
+	default:
+		lc_first(text, sizeof(text), curl_easy_strerror(rc));
+		if (x->errbuf[0] != '\0')
+			job_error(j, "%s: %s", text, x->errbuf);
+		else
+			job_error(j, "%s", text);
+		break;
+	}
+	if (rc != CURLE_OK && j->error == NULL)
+		log_warnx("%s: %s", j->url, curl_easy_strerror(rc));
+}
+
+/* Add "Name: value" to the request, unless value is empty or unsafe. */
+static int
+add_header(struct curl_slist **l, const char *name, const char *v)
+{
+	struct curl_slist	*n;
+	char			*h;
+
+	if (v == NULL || *v == '\0' || strpbrk(v, "\r\n") != NULL)
+		return 0;
+	if (asprintf(&h, "%s: %s", name, v) == -1)
+		return -1;
+	n = curl_slist_append(*l, h);
+	free(h);
+	if (n == NULL)
+		return -1;
+	*l = n;
+	return 0;
+}
+
+#define SETOPT(opt, val) do {						\
+	if (curl_easy_setopt(x->easy, (opt), (val)) != CURLE_OK)	\
+		goto fail;						\
+} while (0)
+
+/* A configured easy handle for x's job, or -1. */
+static int
+xfer_setup(struct xfer *x)
+{
+	const struct conf	*c = x->f->conf;
+	struct job		*j = x->job;
+	const char		*ua;
+	struct curl_slist	*n;
+
+	if ((x->easy = curl_easy_init()) == NULL)
+		return -1;
+	if ((n = curl_slist_append(NULL, FETCH_ACCEPT)) == NULL)
+		goto fail;
+	x->headers = n;
+	if (add_header(&x->headers, "If-None-Match", j->etag) == -1 ||
+	    add_header(&x->headers, "If-Modified-Since",
+	    j->last_modified) == -1)
+		goto fail;
+	ua = c->fetch_user_agent != NULL && *c->fetch_user_agent != '\0' ?
+	    c->fetch_user_agent : FETCH_UA;
+
+	SETOPT(CURLOPT_URL, j->url);
+	SETOPT(CURLOPT_PRIVATE, x);
+	SETOPT(CURLOPT_ERRORBUFFER, x->errbuf);
+	SETOPT(CURLOPT_NOSIGNAL, 1L);
+	SETOPT(CURLOPT_FOLLOWLOCATION, 1L);
+	SETOPT(CURLOPT_MAXREDIRS, 10L);
+#if LIBCURL_VERSION_NUM >= 0x075500	/* 7.85: the _STR forms */
+	SETOPT(CURLOPT_PROTOCOLS_STR, "http,https");
+	SETOPT(CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+#else
+	SETOPT(CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+	SETOPT(CURLOPT_REDIR_PROTOCOLS,
+	    (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+#endif
+	SETOPT(CURLOPT_CONNECTTIMEOUT, (long)c->fetch_connect_timeout);
+	SETOPT(CURLOPT_TIMEOUT, (long)c->fetch_timeout);
+	SETOPT(CURLOPT_ACCEPT_ENCODING, "");
+	SETOPT(CURLOPT_USERAGENT, ua);
+	SETOPT(CURLOPT_HTTPHEADER, x->headers);
+	SETOPT(CURLOPT_TCP_KEEPALIVE, 1L);
+	SETOPT(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1L);
+	SETOPT(CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)x->max);
+	SETOPT(CURLOPT_WRITEFUNCTION, on_body);
+	SETOPT(CURLOPT_WRITEDATA, x);
+	SETOPT(CURLOPT_HEADERFUNCTION, on_header);
+	SETOPT(CURLOPT_HEADERDATA, x);
+	SETOPT(CURLOPT_OPENSOCKETFUNCTION, on_opensocket);
+	SETOPT(CURLOPT_OPENSOCKETDATA, x);
+	if (j->username != NULL && *j->username != '\0') {
+		SETOPT(CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
+		SETOPT(CURLOPT_USERNAME, j->username);
+		SETOPT(CURLOPT_PASSWORD,
+		    j->password != NULL ? j->password : "");
+	}
+	return 0;
+fail:
+	return -1;
+}
+
+#undef SETOPT
+
+static void
+xfer_free(struct xfer *x)
+{
+	if (x == NULL)
+		return;
+	if (x->easy != NULL)
+		curl_easy_cleanup(x->easy);
+	curl_slist_free_all(x->headers);
+	free(x->date);
+	free(x->expires);
+	free(x);
+}
+
+/* --- the pass ----------------------------------------------------- */
+
+/* Hand a finished job to the caller. */
+static void
+finish(struct fetcher *f, struct job *j)
+{
+	f->done(j, f->arg);
+}
+
+/*
+ * The host pauses for pause seconds (Retry-After).  When that is longer
+ * than a pass waits, its waiting jobs fail now, so the store reschedules
+ * them, instead of the pass sleeping.
+ */
+static void
+host_pause(struct fetcher *f, struct host *h, int64_t pause, int64_t now)
+{
+	struct job	*j;
+
+	if (now + pause * 1000 > h->next_ms)
+		h->next_ms = now + pause * 1000;
+	if (pause <= FETCH_PATIENCE)
+		return;
+	while (h->head < h->nqueue) {
+		j = h->queue[h->head++];
+		f->pending--;
+		j->retry_after = pause;
+		job_error(j, "host asked to slow down (Retry-After %lld s)",
+		    (long long)pause);
+		finish(f, j);
+	}
+}
+
+/* A transfer ended: fill the job's outcome, free the handle, report. */
+static void
+on_done(struct fetcher *f, struct xfer *x, CURLcode rc)
+{
+	struct job	*j = x->job;
+	struct host	*h = x->host;
+	char		*eff = NULL;
+	long		 status = 0, nredir = 0;
+	int64_t		 now = now_ms(), pause;
+
+	curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
+	curl_easy_getinfo(x->easy, CURLINFO_REDIRECT_COUNT, &nredir);
+	curl_easy_getinfo(x->easy, CURLINFO_EFFECTIVE_URL, &eff);
+	j->status = status;
+	j->redirects = (int)nredir;
+	j->all_permanent = nredir > 0 && x->all_perm;
+	if (eff != NULL && (j->final_url = strdup(eff)) == NULL)
+		x->oom = 1;
+	if (rc == CURLE_OK && x->oom)
+		rc = CURLE_WRITE_ERROR;
+	xfer_error(x, rc);
+	if (j->max_age < 0)	/* max-age overrides Expires */
+		j->expires = fetch_expires(x->expires, x->date, time(NULL));
+	if (status != 429 && status != 503)
+		j->retry_after = -1;
+	j->elapsed_ms = now - x->start_ms;
+	log_debug("%s: %ld%s%s, %zu bytes, %lld ms", j->url, status,
+	    j->error != NULL ? ", " : "", j->error != NULL ? j->error : "",
+	    j->body.len, (long long)j->elapsed_ms);
+
+	curl_multi_remove_handle(f->multi, x->easy);
+	xfer_free(x);
+	h->inflight--;
+	f->inflight--;
+	pause = j->retry_after;	/* done may release the outcome */
+	finish(f, j);
+	if (pause >= 0)
+		host_pause(f, h, pause, now);
+}
+
+/* Start the job at the head of h's queue; a failure finishes it. */
+static void
+start(struct fetcher *f, struct host *h, int64_t now)
+{
+	struct job	*j = h->queue[h->head++];
+	struct xfer	*x;
+
+	f->pending--;
+	h->next_ms = now + (int64_t)f->conf->fetch_per_host_gap * 1000;
+	if ((x = calloc(1, sizeof(*x))) == NULL) {
+		job_error(j, "out of memory");
+		finish(f, j);
+		return;
+	}
+	x->f = f;
+	x->host = h;
+	x->job = j;
+	x->all_perm = 1;
+	x->start_ms = now;
+	x->max = (size_t)f->conf->fetch_max_bytes;
+	if (xfer_setup(x) == -1 ||
+	    curl_multi_add_handle(f->multi, x->easy) != CURLM_OK) {
+		xfer_free(x);
+		job_error(j, "cannot set up the transfer");
+		finish(f, j);
+		return;
+	}
+	h->inflight++;
+	f->inflight++;
+}
+
+/*
+ * Start every job the caps allow now.  Returns the milliseconds until a
+ * waiting host may start again, or -1 when no job waits on a gap.
+ */
+static int64_t
+start_ready(struct fetcher *f, int64_t now)
+{
+	struct host	*h;
+	int64_t		 wait = -1;
+	size_t		 i;
+	int		 max = f->conf->fetch_max_inflight;
+	int		 per = f->conf->fetch_per_host_inflight;
+
+	for (i = 0; i < f->nhosts && f->inflight < max; i++) {
+		h = &f->hosts[i];
+		while (h->head < h->nqueue && h->inflight < per &&
+		    f->inflight < max) {
+			if (now < h->next_ms) {
+				if (wait == -1 || h->next_ms - now < wait)
+					wait = h->next_ms - now;
+				break;
+			}
+			start(f, h, now);
+		}
+	}
+	return wait;
+}
+
+/* Read what libcurl finished; returns how many. */
+static int
+drain(struct fetcher *f)
+{
+	CURLMsg		*m;
+	struct xfer	*x;
+	char		*priv;
+	int		 left, n = 0;
+
+	while ((m = curl_multi_info_read(f->multi, &left)) != NULL) {
+		if (m->msg != CURLMSG_DONE)
+			continue;
+		priv = NULL;
+		curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, &priv);
+		if ((x = (struct xfer *)(void *)priv) == NULL)
+			continue;
+		on_done(f, x, m->data.result);
+		n++;
+	}
+	return n;
+}
+
+static uint32_t
+str_hash(const char *s)
+{
+	uint32_t	 h = 2166136261u;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+/*
+ * The host key of url, "name:port" in lowercase, in a string the caller
+ * frees; NULL when url is not an http(s) URL with a host (or when out of
+ * memory: *oom is set then).
+ */
+static char *
+host_key(const char *url, int *oom)
+{
+	CURLU	*u;
+	char	*host = NULL, *port = NULL, *key = NULL, *p;
+
+	if (!url_is_http(url))
+		return NULL;
+	if ((u = curl_url()) == NULL) {
+		*oom = 1;
+		return NULL;
+	}
+	if (curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) ==
+	    CURLUE_OK) {
+		if (asprintf(&key, "%s:%s", host, port) == -1) {
+			key = NULL;
+			*oom = 1;
+		}
+		for (p = key; p != NULL && *p != '\0'; p++)
+			*p = (char)tolower((unsigned char)*p);
+	}
+	curl_free(host);
+	curl_free(port);
+	curl_url_cleanup(u);
+	return key;
+}
+
+/* The host for key, added when new; its index. */
+static size_t
+host_index(struct fetcher *f, char *key)
+{
+	size_t	 i, mask = f->nslots - 1;
+
+	for (i = str_hash(key) & mask; f->slots[i] != 0; i = (i + 1) & mask)
+		if (strcmp(f->hosts[f->slots[i] - 1].name, key) == 0) {
+			free(key);
+			return f->slots[i] - 1;
+		}
+	f->hosts[f->nhosts].name = key;
+	f->slots[i] = ++f->nhosts;
+	return f->nhosts - 1;
+}
+
+/*
+ * Group the jobs by host, in order, without touching the list: a counting
+ * sort into f->order, each host's queue a slice of it.
+ */
+static int
+fetcher_init(struct fetcher *f, struct job *jobs)
+{
+	struct job	*j;
+	size_t		*idx = NULL, njobs = 0, i, k, off;
+	char		*key;
+	int		 oom = 0, rc = -1;
+
+	for (j = jobs; j != NULL; j = j->next)
+		njobs++;
+	for (f->nslots = 16; f->nslots < 2 * njobs; f->nslots *= 2)
+		;
+	if ((f->multi = curl_multi_init()) == NULL ||
+	    (f->hosts = calloc(njobs + 1, sizeof(*f->hosts))) == NULL ||
+	    (f->slots = calloc(f->nslots, sizeof(*f->slots))) == NULL ||
+	    (f->order = calloc(njobs + 1, sizeof(*f->order))) == NULL ||
+	    (f->bad = calloc(njobs + 1, sizeof(*f->bad))) == NULL ||
+	    (idx = calloc(njobs + 1, sizeof(*idx))) == NULL)
+		goto out;
+	for (i = 0, j = jobs; j != NULL; j = j->next, i++) {
+		job_release_outcome(j);
+		if ((key = host_key(j->url, &oom)) == NULL) {
+			if (oom)
+				goto out;
+			idx[i] = SIZE_MAX;
+			continue;
+		}
+		idx[i] = host_index(f, key);
+		f->hosts[idx[i]].nqueue++;
+	}
+	for (k = 0, off = 0; k < f->nhosts; k++) {
+		f->hosts[k].queue = f->order + off;
+		off += f->hosts[k].nqueue;
+		f->hosts[k].nqueue = 0;
+	}
+	for (i = 0, j = jobs; j != NULL; j = j->next, i++) {
+		if (idx[i] == SIZE_MAX)
+			f->bad[f->nbad++] = j;
+		else {
+			k = idx[i];
+			f->hosts[k].queue[f->hosts[k].nqueue++] = j;
+			f->pending++;
+		}
+	}
+	rc = 0;
+out:
+	free(idx);
+	return rc;
+}
+
+static void
+fetcher_release(struct fetcher *f)
+{
+	size_t	 i;
+
+	for (i = 0; i < f->nhosts; i++)
+		free(f->hosts[i].name);
+	free(f->hosts);
+	free(f->slots);
+	free(f->order);
+	free(f->bad);
+	if (f->multi != NULL)
+		curl_multi_cleanup(f->multi);
+}
+
+/*
+ * Fetch every job of the list (linked by next, which is not changed),
+ * calling done(job, arg) as each completes, from this thread.  Each job
+ * gets exactly one call, with its outcome fields filled: error set when
+ * the transfer failed (status may still hold what came first), else
+ * status, headers and body.  done owns the outcome until it calls
+ * job_release_outcome(), which it should, to keep memory bounded.
+ *
+ * Politeness: at most fetch_max_inflight transfers, and per host at most
+ * fetch_per_host_inflight with fetch_per_host_gap seconds between starts;
+ * a 429 or 503 with Retry-After pauses its host, and a pause longer than
+ * a minute fails that host's waiting jobs at once (retry_after set).
+ *
+ * Outcome fields must start zeroed (calloc) or from an earlier run.
+ * Returns 0, or -1 when the pass could not be set up, before any call.
+ */
+int
+fetch_run(struct job *jobs, const struct conf *conf, fetch_done_fn done,
+    void *arg)
+{
+	struct fetcher	 f;
+	int64_t		 wait;
+	size_t		 i;
+	int		 running;
+	CURLMcode	 mc;
+
+	memset(&f, 0, sizeof(f));
+	f.conf = conf;
+	f.done = done;
+	f.arg = arg;
+	f.allow_private = conf->fetch_allow_private || proxy_in_env();
+	if (fetcher_init(&f, jobs) == -1) {
+		log_warnx("fetch: out of memory");
+		fetcher_release(&f);
+		return -1;
+	}
+	for (i = 0; i < f.nbad; i++) {
+		job_error(f.bad[i], "not an http or https URL");
+		finish(&f, f.bad[i]);
+	}
+	while (f.pending > 0 || f.inflight > 0) {
+		wait = start_ready(&f, now_ms());
+		if ((mc = curl_multi_perform(f.multi, &running)) != CURLM_OK)
+			log_warnx("fetch: %s", curl_multi_strerror(mc));
+		if (drain(&f) > 0)
+			continue;
+		if (f.pending == 0 && f.inflight == 0)
+			break;
+		if (wait == -1 || wait > FETCH_POLL_MAX)
+			wait = FETCH_POLL_MAX;
+		/* libcurl shortens the wait to its own timeouts. */
+		if ((mc = curl_multi_poll(f.multi, NULL, 0, (int)wait,
+		    NULL)) != CURLM_OK)
+			log_warnx("fetch: %s", curl_multi_strerror(mc));
+	}
+	fetcher_release(&f);
+	return 0;
+}
+
+/* libcurl's process-wide setup; 0 or -1.  Call once, before threads. */
+int
+fetch_global_init(void)
+{
+	CURLcode	 rc;
+
+	if ((rc = curl_global_init(CURL_GLOBAL_DEFAULT)) != CURLE_OK) {
+		log_warnx("curl_global_init: %s", curl_easy_strerror(rc));
+		return -1;
+	}
+	return 0;
+}
+
+void
+fetch_global_cleanup(void)
+{
+	curl_global_cleanup();
+}
+
+/*
+ * Free a job's outcome (body, headers, error) and reset it to "nothing
+ * fetched", so the job can be fetched again.  The feed's fields stay.
+ */
+void
+job_release_outcome(struct job *j)
+{
+	free(j->error);
+	free(j->content_type);
+	free(j->new_etag);
+	free(j->new_last_modified);
+	free(j->final_url);
+	buf_release(&j->body);
+	j->status = 0;
+	j->error = j->content_type = j->new_etag = NULL;
+	j->new_last_modified = j->final_url = NULL;
+	j->too_big = j->redirects = j->all_permanent = 0;
+	j->retry_after = j->max_age = j->expires = -1;
+	j->elapsed_ms = 0;
+}
+
+/* Free a job and every string it holds (not the jobs after it); NULL ok. */
+void
+job_free(struct job *j)
+{
+	if (j == NULL)
+		return;
+	job_release_outcome(j);
+	free(j->url);
+	free(j->etag);
+	free(j->last_modified);
+	free(j->username);
+	free(j->password);
+	free(j->redirect_url);
+	free(j);
+}
