@@ -54,7 +54,9 @@
 #				"s3cret pass" (htpasswd from openssl passwd
 #				-apr1, or nginx's {PLAIN} scheme without
 #				openssl)
-#	/slow/NAME		/f/NAME at 16 KiB/s (limit_rate)
+#	/slow/NAME		/f/NAME at 16 KiB/s (limit_rate; nginx
+#				sends the first second's worth at once)
+#	/crawl/NAME		/f/NAME at 4 KiB/s
 #
 # The expected text of /latin.rss is in FARM_LATIN_TITLE (UTF-8).
 
@@ -305,6 +307,10 @@ location = /drip.rss {
 location /slow/ {
 	alias @DIR@/www/f/;
 	limit_rate 16k;
+}
+location /crawl/ {
+	alias @DIR@/www/f/;
+	limit_rate 4k;
 }
 location = /chain.rss {
 	return 301 /chain2.rss;
