@@ -29,6 +29,13 @@
 # for long.  As root nginx is told "user root;" so that its workers can
 # read files under a 0700 mktemp directory.
 #
+# A test of a whole nginx.conf (such as the shipped nginx/hearth.conf)
+# writes it as DIR/nginx.conf.in instead: it is used as it is, with
+# "@PORT@" and "@DIR@" replaced, "user root;" put first as root; its
+# pid file must be DIR/logs/nginx.pid.  It has no /__ngx_ping, so set
+# NGX_PING to a path it answers and NGX_PING_STATUS to the status
+# expected (204 by default).
+#
 # Needs nginx (the Debian package nginx-light is enough: the modules
 # used are core, proxy, gzip, gzip_static, auth_basic, rewrite, charset
 # and limit_rate), perl (perl-base, for the bind test and ngx_get) and
@@ -105,6 +112,14 @@ ngx_new() {
 ngx_conf() {
 	_d=$1
 	_p=$2
+	if [ -f "$_d/nginx.conf.in" ]; then
+		{
+			[ "$(id -u)" -eq 0 ] && echo "user root;"
+			sed -e "s|@PORT@|$_p|g" -e "s|@DIR@|$_d|g" \
+			    "$_d/nginx.conf.in"
+		} > "$_d/nginx.conf"
+		return
+	fi
 	{
 		[ "$(id -u)" -eq 0 ] && echo "user root;"
 		cat <<EOF
@@ -206,8 +221,9 @@ ngx_start() {
 				break
 			fi
 			if [ -s "$_d/logs/nginx.pid" ] &&
-			    ngx_get "http://127.0.0.1:$_p/__ngx_ping" 2>/dev/null |
-			    head -n 1 | grep -q ' 204 '; then
+			    ngx_get "http://127.0.0.1:$_p${NGX_PING:-/__ngx_ping}" \
+			    2>/dev/null | head -n 1 |
+			    grep -q " ${NGX_PING_STATUS:-204} "; then
 				echo "$_p" > "$_d/port"
 				NGX_PORT=$_p
 				NGX_URL=http://127.0.0.1:$_p
@@ -281,8 +297,9 @@ ngx_reload() {
 	_n=0
 	while [ "$_n" -lt 30 ]; do
 		_n=$((_n + 1))
-		ngx_get "http://127.0.0.1:$_p/__ngx_ping" 2>/dev/null |
-		    head -n 1 | grep -q ' 204 ' && return 0
+		ngx_get "http://127.0.0.1:$_p${NGX_PING:-/__ngx_ping}" \
+		    2>/dev/null | head -n 1 |
+		    grep -q " ${NGX_PING_STATUS:-204} " && return 0
 		sleep 0.1
 	done
 	return 1
