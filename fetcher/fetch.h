@@ -89,6 +89,11 @@ int64_t	 sched_adaptive(int64_t, int, int64_t, int64_t);
 /* discover.c: the feeds an HTML page points to */
 int	 discover_links(const char *, size_t, const char *, char ***,
 	    size_t *);
+int	 discover_icon_links(const char *, size_t, const char *, char ***,
+	    size_t *);
+void	 discover_free(char **, size_t);
+int	 discover_feed(const struct conf *, const char *, struct buf *,
+	    struct buf *, struct buf *);
 extern const char *const discover_paths[];
 
 /* store.c: one short write transaction per feed */
