@@ -96,6 +96,11 @@ int	 discover_feed(const struct conf *, const char *, struct buf *,
 	    struct buf *, struct buf *);
 extern const char *const discover_paths[];
 
+/* icon.c: a site's favicon */
+#define ICON_MAX_BYTES	(256 * 1024)
+int	 icon_fetch(const struct conf *, const char *, const char *, size_t,
+	    struct buf *, struct buf *, struct buf *);
+
 /* store.c: one short write transaction per feed */
 struct pass_stats {
 	int		 checked;	/* feeds fetched */
