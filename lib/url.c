@@ -99,13 +99,14 @@ url_scheme_is(const char *url, const char *scheme)
 }
 
 /*
- * Whether url is an absolute http or https URL with a host, and without
- * white space or control characters anywhere (a URL to store as given).
+ * Whether url is an absolute http or https URL with a non-empty host
+ * (after any user information, before any port), and without white
+ * space or control characters anywhere: a URL to store as given.
  */
 int
 url_is_http(const char *url)
 {
-	const char	*p;
+	const char	*p, *auth, *end, *at, *host;
 
 	if (url_scheme_is(url, "http"))
 		p = url + 5;
@@ -113,7 +114,15 @@ url_is_http(const char *url)
 		p = url + 6;
 	else
 		return 0;
-	if (p[0] != '/' || p[1] != '/' || p[2] == '\0' || p[2] == '/')
+	if (p[0] != '/' || p[1] != '/')
+		return 0;
+	auth = p + 2;
+	end = auth + strcspn(auth, "/?#");
+	host = auth;
+	for (at = auth; at < end; at++)
+		if (*at == '@')
+			host = at + 1;
+	if (host == end || *host == ':')
 		return 0;
 	for (; *p != '\0'; p++)
 		if ((unsigned char)*p <= ' ' || *p == 0x7f)
