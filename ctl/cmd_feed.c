@@ -8,75 +8,46 @@
 #include "ctl.h"
 #include "db.h"
 #include "log.h"
-#include "opml.h"
+#include "subs.h"
 #include "url.h"
 
-#define TITLE_MAX	1024	/* bytes in a category or feed title */
+/* Tell why a name was refused (subs_clean_name()'s -2). */
+static void
+bad_name(const char *what, const char *s)
+{
+	log_warnx("\"%s\": a %s needs 1 to %d bytes besides white space", s,
+	    what, SUBS_NAME_MAX);
+}
 
 /*
- * A title or category name as an OPML import would store it (trimmed,
- * white space runs as one space, control characters dropped; category
- * folder names joined by "/"), so exports read back the same.  Into b,
- * emptied first; 0, or -1 with the reason told when nothing is left or
- * it is too long.
+ * A title or category name as an OPML import would store it, so exports
+ * read back the same: subs_clean_name() into b.  0, or -1 with the
+ * reason told.
  */
 static int
 clean_name(struct buf *b, const char *what, const char *s, int category)
 {
-	buf_reset(b);
-	if (category)
-		opml_clean_category(b, s);
-	else
-		opml_clean_title(b, s);
-	if (b->oom) {
-		log_warnx("out of memory");
-		return -1;
-	}
-	if (b->len == 0 || b->len > TITLE_MAX) {
-		log_warnx("\"%s\": a %s needs 1 to %d bytes besides white space",
-		    s, what, TITLE_MAX);
-		return -1;
-	}
-	return 0;
+	int	 r;
+
+	if ((r = subs_clean_name(b, s, category)) == -2)
+		bad_name(what, s);
+	return r == 0 ? 0 : -1;
 }
 
 /*
- * The user's category called name (cleaned as clean_name() does, ASCII
- * case ignored) into *id; with create, a missing one is made.  1 found
- * or made, 0 missing, -1 error, -2 a name that cleans to nothing or is
- * too long (told): the caller's usage error.
+ * The user's category called name into *id; with create, a missing one
+ * is made (subs_category_get()).  1 found or made, 0 missing, -1 error,
+ * -2 a name that cleans to nothing or is too long (told): the caller's
+ * usage error.
  */
 int
 ctl_category_get(struct ctl *c, const char *name, int create, int64_t *id)
 {
-	sqlite3_stmt	*st;
-	struct buf	 b;
-	int		 r = -1;
+	int	 r;
 
-	buf_init(&b);
-	if (clean_name(&b, "category name", name, 1) == -1) {
-		r = -2;
-		goto out;
-	}
-	st = db_stmt(&c->db, STMT_CATEGORY_GET_BY_TITLE);
-	sqlite3_bind_int64(st, 1, c->user_id);
-	sqlite3_bind_text(st, 2, b.p, (int)b.len, SQLITE_STATIC);
-	if ((r = db_step(st)) == 1)
-		*id = sqlite3_column_int64(st, 0);
-	db_stmt_done(st);
-	if (r != 0 || !create)
-		goto out;
-	st = db_stmt(&c->db, STMT_CATEGORY_INSERT);
-	sqlite3_bind_int64(st, 1, c->user_id);
-	sqlite3_bind_text(st, 2, b.p, (int)b.len, SQLITE_STATIC);
-	r = db_step(st);
-	db_stmt_done(st);
-	if (r != -1) {
-		*id = sqlite3_last_insert_rowid(c->db.db);
-		r = 1;
-	}
-out:
-	buf_release(&b);
+	if ((r = subs_category_get(&c->db, c->user_id, name, create, id)) ==
+	    -2)
+		bad_name("category name", name);
 	return r;
 }
 
@@ -84,16 +55,7 @@ out:
 int
 ctl_feed_by_url(struct ctl *c, const char *url, int64_t *id)
 {
-	sqlite3_stmt	*st;
-	int		 r;
-
-	st = db_stmt(&c->db, STMT_FEED_GET_BY_URL);
-	sqlite3_bind_int64(st, 1, c->user_id);
-	sqlite3_bind_text(st, 2, url, -1, SQLITE_STATIC);
-	if ((r = db_step(st)) == 1)
-		*id = sqlite3_column_int64(st, FEED_COL_ID);
-	db_stmt_done(st);
-	return r;
+	return subs_feed_by_url(&c->db, c->user_id, url, id);
 }
 
 /*
@@ -235,7 +197,6 @@ cmd_category_list(struct ctl *c, int argc, char **argv)
 int
 cmd_feed_add(struct ctl *c, int argc, char **argv)
 {
-	sqlite3_stmt	*st;
 	const char	*url = NULL, *category = NULL, *title = NULL;
 	struct buf	 clean;
 	int64_t		 cat = 0, id;
@@ -279,21 +240,11 @@ cmd_feed_add(struct ctl *c, int argc, char **argv)
 			rc = CTL_USAGE;
 		goto out;
 	}
-	st = db_stmt(&c->db, STMT_FEED_INSERT);
-	sqlite3_bind_int64(st, 1, c->user_id);
-	if (category != NULL)
-		sqlite3_bind_int64(st, 2, cat);
-	sqlite3_bind_text(st, 3, url, -1, SQLITE_STATIC);
-	if (title != NULL)
-		sqlite3_bind_text(st, 4, title, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 5, ctl_now());
-	r = db_step(st);
-	db_stmt_done(st);
-	if (r == -1 || db_commit(&c->db) == -1)
+	if (subs_feed_add(&c->db, c->user_id, url, title, cat, NULL,
+	    ctl_now(), &id) == -1 || db_commit(&c->db) == -1)
 		goto out;
 	if (!c->quiet)
-		printf("added feed %lld: %s\n",
-		    (long long)sqlite3_last_insert_rowid(c->db.db), url);
+		printf("added feed %lld: %s\n", (long long)id, url);
 	rc = CTL_OK;
 out:
 	db_rollback(&c->db);

@@ -9,86 +9,19 @@
 #include "db.h"
 #include "log.h"
 #include "opml.h"
-#include "url.h"
+#include "subs.h"
 
 #define PROGRESS_MIN	200	/* imports this big show progress */
-
-struct import {
-	size_t	 added, existing, bad, categories;
-	int64_t	 cat_id;	/* the last category looked up */
-	char	*cat_name;	/* its name, or NULL */
-};
-
-/* The id of the category of it, made when missing; 0 or -1. */
-static int
-import_category(struct ctl *c, struct import *im, const char *name)
-{
-	int64_t	 id;
-	int	 r;
-
-	if (im->cat_name != NULL && strcmp(im->cat_name, name) == 0)
-		return 0;
-	if ((r = ctl_category_get(c, name, 0, &id)) == 0) {
-		if ((r = ctl_category_get(c, name, 1, &id)) == 1)
-			im->categories++;
-	}
-	if (r != 1)
-		return -1;
-	free(im->cat_name);
-	if ((im->cat_name = strdup(name)) == NULL)
-		return -1;
-	im->cat_id = id;
-	return 0;
-}
-
-/* Subscribe to one item unless it is there already; 0 or -1. */
-static int
-import_item(struct ctl *c, struct import *im, const struct opml_item *it)
-{
-	sqlite3_stmt	*st;
-	int64_t		 id;
-	int		 r;
-
-	if (!url_is_http(it->xml_url)) {
-		im->bad++;
-		if (!c->quiet)
-			log_warnx("skipped, not an http or https URL: %s",
-			    it->xml_url);
-		return 0;
-	}
-	if ((r = ctl_feed_by_url(c, it->xml_url, &id)) != 0) {
-		im->existing += r == 1;
-		return r == 1 ? 0 : -1;
-	}
-	if (it->category != NULL && import_category(c, im, it->category) == -1)
-		return -1;
-	st = db_stmt(&c->db, STMT_FEED_INSERT);
-	sqlite3_bind_int64(st, 1, c->user_id);
-	if (it->category != NULL)
-		sqlite3_bind_int64(st, 2, im->cat_id);
-	sqlite3_bind_text(st, 3, it->xml_url, -1, SQLITE_STATIC);
-	if (strcmp(it->title, it->xml_url) != 0)
-		sqlite3_bind_text(st, 4, it->title, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 5, ctl_now());
-	if (it->html_url != NULL && url_is_http(it->html_url))
-		sqlite3_bind_text(st, 6, it->html_url, -1, SQLITE_STATIC);
-	r = db_step(st);
-	db_stmt_done(st);
-	if (r == -1)
-		return -1;
-	im->added++;
-	return 0;
-}
 
 int
 cmd_opml_import(struct ctl *c, int argc, char **argv)
 {
-	struct import	 im;
+	struct subs_import im;
 	struct opml	 o;
 	struct buf	 err;
 	char		*text = NULL;
 	size_t		 len, i;
-	int		 progress, rc = CTL_ERR;
+	int		 progress, r, rc = CTL_ERR;
 
 	(void)argc;
 	memset(&im, 0, sizeof(im));
@@ -105,12 +38,16 @@ cmd_opml_import(struct ctl *c, int argc, char **argv)
 	if (db_begin(&c->db, 1) == -1)
 		goto out;
 	for (i = 0; i < o.n; i++) {
-		if (import_item(c, &im, &o.items[i]) == -1) {
+		if ((r = subs_import_item(&c->db, c->user_id, &im,
+		    &o.items[i], ctl_now())) == -1) {
 			log_warnx("%s: stopped at %s; nothing was imported",
 			    argv[0], o.items[i].xml_url);
 			db_rollback(&c->db);
 			goto out;
 		}
+		if (r == SUBS_BAD_URL && !c->quiet)
+			log_warnx("skipped, not an http or https URL: %s",
+			    o.items[i].xml_url);
 		if (progress && (i % 100 == 0 || i + 1 == o.n))
 			fprintf(stderr, "\rimporting %zu/%zu", i + 1, o.n);
 	}
@@ -129,7 +66,7 @@ cmd_opml_import(struct ctl *c, int argc, char **argv)
 	    im.added, im.categories, im.existing, o.duplicates, im.bad);
 	rc = CTL_OK;
 out:
-	free(im.cat_name);
+	subs_import_release(&im);
 	free(text);
 	opml_release(&o);
 	buf_release(&err);

@@ -1,0 +1,204 @@
+/* subs.c: subscriptions: categories and feeds as users add them */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "db.h"
+#include "log.h"
+#include "opml.h"
+#include "subs.h"
+#include "url.h"
+
+/*
+ * hearthctl and the web reader add categories and feeds through these,
+ * so a name typed in either reads back as an OPML import stores it, and
+ * an import does the same whichever way the file came.  None of them
+ * opens a transaction: the caller wraps what must happen together.
+ */
+
+/*
+ * A feed title (category 0) or a category name (category 1) cleaned as
+ * an OPML import cleans it: trimmed, white space runs made one space,
+ * control characters dropped; a category's folder names joined by "/".
+ * Into b, emptied first.  0; -1 out of memory (logged); -2 when nothing
+ * is left or it is longer than SUBS_NAME_MAX: the caller tells the user.
+ */
+int
+subs_clean_name(struct buf *b, const char *s, int category)
+{
+	buf_reset(b);
+	if (category)
+		opml_clean_category(b, s);
+	else
+		opml_clean_title(b, s);
+	if (b->oom) {
+		log_warnx("out of memory");
+		return -1;
+	}
+	if (b->len == 0 || b->len > SUBS_NAME_MAX)
+		return -2;
+	return 0;
+}
+
+/*
+ * The user's category called name (cleaned by subs_clean_name(), ASCII
+ * case ignored) into *id; with create, a missing one is made.  1 found
+ * or made, 0 missing, -1 error (logged), -2 a name that cleans to
+ * nothing or is too long.
+ */
+int
+subs_category_get(struct db *d, int64_t user, const char *name, int create,
+    int64_t *id)
+{
+	sqlite3_stmt	*st;
+	struct buf	 b;
+	int		 r;
+
+	buf_init(&b);
+	if ((r = subs_clean_name(&b, name, 1)) != 0)
+		goto out;
+	st = db_stmt(d, STMT_CATEGORY_GET_BY_TITLE);
+	sqlite3_bind_int64(st, 1, user);
+	sqlite3_bind_text(st, 2, b.p, (int)b.len, SQLITE_STATIC);
+	if ((r = db_step(st)) == 1)
+		*id = sqlite3_column_int64(st, 0);
+	db_stmt_done(st);
+	if (r != 0 || !create)
+		goto out;
+	st = db_stmt(d, STMT_CATEGORY_INSERT);
+	sqlite3_bind_int64(st, 1, user);
+	sqlite3_bind_text(st, 2, b.p, (int)b.len, SQLITE_STATIC);
+	r = db_step(st);
+	db_stmt_done(st);
+	if (r != -1) {
+		*id = sqlite3_last_insert_rowid(d->db);
+		r = 1;
+	}
+out:
+	buf_release(&b);
+	return r;
+}
+
+/* The user's feed at exactly url into *id: 1 found, 0 not, -1 error. */
+int
+subs_feed_by_url(struct db *d, int64_t user, const char *url, int64_t *id)
+{
+	sqlite3_stmt	*st;
+	int		 r;
+
+	st = db_stmt(d, STMT_FEED_GET_BY_URL);
+	sqlite3_bind_int64(st, 1, user);
+	sqlite3_bind_text(st, 2, url, -1, SQLITE_STATIC);
+	if ((r = db_step(st)) == 1)
+		*id = sqlite3_column_int64(st, FEED_COL_ID);
+	db_stmt_done(st);
+	return r;
+}
+
+/*
+ * Subscribe the user to url, an http(s) URL the caller checked and
+ * found new, with a cleaned title or NULL, in category cat (0: none),
+ * with the site's URL or NULL.  The feed is due at once.  Its id goes
+ * to *id when id is not NULL.  0, or -1 (logged).
+ */
+int
+subs_feed_add(struct db *d, int64_t user, const char *url, const char *title,
+    int64_t cat, const char *site, int64_t now, int64_t *id)
+{
+	sqlite3_stmt	*st;
+	int		 r;
+
+	st = db_stmt(d, STMT_FEED_INSERT);
+	sqlite3_bind_int64(st, 1, user);
+	if (cat != 0)
+		sqlite3_bind_int64(st, 2, cat);
+	sqlite3_bind_text(st, 3, url, -1, SQLITE_STATIC);
+	if (title != NULL)
+		sqlite3_bind_text(st, 4, title, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 5, now);
+	if (site != NULL)
+		sqlite3_bind_text(st, 6, site, -1, SQLITE_STATIC);
+	r = db_step(st);
+	db_stmt_done(st);
+	if (r == -1)
+		return -1;
+	if (id != NULL)
+		*id = sqlite3_last_insert_rowid(d->db);
+	return 0;
+}
+
+/* The id of the import's category name, made when missing; 0 or -1. */
+static int
+import_category(struct db *d, int64_t user, struct subs_import *im,
+    const char *name)
+{
+	int64_t	 id;
+	int	 r;
+
+	if (im->cat_name != NULL && strcmp(im->cat_name, name) == 0)
+		return 0;
+	if ((r = subs_category_get(d, user, name, 0, &id)) == 0) {
+		if ((r = subs_category_get(d, user, name, 1, &id)) == 1)
+			im->categories++;
+	}
+	if (r == -2)
+		log_warnx("a category name of more than %d bytes: %.40s...",
+		    SUBS_NAME_MAX, name);
+	if (r != 1)
+		return -1;
+	free(im->cat_name);
+	if ((im->cat_name = strdup(name)) == NULL) {
+		log_warnx("out of memory");
+		return -1;
+	}
+	im->cat_id = id;
+	return 0;
+}
+
+/*
+ * One feed of a parsed OPML list: subscribed unless the user has it or
+ * its URL is not http(s), in its folder's category, made when missing.
+ * The title is kept unless it merely repeats the URL; an http(s) site
+ * URL is kept.  Counts go to im.  Returns what was done (enum
+ * subs_import_result), or -1 (logged): the caller then rolls back the
+ * transaction the whole import runs in.
+ */
+int
+subs_import_item(struct db *d, int64_t user, struct subs_import *im,
+    const struct opml_item *it, int64_t now)
+{
+	int64_t	 id;
+	int	 r;
+
+	if (!url_is_http(it->xml_url)) {
+		im->bad++;
+		return SUBS_BAD_URL;
+	}
+	if ((r = subs_feed_by_url(d, user, it->xml_url, &id)) != 0) {
+		if (r == -1)
+			return -1;
+		im->existing++;
+		return SUBS_EXISTING;
+	}
+	if (it->category != NULL &&
+	    import_category(d, user, im, it->category) == -1)
+		return -1;
+	if (subs_feed_add(d, user, it->xml_url,
+	    strcmp(it->title, it->xml_url) != 0 ? it->title : NULL,
+	    it->category != NULL ? im->cat_id : 0,
+	    it->html_url != NULL && url_is_http(it->html_url) ?
+	    it->html_url : NULL, now, NULL) == -1)
+		return -1;
+	im->added++;
+	return SUBS_ADDED;
+}
+
+/* Free what an import tally holds; it may be used again after. */
+void
+subs_import_release(struct subs_import *im)
+{
+	free(im->cat_name);
+	im->cat_name = NULL;
+	im->cat_id = 0;
+}
