@@ -38,6 +38,7 @@ struct host {
 	char		*name;		/* "example.org:443" */
 	int		 inflight;	/* its transfers running */
 	int64_t		 next_ms;	/* no start before this (monotonic) */
+	int64_t		 paused;	/* s of Retry-After this pass */
 	struct job	**queue;	/* its jobs, in list order */
 	size_t		 nqueue;
 	size_t		 head;		/* the next one to start */
@@ -715,9 +716,9 @@ finish(struct fetcher *f, struct job *j)
 }
 
 /*
- * The host pauses for pause seconds (Retry-After).  When that is longer
- * than a pass waits, its waiting jobs fail now, so the store reschedules
- * them, instead of the pass sleeping.
+ * The host pauses for pause seconds (Retry-After).  When its pauses add
+ * up to more than a pass waits, its waiting jobs fail now, deferred, so
+ * the store reschedules them, instead of the pass sleeping.
  */
 static void
 host_pause(struct fetcher *f, struct host *h, int64_t pause, int64_t now)
@@ -726,11 +727,13 @@ host_pause(struct fetcher *f, struct host *h, int64_t pause, int64_t now)
 
 	if (now + pause * 1000 > h->next_ms)
 		h->next_ms = now + pause * 1000;
-	if (pause <= FETCH_PATIENCE)
+	h->paused += pause;
+	if (h->paused <= FETCH_PATIENCE)
 		return;
 	while (h->head < h->nqueue) {
 		j = h->queue[h->head++];
 		f->pending--;
+		j->deferred = 1;
 		j->retry_after = pause;
 		job_error(j, "host asked to slow down (Retry-After %lld s)",
 		    (long long)pause);
@@ -998,8 +1001,9 @@ fetcher_release(struct fetcher *f)
  *
  * Politeness: at most fetch_max_inflight transfers, and per host at most
  * fetch_per_host_inflight with fetch_per_host_gap seconds between starts;
- * a 429 or 503 with Retry-After pauses its host, and a pause longer than
- * a minute fails that host's waiting jobs at once (retry_after set).
+ * a 429 or 503 with Retry-After pauses its host, and once its pauses add
+ * up to more than a minute, that host's waiting jobs fail at once with
+ * deferred and retry_after set (the pass does not sleep on them).
  *
  * Outcome fields must start zeroed (calloc) or from an earlier run.
  * Returns 0, or -1 when the pass could not be set up, before any call.
@@ -1082,7 +1086,7 @@ job_release_outcome(struct job *j)
 	j->status = 0;
 	j->error = j->content_type = j->new_etag = NULL;
 	j->new_last_modified = j->final_url = NULL;
-	j->too_big = j->redirects = j->all_permanent = 0;
+	j->too_big = j->redirects = j->all_permanent = j->deferred = 0;
 	j->retry_after = j->max_age = j->expires = -1;
 	j->elapsed_ms = 0;
 }

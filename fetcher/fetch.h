@@ -47,6 +47,8 @@ struct job {
 	int64_t		 max_age;	/* Cache-Control max-age, or -1 */
 	int64_t		 expires;	/* Expires minus Date, s, or -1 */
 	int64_t		 elapsed_ms;	/* the whole transfer */
+	int		 deferred;	/* not fetched: its host asked to
+					   wait retry_after s (error set) */
 
 	struct job	*next;
 };
