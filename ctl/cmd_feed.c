@@ -107,9 +107,8 @@ cmd_category_add(struct ctl *c, int argc, char **argv)
 int
 cmd_category_rename(struct ctl *c, int argc, char **argv)
 {
-	sqlite3_stmt	*st;
 	struct buf	 name;
-	int64_t		 id, other;
+	int64_t		 id;
 	int		 r, rc = CTL_ERR;
 
 	(void)argc;
@@ -121,24 +120,13 @@ cmd_category_rename(struct ctl *c, int argc, char **argv)
 			rc = CTL_USAGE;
 		goto out;
 	}
-	if (clean_name(&name, "category name", argv[1], 1) == -1) {
+	r = subs_category_rename(&c->db, c->user_id, id, argv[1], &name);
+	if (r == -2) {
+		bad_name("category name", argv[1]);
 		rc = CTL_USAGE;
-		goto out;
-	}
-	/* Only a change of case may keep the same name. */
-	if ((r = ctl_category_get(c, name.p, 0, &other)) == -1)
-		goto out;
-	if (r == 1 && other != id) {
+	} else if (r == -3)
 		log_warnx("category \"%s\" exists already", name.p);
-		goto out;
-	}
-	st = db_stmt(&c->db, STMT_CATEGORY_RENAME);
-	sqlite3_bind_int64(st, 1, c->user_id);
-	sqlite3_bind_int64(st, 2, id);
-	sqlite3_bind_text(st, 3, name.p, (int)name.len, SQLITE_STATIC);
-	r = db_step(st);
-	db_stmt_done(st);
-	if (r == -1)
+	if (r != 1)
 		goto out;
 	if (!c->quiet)
 		printf("renamed category %s to %s\n", argv[0], name.p);

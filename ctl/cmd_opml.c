@@ -73,59 +73,18 @@ out:
 	return rc;
 }
 
-/* Column text, copied; NULL stays NULL.  Sets *oom on failure. */
-static char *
-col_dup(sqlite3_stmt *st, int col, int *oom)
-{
-	const unsigned char	*s = sqlite3_column_text(st, col);
-	char			*d;
-
-	if (s == NULL)
-		return NULL;
-	if ((d = strdup((const char *)s)) == NULL)
-		*oom = 1;
-	return d;
-}
-
 int
 cmd_opml_export(struct ctl *c, int argc, char **argv)
 {
-	sqlite3_stmt		*st;
-	struct opml_item	*items = NULL, *it;
-	struct buf		 out, title;
-	FILE			*f = stdout;
-	size_t			 n = 0, cap = 0, i;
-	int			 r, oom = 0, rc = CTL_ERR;
+	struct buf	 out;
+	FILE		*f = stdout;
+	size_t		 n;
+	int		 rc = CTL_ERR;
 
 	buf_init(&out);
-	buf_init(&title);
-	st = db_stmt(&c->db, STMT_FEED_LIST);
-	sqlite3_bind_int64(st, 1, c->user_id);
-	while ((r = db_step(st)) == 1) {
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			if ((it = reallocarray(items, cap, sizeof(*it))) ==
-			    NULL) {
-				oom = 1;
-				break;
-			}
-			items = it;
-		}
-		it = &items[n++];
-		it->category = col_dup(st, 2, &oom);
-		it->xml_url = col_dup(st, 3, &oom);
-		it->html_url = col_dup(st, 4, &oom);
-		it->title = col_dup(st, 5, &oom);
-	}
-	db_stmt_done(st);
-	if (r == -1)
+	if (subs_opml_export(&c->db, c->user_id, c->user_name, &out, &n) ==
+	    -1)
 		goto out;
-	buf_printf(&title, "%s's subscriptions in hearth", c->user_name);
-	opml_write(&out, title.p, items, n);
-	if (oom || out.oom || title.oom) {
-		log_warnx("out of memory");
-		goto out;
-	}
 	if (argc == 1 && strcmp(argv[0], "-") != 0 &&
 	    (f = fopen(argv[0], "w")) == NULL) {
 		log_warn("%s", argv[0]);
@@ -143,14 +102,6 @@ out:
 		log_warn("%s", argv[0]);
 		rc = CTL_ERR;
 	}
-	for (i = 0; i < n; i++) {
-		free(items[i].category);
-		free(items[i].xml_url);
-		free(items[i].html_url);
-		free(items[i].title);
-	}
-	free(items);
 	buf_release(&out);
-	buf_release(&title);
 	return rc;
 }

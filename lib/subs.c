@@ -80,6 +80,38 @@ out:
 	return r;
 }
 
+/*
+ * Rename the user's category id to name, cleaned into clean (emptied
+ * first) as subs_clean_name() does.  A name another category has is
+ * refused; a change of case only is a rename.  1 renamed, 0 no such
+ * category, -1 error (logged), -2 a name that cleans to nothing or is
+ * too long, -3 the name is taken.
+ */
+int
+subs_category_rename(struct db *d, int64_t user, int64_t id,
+    const char *name, struct buf *clean)
+{
+	sqlite3_stmt	*st;
+	int64_t		 other;
+	int		 r;
+
+	if ((r = subs_clean_name(clean, name, 1)) != 0)
+		return r;
+	if ((r = subs_category_get(d, user, clean->p, 0, &other)) == -1)
+		return -1;
+	if (r == 1 && other != id)
+		return -3;
+	st = db_stmt(d, STMT_CATEGORY_RENAME);
+	sqlite3_bind_int64(st, 1, user);
+	sqlite3_bind_int64(st, 2, id);
+	sqlite3_bind_text(st, 3, clean->p, (int)clean->len, SQLITE_STATIC);
+	r = db_step(st);
+	db_stmt_done(st);
+	if (r == -1)
+		return -1;
+	return sqlite3_changes(d->db) > 0 ? 1 : 0;
+}
+
 /* The user's feed at exactly url into *id: 1 found, 0 not, -1 error. */
 int
 subs_feed_by_url(struct db *d, int64_t user, const char *url, int64_t *id)
@@ -201,4 +233,77 @@ subs_import_release(struct subs_import *im)
 	free(im->cat_name);
 	im->cat_name = NULL;
 	im->cat_id = 0;
+}
+
+/* Column text, copied; NULL stays NULL.  Sets *oom on failure. */
+static char *
+col_dup(sqlite3_stmt *st, int col, int *oom)
+{
+	const unsigned char	*s = sqlite3_column_text(st, col);
+	char			*d;
+
+	if (s == NULL)
+		return NULL;
+	if ((d = strdup((const char *)s)) == NULL)
+		*oom = 1;
+	return d;
+}
+
+/*
+ * Append the user's subscriptions to out as an OPML document titled
+ * after name, with each feed's category as its folder.  The number of
+ * feeds goes to *n when n is not NULL.  0, or -1 (logged); out may then
+ * hold part of the document.
+ */
+int
+subs_opml_export(struct db *d, int64_t user, const char *name,
+    struct buf *out, size_t *n)
+{
+	sqlite3_stmt		*st;
+	struct opml_item	*items = NULL, *it;
+	struct buf		 title;
+	size_t			 ni = 0, cap = 0, i;
+	int			 r, oom = 0, rc = -1;
+
+	buf_init(&title);
+	st = db_stmt(d, STMT_FEED_LIST);
+	sqlite3_bind_int64(st, 1, user);
+	while ((r = db_step(st)) == 1) {
+		if (ni == cap) {
+			cap = cap ? cap * 2 : 64;
+			if ((it = reallocarray(items, cap, sizeof(*it))) ==
+			    NULL) {
+				oom = 1;
+				break;
+			}
+			items = it;
+		}
+		it = &items[ni++];
+		it->category = col_dup(st, 2, &oom);
+		it->xml_url = col_dup(st, 3, &oom);
+		it->html_url = col_dup(st, 4, &oom);
+		it->title = col_dup(st, 5, &oom);
+	}
+	db_stmt_done(st);
+	if (r == -1)
+		goto out;
+	buf_printf(&title, "%s's subscriptions in hearth", name);
+	opml_write(out, title.p, items, ni);
+	if (oom || out->oom || title.oom) {
+		log_warnx("OPML export: out of memory");
+		goto out;
+	}
+	if (n != NULL)
+		*n = ni;
+	rc = 0;
+out:
+	for (i = 0; i < ni; i++) {
+		free(items[i].category);
+		free(items[i].xml_url);
+		free(items[i].html_url);
+		free(items[i].title);
+	}
+	free(items);
+	buf_release(&title);
+	return rc;
 }

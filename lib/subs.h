@@ -30,11 +30,15 @@ struct subs_import {
 
 int	subs_clean_name(struct buf *, const char *, int);
 int	subs_category_get(struct db *, int64_t, const char *, int, int64_t *);
+int	subs_category_rename(struct db *, int64_t, int64_t, const char *,
+	    struct buf *);
 int	subs_feed_by_url(struct db *, int64_t, const char *, int64_t *);
 int	subs_feed_add(struct db *, int64_t, const char *, const char *,
 	    int64_t, const char *, int64_t, int64_t *);
 int	subs_import_item(struct db *, int64_t, struct subs_import *,
 	    const struct opml_item *, int64_t);
 void	subs_import_release(struct subs_import *);
+int	subs_opml_export(struct db *, int64_t, const char *, struct buf *,
+	    size_t *);
 
 #endif

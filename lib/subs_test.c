@@ -160,6 +160,49 @@ main(void)
 	subs_import_release(&im);
 	T_OK(im.cat_name == NULL, "released");
 
+	/* Renames: a case change, a taken name, another user's category. */
+	T_OK(subs_category_get(&d, alice, "News", 0, &id) == 1, "News");
+	T_OK(subs_category_rename(&d, alice, id, " news ", &b) == 1 &&
+	    strcmp(b.p, "news") == 0, "rename to another case");
+	T_OK(subs_category_rename(&d, alice, id, "tech/LINUX", &b) == -3,
+	    "rename to another category's name is refused");
+	T_OK(subs_category_rename(&d, alice, id, " / ", &b) == -2,
+	    "rename to nothing is refused");
+	T_OK(subs_category_rename(&d, bob, id, "Mine", &b) == 0,
+	    "another user's category is not renamed");
+	T_OK(subs_category_rename(&d, alice, 999, "Gone", &b) == 0,
+	    "a missing category is not renamed");
+	T_OK(count(&d, "SELECT count(*) FROM category WHERE title = 'news'"
+	    " AND id = (SELECT id FROM category WHERE user_id = 1 AND"
+	    " title = 'NEWS')") == 1, "renamed in the database");
+
+	/* Export: every feed of the user, with folders. */
+	{
+		struct opml	 o;
+		struct buf	 err;
+		size_t		 n = 0;
+
+		buf_init(&err);
+		buf_reset(&b);
+		T_OK(subs_opml_export(&d, alice, "alice", &b, &n) == 0 &&
+		    n == 4, "export 4 feeds");
+		T_OK(opml_parse(&o, b.p, b.len, &err) == 0 && o.n == 4 &&
+		    strcmp(o.title, "alice's subscriptions in hearth") == 0,
+		    "the export reads back");
+		for (i = 0, r = 0; i < o.n; i++)
+			if (strcmp(o.items[i].xml_url,
+			    "https://one.example/feed") == 0 &&
+			    o.items[i].category != NULL &&
+			    strcmp(o.items[i].category, "Tech/Linux") == 0)
+				r = 1;
+		T_OK(r, "a feed keeps its folder");
+		opml_release(&o);
+		buf_reset(&b);
+		T_OK(subs_opml_export(&d, bob, "bob", &b, &n) == 0 && n == 0,
+		    "bob has nothing to export");
+		buf_release(&err);
+	}
+
 	db_close(&d);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/t.db-wal", dir);
