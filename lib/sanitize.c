@@ -1599,26 +1599,41 @@ walk_children(struct san *s, xmlNode *n, enum ctx ctx)
 static void
 input_prepare(struct buf *b, const char *html, size_t len)
 {
-	size_t		 i, n;
-	unsigned int	 c;
+	const unsigned char	*u = (const unsigned char *)html;
+	size_t			 i = 0, run = 0, n;
+	unsigned int		 c;
 
 	BUF_LIT(b, "<html><body>");
-	for (i = 0; i < len; i += n) {
-		n = utf8_decode(html + i, len - i, &c);
-		if (c == '\f')
-			c = ' ';
-		if ((c < ' ' && c != '\t' && c != '\n' && c != '\r') ||
-		    (c >= 0x7f && c <= 0x9f))
+	if (buf_grow(b, len) == -1)
+		return;
+	/* Runs of what stays as it is are copied in one go. */
+	while (i < len) {
+		if ((u[i] >= ' ' && u[i] < 0x7f) || u[i] == '\t' ||
+		    u[i] == '\n' || u[i] == '\r') {
+			i++;
 			continue;
-		if (c == 0xfffe || c == 0xffff)
-			c = 0xfffd;
-		if (c < 0x80)
-			buf_putc(b, (char)c);
-		else if (c == 0xfffd)
-			put_cp(b, c);
-		else
-			buf_add(b, html + i, n);
+		}
+		if (u[i] >= 0x80) {
+			n = utf8_decode(html + i, len - i, &c);
+			/* n == 1: ill-formed, one U+FFFD per byte. */
+			if (n > 1 && c > 0x9f && c != 0xfffe && c != 0xffff) {
+				i += n;
+				continue;
+			}
+		} else {
+			n = 1;
+			c = u[i];
+		}
+		buf_add(b, html + run, i - run);
+		if (c == '\f')
+			buf_putc(b, ' ');
+		else if (c > 0x9f)
+			put_cp(b, 0xfffd);	/* bad bytes, U+FFFE, U+FFFF */
+		/* Other controls, DEL and C1 controls are dropped. */
+		i += n;
+		run = i;
 	}
+	buf_add(b, html + run, i - run);
 }
 
 #define SAN_PARSE_OPTS	(HTML_PARSE_NONET | HTML_PARSE_NOERROR | \

@@ -357,6 +357,11 @@ static const struct exact {
 	{ "<a href=\"#top\">t</a>", "<a href=\"#user-top\" rel=\"noopener "
 	    "noreferrer\" referrerpolicy=\"no-referrer\">t</a>", NULL },
 	{ "<img src=\"a.png\">", "", "" },
+	/* Input repair: controls, C1, U+FFFE, bad bytes (one U+FFFD each). */
+	{ "a\x01" "b\x0c" "c\xc2\x85" "d\xef\xbf\xbe" "e\xff" "f\xe2\x82" "g\x7f"
+	    "h \xef\xbf\xbd \xc2\xa0",
+	    "ab cd\xef\xbf\xbd" "e\xef\xbf\xbd" "f\xef\xbf\xbd\xef\xbf\xbd"
+	    "gh \xef\xbf\xbd \xc2\xa0", BASE },
 };
 
 static void
