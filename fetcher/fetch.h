@@ -31,6 +31,7 @@ struct job {
 	char		*redirect_url;	/* permanent redirect seen before */
 	int		 redirect_count; /* checks in a row that saw it */
 	int		 discover;	/* HTML here: look for the feed */
+	int		 adopt_url;	/* discovered: url becomes the feed's */
 
 	/* the outcome, from fetch.c */
 	long		 status;	/* final HTTP status; 0: none */
@@ -49,6 +50,9 @@ struct job {
 	int64_t		 elapsed_ms;	/* the whole transfer */
 	int		 deferred;	/* not fetched: its host asked to
 					   wait retry_after s (error set) */
+
+	/* the result, from store.c */
+	int64_t		 next_check_at;	/* when the feed is due again */
 
 	struct job	*next;
 };
@@ -113,6 +117,7 @@ struct pass_stats {
 	int		 entries_updated;
 	int64_t		 bytes;		/* bodies received, decoded */
 	int64_t		 busy_waits_ms;	/* time spent waiting for the lock */
+	int		 skipped;	/* left for the next pass: db busy */
 };
 
 int	 store_success(struct db *, const struct conf *, struct job *,
@@ -121,6 +126,26 @@ int	 store_not_modified(struct db *, const struct conf *, struct job *,
 	    struct pass_stats *);
 int	 store_failure(struct db *, const struct conf *, struct job *,
 	    const char *, struct pass_stats *);
+int	 store_deferred(struct db *, struct job *, struct pass_stats *);
 int	 store_retention(struct db *, const struct conf *, int64_t);
+int	 store_begin(struct db *, struct pass_stats *);
+
+/* lock.c: one pass at a time per database */
+int	 lock_open(const char *);
+int	 lock_try(int);
+void	 lock_release(int);
+
+/* pass.c: the feeds a run asks for, and the run itself */
+struct pass_want {
+	int		 all;		/* every enabled feed */
+	char		**feeds;	/* feed ids or URLs, or NULL: due */
+	size_t		 nfeeds;
+	int		 verbose;	/* a line per feed */
+};
+
+int	 pass_main(const struct conf *, const struct pass_want *);
+void	 pass_upkeep(struct db *, const struct conf *,
+	    const struct pass_stats *, int64_t);
+int64_t	 pass_now_ms(void);
 
 #endif

@@ -1,22 +1,41 @@
-/* main.c: hearth-fetch's command line; for now the parse subcommand */
+/* main.c: hearth-fetch's command line: a fetch pass, a loop, parse */
+#include <sys/select.h>
+
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include <libxml/parser.h>
+#include <sqlite3.h>
 
 #include "buf.h"
+#include "compat.h"
+#include "conf.h"
 #include "feed.h"
+#include "fetch.h"
 #include "log.h"
+
+#define EVERY_MAX	(30 * 86400)	/* --every at most 30 days */
+
+static volatile sig_atomic_t	 stop;
 
 static void
 usage(FILE *fp)
 {
 	fprintf(fp,
-	    "usage: hearth-fetch parse [-d] [--base-url URL] "
+	    "usage: hearth-fetch [-dv] [-c file] [--every duration | --all | "
+	    "--feed id|url ...]\n"
+	    "       hearth-fetch parse [-d] [--base-url URL] "
 	    "[--content-type TYPE] FILE|-\n"
 	    "       hearth-fetch --version\n");
 }
@@ -140,6 +159,218 @@ out:
 	return rc;
 }
 
+/*
+ * A duration: a number of seconds, or of minutes, hours or days with an
+ * "s", "m", "h" or "d" after it ("300", "5m"); at least a second, at
+ * most 30 days.  0 or -1.
+ */
+static int
+parse_every(const char *s, int64_t *out)
+{
+	char		 num[32];
+	const char	*errstr;
+	size_t		 n;
+	long long	 v, unit = 1;
+
+	n = strlen(s);
+	if (n == 0 || n >= sizeof(num))
+		return -1;
+	memcpy(num, s, n + 1);
+	switch (num[n - 1]) {
+	case 'd':
+		unit *= 24;
+		/* FALLTHROUGH */
+	case 'h':
+		unit *= 60;
+		/* FALLTHROUGH */
+	case 'm':
+		unit *= 60;
+		/* FALLTHROUGH */
+	case 's':
+		num[n - 1] = '\0';
+		break;
+	}
+	v = strtonum(num, 1, EVERY_MAX, &errstr);
+	if (errstr != NULL || v > EVERY_MAX / unit)
+		return -1;
+	*out = v * unit;
+	return 0;
+}
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/*
+ * Give the memory of a pass back to the system before sleeping: SQLite's
+ * caches, and glibc's free lists (other libcs return it by themselves).
+ */
+static void
+mem_give_back(void)
+{
+	sqlite3_release_memory(INT_MAX);
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
+}
+
+static int64_t
+mono_s(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec;
+}
+
+/*
+ * Sleep until the monotonic time until, or a stop signal.  The signals
+ * are blocked but while waiting, so one that arrives just before the
+ * wait is not lost.
+ */
+static void
+sleep_until(int64_t until)
+{
+	struct timespec	 ts;
+	sigset_t	 block, old;
+	int64_t		 now;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	while (!stop && (now = mono_s()) < until) {
+		ts.tv_sec = (time_t)(until - now);
+		ts.tv_nsec = 0;
+		if (pselect(0, NULL, NULL, NULL, &ts, &old) == -1 &&
+		    errno != EINTR) {
+			log_warn("pselect");
+			break;
+		}
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/*
+ * --every: a pass, then sleep until the next is due, with the database
+ * closed and the memory given back, until SIGTERM or SIGINT.  A signal
+ * during a pass lets it finish (each feed is its own transaction, but
+ * the upkeep and the sample are worth having); a second one ends the
+ * process at once.
+ */
+static int
+pass_loop(const struct conf *conf, const struct pass_want *w, int64_t every)
+{
+	struct sigaction	 sa;
+	int64_t			 start;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESETHAND;
+	if (sigaction(SIGTERM, &sa, NULL) == -1 ||
+	    sigaction(SIGINT, &sa, NULL) == -1) {
+		log_warn("sigaction");
+		return 1;
+	}
+	log_info("a pass every %llds", (long long)every);
+	while (!stop) {
+		start = mono_s();
+		if (pass_main(conf, w) == -1)
+			log_warnx("the pass could not run; trying again in "
+			    "%llds", (long long)every);
+		mem_give_back();
+		sleep_until(start + every);
+	}
+	log_info("stopping on a signal");
+	return 0;
+}
+
+/*
+ * hearth-fetch [-dv] [-c file] [--every duration | --all | --feed x...]:
+ * one pass over the due feeds (or those named, or all), or a pass every
+ * duration.  Exit status 0 when the pass ran, whatever happened to the
+ * feeds, 1 when it could not, 2 on a usage error.
+ */
+static int
+cmd_pass(int argc, char *argv[])
+{
+	struct conf		 conf;
+	struct pass_want	 w;
+	struct buf		 err;
+	const char		*conf_file = NULL, *o;
+	int64_t			 every = 0;
+	int			 i, debug = 0, rc = 1;
+
+	memset(&w, 0, sizeof(w));
+	memset(&conf, 0, sizeof(conf));
+	buf_init(&err);
+	if ((w.feeds = calloc((size_t)argc, sizeof(*w.feeds))) == NULL) {
+		fprintf(stderr, "hearth-fetch: out of memory\n");
+		return 1;
+	}
+	for (i = 1; i < argc; i++) {
+		o = argv[i];
+		if (strcmp(o, "-c") == 0 && i + 1 < argc)
+			conf_file = argv[++i];
+		else if (strcmp(o, "--every") == 0 && i + 1 < argc) {
+			if (parse_every(argv[++i], &every) == -1) {
+				fprintf(stderr, "hearth-fetch: --every %s: "
+				    "not a duration from 1s to 30d\n", argv[i]);
+				rc = 2;
+				goto out;
+			}
+		} else if (strcmp(o, "--feed") == 0 && i + 1 < argc)
+			w.feeds[w.nfeeds++] = argv[++i];
+		else if (strcmp(o, "--all") == 0)
+			w.all = 1;
+		else if (o[0] == '-' && o[1] != '-' && o[1] != '\0' &&
+		    strspn(o + 1, "dv") == strlen(o + 1)) {
+			debug |= strchr(o, 'd') != NULL;
+			w.verbose |= strchr(o, 'v') != NULL;
+		} else {
+			usage(stderr);
+			rc = 2;
+			goto out;
+		}
+	}
+	if ((w.all && w.nfeeds > 0) || (every > 0 && (w.all ||
+	    w.nfeeds > 0))) {
+		usage(stderr);
+		rc = 2;
+		goto out;
+	}
+
+	/* Logs to stderr at a terminal or with -d, else to syslog. */
+	if (debug || isatty(STDERR_FILENO))
+		log_init("hearth-fetch", LOG_DEST_STDERR, debug);
+	else
+		log_init("hearth-fetch", LOG_DEST_SYSLOG, 0);
+	if (conf_load(&conf, conf_file, &err) == -1) {
+		log_warnx("%s", err.p != NULL ? err.p : "configuration");
+		goto out;
+	}
+	xmlInitParser();
+	if (fetch_global_init() == -1)
+		log_warnx("cannot set up libcurl");
+	else {
+		if (every > 0)
+			rc = pass_loop(&conf, &w, every);
+		else
+			rc = pass_main(&conf, &w) == 0 ? 0 : 1;
+		fetch_global_cleanup();
+	}
+	xmlCleanupParser();
+out:
+	conf_release(&conf);
+	buf_release(&err);
+	free(w.feeds);
+	return rc;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -149,14 +380,13 @@ main(int argc, char *argv[])
 		printf("hearth-fetch %s\n", HEARTH_VERSION);
 		return 0;
 	}
-	if (argc >= 2 && strcmp(argv[1], "-h") == 0) {
+	if (argc >= 2 && (strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "--help") == 0)) {
 		usage(stdout);
 		return 0;
 	}
-	if (argc < 2 || strcmp(argv[1], "parse") != 0) {
-		usage(stderr);
-		return 2;
-	}
+	if (argc < 2 || strcmp(argv[1], "parse") != 0)
+		return cmd_pass(argc, argv);
 	xmlInitParser();
 	rc = cmd_parse(argc - 1, argv + 1);
 	xmlCleanupParser();

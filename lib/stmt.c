@@ -20,7 +20,8 @@
 	"feed.last_success_at, feed.last_status, feed.error_count, "	\
 	"feed.error_since, feed.last_error, feed.redirect_url, "		\
 	"feed.redirect_count, feed.username, feed.password, "		\
-	"feed.created_at"
+	"feed.created_at, feed.parsed_at, "				\
+	"(SELECT refresh_interval FROM user WHERE user.id = feed.user_id)"
 
 /* What a feed is called: the user's title, the document's, its URL. */
 #define FEED_DISPLAY_TITLE						\
@@ -49,6 +50,22 @@
 #define ENTRY_PAGE							\
 	" AND (entry.published_at, entry.id) < (?2, ?3)"		\
 	" ORDER BY entry.published_at DESC, entry.id DESC LIMIT ?4"
+
+/* The web lists: the list columns and the feed's icon. */
+#define WEB_LIST							\
+	"SELECT " ENTRY_LIST_COLS ", feed.icon_id" ENTRY_FROM		\
+	" WHERE entry.user_id = ?1"
+#define WEB_UNREAD	" AND entry.is_read = 0"
+#define WEB_STARRED	" AND entry.is_starred = 1"
+#define WEB_FEED	" AND entry.feed_id = ?5"
+#define WEB_CATEGORY	" AND entry.category_id IS ?5"
+#define WEB_PAGE	ENTRY_PAGE
+#define WEB_PAGE_ASC							\
+	" AND (entry.published_at, entry.id) > (?2, ?3)"		\
+	" ORDER BY entry.published_at, entry.id LIMIT ?4"
+#define WEB_MARK							\
+	" WHERE user_id = ?1 AND is_read = 0"				\
+	" AND (published_at, id) <= (?2, ?3)"
 
 static const char *const stmt_sql[STMT__MAX] = {
 	/* ?1 name, ?2 password hash, ?3 now. */
@@ -150,27 +167,93 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_FEED_SET_TITLE] =
 	    "UPDATE feed SET title = ?3 WHERE id = ?2 AND user_id = ?1",
 	/*
-	 * ?1 now, ?2 at most this many.  Every user's enabled feeds due
-	 * by now, the longest waiting first.  Columns: enum feed_col.
+	 * ?1 now, ?2 at most this many, ?3 a user id or NULL for every
+	 * user.  The enabled feeds due by now, the longest waiting first.
+	 * Columns: enum feed_col.
 	 */
 	[STMT_FEED_DUE] =
 	    "SELECT " FEED_COLS " FROM feed"
 	    " WHERE disabled = 0 AND next_check_at <= ?1"
+	    " AND (?3 IS NULL OR user_id = ?3)"
 	    " ORDER BY next_check_at LIMIT ?2",
+	/* Every enabled feed (hearth-fetch --all).  Columns: enum feed_col. */
+	[STMT_FEED_ALL] =
+	    "SELECT " FEED_COLS " FROM feed WHERE disabled = 0"
+	    " ORDER BY next_check_at",
+	/* ?1 feed id, of any user (the fetcher).  Columns: enum feed_col. */
+	[STMT_FEED_GET_ID] =
+	    "SELECT " FEED_COLS " FROM feed WHERE id = ?1",
+	/* ?1 URL, exactly.  Columns: id; every user's feed of that URL. */
+	[STMT_FEED_IDS_BY_URL] =
+	    "SELECT id FROM feed WHERE url = ?1 ORDER BY id",
+	/*
+	 * A document stored: ?1 feed id, ?2 now, ?3 the document's title
+	 * and ?4 site URL (NULL keeps the stored ones), ?5 ETag and ?6
+	 * Last-Modified of the response (NULL: none sent), ?7 next check.
+	 * The error state is cleared; disabled stays as it is.
+	 */
+	[STMT_FEED_SET_SUCCESS] =
+	    "UPDATE feed SET feed_title = coalesce(?3, feed_title),"
+	    " site_url = coalesce(?4, site_url), etag = ?5, last_modified = ?6,"
+	    " checked_at = ?2, last_success_at = ?2, parsed_at = ?2,"
+	    " last_status = 200, error_count = 0, error_since = NULL,"
+	    " last_error = NULL, next_check_at = ?7 WHERE id = ?1",
+	/*
+	 * Not modified (a 304, or a 200 with the stored ETag): ?1 feed id,
+	 * ?2 now, ?3 ETag and ?4 Last-Modified sent with it (NULL keeps
+	 * the stored ones), ?5 next check, ?6 the HTTP status.
+	 */
+	[STMT_FEED_SET_NOT_MODIFIED] =
+	    "UPDATE feed SET etag = coalesce(?3, etag),"
+	    " last_modified = coalesce(?4, last_modified), checked_at = ?2,"
+	    " last_success_at = ?2, last_status = ?6, error_count = 0,"
+	    " error_since = NULL, last_error = NULL, next_check_at = ?5"
+	    " WHERE id = ?1",
+	/*
+	 * A failed check: ?1 feed id, ?2 now, ?3 HTTP status or NULL, ?4
+	 * the message, ?5 next check, ?6 1 to disable the feed (410).
+	 * error_since keeps the first failure of the run.
+	 */
+	[STMT_FEED_SET_FAILURE] =
+	    "UPDATE feed SET checked_at = ?2, last_status = ?3,"
+	    " error_count = error_count + 1,"
+	    " error_since = coalesce(error_since, ?2), last_error = ?4,"
+	    " next_check_at = ?5, disabled = max(disabled, ?6) WHERE id = ?1",
+	/* ?1 feed id, ?2 permanent redirect target or NULL, ?3 count. */
+	[STMT_FEED_SET_REDIRECT] =
+	    "UPDATE feed SET redirect_url = ?2, redirect_count = ?3"
+	    " WHERE id = ?1",
+	/*
+	 * ?1 feed id, ?2 the new URL (an adopted redirect, a discovered
+	 * feed).  Nothing changes when the user has a feed of that URL
+	 * already: sqlite3_changes() is then 0.
+	 */
+	[STMT_FEED_SET_URL] =
+	    "UPDATE feed SET url = ?2, redirect_url = NULL, redirect_count = 0"
+	    " WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM feed AS other"
+	    "  WHERE other.user_id = feed.user_id AND other.url = ?2)",
+	/* ?1 feed id, ?2 when it is due: nothing else changes. */
+	[STMT_FEED_SET_NEXT] =
+	    "UPDATE feed SET next_check_at = ?2 WHERE id = ?1",
+	/* ?1 feed id, ?2 a time.  Columns: entries published since. */
+	[STMT_FEED_RECENT_COUNT] =
+	    "SELECT count(*) FROM entry WHERE feed_id = ?1"
+	    " AND published_at >= ?2",
 
 	/*
 	 * ?1 feed id, ?2 hash, ?3 published_at, ?4 now, ?5 guid, ?6 URL,
 	 * ?7 title, ?8 author, ?9 content (sanitized HTML), ?10 content
-	 * as plain text.  user_id and category_id are copied from the
+	 * as plain text, ?11 seen_at (the fetch time, or NULL when not
+	 * fetched).  user_id and category_id are copied from the
 	 * feed.  An entry already stored or tombstoned is skipped:
 	 * sqlite3_changes() is then 0.
 	 */
 	[STMT_ENTRY_INSERT] =
 	    "INSERT INTO entry (feed_id, user_id, category_id, hash,"
 	    " published_at, created_at, changed_at, guid, url, title, author,"
-	    " content, content_text)"
+	    " content, content_text, seen_at)"
 	    " SELECT id, user_id, category_id, ?2, ?3, ?4, ?4, ?5, ?6,"
-	    " coalesce(?7, ''), ?8, ?9, ?10 FROM feed WHERE id = ?1"
+	    " coalesce(?7, ''), ?8, ?9, ?10, ?11 FROM feed WHERE id = ?1"
 	    " AND NOT EXISTS (SELECT 1 FROM tombstone"
 	    "  WHERE feed_id = ?1 AND hash = ?2)"
 	    " ON CONFLICT (feed_id, hash) DO NOTHING",
@@ -241,6 +324,95 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_ENTRY_UNREAD_COUNTS] =
 	    "SELECT feed_id, count(*) FROM entry"
 	    " WHERE user_id = ?1 AND is_read = 0 GROUP BY feed_id",
+	/*
+	 * An entry met again in its feed: ?1 feed id, ?2 hash, ?3 now.
+	 * Marks it seen and compares it with the document's ?4 title, ?5
+	 * URL, ?6 author and ?7 content.  Columns: id, 1 if any of them
+	 * differs.  No row: not stored (new, or tombstoned).
+	 */
+	[STMT_ENTRY_SEEN] =
+	    "UPDATE entry SET seen_at = ?3 WHERE feed_id = ?1 AND hash = ?2"
+	    " RETURNING id, title IS NOT coalesce(?4, '') OR url IS NOT ?5"
+	    " OR author IS NOT ?6 OR content IS NOT ?7",
+	/*
+	 * An entry changed in its feed: ?1 entry id, ?2 now, ?3 URL, ?4
+	 * title, ?5 author, ?6 content, ?7 content as plain text.  Read and
+	 * starred state and changed_at stay.
+	 */
+	[STMT_ENTRY_UPDATE] =
+	    "UPDATE entry SET url = ?3, title = coalesce(?4, ''), author = ?5,"
+	    " content = ?6, content_text = ?7, updated_at = ?2 WHERE id = ?1",
+	/* ?1 entry id. */
+	[STMT_ENCLOSURE_DELETE] =
+	    "DELETE FROM enclosure WHERE entry_id = ?1",
+	/* ?1 entry id, ?2 URL, ?3 MIME type or NULL, ?4 bytes or NULL. */
+	[STMT_ENCLOSURE_INSERT] =
+	    "INSERT INTO enclosure (entry_id, url, mime_type, length)"
+	    " VALUES (?1, ?2, ?3, ?4)",
+	/*
+	 * A tombstoned entry still in its feed: ?1 feed id, ?2 hash, ?3
+	 * now.  The tombstone is kept 30 days from now.
+	 */
+	[STMT_TOMBSTONE_SEEN] =
+	    "UPDATE tombstone SET deleted_at = ?3"
+	    " WHERE feed_id = ?1 AND hash = ?2",
+
+	/*
+	 * A request for a fetch pass: ?1 user id or NULL, ?2 feed id or
+	 * NULL (every due feed of ?1, or of everyone), ?3 now.
+	 */
+	[STMT_FETCH_REQUEST_INSERT] =
+	    "INSERT INTO fetch_request (user_id, feed_id, requested_at)"
+	    " VALUES (?1, ?2, ?3)",
+	/* A request for every enabled feed, one row each: ?1 now. */
+	[STMT_FETCH_REQUEST_INSERT_ALL] =
+	    "INSERT INTO fetch_request (user_id, feed_id, requested_at)"
+	    " SELECT user_id, id, ?1 FROM feed WHERE disabled = 0",
+	/* The queue, oldest first.  Columns: id, user_id, feed_id. */
+	[STMT_FETCH_REQUEST_TAKE] =
+	    "SELECT id, user_id, feed_id FROM fetch_request ORDER BY id",
+	/* ?1 the greatest id taken: the requests served. */
+	[STMT_FETCH_REQUEST_DELETE] =
+	    "DELETE FROM fetch_request WHERE id <= ?1",
+	/* Columns: 1 if a request waits, else 0. */
+	[STMT_FETCH_REQUEST_PENDING] =
+	    "SELECT EXISTS (SELECT 1 FROM fetch_request)",
+
+	/* Columns: id and parsed_at of every feed. */
+	[STMT_RETENTION_FEEDS] =
+	    "SELECT id, parsed_at FROM feed ORDER BY id",
+	/*
+	 * Delete at most ?5 of feed ?1's entries that retention lets go:
+	 * not starred, not in the feed's last stored document (seen_at
+	 * before ?6, the feed's parsed_at, or NULL), read and created
+	 * before ?2 or unread and created before ?3 (0: keep forever), and
+	 * older than the ?4 newest of the feed (0: no such floor).
+	 * Columns: hash, for the tombstones.
+	 */
+	[STMT_RETENTION_PURGE] =
+	    "DELETE FROM entry WHERE id IN (SELECT e.id FROM entry AS e"
+	    " WHERE e.feed_id = ?1 AND e.is_starred = 0"
+	    " AND (e.seen_at IS NULL OR ?6 IS NULL OR e.seen_at < ?6)"
+	    " AND ((e.is_read = 1 AND ?2 > 0 AND e.created_at < ?2)"
+	    "  OR (e.is_read = 0 AND ?3 > 0 AND e.created_at < ?3))"
+	    " AND (?4 <= 0 OR (e.published_at, e.id) < (SELECT published_at, id"
+	    "  FROM entry WHERE feed_id = ?1"
+	    "  ORDER BY published_at DESC, id DESC LIMIT 1 OFFSET ?4 - 1))"
+	    " LIMIT ?5) RETURNING hash",
+	/* ?1 feed id, ?2 hash, ?3 now. */
+	[STMT_RETENTION_TOMBSTONE] =
+	    "INSERT INTO tombstone (feed_id, hash, deleted_at)"
+	    " VALUES (?1, ?2, ?3) ON CONFLICT (feed_id, hash) DO UPDATE"
+	    " SET deleted_at = excluded.deleted_at",
+	/*
+	 * ?1 feed id, ?2 a time: forget the tombstones deleted, or last
+	 * seen in the feed, before it.
+	 */
+	[STMT_RETENTION_TOMBSTONES_PRUNE] =
+	    "DELETE FROM tombstone WHERE feed_id = ?1 AND deleted_at < ?2",
+	/* ?1 now: sessions expired. */
+	[STMT_RETENTION_SESSIONS] =
+	    "DELETE FROM session WHERE expires_at < ?1",
 
 	/* Columns: users, feeds, entries, unread entries. */
 	[STMT_STATS_COUNTS] =
@@ -253,6 +425,141 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 */
 	[STMT_BACKUP] =
 	    "VACUUM INTO ?1",
+	/*
+	 * A fetch pass's sample: ?1 now, ?2 the pass's duration (ms), ?3
+	 * its peak resident memory, ?4 database and ?5 WAL size (bytes),
+	 * ?6 feeds checked, ?7 of which failed.  The responder's columns
+	 * stay NULL.
+	 */
+	[STMT_SAMPLE_INSERT] =
+	    "INSERT INTO sample (ts, fetch_ms, fetch_peak_rss, db_size,"
+	    " wal_size, feeds_checked, fetch_errors)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	/* Columns: the time of the newest sample, NULL if none. */
+	[STMT_SAMPLE_LAST] =
+	    "SELECT max(ts) FROM sample",
+	/* ?1 a time: samples taken before it go. */
+	[STMT_SAMPLE_PRUNE] =
+	    "DELETE FROM sample WHERE ts < ?1",
+	/*
+	 * ?1 user id, ?2 SHA-256 hex of the token, ?3 the CSRF secret, ?4
+	 * now, ?5 expiry, ?6 User-Agent or NULL, ?7 client address.
+	 */
+	[STMT_SESSION_INSERT] =
+	    "INSERT INTO session (user_id, token_hash, csrf_secret,"
+	    " created_at, expires_at, last_used_at, user_agent, ip)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?4, ?6, ?7)",
+	/*
+	 * ?1 SHA-256 hex of the token, ?2 now: a session not expired.
+	 * Columns: session id, user id, user name, CSRF secret,
+	 * last_used_at.
+	 */
+	[STMT_SESSION_GET] =
+	    "SELECT session.id, session.user_id, user.name,"
+	    " session.csrf_secret, session.last_used_at"
+	    " FROM session CROSS JOIN user ON user.id = session.user_id"
+	    " WHERE session.token_hash = ?1 AND session.expires_at > ?2",
+	/* ?1 user id, ?2 session id, ?3 now. */
+	[STMT_SESSION_TOUCH] =
+	    "UPDATE session SET last_used_at = ?3"
+	    " WHERE id = ?2 AND user_id = ?1",
+	/* ?1 user id, ?2 SHA-256 hex of the token (signing out). */
+	[STMT_SESSION_DELETE] =
+	    "DELETE FROM session WHERE user_id = ?1 AND token_hash = ?2",
+	/* ?1 user id, ?2 the token hash kept: the user's other sessions. */
+	[STMT_SESSION_DELETE_OTHERS] =
+	    "DELETE FROM session WHERE user_id = ?1 AND token_hash <> ?2",
+	/* ?1 key ("ip:ADDR", "user:name").  Columns: failures, window_start. */
+	[STMT_THROTTLE_GET] =
+	    "SELECT failures, window_start FROM login_throttle WHERE key = ?1",
+	/*
+	 * A failed sign-in: ?1 key, ?2 now, ?3 the window's length.  A
+	 * window older than that starts again from this failure.
+	 */
+	[STMT_THROTTLE_FAIL] =
+	    "INSERT INTO login_throttle (key, failures, window_start)"
+	    " VALUES (?1, 1, ?2) ON CONFLICT (key) DO UPDATE SET"
+	    " failures = CASE WHEN window_start > ?2 - ?3"
+	    "  THEN failures + 1 ELSE 1 END,"
+	    " window_start = CASE WHEN window_start > ?2 - ?3"
+	    "  THEN window_start ELSE ?2 END",
+	/* ?1 key: a successful sign-in. */
+	[STMT_THROTTLE_CLEAR] =
+	    "DELETE FROM login_throttle WHERE key = ?1",
+	/* ?1 a time: forget windows that started before it. */
+	[STMT_THROTTLE_PRUNE] =
+	    "DELETE FROM login_throttle WHERE window_start < ?1",
+
+	/* ?1 user id.  Columns: theme, unread entries. */
+	[STMT_WEB_NAV] =
+	    "SELECT theme, (SELECT count(*) FROM entry WHERE user_id = ?1"
+	    " AND is_read = 0) FROM user WHERE id = ?1",
+	/*
+	 * The web lists: ?1 user id, ?2 ?3 ?4 paging (WEB_PAGE), ?5 the
+	 * feed or category id, a NULL category for the uncategorised
+	 * feeds.  Newest first the rows come after (published_at, id) <
+	 * (?2, ?3); oldest first (_ASC) after (?2, ?3) <.  Columns: enum
+	 * entry_col up to ENTRY_COL_LIST_MAX, then enum web_col's icon id.
+	 */
+	[STMT_WEB_LIST_UNREAD] = WEB_LIST WEB_UNREAD WEB_PAGE,
+	[STMT_WEB_LIST_UNREAD_FEED] = WEB_LIST WEB_UNREAD WEB_FEED WEB_PAGE,
+	[STMT_WEB_LIST_UNREAD_CATEGORY] =
+	    WEB_LIST WEB_UNREAD WEB_CATEGORY WEB_PAGE,
+	[STMT_WEB_LIST_ALL] = WEB_LIST WEB_PAGE,
+	[STMT_WEB_LIST_ALL_FEED] = WEB_LIST WEB_FEED WEB_PAGE,
+	[STMT_WEB_LIST_ALL_CATEGORY] = WEB_LIST WEB_CATEGORY WEB_PAGE,
+	[STMT_WEB_LIST_STARRED] = WEB_LIST WEB_STARRED WEB_PAGE,
+	[STMT_WEB_LIST_UNREAD_ASC] = WEB_LIST WEB_UNREAD WEB_PAGE_ASC,
+	[STMT_WEB_LIST_UNREAD_FEED_ASC] =
+	    WEB_LIST WEB_UNREAD WEB_FEED WEB_PAGE_ASC,
+	[STMT_WEB_LIST_UNREAD_CATEGORY_ASC] =
+	    WEB_LIST WEB_UNREAD WEB_CATEGORY WEB_PAGE_ASC,
+	[STMT_WEB_LIST_ALL_ASC] = WEB_LIST WEB_PAGE_ASC,
+	[STMT_WEB_LIST_ALL_FEED_ASC] = WEB_LIST WEB_FEED WEB_PAGE_ASC,
+	[STMT_WEB_LIST_ALL_CATEGORY_ASC] = WEB_LIST WEB_CATEGORY WEB_PAGE_ASC,
+	[STMT_WEB_LIST_STARRED_ASC] = WEB_LIST WEB_STARRED WEB_PAGE_ASC,
+	/*
+	 * ?1 user id, ?2 entry id.  Columns: enum entry_col, then enum
+	 * web_col's icon id and site URL.
+	 */
+	[STMT_WEB_ENTRY_GET] =
+	    "SELECT " ENTRY_FULL_COLS ", feed.icon_id, feed.site_url"
+	    ENTRY_FROM " WHERE entry.id = ?2 AND entry.user_id = ?1",
+	/* ?1 user id, ?2 entry id.  Columns: is_read, is_starred. */
+	[STMT_WEB_ENTRY_STATE] =
+	    "SELECT is_read, is_starred FROM entry"
+	    " WHERE id = ?2 AND user_id = ?1",
+	/* ?1 user id, ?2 category id.  Columns: id, title. */
+	[STMT_WEB_CATEGORY_GET] =
+	    "SELECT id, title FROM category WHERE id = ?2 AND user_id = ?1",
+	/* ?1 user id, ?2 entry id.  Columns: url, mime_type, length. */
+	[STMT_WEB_ENCLOSURES] =
+	    "SELECT enclosure.url, enclosure.mime_type, enclosure.length"
+	    " FROM enclosure CROSS JOIN entry ON entry.id = enclosure.entry_id"
+	    " WHERE enclosure.entry_id = ?2 AND entry.user_id = ?1"
+	    " ORDER BY enclosure.id",
+	/*
+	 * ?1 user id, ?2 icon id: an icon of one of the user's feeds.
+	 * Columns: mime_type, data.
+	 */
+	[STMT_WEB_ICON_GET] =
+	    "SELECT mime_type, data FROM icon WHERE id = ?2"
+	    " AND EXISTS (SELECT 1 FROM feed WHERE feed.icon_id = icon.id"
+	    "  AND feed.user_id = ?1)",
+	/*
+	 * Mark read what a list showed: ?1 user id, unread entries at or
+	 * before (published_at, id) = (?2, ?3), ?4 now, ?5 the feed or
+	 * category id (NULL: uncategorised).  Entries that arrived after
+	 * the list was shown, newer than its top, stay unread.
+	 */
+	[STMT_WEB_MARK_READ] =
+	    "UPDATE entry SET is_read = 1, changed_at = ?4" WEB_MARK,
+	[STMT_WEB_MARK_READ_FEED] =
+	    "UPDATE entry SET is_read = 1, changed_at = ?4" WEB_MARK
+	    " AND feed_id = ?5",
+	[STMT_WEB_MARK_READ_CATEGORY] =
+	    "UPDATE entry SET is_read = 1, changed_at = ?4" WEB_MARK
+	    " AND category_id IS ?5",
 };
 
 #define NAME(s)	[s] = #s
@@ -279,6 +586,16 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_FEED_MOVE),
 	NAME(STMT_FEED_SET_TITLE),
 	NAME(STMT_FEED_DUE),
+	NAME(STMT_FEED_ALL),
+	NAME(STMT_FEED_GET_ID),
+	NAME(STMT_FEED_IDS_BY_URL),
+	NAME(STMT_FEED_SET_SUCCESS),
+	NAME(STMT_FEED_SET_NOT_MODIFIED),
+	NAME(STMT_FEED_SET_FAILURE),
+	NAME(STMT_FEED_SET_REDIRECT),
+	NAME(STMT_FEED_SET_URL),
+	NAME(STMT_FEED_SET_NEXT),
+	NAME(STMT_FEED_RECENT_COUNT),
 	NAME(STMT_ENTRY_INSERT),
 	NAME(STMT_ENTRY_LIST_UNREAD),
 	NAME(STMT_ENTRY_LIST_UNREAD_FEED),
@@ -290,8 +607,58 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_ENTRY_SET_READ),
 	NAME(STMT_ENTRY_SET_STARRED),
 	NAME(STMT_ENTRY_UNREAD_COUNTS),
+	NAME(STMT_ENTRY_SEEN),
+	NAME(STMT_ENTRY_UPDATE),
+	NAME(STMT_ENCLOSURE_DELETE),
+	NAME(STMT_ENCLOSURE_INSERT),
+	NAME(STMT_TOMBSTONE_SEEN),
+	NAME(STMT_FETCH_REQUEST_INSERT),
+	NAME(STMT_FETCH_REQUEST_INSERT_ALL),
+	NAME(STMT_FETCH_REQUEST_TAKE),
+	NAME(STMT_FETCH_REQUEST_DELETE),
+	NAME(STMT_FETCH_REQUEST_PENDING),
+	NAME(STMT_RETENTION_FEEDS),
+	NAME(STMT_RETENTION_PURGE),
+	NAME(STMT_RETENTION_TOMBSTONE),
+	NAME(STMT_RETENTION_TOMBSTONES_PRUNE),
+	NAME(STMT_RETENTION_SESSIONS),
 	NAME(STMT_STATS_COUNTS),
 	NAME(STMT_BACKUP),
+	NAME(STMT_SAMPLE_INSERT),
+	NAME(STMT_SAMPLE_LAST),
+	NAME(STMT_SAMPLE_PRUNE),
+	NAME(STMT_SESSION_INSERT),
+	NAME(STMT_SESSION_GET),
+	NAME(STMT_SESSION_TOUCH),
+	NAME(STMT_SESSION_DELETE),
+	NAME(STMT_SESSION_DELETE_OTHERS),
+	NAME(STMT_THROTTLE_GET),
+	NAME(STMT_THROTTLE_FAIL),
+	NAME(STMT_THROTTLE_CLEAR),
+	NAME(STMT_THROTTLE_PRUNE),
+	NAME(STMT_WEB_NAV),
+	NAME(STMT_WEB_LIST_UNREAD),
+	NAME(STMT_WEB_LIST_UNREAD_FEED),
+	NAME(STMT_WEB_LIST_UNREAD_CATEGORY),
+	NAME(STMT_WEB_LIST_ALL),
+	NAME(STMT_WEB_LIST_ALL_FEED),
+	NAME(STMT_WEB_LIST_ALL_CATEGORY),
+	NAME(STMT_WEB_LIST_STARRED),
+	NAME(STMT_WEB_LIST_UNREAD_ASC),
+	NAME(STMT_WEB_LIST_UNREAD_FEED_ASC),
+	NAME(STMT_WEB_LIST_UNREAD_CATEGORY_ASC),
+	NAME(STMT_WEB_LIST_ALL_ASC),
+	NAME(STMT_WEB_LIST_ALL_FEED_ASC),
+	NAME(STMT_WEB_LIST_ALL_CATEGORY_ASC),
+	NAME(STMT_WEB_LIST_STARRED_ASC),
+	NAME(STMT_WEB_ENTRY_GET),
+	NAME(STMT_WEB_ENTRY_STATE),
+	NAME(STMT_WEB_CATEGORY_GET),
+	NAME(STMT_WEB_ENCLOSURES),
+	NAME(STMT_WEB_ICON_GET),
+	NAME(STMT_WEB_MARK_READ),
+	NAME(STMT_WEB_MARK_READ_FEED),
+	NAME(STMT_WEB_MARK_READ_CATEGORY),
 };
 
 /*

@@ -28,9 +28,9 @@ CREATE TABLE user (
 				    CHECK (sort_order IN ('newest', 'oldest')),
 	theme			TEXT NOT NULL DEFAULT 'auto'
 				    CHECK (theme IN ('auto', 'light', 'dark')),
-	-- minutes between checks of a feed without its own interval
-	refresh_interval	INTEGER NOT NULL DEFAULT 60
-				    CHECK (refresh_interval >= 1),
+	-- minutes between checks of a feed without its own interval;
+	-- NULL: hearth.conf's fetch_interval
+	refresh_interval	INTEGER CHECK (refresh_interval >= 1),
 	created_at		INTEGER NOT NULL,
 	-- the previous visit, for the "since last visit" digest
 	last_seen_at		INTEGER
@@ -132,7 +132,10 @@ CREATE TABLE feed (
 				    CHECK (disabled IN (0, 1)),
 	-- health: checked_at is the last attempt, whatever its outcome
 	checked_at		INTEGER,
-	last_success_at		INTEGER,
+	last_success_at		INTEGER,	-- a 200 or a 304
+	-- the last 200 whose document was stored: its entries have
+	-- entry.seen_at >= parsed_at, and retention keeps them
+	parsed_at		INTEGER,
 	last_status		INTEGER,	-- HTTP status, NULL if none
 	error_count		INTEGER NOT NULL DEFAULT 0,
 	error_since		INTEGER,	-- first failure of this run
@@ -202,6 +205,8 @@ CREATE TABLE entry (
 	created_at		INTEGER NOT NULL,
 	updated_at		INTEGER,
 	changed_at		INTEGER NOT NULL,	-- last read/star change
+	-- the last fetch whose document carried it (see feed.parsed_at)
+	seen_at			INTEGER,
 	guid			TEXT,
 	url			TEXT,
 	title			TEXT NOT NULL DEFAULT '',
@@ -229,6 +234,9 @@ CREATE INDEX entry_starred ON entry (user_id, is_starred, published_at)
     WHERE is_starred = 1;
 CREATE INDEX entry_created ON entry (user_id, created_at);
 CREATE INDEX entry_user ON entry (user_id);
+-- A feed's entries by date: the fetcher's posting rate and retention's
+-- "newest N of each feed".
+CREATE INDEX entry_feed ON entry (feed_id, published_at);
 
 CREATE TRIGGER entry_category AFTER UPDATE OF category_id ON feed
 WHEN OLD.category_id IS NOT NEW.category_id
@@ -278,7 +286,10 @@ CREATE TABLE enclosure (
 CREATE INDEX enclosure_entry ON enclosure (entry_id);
 
 -- The hash of an entry removed by retention or by the user, so that it
--- is not stored again while the feed still carries it.
+-- is not stored again while the feed still carries it.  The fetcher
+-- moves deleted_at forward each time the feed's document still carries
+-- the entry, and forgets the tombstone once deleted_at is 30 days older
+-- than the feed's parsed_at: the entry has left the feed by then.
 CREATE TABLE tombstone (
 	feed_id			INTEGER NOT NULL
 				    REFERENCES feed (id) ON DELETE CASCADE,

@@ -1,0 +1,1164 @@
+/* pass.c: a fetch pass: single flight, the feeds, their outcomes, upkeep */
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "buf.h"
+#include "compat.h"
+#include "conf.h"
+#include "db.h"
+#include "fetch.h"
+#include "feed.h"
+#include "log.h"
+#include "url.h"
+
+#define DISCOVER_MAX	8	/* candidate feed URLs tried per page */
+#define KIB		1024
+#define MIB		(1024 * 1024)
+
+/* A new feed's URL gave an HTML page: the feed links found in it. */
+struct disc {
+	struct job	*job;
+	long		 status;	/* the page's, for the feed's record */
+	char		*page_url;	/* after redirects */
+	char		**links;	/* from discover_links() */
+	size_t		 nlinks;
+	struct disc	*next;
+};
+
+/* One hold of the lock: the work done, what it found, its figures. */
+struct pass {
+	struct db		*db;
+	const struct conf	*conf;
+	int			 verbose;
+	struct pass_stats	 stats;
+	struct disc		*disc;		/* pages to look for feeds in */
+	struct disc		**disc_tail;
+	int64_t			*done;		/* feeds checked in this hold */
+	size_t			 ndone, capdone;
+	int			 found;		/* discovery: stored a feed */
+};
+
+/* A queued request: -1 for NULL. */
+struct req {
+	int64_t		 user_id;
+	int64_t		 feed_id;
+};
+
+/* A monotonic clock in milliseconds, for durations. */
+int64_t
+pass_now_ms(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * The process's peak resident memory in bytes: ru_maxrss is in KiB on
+ * Linux and the BSDs, in bytes on macOS.
+ */
+static int64_t
+peak_rss(void)
+{
+	struct rusage	 ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) == -1)
+		return -1;
+#ifdef __APPLE__
+	return (int64_t)ru.ru_maxrss;
+#else
+	return (int64_t)ru.ru_maxrss * 1024;
+#endif
+}
+
+/* A file's size in bytes; 0 when it does not exist. */
+static int64_t
+file_size(const char *path)
+{
+	struct stat	 st;
+
+	if (stat(path, &st) == -1)
+		return 0;
+	return (int64_t)st.st_size;
+}
+
+/* A delay as people read it: "45s", "55m", "6h", "3d". */
+static void
+fmt_delay(char *s, size_t n, int64_t d)
+{
+	if (d < 0)
+		d = 0;
+	if (d < 120)
+		snprintf(s, n, "%llds", (long long)d);
+	else if (d < 120 * 60)
+		snprintf(s, n, "%lldm", (long long)(d / 60));
+	else if (d < 48 * 3600)
+		snprintf(s, n, "%lldh", (long long)(d / 3600));
+	else
+		snprintf(s, n, "%lldd", (long long)(d / 86400));
+}
+
+/* One line about one feed: at info level with -v, else debug. */
+static void
+feed_log(const struct pass *p, const struct job *j, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+feed_log(const struct pass *p, const struct job *j, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	 msg[768];
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (p->verbose)
+		log_info("feed %lld %s: %s", (long long)j->feed_id, j->url, msg);
+	else
+		log_debug("feed %lld %s: %s", (long long)j->feed_id, j->url,
+		    msg);
+}
+
+/* ", next in 55m" for a feed stored with next_check_at. */
+static const char *
+next_in(const struct job *j, char *s, size_t n)
+{
+	char	 d[32];
+
+	fmt_delay(d, sizeof(d), j->next_check_at - (int64_t)time(NULL));
+	snprintf(s, n, "next in %s", d);
+	return s;
+}
+
+/* --- loading jobs ------------------------------------------------------ */
+
+static char *
+col_dup(sqlite3_stmt *st, int col, int *oom)
+{
+	const unsigned char	*v;
+	char			*s;
+
+	if ((v = sqlite3_column_text(st, col)) == NULL)
+		return NULL;
+	if ((s = strdup((const char *)v)) == NULL)
+		*oom = 1;
+	return s;
+}
+
+/*
+ * A job for the feed in the current row (columns: enum feed_col), or
+ * NULL when out of memory.  The interval is the feed's own, else its
+ * user's, else fetch_interval.
+ */
+static struct job *
+job_from_row(sqlite3_stmt *st, const struct conf *conf)
+{
+	struct job	*j;
+	int		 oom = 0;
+
+	if ((j = calloc(1, sizeof(*j))) == NULL)
+		return NULL;
+	buf_init(&j->body);
+	j->retry_after = j->max_age = j->expires = -1;
+	j->feed_id = sqlite3_column_int64(st, FEED_COL_ID);
+	j->user_id = sqlite3_column_int64(st, FEED_COL_USER_ID);
+	j->url = col_dup(st, FEED_COL_URL, &oom);
+	j->etag = col_dup(st, FEED_COL_ETAG, &oom);
+	j->last_modified = col_dup(st, FEED_COL_LAST_MODIFIED, &oom);
+	j->username = col_dup(st, FEED_COL_USERNAME, &oom);
+	j->password = col_dup(st, FEED_COL_PASSWORD, &oom);
+	j->redirect_url = col_dup(st, FEED_COL_REDIRECT_URL, &oom);
+	j->redirect_count = sqlite3_column_int(st, FEED_COL_REDIRECT_COUNT);
+	j->error_count = sqlite3_column_int(st, FEED_COL_ERROR_COUNT);
+	if (sqlite3_column_type(st, FEED_COL_REFRESH_INTERVAL) !=
+	    SQLITE_NULL) {
+		j->interval = sqlite3_column_int64(st,
+		    FEED_COL_REFRESH_INTERVAL) * 60;
+		j->interval_set = 1;
+	} else if (sqlite3_column_type(st, FEED_COL_USER_INTERVAL) !=
+	    SQLITE_NULL)
+		j->interval = sqlite3_column_int64(st,
+		    FEED_COL_USER_INTERVAL) * 60;
+	else
+		j->interval = conf->fetch_interval;
+	j->discover = sqlite3_column_type(st, FEED_COL_LAST_SUCCESS_AT) ==
+	    SQLITE_NULL;
+	if (oom || j->url == NULL) {
+		job_free(j);
+		return NULL;
+	}
+	return j;
+}
+
+static int
+pass_checked(const struct pass *p, int64_t id)
+{
+	size_t	 i;
+
+	for (i = 0; i < p->ndone; i++)
+		if (p->done[i] == id)
+			return 1;
+	return 0;
+}
+
+static int
+pass_mark(struct pass *p, int64_t id)
+{
+	int64_t	*v;
+	size_t	 cap;
+
+	if (p->ndone == p->capdone) {
+		cap = p->capdone ? p->capdone * 2 : 64;
+		if ((v = reallocarray(p->done, cap, sizeof(*v))) == NULL)
+			return -1;
+		p->done = v;
+		p->capdone = cap;
+	}
+	p->done[p->ndone++] = id;
+	return 0;
+}
+
+/* A list of jobs, one per feed. */
+struct jobs {
+	struct job	*head;
+	struct job	**tail;
+	size_t		 n;
+};
+
+static void
+jobs_init(struct jobs *l)
+{
+	l->head = NULL;
+	l->tail = &l->head;
+	l->n = 0;
+}
+
+static void
+jobs_free(struct jobs *l)
+{
+	struct job	*j, *next;
+
+	for (j = l->head; j != NULL; j = next) {
+		next = j->next;
+		job_free(j);
+	}
+	jobs_init(l);
+}
+
+/*
+ * Add a job for every row of st, a statement with enum feed_col columns,
+ * bound and ready; feeds listed already or checked in this hold are left
+ * out.  Returns 0 or -1 (logged).
+ */
+static int
+jobs_load(struct pass *p, struct jobs *l, sqlite3_stmt *st)
+{
+	struct job	*j;
+	int64_t		 id;
+	int		 r;
+
+	while ((r = db_step(st)) == 1) {
+		id = sqlite3_column_int64(st, FEED_COL_ID);
+		if (pass_checked(p, id))
+			continue;
+		for (j = l->head; j != NULL && j->feed_id != id; j = j->next)
+			;
+		if (j != NULL)
+			continue;
+		if ((j = job_from_row(st, p->conf)) == NULL) {
+			log_warnx("out of memory");
+			r = -1;
+			break;
+		}
+		*l->tail = j;
+		l->tail = &j->next;
+		l->n++;
+	}
+	db_stmt_done(st);
+	return r == -1 ? -1 : 0;
+}
+
+/* The due feeds (of one user, or of all when user_id is -1). */
+static int
+jobs_due(struct pass *p, struct jobs *l, int64_t user_id)
+{
+	sqlite3_stmt	*st;
+
+	st = db_stmt(p->db, STMT_FEED_DUE);
+	sqlite3_bind_int64(st, 1, (int64_t)time(NULL));
+	sqlite3_bind_int(st, 2, p->conf->fetch_batch);
+	if (user_id != -1)
+		sqlite3_bind_int64(st, 3, user_id);
+	return jobs_load(p, l, st);
+}
+
+/* One feed by id, due or not; a disabled one is left out (logged). */
+static int
+jobs_feed(struct pass *p, struct jobs *l, int64_t id)
+{
+	sqlite3_stmt	*st;
+	int		 r, disabled = 0;
+
+	st = db_stmt(p->db, STMT_FEED_GET_ID);
+	sqlite3_bind_int64(st, 1, id);
+	if ((r = db_step(st)) == 1)
+		disabled = sqlite3_column_int(st, FEED_COL_DISABLED);
+	db_stmt_done(st);
+	if (r == -1)
+		return -1;
+	if (r == 0) {
+		log_debug("feed %lld: gone before its refresh",
+		    (long long)id);
+		return 0;
+	}
+	if (disabled) {
+		log_info("feed %lld is disabled: not refreshed",
+		    (long long)id);
+		return 0;
+	}
+	st = db_stmt(p->db, STMT_FEED_GET_ID);
+	sqlite3_bind_int64(st, 1, id);
+	return jobs_load(p, l, st);
+}
+
+/*
+ * The feeds named on the command line (ids or URLs; a URL names the feed
+ * of every user subscribed to it) into a malloc'd array of ids.  A name
+ * that matches nothing is logged; none matching at all is an error.
+ * Returns 0 or -1.
+ */
+static int
+want_resolve(struct db *db, const struct pass_want *w, int64_t **idsp,
+    size_t *np)
+{
+	sqlite3_stmt	*st;
+	int64_t		*ids = NULL, *v, id;
+	const char	*errstr;
+	size_t		 i, n = 0, cap = 0;
+	int		 r, found;
+
+	*idsp = NULL;
+	*np = 0;
+	for (i = 0; i < w->nfeeds; i++) {
+		id = strtonum(w->feeds[i], 1, INT64_MAX, &errstr);
+		if (errstr == NULL) {
+			st = db_stmt(db, STMT_FEED_GET_ID);
+			sqlite3_bind_int64(st, 1, id);
+		} else {
+			st = db_stmt(db, STMT_FEED_IDS_BY_URL);
+			sqlite3_bind_text(st, 1, w->feeds[i], -1,
+			    SQLITE_STATIC);
+		}
+		found = 0;
+		while ((r = db_step(st)) == 1) {
+			if (n == cap) {
+				cap = cap ? cap * 2 : 16;
+				v = reallocarray(ids, cap, sizeof(*ids));
+				if (v == NULL) {
+					log_warnx("out of memory");
+					r = -1;
+					break;
+				}
+				ids = v;
+			}
+			ids[n++] = sqlite3_column_int64(st, 0);
+			found = 1;
+		}
+		db_stmt_done(st);
+		if (r == -1) {
+			free(ids);
+			return -1;
+		}
+		if (!found)
+			log_warnx("no feed %s", w->feeds[i]);
+	}
+	if (n == 0) {
+		free(ids);
+		return -1;
+	}
+	*idsp = ids;
+	*np = n;
+	return 0;
+}
+
+/* --- the outcome of each feed ------------------------------------------ */
+
+static void
+outcome_failure(struct pass *p, struct job *j, const char *msg)
+{
+	char	 s[32];
+
+	switch (store_failure(p->db, p->conf, j, msg, &p->stats)) {
+	case 0:
+		if (j->status == 410)
+			feed_log(p, j, "%s; disabled", msg);
+		else
+			feed_log(p, j, "%s (%d in a row), %s", msg,
+			    j->error_count + 1, next_in(j, s, sizeof(s)));
+		break;
+	case 1:
+		feed_log(p, j, "%s; database busy: left for the next pass",
+		    msg);
+		break;
+	}
+}
+
+static void
+outcome_not_modified(struct pass *p, struct job *j)
+{
+	char	 s[32];
+	long	 status = j->status;
+
+	switch (store_not_modified(p->db, p->conf, j, &p->stats)) {
+	case 0:
+		feed_log(p, j, "%ld not modified, %s", status,
+		    next_in(j, s, sizeof(s)));
+		break;
+	case 1:
+		feed_log(p, j, "database busy: left for the next pass");
+		break;
+	}
+}
+
+/* Whether a response that is not a feed is an HTML page. */
+static int
+is_html(const struct job *j, const struct buf *err)
+{
+	const char	*t = j->content_type;
+
+	if (t != NULL && (strncasecmp(t, "text/html", 9) == 0 ||
+	    strncasecmp(t, "application/xhtml", 17) == 0))
+		return 1;
+	return err->p != NULL && strstr(err->p, "HTML page") != NULL;
+}
+
+/* Keep an HTML page's feed links, to try once the transfers are done. */
+static void
+discovery_defer(struct pass *p, struct job *j, const char *base)
+{
+	struct disc	*d;
+
+	if ((d = calloc(1, sizeof(*d))) == NULL ||
+	    (d->page_url = strdup(base)) == NULL) {
+		free(d);
+		outcome_failure(p, j, "out of memory");
+		return;
+	}
+	d->job = j;
+	d->status = j->status;
+	if (discover_links(j->body.p != NULL ? j->body.p : "", j->body.len,
+	    base, &d->links, &d->nlinks) == -1) {
+		d->links = NULL;
+		d->nlinks = 0;
+	}
+	*p->disc_tail = d;
+	p->disc_tail = &d->next;
+	feed_log(p, j, "an HTML page with %zu feed link%s: looking for "
+	    "its feed", d->nlinks, d->nlinks == 1 ? "" : "s");
+}
+
+/* A 200: the document, unless its ETag says it is the one stored. */
+static void
+outcome_document(struct pass *p, struct job *j)
+{
+	struct feed	 f;
+	struct buf	 err;
+	const char	*base;
+	char		 s[32];
+	int		 nnew, nupd;
+
+	if (j->etag != NULL && j->new_etag != NULL &&
+	    strcmp(j->etag, j->new_etag) == 0) {
+		outcome_not_modified(p, j);
+		return;
+	}
+	base = j->final_url != NULL ? j->final_url : j->url;
+	feed_init(&f);
+	buf_init(&err);
+	/* Parsed outside any transaction: readers never wait for it. */
+	if (feed_parse(&f, j->body.p != NULL ? j->body.p : "", j->body.len,
+	    base, j->content_type, &err) == 0) {
+		nnew = p->stats.entries_new;
+		nupd = p->stats.entries_updated;
+		switch (store_success(p->db, p->conf, j, &f, &p->stats)) {
+		case 0:
+			feed_log(p, j, "200, %d new, %d updated, %s",
+			    p->stats.entries_new - nnew,
+			    p->stats.entries_updated - nupd,
+			    next_in(j, s, sizeof(s)));
+			break;
+		case 1:
+			feed_log(p, j, "database busy: left for the next "
+			    "pass");
+			break;
+		default:
+			outcome_failure(p, j, "the database refused the "
+			    "document");
+			break;
+		}
+	} else if (j->discover && is_html(j, &err))
+		discovery_defer(p, j, base);
+	else
+		outcome_failure(p, j, err.p != NULL && !err.oom ? err.p :
+		    "not a feed");
+	feed_release(&f);
+	buf_release(&err);
+}
+
+/* The message for a status that is not a success. */
+static void
+status_message(const struct job *j, char *s, size_t n)
+{
+	char	 d[32], wait[64] = "";
+
+	if (j->retry_after > 0) {
+		fmt_delay(d, sizeof(d), j->retry_after);
+		snprintf(wait, sizeof(wait), ", asked to wait %s", d);
+	}
+	switch (j->status) {
+	case 0:
+		snprintf(s, n, "no response");
+		break;
+	case 401:
+		snprintf(s, n, j->username != NULL ? "the server refused the "
+		    "credentials (401)" : "the server asks for credentials "
+		    "(401)");
+		break;
+	case 403:
+		snprintf(s, n, "access denied (403)");
+		break;
+	case 404:
+		snprintf(s, n, "not found (404)");
+		break;
+	case 410:
+		snprintf(s, n, "gone (410): the feed was removed; re-enable "
+		    "it when it comes back");
+		break;
+	case 429:
+		snprintf(s, n, "too many requests (429)%s", wait);
+		break;
+	case 503:
+		snprintf(s, n, "service unavailable (503)%s", wait);
+		break;
+	default:
+		if (j->status >= 500)
+			snprintf(s, n, "server error (%ld)", j->status);
+		else if (j->status >= 400)
+			snprintf(s, n, "client error (%ld)", j->status);
+		else
+			snprintf(s, n, "unexpected status (%ld)", j->status);
+		break;
+	}
+}
+
+/* fetch_run()'s callback: parse and store one feed, then free its body. */
+static void
+pass_done(struct job *j, void *arg)
+{
+	struct pass	*p = arg;
+	char		 msg[256];
+
+	if (pass_mark(p, j->feed_id) == -1)
+		log_warnx("out of memory");
+	if (j->deferred) {
+		if (store_deferred(p->db, j, &p->stats) == 0)
+			feed_log(p, j, "not fetched: %s, %s", j->error != NULL ?
+			    j->error : "its host asked to wait",
+			    next_in(j, msg, sizeof(msg)));
+		job_release_outcome(j);
+		return;
+	}
+	p->stats.checked++;
+	p->stats.bytes += (int64_t)j->body.len;
+	if (j->error != NULL)
+		outcome_failure(p, j, j->error);
+	else if (j->too_big) {
+		snprintf(msg, sizeof(msg), "larger than %lld KiB, the limit "
+		    "(fetch_max_bytes)", p->conf->fetch_max_bytes / KIB);
+		outcome_failure(p, j, msg);
+	} else if (j->status == 200)
+		outcome_document(p, j);
+	else if (j->status == 304)
+		outcome_not_modified(p, j);
+	else {
+		status_message(j, msg, sizeof(msg));
+		outcome_failure(p, j, msg);
+	}
+	job_release_outcome(j);
+}
+
+/* --- discovery ----------------------------------------------------------- */
+
+/* The feed of user_id at url, other than self: its id, 0, or -1. */
+static int64_t
+feed_of_user(struct db *db, int64_t user_id, const char *url, int64_t self)
+{
+	sqlite3_stmt	*st;
+	int64_t		 id = 0;
+	int		 r;
+
+	st = db_stmt(db, STMT_FEED_GET_BY_URL);
+	sqlite3_bind_int64(st, 1, user_id);
+	sqlite3_bind_text(st, 2, url, -1, SQLITE_STATIC);
+	if ((r = db_step(st)) == 1)
+		id = sqlite3_column_int64(st, FEED_COL_ID);
+	db_stmt_done(st);
+	if (r == -1)
+		return -1;
+	return id == self ? 0 : id;
+}
+
+/* fetch_run()'s callback for a candidate: a feed there is stored. */
+static void
+candidate_done(struct job *c, void *arg)
+{
+	struct pass	*p = arg;
+	struct feed	 f;
+	struct buf	 err;
+	char		 s[32];
+	int		 nnew, r;
+
+	p->stats.bytes += (int64_t)c->body.len;
+	if (c->error != NULL || c->too_big || c->status != 200) {
+		log_debug("feed %lld: candidate %s: %s", (long long)c->feed_id,
+		    c->url, c->error != NULL ? c->error : "no feed there");
+		job_release_outcome(c);
+		return;
+	}
+	feed_init(&f);
+	buf_init(&err);
+	if (feed_parse(&f, c->body.p != NULL ? c->body.p : "", c->body.len,
+	    c->final_url != NULL ? c->final_url : c->url, c->content_type,
+	    &err) == -1)
+		log_debug("feed %lld: candidate %s: %s", (long long)c->feed_id,
+		    c->url, err.p != NULL ? err.p : "not a feed");
+	else {
+		nnew = p->stats.entries_new;
+		r = store_success(p->db, p->conf, c, &f, &p->stats);
+		if (r == 0) {
+			p->found = 1;
+			feed_log(p, c, "found on the page and made the feed's "
+			    "URL: 200, %d new, %s", p->stats.entries_new - nnew,
+			    next_in(c, s, sizeof(s)));
+		} else if (r == 1) {
+			p->found = 1;	/* try again next pass */
+			feed_log(p, c, "database busy: left for the next "
+			    "pass");
+		}
+	}
+	feed_release(&f);
+	buf_release(&err);
+	job_release_outcome(c);
+}
+
+/* Fetch one candidate URL for d's feed; 1 stored (or busy), 0 not. */
+static int
+candidate_try(struct pass *p, struct disc *d, const char *url)
+{
+	struct job	*c;
+
+	if ((c = calloc(1, sizeof(*c))) == NULL ||
+	    (c->url = strdup(url)) == NULL) {
+		free(c);
+		return 0;
+	}
+	buf_init(&c->body);
+	c->retry_after = c->max_age = c->expires = -1;
+	c->feed_id = d->job->feed_id;
+	c->user_id = d->job->user_id;
+	c->interval = d->job->interval;
+	c->interval_set = d->job->interval_set;
+	c->error_count = d->job->error_count;
+	c->adopt_url = 1;
+	p->found = 0;
+	if (fetch_run(c, p->conf, candidate_done, p) == -1)
+		log_warnx("feed %lld: cannot fetch %s",
+		    (long long)c->feed_id, url);
+	job_free(c);
+	return p->found;
+}
+
+/*
+ * Look for the feed of a new subscription whose URL is an HTML page: its
+ * feed links, else the usual feed paths of its site, up to DISCOVER_MAX
+ * URLs.  The first that parses becomes the feed's URL, unless the user
+ * has that feed already, which is recorded as the feed's error.
+ */
+static void
+discovery_one(struct pass *p, struct disc *d)
+{
+	char		 msg[512], *u;
+	size_t		 i, tried = 0;
+	int64_t		 other;
+
+	for (i = 0; i < d->nlinks && tried < DISCOVER_MAX; i++) {
+		if (strcmp(d->links[i], d->job->url) == 0)
+			continue;
+		if ((other = feed_of_user(p->db, d->job->user_id,
+		    d->links[i], d->job->feed_id)) > 0) {
+			snprintf(msg, sizeof(msg), "this page's feed %s is "
+			    "subscribed already as feed %lld", d->links[i],
+			    (long long)other);
+			d->job->status = d->status;
+			outcome_failure(p, d->job, msg);
+			return;
+		}
+		tried++;
+		if (candidate_try(p, d, d->links[i]))
+			return;
+	}
+	for (i = 0; d->nlinks == 0 && discover_paths[i] != NULL &&
+	    tried < DISCOVER_MAX; i++) {
+		if ((u = url_resolve(d->page_url, discover_paths[i])) == NULL)
+			continue;
+		if (strcmp(u, d->job->url) != 0 &&
+		    feed_of_user(p->db, d->job->user_id, u,
+		    d->job->feed_id) == 0) {
+			tried++;
+			if (candidate_try(p, d, u)) {
+				free(u);
+				return;
+			}
+		}
+		free(u);
+	}
+	d->job->status = d->status;
+	outcome_failure(p, d->job, d->nlinks > 0 ? "not a feed: an HTML "
+	    "page whose feed links do not work" : "not a feed: an HTML "
+	    "page without feed links");
+}
+
+static void
+discovery_run(struct pass *p)
+{
+	struct disc	*d, *next;
+
+	for (d = p->disc; d != NULL; d = next) {
+		next = d->next;
+		discovery_one(p, d);
+		discover_free(d->links, d->nlinks);
+		free(d->page_url);
+		free(d);
+	}
+	p->disc = NULL;
+	p->disc_tail = &p->disc;
+}
+
+/* Fetch, parse and store the jobs, then look for the feeds of pages. */
+static int
+pass_fetch(struct pass *p, struct jobs *l)
+{
+	int	 rc = 0;
+
+	if (l->n > 0 && fetch_run(l->head, p->conf, pass_done, p) == -1)
+		rc = -1;
+	discovery_run(p);
+	jobs_free(l);
+	return rc;
+}
+
+/* --- the queue of requests --------------------------------------------- */
+
+/*
+ * Queue what w asks for, for the pass that holds the lock: a row per
+ * named feed, a row per enabled feed for --all, else one row "every due
+ * feed".  Returns 0 or -1 (logged).
+ */
+static int
+queue_want(struct db *db, const struct pass_want *w)
+{
+	sqlite3_stmt	*st = NULL;
+	int64_t		*ids = NULL, now = (int64_t)time(NULL);
+	size_t		 n = 0, i;
+	int		 rc = -1;
+
+	if (w->nfeeds > 0 && want_resolve(db, w, &ids, &n) == -1)
+		return -1;
+	if (store_begin(db, NULL) != 0)
+		goto out;
+	if (w->all) {
+		st = db_stmt(db, STMT_FETCH_REQUEST_INSERT_ALL);
+		sqlite3_bind_int64(st, 1, now);
+		if (db_step(st) == -1)
+			goto fail;
+		db_stmt_done(st);
+	} else if (n == 0) {
+		st = db_stmt(db, STMT_FETCH_REQUEST_INSERT);
+		sqlite3_bind_int64(st, 3, now);
+		if (db_step(st) == -1)
+			goto fail;
+		db_stmt_done(st);
+	}
+	for (i = 0; i < n; i++) {
+		st = db_stmt(db, STMT_FETCH_REQUEST_INSERT);
+		sqlite3_bind_int64(st, 2, ids[i]);
+		sqlite3_bind_int64(st, 3, now);
+		if (db_step(st) == -1)
+			goto fail;
+		db_stmt_done(st);
+	}
+	if (db_commit(db) == -1)
+		goto fail;
+	rc = 0;
+	goto out;
+fail:
+	db_stmt_done(st);
+	db_rollback(db);
+out:
+	free(ids);
+	return rc;
+}
+
+/*
+ * The requests queued so far, into a malloc'd array; *maxid gets the
+ * greatest id, to delete them once served.  0 or -1.
+ */
+static int
+queue_take(struct db *db, struct req **rp, size_t *np, int64_t *maxid)
+{
+	sqlite3_stmt	*st;
+	struct req	*v = NULL, *nv;
+	size_t		 n = 0, cap = 0;
+	int		 r;
+
+	*rp = NULL;
+	*np = 0;
+	st = db_stmt(db, STMT_FETCH_REQUEST_TAKE);
+	while ((r = db_step(st)) == 1) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 16;
+			if ((nv = reallocarray(v, cap, sizeof(*v))) == NULL) {
+				log_warnx("out of memory");
+				r = -1;
+				break;
+			}
+			v = nv;
+		}
+		*maxid = sqlite3_column_int64(st, 0);
+		v[n].user_id = sqlite3_column_type(st, 1) == SQLITE_NULL ? -1 :
+		    sqlite3_column_int64(st, 1);
+		v[n].feed_id = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 :
+		    sqlite3_column_int64(st, 2);
+		n++;
+	}
+	db_stmt_done(st);
+	if (r == -1) {
+		free(v);
+		return -1;
+	}
+	*rp = v;
+	*np = n;
+	return 0;
+}
+
+/* Delete the requests served, ids up to maxid, in one statement. */
+static int
+queue_done(struct db *db, int64_t maxid)
+{
+	sqlite3_stmt	*st;
+	int		 r;
+
+	st = db_stmt(db, STMT_FETCH_REQUEST_DELETE);
+	sqlite3_bind_int64(st, 1, maxid);
+	r = db_step(st);
+	db_stmt_done(st);
+	return r == -1 ? -1 : 0;
+}
+
+/* Whether a request waits: 1, 0, or -1. */
+static int
+queue_pending(struct db *db)
+{
+	sqlite3_stmt	*st;
+	int		 r, v = 0;
+
+	st = db_stmt(db, STMT_FETCH_REQUEST_PENDING);
+	if ((r = db_step(st)) == 1)
+		v = sqlite3_column_int(st, 0);
+	db_stmt_done(st);
+	return r == -1 ? -1 : v;
+}
+
+/* Serve the queue until it is empty. */
+static int
+pass_queue(struct pass *p)
+{
+	struct jobs	 l;
+	struct req	*v;
+	size_t		 n, i;
+	int64_t		 maxid = 0;
+	int		 rc = -1;
+
+	jobs_init(&l);
+	for (;;) {
+		if (queue_take(p->db, &v, &n, &maxid) == -1)
+			return -1;
+		if (n == 0)
+			return 0;
+		for (i = 0; i < n; i++)
+			if ((v[i].feed_id == -1 ? jobs_due(p, &l,
+			    v[i].user_id) : jobs_feed(p, &l, v[i].feed_id)) ==
+			    -1)
+				break;
+		free(v);
+		if (i < n) {
+			jobs_free(&l);
+			return -1;
+		}
+		log_debug("serving %zu queued request%s: %zu feeds", n,
+		    n == 1 ? "" : "s", l.n);
+		rc = pass_fetch(p, &l);
+		if (queue_done(p->db, maxid) == -1 || rc == -1)
+			return -1;
+	}
+}
+
+/* --- upkeep after the pass --------------------------------------------- */
+
+/*
+ * Shrink the WAL to nothing.  A reader holding an old snapshot makes it
+ * fail with SQLITE_BUSY: that is normal, the next pass tries again.
+ */
+static void
+pass_checkpoint(struct db *db)
+{
+	int	 rc, wal = 0, done = 0;
+
+	rc = sqlite3_wal_checkpoint_v2(db->db, NULL,
+	    SQLITE_CHECKPOINT_TRUNCATE, &wal, &done);
+	if (rc == SQLITE_BUSY)
+		log_debug("checkpoint: a reader holds the WAL (%d of %d "
+		    "frames copied); next pass", done, wal);
+	else if (rc != SQLITE_OK)
+		log_warnx("checkpoint: %s", sqlite3_errmsg(db->db));
+}
+
+/* The pass's sample, unless one was taken within sample_interval. */
+static void
+pass_sample(struct db *db, const struct conf *conf,
+    const struct pass_stats *ps, int64_t now, int64_t ms, int64_t rss,
+    int64_t dbsize, int64_t walsize)
+{
+	sqlite3_stmt	*st;
+	int64_t		 last = -1;
+	int		 r;
+
+	st = db_stmt(db, STMT_SAMPLE_LAST);
+	if ((r = db_step(st)) == 1 &&
+	    sqlite3_column_type(st, 0) != SQLITE_NULL)
+		last = sqlite3_column_int64(st, 0);
+	db_stmt_done(st);
+	if (r == -1)
+		return;
+	/* A tenth of slack: cron's ticks and the pass's length vary. */
+	if (last != -1 && conf->sample_interval > 0 &&
+	    now - last < conf->sample_interval * 9 / 10) {
+		log_debug("sample: the last is %llds old; none this pass",
+		    (long long)(now - last));
+		return;
+	}
+	st = db_stmt(db, STMT_SAMPLE_INSERT);
+	sqlite3_bind_int64(st, 1, now);
+	sqlite3_bind_int64(st, 2, ms);
+	if (rss >= 0)
+		sqlite3_bind_int64(st, 3, rss);
+	sqlite3_bind_int64(st, 4, dbsize);
+	sqlite3_bind_int64(st, 5, walsize);
+	sqlite3_bind_int(st, 6, ps->checked);
+	sqlite3_bind_int(st, 7, ps->errors);
+	db_step(st);
+	db_stmt_done(st);
+	if (conf->samples_keep_days > 0) {
+		st = db_stmt(db, STMT_SAMPLE_PRUNE);
+		sqlite3_bind_int64(st, 1, now -
+		    (int64_t)conf->samples_keep_days * 86400);
+		db_step(st);
+		db_stmt_done(st);
+	}
+}
+
+/*
+ * The upkeep after a pass whose figures are ps and which started at t0
+ * (pass_now_ms()): retention, PRAGMA optimize, a TRUNCATE checkpoint, a
+ * sample (unless one was taken within sample_interval) and the summary
+ * line.  Nothing here is fatal: a step that fails is logged and the
+ * next pass tries again.
+ */
+void
+pass_upkeep(struct db *db, const struct conf *conf,
+    const struct pass_stats *ps, int64_t t0)
+{
+	struct buf	 wal;
+	int64_t		 now, ms, rss, dbsize, walsize;
+
+	now = (int64_t)time(NULL);
+	store_retention(db, conf, now);
+	/* optimize may write statistics: before the checkpoint. */
+	if (sqlite3_exec(db->db, "PRAGMA optimize", NULL, NULL, NULL) !=
+	    SQLITE_OK)
+		log_debug("optimize: %s", sqlite3_errmsg(db->db));
+	pass_checkpoint(db);
+	buf_init(&wal);
+	buf_printf(&wal, "%s-wal", conf->database);
+	walsize = wal.oom ? 0 : file_size(wal.p);
+	buf_release(&wal);
+	dbsize = file_size(conf->database);
+	rss = peak_rss();
+	ms = pass_now_ms() - t0;
+	pass_sample(db, conf, ps, now, ms, rss, dbsize, walsize);
+	log_info("pass: %d feeds checked (%d new content, %d not modified, "
+	    "%d errors), %d new and %d updated entries, %lld KiB in %lld "
+	    "ms, peak RSS %lld MiB, WAL %lld KiB", ps->checked,
+	    ps->ok, ps->not_modified, ps->errors,
+	    ps->entries_new, ps->entries_updated,
+	    (long long)(ps->bytes / KIB), (long long)ms,
+	    (long long)(rss > 0 ? rss / MIB : 0), (long long)(walsize / KIB));
+	if (ps->skipped > 0)
+		log_warnx("pass: %d feeds left for the next pass (database "
+		    "busy for %lld ms in all)", ps->skipped,
+		    (long long)ps->busy_waits_ms);
+}
+
+/*
+ * Everything done while holding the lock: the feeds w asks for (none
+ * when w is NULL), then the queued requests until none is left, then
+ * the upkeep.  Returns 0, or -1 when the pass could not run.
+ */
+static int
+pass_hold(struct db *db, const struct conf *conf, const struct pass_want *w,
+    int verbose)
+{
+	struct pass	 p;
+	struct jobs	 l;
+	int64_t		*ids = NULL, t0;
+	size_t		 n = 0, i;
+	int		 rc = -1;
+
+	memset(&p, 0, sizeof(p));
+	p.db = db;
+	p.conf = conf;
+	p.verbose = verbose;
+	p.disc_tail = &p.disc;
+	jobs_init(&l);
+	t0 = pass_now_ms();
+	if (w != NULL) {
+		if (w->nfeeds > 0) {
+			if (want_resolve(db, w, &ids, &n) == -1)
+				goto out;
+			for (i = 0; i < n; i++)
+				if (jobs_feed(&p, &l, ids[i]) == -1)
+					goto out;
+		} else if (w->all) {
+			if (jobs_load(&p, &l, db_stmt(db, STMT_FEED_ALL)) ==
+			    -1)
+				goto out;
+		} else if (jobs_due(&p, &l, -1) == -1)
+			goto out;
+		if (pass_fetch(&p, &l) == -1)
+			goto out;
+	}
+	if (pass_queue(&p) == -1)
+		goto out;
+	rc = 0;
+out:
+	jobs_free(&l);
+	if (rc == 0 || p.stats.checked > 0)
+		pass_upkeep(db, conf, &p.stats, t0);
+	free(ids);
+	free(p.done);
+	return rc;
+}
+
+/* Open the database with hearth.conf's busy timeout, cache and mmap. */
+static int
+pass_open(struct db *db, const struct conf *conf)
+{
+	struct stat	 st;
+
+	if (stat(conf->database, &st) == -1) {
+		if (errno == ENOENT)
+			log_warnx("no database at %s (create it with "
+			    "\"hearthctl init\")", conf->database);
+		else
+			log_warn("%s", conf->database);
+		return -1;
+	}
+	if (db_open(db, conf->database, 0) == -1)
+		return -1;
+	if (db_set_busy_timeout(db, (int)conf->db_busy_timeout_ms) == -1 ||
+	    db_set_cache_size(db, (int)(conf->db_cache_size / 1024)) == -1 ||
+	    db_set_mmap_size(db, conf->db_mmap_size) == -1) {
+		db_close(db);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * One run of hearth-fetch: the pass w asks for, single flight.  The
+ * lock file (fetch_lock) is held while a pass runs.  A run that finds it
+ * held queues its request in fetch_request and returns at once; the
+ * holder serves the queue after its own feeds, until it is empty.  Two
+ * races are closed: the holder checks the queue again after unlocking
+ * and takes the lock back to serve what came in meanwhile, and a
+ * requester tries the lock once more after queueing, serving the queue
+ * itself if the holder has just left.  Returns 0 when the pass ran (or
+ * was queued), whatever happened to each feed, or -1 when it could not
+ * (the lock file, the database).
+ */
+int
+pass_main(const struct conf *conf, const struct pass_want *w)
+{
+	struct db	 db;
+	int		 fd = -1, got, rc = -1, r, verbose = w->verbose;
+
+	memset(&db, 0, sizeof(db));
+	if ((fd = lock_open(conf->fetch_lock)) == -1)
+		return -1;
+	if ((got = lock_try(fd)) == -1)
+		goto out;
+	if (pass_open(&db, conf) == -1)
+		goto out;
+	if (!got) {
+		if (queue_want(&db, w) == -1)
+			goto out;
+		if ((got = lock_try(fd)) == -1)
+			goto out;
+		if (!got) {
+			log_info("a pass is running; request queued");
+			rc = 0;
+			goto out;
+		}
+		w = NULL;	/* queued: served with the queue */
+	}
+	for (;;) {
+		r = pass_hold(&db, conf, w, verbose);
+		lock_release(fd);
+		if (r == -1)
+			goto out;
+		w = NULL;
+		if ((r = queue_pending(&db)) != 1 || lock_try(fd) != 1)
+			break;
+		log_debug("requests came in as the pass ended: serving them");
+	}
+	rc = 0;
+out:
+	db_close(&db);
+	if (fd != -1)
+		close(fd);
+	return rc;
+}
