@@ -15,6 +15,7 @@ bin=${HEARTH_BIN:-$top/build/san}
 static=${HEARTH_STATIC:-$top/static}
 cd "$top" || exit 1
 . tests/lib/nginx.sh
+. tests/lib/webenv.sh
 
 pass=0
 fail=0
@@ -37,35 +38,8 @@ check() {
 	fi
 }
 
-for p in curl sqlite3 perl; do
-	if ! command -v "$p" >/dev/null 2>&1; then
-		nok "prerequisite: $p not found"
-		exit 1
-	fi
-done
-if ! ngx_check; then
-	nok "prerequisite: nginx"
-	exit 1
-fi
-for p in hearth-fcgi hearthctl; do
-	if [ ! -x "$bin/$p" ]; then
-		nok "prerequisite: $bin/$p not built"
-		exit 1
-	fi
-done
-
-# Short: unix socket paths have at most 107 bytes.
-S=$(mktemp -d /tmp/hearth-web.XXXXXX) || exit 1
-FCGI_PIDS=
-cleanup() {
-	for _p in $FCGI_PIDS; do
-		kill -KILL "$_p" 2>/dev/null
-	done
-	ngx_stop_all
-	rm -rf "$S"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+web_check || exit 1
+web_scratch || exit 1
 
 # --- helpers ---------------------------------------------------------
 
@@ -132,67 +106,6 @@ raw() {
 		print $s $req;
 		binmode STDOUT;
 		print while <$s>;' "${U##*:}" "$1" > "$S/raw" 2>/dev/null
-}
-
-# ngx_hearth DIR TEMPLATE SOCKET [SED-ARGS...]: an nginx instance in DIR
-# from the shipped TEMPLATE, its placeholders filled the way scripts/run
-# fills them (nginx.sh then sets @PORT@ and @DIR@).
-ngx_hearth() {
-	_d=$1
-	_t=$2
-	_s=$3
-	shift 3
-	ngx_new "$_d" || return 1
-	sed -e "s|@PREFIX@|@DIR@|g" -e "s|@STATIC@|$static|g" \
-	    -e "s|@SOCKET@|$_s|g" "$@" "$_t" > "$_d/nginx.conf.in"
-}
-
-# start_fcgi NAME CONF: hearth-fcgi in the background, logging to
-# $S/NAME.log; waits (10 s at most) for its socket.
-start_fcgi() {
-	_sock=$(sed -n 's/^socket *= *//p' "$2")
-	"$bin/hearth-fcgi" -d -c "$2" </dev/null 2>"$S/$1.log" &
-	echo $! > "$S/$1.pid"
-	FCGI_PIDS="$FCGI_PIDS $!"
-	_n=0
-	while [ ! -S "$_sock" ] && [ "$_n" -lt 100 ]; do
-		kill -0 "$(cat "$S/$1.pid")" 2>/dev/null || break
-		_n=$((_n + 1))
-		sleep 0.1
-	done
-	[ -S "$_sock" ]
-}
-
-# stop_fcgi NAME: SIGTERM, then check that it exited 0 within 10 s and
-# that its log holds no sanitizer report.
-stop_fcgi() {
-	_p=$(cat "$S/$1.pid")
-	kill -TERM "$_p" 2>/dev/null
-	_n=0
-	while kill -0 "$_p" 2>/dev/null && [ "$_n" -lt 100 ]; do
-		_n=$((_n + 1))
-		sleep 0.1
-	done
-	if kill -0 "$_p" 2>/dev/null; then
-		nok "$1: hearth-fcgi still running 10 s after SIGTERM"
-		kill -KILL "$_p" 2>/dev/null
-		wait "$_p" 2>/dev/null
-		return
-	fi
-	wait "$_p"
-	_rc=$?
-	if [ "$_rc" -eq 0 ]; then
-		ok "$1: hearth-fcgi exits 0 on SIGTERM"
-	else
-		nok "$1: hearth-fcgi exits $_rc on SIGTERM"
-	fi
-	if grep -qE 'Sanitizer|runtime error:' "$S/$1.log"; then
-		nok "$1: sanitizer report in the log of hearth-fcgi"
-		grep -E -A 12 'Sanitizer|runtime error:' "$S/$1.log" |
-		    head -n 40 | sed 's/^/#   /'
-	else
-		ok "$1: no sanitizer report in the log of hearth-fcgi"
-	fi
 }
 
 # ---------------------------------------------------------------------
@@ -398,78 +311,12 @@ wait "$echo_pid" 2>/dev/null
 # ---------------------------------------------------------------------
 # B. hearth-fcgi behind hearth.conf.
 
-mkdir -p "$S/var" "$S/p"
-cat > "$S/hearth.conf" <<EOF
-data_dir = $S/var
-socket = $S/fcgi.sock
-socket_mode = 0600
-workers = 3
-login_max_failures = 4
-login_lockout = 10m
-EOF
+web_conf "$S/hearth.conf" "$S/fcgi.sock" "workers = 3" \
+    "login_max_failures = 4" "login_lockout = 10m"
 # The same database under /reader/, for hearth-proxy.conf.
-cat > "$S/p/hearth.conf" <<EOF
-data_dir = $S/var
-socket = $S/fcgi-p.sock
-socket_mode = 0600
-workers = 2
-path_prefix = /reader/
-EOF
-ctl="$bin/hearthctl -q -c $S/hearth.conf"
-if $ctl init >"$S/ctl.log" 2>&1 &&
-    printf 'alice-pass-1\n' | $ctl user add alice >>"$S/ctl.log" 2>&1 &&
-    printf 'bob-pass-22\n' | $ctl user add bob >>"$S/ctl.log" 2>&1; then
-	ok "setup: hearthctl init, users alice and bob"
-else
-	nok "setup: hearthctl init, users alice and bob"
-	sed 's/^/#   /' "$S/ctl.log"
-	exit 1
-fi
-
-# Feeds, categories and entries as the fetcher stores them.
-now=$(date +%s)
-sqlite3 "$S/var/hearth.db" >"$S/sql.log" 2>&1 <<EOF
-PRAGMA foreign_keys = ON;
-INSERT INTO category (id, user_id, title) VALUES (1, 1, 'News');
-INSERT INTO category (id, user_id, title) VALUES (2, 2, 'Bob stuff');
-INSERT INTO feed (id, user_id, category_id, url, site_url, feed_title,
-    created_at, checked_at, last_success_at, last_status)
-    VALUES (1, 1, 1, 'http://127.0.0.1:9/alpha.xml', 'http://alpha.example/',
-    'Alpha Weekly', $now, $now, $now, 200);
-INSERT INTO feed (id, user_id, category_id, url, site_url, feed_title,
-    created_at) VALUES (2, 1, NULL, 'http://127.0.0.1:9/beta.xml',
-    'http://beta.example/', 'Beta Notes', $now);
-INSERT INTO feed (id, user_id, category_id, url, feed_title, created_at)
-    VALUES (3, 2, 2, 'http://127.0.0.1:9/bob.xml', 'Bob Private Feed', $now);
-EOF
-i=1
-while [ "$i" -le 12 ]; do
-	f=1
-	[ "$i" -gt 8 ] && f=2
-	cat <<EOF
-INSERT INTO entry (id, feed_id, user_id, category_id, hash, published_at,
-    created_at, changed_at, guid, url, title, author, content, content_text)
-    SELECT $i, id, user_id, category_id, 'h$i', $now - $i * 3600, $now,
-    $now, 'g$i', 'http://alpha.example/post/$i', 'Post number $i of feed $f',
-    'Writer $i', '<p>Body of post $i: <b>bold</b> words, zebra$i.</p>',
-    'Body of post $i: bold words, zebra$i.' FROM feed WHERE id = $f;
-EOF
-	i=$((i + 1))
-done > "$S/entries.sql"
-cat >> "$S/entries.sql" <<EOF
-INSERT INTO entry (id, feed_id, user_id, category_id, hash, published_at,
-    created_at, changed_at, title, content, content_text)
-    VALUES (100, 3, 2, 2, 'hb', $now - 60, $now, $now,
-    'Bob secret entry', '<p>only bob</p>', 'only bob');
-EOF
-sqlite3 "$S/var/hearth.db" < "$S/entries.sql" >>"$S/sql.log" 2>&1
-if [ "$(sqlite3 "$S/var/hearth.db" 'SELECT count(*) FROM entry')" = 13 ]
-then
-	ok "setup: 3 feeds, 13 entries"
-else
-	nok "setup: 3 feeds, 13 entries"
-	sed 's/^/#   /' "$S/sql.log"
-fi
+web_conf "$S/p/hearth.conf" "$S/fcgi-p.sock" "workers = 2" \
+    "path_prefix = /reader/"
+web_data "$S/hearth.conf" || exit 1
 
 if start_fcgi main "$S/hearth.conf"; then
 	ok "hearth-fcgi starts"
