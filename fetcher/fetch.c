@@ -825,6 +825,11 @@ start_ready(struct fetcher *f, int64_t now)
 	int		 max = f->conf->fetch_max_inflight;
 	int		 per = f->conf->fetch_per_host_inflight;
 
+	if (max < 1)
+		max = 1;	/* a zero cap would wait forever */
+	if (per < 1)
+		per = 1;
+
 	for (i = 0; i < f->nhosts && f->inflight < max; i++) {
 		h = &f->hosts[i];
 		while (h->head < h->nqueue && h->inflight < per &&
