@@ -1076,7 +1076,12 @@ pass_hold(struct db *db, const struct conf *conf, const struct pass_want *w,
 	rc = 0;
 out:
 	jobs_free(&l);
-	if (rc == 0 || p.stats.checked > 0)
+	/*
+	 * A hold that only served the queue and found nothing to fetch
+	 * (the requests were met by the pass before it) is no pass of its
+	 * own: no upkeep, no sample, no summary.
+	 */
+	if (p.stats.checked > 0 || (w != NULL && rc == 0))
 		pass_upkeep(db, conf, &p.stats, t0);
 	free(ids);
 	free(p.done);
