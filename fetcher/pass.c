@@ -400,7 +400,7 @@ want_resolve(struct db *db, const struct pass_want *w, int64_t **idsp,
 static void
 outcome_failure(struct pass *p, struct job *j, const char *msg)
 {
-	char	 s[32];
+	char	 s[48];
 
 	switch (store_failure(p->db, p->conf, j, msg, &p->stats)) {
 	case 0:
@@ -420,7 +420,7 @@ outcome_failure(struct pass *p, struct job *j, const char *msg)
 static void
 outcome_not_modified(struct pass *p, struct job *j)
 {
-	char	 s[32];
+	char	 s[48];
 	long	 status = j->status;
 
 	switch (store_not_modified(p->db, p->conf, j, &p->stats)) {
@@ -478,7 +478,7 @@ outcome_document(struct pass *p, struct job *j)
 	struct feed	 f;
 	struct buf	 err;
 	const char	*base;
-	char		 s[32];
+	char		 s[48];
 	int		 nnew, nupd;
 
 	if (j->etag != NULL && j->new_etag != NULL &&
@@ -629,7 +629,7 @@ candidate_done(struct job *c, void *arg)
 	struct pass	*p = arg;
 	struct feed	 f;
 	struct buf	 err;
-	char		 s[32];
+	char		 s[48];
 	int		 nnew, r;
 
 	p->stats.bytes += (int64_t)c->body.len;
