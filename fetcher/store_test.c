@@ -817,6 +817,61 @@ test_busy(void)
 	    (long long)id) == 0, "and not marked failed");
 }
 
+/*
+ * The fetcher's statements on the big table each search an index: a
+ * pass must not read every entry.
+ */
+static void
+test_plans(void)
+{
+	static const struct {
+		enum stmt	 s;
+		const char	*want;
+	} cases[] = {
+		{ STMT_ENTRY_SEEN, "USING INDEX sqlite_autoindex_entry_1 "
+		    "(feed_id=? AND hash=?)" },
+		{ STMT_ENTRY_INSERT, "tombstone USING PRIMARY KEY" },
+		{ STMT_FEED_RECENT_COUNT, "USING COVERING INDEX entry_feed "
+		    "(feed_id=? AND published_at>?)" },
+		{ STMT_RETENTION_PURGE, "USING INDEX entry_feed (feed_id=?)" },
+		{ STMT_TOMBSTONE_SEEN, "tombstone USING PRIMARY KEY" },
+		{ STMT_FEED_GET_ID, "USING INTEGER PRIMARY KEY" },
+		{ STMT_SAMPLE_LAST, "USING COVERING INDEX sample_ts" },
+	};
+	sqlite3_stmt	*st;
+	struct buf	 sql, plan;
+	const char	*line;
+	size_t		 i;
+	int		 scan;
+
+	buf_init(&sql);
+	buf_init(&plan);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		buf_reset(&sql);
+		buf_reset(&plan);
+		buf_printf(&sql, "EXPLAIN QUERY PLAN %s", stmt_text(cases[i].s));
+		scan = 0;
+		if (sqlite3_prepare_v2(db.db, sql.p, -1, &st, NULL) ==
+		    SQLITE_OK) {
+			while (sqlite3_step(st) == SQLITE_ROW) {
+				line = (const char *)sqlite3_column_text(st, 3);
+				buf_printf(&plan, "%s\n", line);
+				if (strncmp(line, "SCAN ", 5) == 0)
+					scan = 1;
+			}
+			sqlite3_finalize(st);
+		}
+		T_OK(!scan && plan.p != NULL &&
+		    strstr(plan.p, cases[i].want) != NULL, "%s: %s, no scan",
+		    stmt_name(cases[i].s), cases[i].want);
+		if (scan || plan.p == NULL ||
+		    strstr(plan.p, cases[i].want) == NULL)
+			printf("# plan:\n%s", plan.p != NULL ? plan.p : "");
+	}
+	buf_release(&sql);
+	buf_release(&plan);
+}
+
 int
 main(void)
 {
@@ -839,6 +894,7 @@ main(void)
 	    " VALUES ('alice', 'x', 0)");
 	user_id = sqlite3_last_insert_rowid(db.db);
 
+	test_plans();
 	test_fixture_twice();
 	test_order();
 	test_update();
