@@ -963,6 +963,7 @@ struct parser {
 	int		 nerr;		/* libxml2 errors */
 	struct buf	 err1;		/* the first one */
 	struct buf	 tmp;		/* scratch */
+	struct sanitizer *san;		/* for every body, made when needed */
 };
 
 /* ---- small helpers -------------------------------------------------- */
@@ -1220,36 +1221,39 @@ slot_text(struct parser *p, const struct slot *s)
 	return v;
 }
 
-/* The slot's markup sanitized, URLs resolved against base; or NULL. */
+/*
+ * The slot's markup sanitized, URLs resolved against base; or NULL.  The
+ * work is done in p->tmp with the parser's sanitizer; the entry keeps a
+ * copy of exactly the size of the result.
+ */
 static char *
 slot_html(struct parser *p, const struct slot *s, const char *base)
 {
-	struct buf	 t;
+	struct buf	*t = &p->tmp;
 	const char	*v;
 	size_t		 n;
 
 	if (s->id == T_NONE)
 		return NULL;
-	buf_init(&t);
-	if (sanitize_html(&t, s->v.p, s->v.len, base) == -1 || t.oom) {
+	if (p->san == NULL && (p->san = sanitizer_new()) == NULL) {
+		p->oom = 1;
+		return NULL;
+	}
+	buf_reset(t);
+	if (sanitizer_html(p->san, t, s->v.p, s->v.len, base) == -1 ||
+	    t->oom) {
 		log_debug("%s: an entry body could not be sanitized",
 		    doc_name(p));
-		if (t.oom)
+		if (t->oom)
 			p->oom = 1;
-		buf_release(&t);
 		return NULL;
 	}
-	v = t.p;
-	n = t.len;
+	v = t->p;
+	n = t->len;
 	trim(&v, &n);
-	if (n == 0) {
-		buf_release(&t);
+	if (n == 0)
 		return NULL;
-	}
-	memmove(t.p, v, n);
-	t.p[n] = '\0';
-	t.len = n;
-	return buf_steal(&t);
+	return dup_or_oom(p, v, n);
 }
 
 static int64_t
@@ -2345,6 +2349,8 @@ parser_release(struct parser *p)
 	buf_release(&p->cap.b);
 	buf_release(&p->err1);
 	buf_release(&p->tmp);
+	sanitizer_free(p->san);
+	p->san = NULL;
 	free(p->guids.v);
 }
 

@@ -1641,75 +1641,165 @@ input_prepare(struct buf *b, const char *html, size_t len)
 			    HTML_PARSE_IGNORE_ENC)
 
 /*
+ * What one sanitize run needs that the next may reuse: the scratch
+ * buffers keep their capacity and libxml2's parser context (with its
+ * dictionary of names) is reset rather than rebuilt, so a feed's
+ * entries are sanitized without a malloc and free of each per entry.
+ */
+struct sanitizer {
+	struct san		 s;	/* scratch; the rest is per run */
+	struct buf		 in;	/* the parser's input */
+	struct buf		 txt;	/* plain text, for the fallback */
+	htmlParserCtxtPtr	 ctxt;	/* libxml2's, or NULL until needed */
+};
+
+/*
+ * A sanitizer to pass to sanitizer_html() any number of times, for
+ * instance once per entry of a feed.  Free it with sanitizer_free().
+ * Returns NULL when memory runs out.
+ */
+struct sanitizer *
+sanitizer_new(void)
+{
+	struct sanitizer	*z;
+
+	if ((z = calloc(1, sizeof(*z))) == NULL)
+		return NULL;
+	buf_init(&z->s.raw);
+	buf_init(&z->s.norm);
+	buf_init(&z->s.url);
+	buf_init(&z->s.emb);
+	buf_init(&z->s.tok);
+	buf_init(&z->s.cand);
+	buf_init(&z->s.ua);
+	buf_init(&z->s.ub);
+	buf_init(&z->in);
+	buf_init(&z->txt);
+	return z;
+}
+
+/* Free a sanitizer and all it holds; NULL is fine. */
+void
+sanitizer_free(struct sanitizer *z)
+{
+	if (z == NULL)
+		return;
+	if (z->ctxt != NULL)
+		htmlFreeParserCtxt(z->ctxt);
+	buf_release(&z->s.raw);
+	buf_release(&z->s.norm);
+	buf_release(&z->s.url);
+	buf_release(&z->s.emb);
+	buf_release(&z->s.tok);
+	buf_release(&z->s.cand);
+	buf_release(&z->s.ua);
+	buf_release(&z->s.ub);
+	buf_release(&z->in);
+	buf_release(&z->txt);
+	free(z);
+}
+
+/* Empty the scratch of a run for the next; capacity is kept. */
+static void
+sanitizer_reset(struct sanitizer *z)
+{
+	struct san	*s = &z->s;
+
+	s->out = NULL;
+	s->base = NULL;
+	s->depth = s->odepth = s->lazy = s->lazyp = s->imgout = 0;
+	s->dropped = 0;
+	buf_reset(&s->raw);
+	buf_reset(&s->norm);
+	buf_reset(&s->url);
+	buf_reset(&s->emb);
+	buf_reset(&s->tok);
+	buf_reset(&s->cand);
+	buf_reset(&s->ua);
+	buf_reset(&s->ub);
+	buf_reset(&z->in);
+	buf_reset(&z->txt);
+}
+
+/*
  * Append to out the sanitized form of the HTML fragment html (len bytes;
  * any bytes: invalid UTF-8 is repaired, NUL dropped).  Relative URLs are
  * resolved against base_url, which may be NULL; then relative URLs are
  * dropped, except in-page "#id" links.  The result is a balanced
  * fragment of allowed elements and attributes (see elem_tab), safe to
- * write with html_trusted().  Returns 0; or -1 when libxml2 could not
- * parse at all (logged), in which case out gets the escaped plain text.
+ * write with html_trusted().  z holds only scratch: the output does not
+ * depend on what it sanitized before.  Returns 0; or -1 when libxml2
+ * could not parse at all (logged), in which case out gets the escaped
+ * plain text.
  */
 int
-sanitize_html(struct buf *out, const char *html, size_t len,
-    const char *base_url)
+sanitizer_html(struct sanitizer *z, struct buf *out, const char *html,
+    size_t len, const char *base_url)
 {
-	struct san	 s;
-	struct buf	 in, txt;
+	struct san	*s = &z->s;
 	htmlDocPtr	 doc = NULL;
 	xmlNode		*c;
 	int		 rc = -1;
 
-	memset(&s, 0, sizeof(s));
-	s.out = out;
-	s.base = base_url;
-	buf_init(&s.raw);
-	buf_init(&s.norm);
-	buf_init(&s.url);
-	buf_init(&s.emb);
-	buf_init(&s.tok);
-	buf_init(&s.cand);
-	buf_init(&s.ua);
-	buf_init(&s.ub);
-	buf_init(&in);
-	buf_init(&txt);
+	sanitizer_reset(z);
+	s->out = out;
+	s->base = base_url;
 	if (html == NULL)
 		len = 0;
-	input_prepare(&in, html, len);
-	if (in.oom || in.len > INT_MAX) {
+	input_prepare(&z->in, html, len);
+	if (z->in.oom || z->in.len > INT_MAX) {
 		log_warnx("sanitize: input of %zu bytes too large", len);
 		goto fallback;
 	}
-	doc = htmlReadMemory(in.p, (int)in.len, NULL, "UTF-8",
-	    SAN_PARSE_OPTS);
+	if (z->ctxt == NULL && (z->ctxt = htmlNewParserCtxt()) == NULL) {
+		log_warnx("sanitize: out of memory");
+		goto fallback;
+	}
+	/* The context is reset first: nothing of the last run is left. */
+	doc = htmlCtxtReadMemory(z->ctxt, z->in.p, (int)z->in.len, NULL,
+	    "UTF-8", SAN_PARSE_OPTS);
 	if (doc == NULL) {
 		log_warnx("sanitize: libxml2 could not parse %zu bytes", len);
 		goto fallback;
 	}
 	for (c = doc->children; c != NULL; c = c->next)
-		walk_node(&s, c, CTX_FLOW);
-	if (s.dropped > 0)
+		walk_node(s, c, CTX_FLOW);
+	if (s->dropped > 0)
 		log_debug("sanitize: removed %d elements or attributes",
-		    s.dropped);
+		    s->dropped);
 	rc = 0;
 	goto out;
 fallback:
 	if (html != NULL)
-		sanitize_text(&txt, html, len);
-	if (txt.len > 0)
-		html_text(out, txt.p, txt.len);
+		sanitize_text(&z->txt, html, len);
+	if (z->txt.len > 0)
+		html_text(out, z->txt.p, z->txt.len);
 out:
 	if (doc != NULL)
 		xmlFreeDoc(doc);
-	buf_release(&in);
-	buf_release(&txt);
-	buf_release(&s.raw);
-	buf_release(&s.norm);
-	buf_release(&s.url);
-	buf_release(&s.emb);
-	buf_release(&s.tok);
-	buf_release(&s.cand);
-	buf_release(&s.ua);
-	buf_release(&s.ub);
+	s->out = NULL;
+	return rc;
+}
+
+/*
+ * sanitizer_html() with a sanitizer of its own: the same output, at the
+ * price of setting one up.  Returns -1 (out's oom set) when memory runs
+ * out for that.
+ */
+int
+sanitize_html(struct buf *out, const char *html, size_t len,
+    const char *base_url)
+{
+	struct sanitizer	*z;
+	int			 rc;
+
+	if ((z = sanitizer_new()) == NULL) {
+		log_warnx("sanitize: out of memory");
+		out->oom = 1;
+		return -1;
+	}
+	rc = sanitizer_html(z, out, html, len, base_url);
+	sanitizer_free(z);
 	return rc;
 }
 

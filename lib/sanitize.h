@@ -6,6 +6,12 @@
 
 #include "buf.h"
 
+struct sanitizer;
+
+struct sanitizer *sanitizer_new(void);
+void	sanitizer_free(struct sanitizer *);
+int	sanitizer_html(struct sanitizer *, struct buf *, const char *, size_t,
+	    const char *);
 int	sanitize_html(struct buf *, const char *, size_t, const char *);
 void	sanitize_text(struct buf *, const char *, size_t);
 void	url_strip_tracking(struct buf *, const char *);

@@ -744,6 +744,64 @@ test_urls(void)
 	buf_release(&b);
 }
 
+/*
+ * One sanitizer reused, as feed_parse() does for a feed's entries: every
+ * output must be what a fresh sanitize_html() writes, whatever came
+ * before (deep nesting, a script left open, a fallback, a big body).
+ */
+static void
+test_reuse(void)
+{
+	struct sanitizer	*z;
+	struct buf		 a, b, big;
+	const char		*in;
+	size_t			 i, n, nin, same = 0;
+	int			 ra, rb;
+
+	buf_init(&a);
+	buf_init(&b);
+	buf_init(&big);
+	for (i = 0; i < 300; i++)
+		BUF_LIT(&big, "<div><b><a href=\"x?utm_source=1\">");
+	BUF_LIT(&big, "<script>open");
+	z = sanitizer_new();
+	T_OK(z != NULL, "sanitizer_new");
+	if (z == NULL)
+		return;
+	nin = sizeof(vecs) / sizeof(vecs[0]) + sizeof(exacts) /
+	    sizeof(exacts[0]) + 2;
+	for (n = 0; n < 2 * nin; n++) {
+		i = n % nin;
+		if (i < sizeof(vecs) / sizeof(vecs[0]))
+			in = vecs[i].in;
+		else if ((i -= sizeof(vecs) / sizeof(vecs[0])) <
+		    sizeof(exacts) / sizeof(exacts[0]))
+			in = exacts[i].in;
+		else if (i == sizeof(exacts) / sizeof(exacts[0]))
+			in = big.p;
+		else
+			in = NULL;
+		buf_reset(&a);
+		buf_reset(&b);
+		ra = sanitize_html(&a, in, in != NULL ? strlen(in) : 0, BASE);
+		rb = sanitizer_html(z, &b, in, in != NULL ? strlen(in) : 0,
+		    BASE);
+		buf_add(&a, "", 0);
+		buf_add(&b, "", 0);
+		if (ra == rb && strcmp(a.p, b.p) == 0)
+			same++;
+		else
+			T_STR(b.p, a.p, "reused sanitizer, input %zu", n);
+	}
+	T_OK(same == 2 * nin, "reused sanitizer: %zu of %zu outputs as fresh",
+	    same, 2 * nin);
+	sanitizer_free(z);
+	sanitizer_free(NULL);
+	buf_release(&a);
+	buf_release(&b);
+	buf_release(&big);
+}
+
 int
 main(void)
 {
@@ -756,5 +814,6 @@ main(void)
 	test_checker();
 	test_text();
 	test_urls();
+	test_reuse();
 	return T_DONE();
 }
