@@ -21,6 +21,19 @@ struct route {
  */
 static const struct route routes[] = {
 	{ M_GET, "/healthz", page_healthz },
+	/* the web reader: sign-in, lists, entries */
+	{ M_GET | M_POST, "/login", page_login },
+	{ M_POST, "/logout", page_logout },
+	{ M_GET | M_POST, "/password", page_password },
+	{ M_GET, "/", page_unread },
+	{ M_GET, "/all", page_all },
+	{ M_GET, "/starred", page_starred },
+	{ M_GET, "/feed/*", page_feed },
+	{ M_GET, "/category/*", page_category },
+	{ M_GET, "/icon/*", page_icon },
+	{ M_GET, "/entry/*", page_entry },
+	{ M_POST, "/entry/*/*", page_entry_action },
+	{ M_POST, "/mark-read", page_mark_read },
 };
 
 #define NROUTES	(sizeof(routes) / sizeof(routes[0]))

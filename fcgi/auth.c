@@ -1,0 +1,480 @@
+/* auth.c: web sessions, CSRF tokens and sign-in throttling */
+#include <ctype.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <sqlite3.h>
+
+#include "buf.h"
+#include "crypto.h"
+#include "db.h"
+#include "fcgi.h"
+#include "html.h"
+#include "log.h"
+#include "reader.h"
+#include "stmt.h"
+
+#define TOKEN_BYTES	32		/* session token and CSRF secret */
+#define TOKEN_HEX	(2 * TOKEN_BYTES)
+#define TOUCH_EVERY	60		/* seconds between last_used_at writes */
+#define UA_MAX		256		/* bytes of User-Agent kept */
+
+/*
+ * The SHA-256 hex of the session cookie's token into hash; -1 when there
+ * is no cookie or it is not a token hearth made.
+ */
+static int
+cookie_hash(struct req *r, struct buf *hash)
+{
+	struct buf	 tok;
+	size_t		 i;
+	int		 rc = -1;
+
+	buf_init(&tok);
+	if (req_cookie(r, SESSION_COOKIE, &tok) == NULL ||
+	    tok.len != TOKEN_HEX)
+		goto out;
+	for (i = 0; i < tok.len; i++)
+		if (!isdigit((unsigned char)tok.p[i]) &&
+		    !(tok.p[i] >= 'a' && tok.p[i] <= 'f'))
+			goto out;
+	buf_reset(hash);
+	crypto_sha256_hex(hash, tok.p, tok.len);
+	rc = hash->oom ? -1 : 0;
+out:
+	buf_release(&tok);
+	return rc;
+}
+
+/*
+ * Look up the session the request's cookie names.  Returns 1 with
+ * r->user_id, r->user_name and r->csrf set, 0 when nobody is signed in,
+ * or -1 on a database or memory failure (logged).
+ */
+int
+session_load(struct req *r)
+{
+	struct buf	 hash;
+	sqlite3_stmt	*st = NULL;
+	time_t		 now = time(NULL);
+	int64_t		 sid = 0, last = 0;
+	int		 rc = 0, step;
+
+	if (r->user_id != 0)
+		return 1;
+	buf_init(&hash);
+	if (cookie_hash(r, &hash) == -1)
+		goto out;
+	if ((st = db_stmt(r->db, STMT_SESSION_GET)) == NULL ||
+	    sqlite3_bind_text(st, 1, hash.p, (int)hash.len, SQLITE_STATIC) !=
+	    SQLITE_OK || sqlite3_bind_int64(st, 2, now) != SQLITE_OK ||
+	    (step = db_step(st)) == -1) {
+		rc = -1;
+		goto out;
+	}
+	if (step == 0)
+		goto out;
+	sid = sqlite3_column_int64(st, 0);
+	last = sqlite3_column_int64(st, 4);
+	r->user_name = strdup((const char *)sqlite3_column_text(st, 2));
+	r->csrf = strdup((const char *)sqlite3_column_text(st, 3));
+	if (r->user_name == NULL || r->csrf == NULL) {
+		log_warn("session");
+		rc = -1;
+		goto out;
+	}
+	r->user_id = sqlite3_column_int64(st, 1);
+	db_stmt_done(st);
+	st = NULL;
+	rc = 1;
+	/* A write per request would be too many: once a minute is enough. */
+	if (now - last >= TOUCH_EVERY && !r->head) {
+		st = db_stmt(r->db, STMT_SESSION_TOUCH);
+		if (st == NULL || sqlite3_bind_int64(st, 1, r->user_id) !=
+		    SQLITE_OK || sqlite3_bind_int64(st, 2, sid) != SQLITE_OK ||
+		    sqlite3_bind_int64(st, 3, now) != SQLITE_OK ||
+		    db_step(st) == -1)
+			log_warnx("session of %s: last use not recorded",
+			    r->user_name);
+	}
+out:
+	if (st != NULL)
+		db_stmt_done(st);
+	buf_release(&hash);
+	return rc;
+}
+
+/*
+ * The signed-in user, or an answer: a GET (or HEAD) without a session
+ * is sent to the sign-in page, which brings it back here afterwards;
+ * any other method gets a 401.  Returns 0 when r->user_id is set, -1
+ * when r->resp holds the answer.
+ */
+int
+need_user(struct req *r)
+{
+	struct buf	 loc, back;
+	int		 rc;
+
+	if ((rc = session_load(r)) == 1)
+		return 0;
+	if (rc == -1) {
+		page_error(r, 500, NULL);
+		return -1;
+	}
+	if (strcmp(r->method, "GET") != 0 && !r->head) {
+		page_error(r, 401, NULL);
+		return -1;
+	}
+	buf_init(&loc);
+	buf_init(&back);
+	back_path(r, &back);
+	BUF_LIT(&loc, "/login");
+	if (strcmp(back.p != NULL ? back.p : "/", "/") != 0) {
+		BUF_LIT(&loc, "?next=");
+		url_arg(&loc, back.p, back.len);
+	}
+	if (loc.oom)
+		page_error(r, 500, NULL);
+	else
+		resp_redirect(r, 303, loc.p);
+	buf_release(&loc);
+	buf_release(&back);
+	return -1;
+}
+
+/* The length of the host in s (n bytes) without a port: "[::1]:8080". */
+static size_t
+host_len(const char *s, size_t n)
+{
+	const char	*e;
+
+	if (n > 0 && s[0] == '[')
+		e = memchr(s, ']', n);
+	else
+		e = memchr(s, ':', n);
+	if (e == NULL)
+		return n;
+	return (size_t)(e - s) + (s[0] == '[');
+}
+
+/*
+ * Whether host (n bytes, maybe with a port) names the host this request
+ * was sent to: the Host header, a proxy's X-Forwarded-Host, or the
+ * configured base_url.  Ports are not compared: nginx's stock
+ * fastcgi_params passes the Host without one, and proxies change them.
+ */
+static int
+host_is_ours(struct req *r, const char *host, size_t n)
+{
+	static const char *const hdr[] = { "HTTP_HOST",
+	    "HTTP_X_FORWARDED_HOST" };
+	const char	*h;
+	size_t		 i;
+
+	n = host_len(host, n);
+	for (i = 0; i < sizeof(hdr) / sizeof(hdr[0]); i++)
+		if ((h = req_env(r, hdr[i])) != NULL &&
+		    host_len(h, strlen(h)) == n && strncasecmp(h, host, n) == 0)
+			return 1;
+	/* The public URL the configuration names, "https://host[:port]/". */
+	if ((h = strstr(r->app->conf.base_url, "://")) != NULL) {
+		h += 3;
+		if (host_len(h, strcspn(h, "/")) == n &&
+		    strncasecmp(h, host, n) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Whether the request's Origin, when it sends one, is this site; if not
+ * answers 403 and returns 0.  For forms that have no session yet (sign
+ * in); csrf_ok() checks it too.
+ */
+int
+origin_ok(struct req *r)
+{
+	const char	*o, *h;
+
+	if ((o = req_env(r, "HTTP_ORIGIN")) == NULL)
+		return 1;
+	if (strncasecmp(o, "https://", 8) == 0)
+		h = o + 8;
+	else if (strncasecmp(o, "http://", 7) == 0)
+		h = o + 7;
+	else
+		h = NULL;	/* "null", or worse */
+	if (h != NULL && host_is_ours(r, h, strlen(h)))
+		return 1;
+	log_debug("%s %s: Origin %s refused", r->method, r->uri, o);
+	page_error(r, 403, "Cross-site request refused.");
+	return 0;
+}
+
+/*
+ * Whether a POST may change state: its Origin, when sent, is this site,
+ * and its csrf field is this session's token (compared in constant
+ * time).  Else answers 403 and returns 0.  Call after need_user().
+ */
+int
+csrf_ok(struct req *r)
+{
+	const char	*t;
+
+	if (!origin_ok(r))
+		return 0;
+	t = req_param(r, "csrf");
+	if (r->csrf == NULL || t == NULL || strlen(t) != strlen(r->csrf) ||
+	    !crypto_eq(t, r->csrf, strlen(t))) {
+		page_error(r, 403, "CSRF token missing or wrong.");
+		return 0;
+	}
+	return 1;
+}
+
+/* Write the hidden field that carries this session's CSRF token. */
+void
+csrf_field(struct req *r)
+{
+	HTML_LIT(&r->resp.body, "<input type=\"hidden\" name=\"csrf\" value=\"");
+	html_puts(&r->resp.body, r->csrf);
+	HTML_LIT(&r->resp.body, "\">");
+}
+
+/* Set the session cookie to value for max_age seconds (0: remove it). */
+static void
+cookie_set(struct req *r, const char *value, long long max_age)
+{
+	struct buf	 c;
+	int		 secure;
+
+	secure = r->https ||
+	    strncasecmp(r->app->conf.base_url, "https:", 6) == 0;
+	buf_init(&c);
+	buf_printf(&c, "%s=%s; Path=", SESSION_COOKIE, value);
+	if (r->app->prefix_len == 0)
+		buf_putc(&c, '/');
+	else
+		buf_add(&c, r->app->prefix, r->app->prefix_len);
+	buf_printf(&c, "; Max-Age=%lld; HttpOnly; SameSite=Lax%s", max_age,
+	    secure ? "; Secure" : "");
+	if (!c.oom)
+		resp_header(r, "Set-Cookie", c.p);
+	else
+		r->resp.head.oom = 1;
+	buf_release(&c);
+}
+
+/*
+ * Sign user in: a new session (random token, stored as its SHA-256; a
+ * random CSRF secret) and its cookie.  Returns 0, or -1 (logged).
+ */
+int
+session_start(struct req *r, int64_t user)
+{
+	struct buf	 tok, hash, csrf;
+	sqlite3_stmt	*st = NULL;
+	const char	*ua;
+	time_t		 now = time(NULL);
+	size_t		 ualen = 0;
+	int		 rc = -1;
+
+	buf_init(&tok);
+	buf_init(&hash);
+	buf_init(&csrf);
+	crypto_token(&tok, TOKEN_BYTES);
+	crypto_token(&csrf, TOKEN_BYTES);
+	if (!tok.oom)
+		crypto_sha256_hex(&hash, tok.p, tok.len);
+	if (tok.oom || hash.oom || csrf.oom)
+		goto out;
+	if ((ua = req_env(r, "HTTP_USER_AGENT")) != NULL) {
+		ualen = strlen(ua);
+		if (ualen > UA_MAX) {
+			/* Cut between UTF-8 sequences, not inside one. */
+			ualen = UA_MAX;
+			while (ualen > 0 &&
+			    ((unsigned char)ua[ualen] & 0xc0) == 0x80)
+				ualen--;
+		}
+	}
+	if ((st = db_stmt(r->db, STMT_SESSION_INSERT)) == NULL ||
+	    sqlite3_bind_int64(st, 1, user) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 2, hash.p, (int)hash.len, SQLITE_STATIC) !=
+	    SQLITE_OK ||
+	    sqlite3_bind_text(st, 3, csrf.p, (int)csrf.len, SQLITE_STATIC) !=
+	    SQLITE_OK ||
+	    sqlite3_bind_int64(st, 4, now) != SQLITE_OK ||
+	    sqlite3_bind_int64(st, 5, now + r->app->conf.session_lifetime) !=
+	    SQLITE_OK ||
+	    (ua != NULL ? sqlite3_bind_text(st, 6, ua, (int)ualen,
+	    SQLITE_STATIC) : sqlite3_bind_null(st, 6)) != SQLITE_OK ||
+	    (r->remote != NULL ? sqlite3_bind_text(st, 7, r->remote, -1,
+	    SQLITE_STATIC) : sqlite3_bind_null(st, 7)) != SQLITE_OK ||
+	    db_step(st) == -1)
+		goto out;
+	cookie_set(r, tok.p, r->app->conf.session_lifetime);
+	rc = 0;
+out:
+	if (st != NULL)
+		db_stmt_done(st);
+	buf_release(&tok);
+	buf_release(&hash);
+	buf_release(&csrf);
+	return rc;
+}
+
+/*
+ * End sessions of the signed-in user: this one (others 0) and its
+ * cookie, or (others 1) every other one, as after a password change.
+ * Returns 0, or -1 (logged).
+ */
+int
+session_end(struct req *r, int others)
+{
+	struct buf	 hash;
+	sqlite3_stmt	*st = NULL;
+	int		 rc = -1;
+
+	buf_init(&hash);
+	if (cookie_hash(r, &hash) == -1)
+		goto out;
+	if ((st = db_stmt(r->db, others ? STMT_SESSION_DELETE_OTHERS :
+	    STMT_SESSION_DELETE)) == NULL ||
+	    sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 2, hash.p, (int)hash.len, SQLITE_STATIC) !=
+	    SQLITE_OK || db_step(st) == -1)
+		goto out;
+	rc = 0;
+out:
+	if (st != NULL)
+		db_stmt_done(st);
+	if (!others)
+		cookie_set(r, "", 0);
+	buf_release(&hash);
+	return rc;
+}
+
+/* The throttle key of the client address (ip 1) or of a user name. */
+static void
+throttle_key(struct req *r, struct buf *k, int ip, const char *name)
+{
+	size_t	 i;
+
+	buf_reset(k);
+	if (ip) {
+		BUF_LIT(k, "ip:");
+		buf_puts(k, r->remote != NULL ? r->remote : "?");
+		return;
+	}
+	BUF_LIT(k, "user:");
+	/* Names compare without ASCII case, as the user table does. */
+	for (i = 0; name[i] != '\0'; i++)
+		buf_putc(k, (char)tolower((unsigned char)name[i]));
+}
+
+/*
+ * Whether sign-ins for name from this client are locked out: after
+ * login_max_failures failures of the name or of the address within
+ * login_lockout.  Returns 1 with *minutes set to the wait left, 0 when
+ * not locked, -1 on a database failure (logged).
+ */
+int
+login_locked(struct req *r, const char *name, int *minutes)
+{
+	const struct conf	*c = &r->app->conf;
+	struct buf		 k;
+	sqlite3_stmt		*st = NULL;
+	time_t			 now = time(NULL);
+	int64_t			 end, left = 0;
+	int			 ip, step, rc = -1;
+
+	*minutes = 0;
+	if (c->login_max_failures == 0)
+		return 0;
+	buf_init(&k);
+	for (ip = 0; ip < 2; ip++) {
+		throttle_key(r, &k, ip, name);
+		if (k.oom || (st = db_stmt(r->db, STMT_THROTTLE_GET)) == NULL ||
+		    sqlite3_bind_text(st, 1, k.p, (int)k.len, SQLITE_STATIC) !=
+		    SQLITE_OK || (step = db_step(st)) == -1)
+			goto out;
+		if (step == 1 &&
+		    sqlite3_column_int64(st, 0) >= c->login_max_failures) {
+			end = sqlite3_column_int64(st, 1) + c->login_lockout;
+			if (end - now > left)
+				left = end - now;
+		}
+		db_stmt_done(st);
+		st = NULL;
+	}
+	if (left > 0) {
+		*minutes = (int)((left + 59) / 60);
+		rc = 1;
+	} else
+		rc = 0;
+out:
+	if (st != NULL)
+		db_stmt_done(st);
+	buf_release(&k);
+	return rc;
+}
+
+/*
+ * Count a failed sign-in (or a wrong current password) against name and
+ * against the client address, and forget windows long over.
+ */
+void
+login_failed(struct req *r, const char *name)
+{
+	const struct conf	*c = &r->app->conf;
+	struct buf		 k;
+	sqlite3_stmt		*st;
+	time_t			 now = time(NULL);
+	int			 ip;
+
+	log_info("sign-in failed for \"%s\" from %s", name,
+	    r->remote != NULL ? r->remote : "?");
+	if (c->login_max_failures == 0)
+		return;
+	buf_init(&k);
+	for (ip = 0; ip < 2; ip++) {
+		throttle_key(r, &k, ip, name);
+		if (k.oom || (st = db_stmt(r->db, STMT_THROTTLE_FAIL)) == NULL)
+			break;
+		if (sqlite3_bind_text(st, 1, k.p, (int)k.len, SQLITE_STATIC) ==
+		    SQLITE_OK && sqlite3_bind_int64(st, 2, now) == SQLITE_OK &&
+		    sqlite3_bind_int64(st, 3, c->login_lockout) == SQLITE_OK)
+			db_step(st);
+		db_stmt_done(st);
+	}
+	if ((st = db_stmt(r->db, STMT_THROTTLE_PRUNE)) != NULL) {
+		if (sqlite3_bind_int64(st, 1, now - c->login_lockout) ==
+		    SQLITE_OK)
+			db_step(st);
+		db_stmt_done(st);
+	}
+	buf_release(&k);
+}
+
+/* A successful sign-in clears the failures counted against name. */
+void
+login_succeeded(struct req *r, const char *name)
+{
+	struct buf	 k;
+	sqlite3_stmt	*st;
+
+	buf_init(&k);
+	throttle_key(r, &k, 0, name);
+	if (!k.oom && (st = db_stmt(r->db, STMT_THROTTLE_CLEAR)) != NULL) {
+		if (sqlite3_bind_text(st, 1, k.p, (int)k.len, SQLITE_STATIC) ==
+		    SQLITE_OK)
+			db_step(st);
+		db_stmt_done(st);
+	}
+	buf_release(&k);
+}

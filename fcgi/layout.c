@@ -1,0 +1,320 @@
+/* layout.c: the frame every HTML page shares: head, top bar, help */
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "buf.h"
+#include "compat.h"
+#include "crypto.h"
+#include "db.h"
+#include "fcgi.h"
+#include "html.h"
+#include "log.h"
+#include "reader.h"
+#include "stmt.h"
+
+#define ASSET_MAX	(4 * 1024 * 1024)	/* a bigger file is not hashed */
+#define VER_LEN		12			/* hex digits in ?v= */
+
+/*
+ * What pages may load.  Scripts and styles come from this site only
+ * (no inline ones anywhere); entry bodies may show images and media
+ * from anywhere, and frames from the players the sanitizer lets
+ * through (lib/sanitize.c, its embed table).
+ */
+#define CSP								\
+	"default-src 'none'; script-src 'self'; style-src 'self'; "	\
+	"img-src * data:; media-src *; connect-src 'self'; "		\
+	"frame-src https://bandcamp.com https://www.dailymotion.com "	\
+	"https://open.spotify.com https://player.twitch.tv "		\
+	"https://player.vimeo.com https://w.soundcloud.com "		\
+	"https://www.youtube-nocookie.com; "				\
+	"form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+enum asset {
+	ASSET_CSS,
+	ASSET_JS,
+	ASSET__MAX
+};
+
+static const char *const asset_name[ASSET__MAX] = {
+	[ASSET_CSS] = "hearth.css",
+	[ASSET_JS] = "hearth.js",
+};
+
+/*
+ * The ?v= of each asset: the start of its SHA-256, so that nginx may
+ * let browsers keep it for a year.  Set once, by the first page.
+ */
+static pthread_once_t	 assets_once = PTHREAD_ONCE_INIT;
+static char		 asset_ver[ASSET__MAX][VER_LEN + 1];
+
+static const struct navitem {
+	const char	*path;
+	const char	*label;
+	const char	*key;		/* data-nav, for the g shortcuts */
+} navitems[NAV__MAX] = {
+	[NAV_UNREAD] = { "/", "Unread", "unread" },
+	[NAV_DIGEST] = { "/digest", "Digest", "digest" },
+	[NAV_ALL] = { "/all", "All", "all" },
+	[NAV_STARRED] = { "/starred", "Starred", "starred" },
+	[NAV_FEEDS] = { "/feeds", "Feeds", "feeds" },
+	[NAV_SETTINGS] = { "/settings", "Settings", "settings" },
+};
+
+/* The keyboard help, also the list of what hearth.js answers to. */
+static const char *const help_keys[][2] = {
+	{ "j / k", "next / previous entry" },
+	{ "o, Enter", "open the entry" },
+	{ "v", "open the original in a new tab" },
+	{ "m", "mark read / unread" },
+	{ "s", "star / unstar" },
+	{ "r", "reload" },
+	{ "/", "search" },
+	{ "g u", "go to unread" },
+	{ "g s", "go to starred" },
+	{ "g f", "go to feeds" },
+	{ "?", "this help" },
+};
+
+/* The first VER_LEN hex digits of the SHA-256 of dir/name into ver. */
+static int
+asset_hash(const char *dir, const char *name, char *ver)
+{
+	struct buf	 data, hex;
+	char		 path[1024], chunk[8192];
+	FILE		*f = NULL;
+	size_t		 n;
+	int		 rc = -1;
+
+	buf_init(&data);
+	buf_init(&hex);
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+	    sizeof(path))
+		goto out;
+	if ((f = fopen(path, "r")) == NULL) {
+		log_debug("%s: %s", path, strerror(errno));
+		goto out;
+	}
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		buf_add(&data, chunk, n);
+		if (data.len > ASSET_MAX)
+			goto out;
+	}
+	if (ferror(f) || data.oom)
+		goto out;
+	crypto_sha256_hex(&hex, data.p != NULL ? data.p : "", data.len);
+	if (hex.oom || hex.len < VER_LEN)
+		goto out;
+	memcpy(ver, hex.p, VER_LEN);
+	ver[VER_LEN] = '\0';
+	rc = 0;
+out:
+	if (f != NULL)
+		fclose(f);
+	buf_release(&data);
+	buf_release(&hex);
+	return rc;
+}
+
+/*
+ * Hash the assets in the first folder that has them all:
+ * $HEARTH_STATIC_DIR, the installed share folder, ./static.  Without
+ * them the version of hearth stands in.
+ */
+static void
+assets_init(void)
+{
+	const char	*dirs[3];
+	size_t		 i, nd = 0;
+	int		 a;
+
+	if ((dirs[nd] = getenv("HEARTH_STATIC_DIR")) != NULL &&
+	    *dirs[nd] != '\0')
+		nd++;
+#ifdef HEARTH_SHAREDIR
+	dirs[nd++] = HEARTH_SHAREDIR "/static";
+#endif
+	dirs[nd++] = "static";
+	for (i = 0; i < nd; i++) {
+		for (a = 0; a < ASSET__MAX; a++)
+			if (asset_hash(dirs[i], asset_name[a],
+			    asset_ver[a]) == -1)
+				break;
+		if (a == ASSET__MAX) {
+			log_info("static assets from %s", dirs[i]);
+			return;
+		}
+	}
+	log_warnx("static assets not found (set HEARTH_STATIC_DIR):"
+	    " ?v=%s", HEARTH_VERSION);
+	for (a = 0; a < ASSET__MAX; a++)
+		strlcpy(asset_ver[a], HEARTH_VERSION, sizeof(asset_ver[a]));
+}
+
+/*
+ * Write PREFIX+path as an attribute value, escaped.  path is a site path
+ * ("/feeds"); pages never write absolute URLs, so the reader works under
+ * any host and behind any proxy.
+ */
+void
+html_href(struct req *r, const char *path)
+{
+	html_text(&r->resp.body, r->app->prefix, r->app->prefix_len);
+	html_puts(&r->resp.body, path);
+}
+
+/* The headers every HTML answer carries. */
+static void
+html_headers(struct req *r)
+{
+	r->resp.type = "text/html; charset=utf-8";
+	resp_header(r, "Content-Security-Policy", CSP);
+	resp_header(r, "X-Content-Type-Options", "nosniff");
+	resp_header(r, "Referrer-Policy", "no-referrer");
+	resp_header(r, "X-Frame-Options", "DENY");
+	resp_header(r, "Cache-Control", "no-store");
+}
+
+static void
+asset_href(struct req *r, enum asset a)
+{
+	struct buf	*b = &r->resp.body;
+
+	html_href(r, "/static/");
+	html_puts(b, asset_name[a]);
+	HTML_LIT(b, "?v=");
+	html_puts(b, asset_ver[a]);
+}
+
+/* The top bar of a signed-in page: navigation, search, sign out. */
+static void
+top_bar(struct req *r, enum nav nav, long long unread)
+{
+	struct buf	*b = &r->resp.body;
+	const char	*q;
+	int		 i;
+
+	HTML_LIT(b, "<header class=\"top\">\n<a class=\"brand\" href=\"");
+	html_href(r, "/");
+	HTML_LIT(b, "\">hearth</a>\n<nav class=\"nav\" aria-label=\"Main\">"
+	    "<ul>\n");
+	for (i = 0; i < NAV__MAX; i++) {
+		if (navitems[i].path == NULL)
+			continue;
+		HTML_LIT(b, "<li><a href=\"");
+		html_href(r, navitems[i].path);
+		HTML_LIT(b, "\" data-nav=\"");
+		html_puts(b, navitems[i].key);
+		HTML_LIT(b, "\"");
+		if ((int)nav == i)
+			HTML_LIT(b, " aria-current=\"page\"");
+		HTML_LIT(b, ">");
+		html_puts(b, navitems[i].label);
+		if (i == NAV_UNREAD)
+			buf_printf(b, " <span class=\"count\" id=\"unread-count\">"
+			    "%lld</span>", unread);
+		HTML_LIT(b, "</a></li>\n");
+	}
+	HTML_LIT(b, "</ul></nav>\n<form class=\"search\" role=\"search\""
+	    " method=\"get\" action=\"");
+	html_href(r, "/search");
+	HTML_LIT(b, "\"><input type=\"search\" name=\"q\" id=\"search-q\""
+	    " placeholder=\"Search\" aria-label=\"Search\"");
+	if (nav == NAV_SEARCH && (q = req_param(r, "q")) != NULL) {
+		HTML_LIT(b, " value=\"");
+		html_puts(b, q);
+		HTML_LIT(b, "\"");
+	}
+	HTML_LIT(b, "></form>\n<form class=\"signout\" method=\"post\""
+	    " action=\"");
+	html_href(r, "/logout");
+	HTML_LIT(b, "\">");
+	csrf_field(r);
+	HTML_LIT(b, "<button type=\"submit\">Sign out</button></form>\n"
+	    "</header>\n");
+}
+
+/*
+ * Start an HTML answer: the security headers, the head with the style
+ * sheet and the script, and for a signed-in user the top bar (nav marks
+ * the current section).  The page writes its content next and ends with
+ * page_end().  title may be NULL.  A database failure only loses the
+ * unread count and the theme (logged).
+ */
+void
+page_begin(struct req *r, const char *title, enum nav nav)
+{
+	struct buf	*b = &r->resp.body;
+	sqlite3_stmt	*st = NULL;
+	const char	*theme = "auto";
+	long long	 unread = 0;
+
+	pthread_once(&assets_once, assets_init);
+	html_headers(r);
+	if (r->user_id != 0 && (st = db_stmt(r->db, STMT_WEB_NAV)) != NULL &&
+	    sqlite3_bind_int64(st, 1, r->user_id) == SQLITE_OK &&
+	    db_step(st) == 1) {
+		/* Three known values: anything else is "auto". */
+		theme = (const char *)sqlite3_column_text(st, 0);
+		if (theme == NULL || (strcmp(theme, "light") != 0 &&
+		    strcmp(theme, "dark") != 0))
+			theme = "auto";
+		unread = sqlite3_column_int64(st, 1);
+	}
+	HTML_LIT(b, "<!doctype html>\n<html lang=\"en\" data-theme=\"");
+	html_puts(b, theme);
+	if (st != NULL)
+		db_stmt_done(st);
+	HTML_LIT(b, "\">\n<head>\n<meta charset=\"utf-8\">\n"
+	    "<meta name=\"viewport\""
+	    " content=\"width=device-width, initial-scale=1\">\n"
+	    "<meta name=\"color-scheme\" content=\"light dark\">\n"
+	    "<meta name=\"referrer\" content=\"no-referrer\">\n<title>");
+	if (title != NULL && *title != '\0') {
+		html_puts(b, title);
+		HTML_LIT(b, " \xc2\xb7 ");
+	}
+	HTML_LIT(b, "hearth</title>\n<link rel=\"stylesheet\" href=\"");
+	asset_href(r, ASSET_CSS);
+	HTML_LIT(b, "\">\n<script src=\"");
+	asset_href(r, ASSET_JS);
+	HTML_LIT(b, "\" defer></script>\n</head>\n<body>\n");
+	if (r->user_id != 0)
+		top_bar(r, nav, unread);
+	else
+		HTML_LIT(b, "<header class=\"top\"><span class=\"brand\">"
+		    "hearth</span></header>\n");
+	HTML_LIT(b, "<main id=\"main\">\n");
+}
+
+/* End the page page_begin() started; the keyboard help comes last. */
+void
+page_end(struct req *r)
+{
+	struct buf	*b = &r->resp.body;
+	size_t		 i;
+
+	HTML_LIT(b, "</main>\n");
+	if (r->user_id != 0) {
+		HTML_LIT(b, "<div id=\"help\" class=\"help\" hidden>"
+		    "<div class=\"help-box\" role=\"dialog\""
+		    " aria-labelledby=\"help-title\">\n"
+		    "<h2 id=\"help-title\">Keyboard shortcuts</h2>\n<dl>\n");
+		for (i = 0; i < sizeof(help_keys) / sizeof(help_keys[0]); i++) {
+			HTML_LIT(b, "<dt><kbd>");
+			html_puts(b, help_keys[i][0]);
+			HTML_LIT(b, "</kbd></dt><dd>");
+			html_puts(b, help_keys[i][1]);
+			HTML_LIT(b, "</dd>\n");
+		}
+		HTML_LIT(b, "</dl>\n<p><button type=\"button\" id=\"help-close\">"
+		    "Close</button></p>\n</div></div>\n");
+	}
+	HTML_LIT(b, "</body>\n</html>\n");
+}

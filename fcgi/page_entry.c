@@ -1,0 +1,511 @@
+/* page_entry.c: one entry, its read and star actions, marking lists read */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <sqlite3.h>
+
+#include "buf.h"
+#include "db.h"
+#include "fcgi.h"
+#include "html.h"
+#include "log.h"
+#include "pages.h"
+#include "reader.h"
+#include "stmt.h"
+
+/*
+ * Set the read (STMT_ENTRY_SET_READ) or starred (STMT_ENTRY_SET_STARRED)
+ * state of the user's entry id to on.  Returns 0, or -1 (logged).
+ */
+static int
+entry_set(struct req *r, enum stmt s, int64_t id, int on)
+{
+	sqlite3_stmt	*st;
+	char		 ids[32];
+	int		 rc = -1;
+
+	/* The statements take a JSON array, as the APIs send many ids. */
+	snprintf(ids, sizeof(ids), "[%lld]", (long long)id);
+	if ((st = db_stmt(r->db, s)) == NULL)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, r->user_id) == SQLITE_OK &&
+	    sqlite3_bind_text(st, 2, ids, -1, SQLITE_STATIC) == SQLITE_OK &&
+	    sqlite3_bind_int(st, 3, on) == SQLITE_OK &&
+	    sqlite3_bind_int64(st, 4, time(NULL)) == SQLITE_OK &&
+	    db_step(st) != -1)
+		rc = 0;
+	db_stmt_done(st);
+	return rc;
+}
+
+/*
+ * The read state of the user's entry id, 0 or 1, with *starred set when
+ * not NULL; 2 when the user has no such entry, -1 on a failure.
+ */
+static int
+entry_state(struct req *r, int64_t id, int *starred)
+{
+	sqlite3_stmt	*st;
+	int		 rc = -1;
+
+	if ((st = db_stmt(r->db, STMT_WEB_ENTRY_STATE)) == NULL)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, r->user_id) == SQLITE_OK &&
+	    sqlite3_bind_int64(st, 2, id) == SQLITE_OK)
+		switch (db_step(st)) {
+		case 1:
+			rc = sqlite3_column_int(st, 0) != 0;
+			if (starred != NULL)
+				*starred = sqlite3_column_int(st, 1) != 0;
+			break;
+		case 0:
+			rc = 2;
+			break;
+		default:
+			break;
+		}
+	db_stmt_done(st);
+	return rc;
+}
+
+/*
+ * The entry next to c in list l: the following one in reading order
+ * (forward 1) or the one before.  Returns its id, 0 when there is none,
+ * -1 on a database failure.
+ */
+static int64_t
+neighbour(struct req *r, const struct list *l, const struct cursor *c,
+    int asc, int forward)
+{
+	sqlite3_stmt	*st;
+	int64_t		 id = -1;
+	int		 dir = forward ? asc : !asc;
+
+	if ((st = db_stmt(r->db, list_stmt(l, dir))) == NULL)
+		return -1;
+	if (list_bind(st, r->user_id, l, c, dir, 1) == 0)
+		switch (db_step(st)) {
+		case 1:
+			id = sqlite3_column_int64(st, ENTRY_COL_ID);
+			break;
+		case 0:
+			id = 0;
+			break;
+		default:
+			break;
+		}
+	db_stmt_done(st);
+	return id;
+}
+
+/* "12.3 MB" for n bytes. */
+static void
+size_text(struct buf *b, int64_t n)
+{
+	if (n < 1024)
+		buf_printf(b, "%lld bytes", (long long)n);
+	else if (n < 1024 * 1024)
+		buf_printf(b, "%.1f KB", n / 1024.0);
+	else if (n < 1024LL * 1024 * 1024)
+		buf_printf(b, "%.1f MB", n / (1024.0 * 1024));
+	else
+		buf_printf(b, "%.1f GB", n / (1024.0 * 1024 * 1024));
+}
+
+/* The last path segment of a URL, for a link's text. */
+static void
+url_file(struct buf *b, const char *u)
+{
+	const char	*s, *e;
+
+	e = u + strcspn(u, "?#");
+	for (s = e; s > u && s[-1] != '/'; s--)
+		;
+	if (s == e)
+		html_puts(b, u);
+	else
+		html_text(b, s, (size_t)(e - s));
+}
+
+/* The entry's enclosures: players for audio and video, links for all. */
+static int
+enclosures(struct req *r, int64_t id)
+{
+	struct buf	*b = &r->resp.body;
+	sqlite3_stmt	*st;
+	const char	*u, *mime;
+	size_t		 mark;
+	int		 n = 0, step;
+
+	if ((st = db_stmt(r->db, STMT_WEB_ENCLOSURES)) == NULL)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
+	    sqlite3_bind_int64(st, 2, id) != SQLITE_OK) {
+		db_stmt_done(st);
+		return -1;
+	}
+	while ((step = db_step(st)) == 1) {
+		u = (const char *)sqlite3_column_text(st, 0);
+		mime = (const char *)sqlite3_column_text(st, 1);
+		if (mime == NULL)
+			mime = "";
+		mark = b->len;
+		if (n == 0)
+			HTML_LIT(b, "<section class=\"enclosures\">\n"
+			    "<h2>Attachments</h2>\n<ul>\n");
+		HTML_LIT(b, "<li>");
+		if (strncasecmp(mime, "audio/", 6) == 0) {
+			if (URL_ATTR(b, "<audio controls preload=\"none\""
+			    " src=\"", u) == 0)
+				HTML_LIT(b, "></audio>");
+		} else if (strncasecmp(mime, "video/", 6) == 0) {
+			if (URL_ATTR(b, "<video controls preload=\"none\""
+			    " src=\"", u) == 0)
+				HTML_LIT(b, "></video>");
+		} else if (strncasecmp(mime, "image/", 6) == 0) {
+			if (URL_ATTR(b, "<img loading=\"lazy\" alt=\"\" src=\"",
+			    u) == 0)
+				HTML_LIT(b, ">");
+		}
+		if (URL_ATTR(b, "<a rel=\"noopener noreferrer\" href=\"",
+		    u) == -1) {
+			/* Not a link a browser may follow: left out. */
+			if (b->p != NULL && !b->oom) {
+				b->len = mark;
+				b->p[mark] = '\0';
+			}
+			continue;
+		}
+		HTML_LIT(b, ">");
+		url_file(b, u);
+		HTML_LIT(b, "</a>");
+		if (*mime != '\0' || sqlite3_column_type(st, 2) != SQLITE_NULL) {
+			HTML_LIT(b, " <span class=\"meta\">");
+			html_puts(b, mime);
+			if (sqlite3_column_type(st, 2) != SQLITE_NULL &&
+			    sqlite3_column_int64(st, 2) > 0) {
+				if (*mime != '\0')
+					HTML_LIT(b, ", ");
+				size_text(b, sqlite3_column_int64(st, 2));
+			}
+			HTML_LIT(b, "</span>");
+		}
+		HTML_LIT(b, "</li>\n");
+		n++;
+	}
+	db_stmt_done(st);
+	if (n > 0)
+		HTML_LIT(b, "</ul>\n</section>\n");
+	return step == -1 ? -1 : 0;
+}
+
+/* Links to the previous and next entries of the list, and to the list. */
+static int
+entry_pager(struct req *r, const struct list *l, const char *ltok,
+    const struct cursor *c)
+{
+	struct buf	*b = &r->resp.body;
+	struct buf	 p;
+	int64_t		 prev, next;
+	int		 page_size, asc;
+
+	if (user_order(r, &page_size, &asc) == -1 ||
+	    (prev = neighbour(r, l, c, asc, 0)) == -1 ||
+	    (next = neighbour(r, l, c, asc, 1)) == -1)
+		return -1;
+	HTML_LIT(b, "<nav class=\"pager entry-pager\">");
+	if (prev > 0) {
+		HTML_LIT(b, "<a rel=\"prev\" href=\"");
+		html_href(r, "/entry/");
+		buf_printf(b, "%lld?l=", (long long)prev);
+		html_puts(b, ltok);
+		HTML_LIT(b, "\">Previous</a> ");
+	}
+	buf_init(&p);
+	list_path(&p, l);
+	HTML_LIT(b, "<a class=\"up\" href=\"");
+	html_href(r, p.oom ? "/" : p.p);
+	HTML_LIT(b, "\">Back to the list</a>");
+	buf_release(&p);
+	if (next > 0) {
+		HTML_LIT(b, " <a rel=\"next\" href=\"");
+		html_href(r, "/entry/");
+		buf_printf(b, "%lld?l=", (long long)next);
+		html_puts(b, ltok);
+		HTML_LIT(b, "\">Next</a>");
+	}
+	HTML_LIT(b, "</nav>\n");
+	return 0;
+}
+
+/*
+ * GET /entry/ID[?l=LIST]: the entry, marked read by being opened, with
+ * links along the list it was opened from (l=, reader.h; unread when
+ * absent).
+ */
+int
+page_entry(struct req *r)
+{
+	struct buf	*b = &r->resp.body;
+	struct buf	 title, ltok, lpath, self;
+	struct list	 l;
+	struct cursor	 c;
+	sqlite3_stmt	*st = NULL;
+	const char	*s, *u;
+	int64_t		 id;
+	int		 is_read, is_starred, n, step, rc = -1;
+
+	if (need_user(r) == -1)
+		return 0;
+	if ((id = id_parse(r->args[0])) == 0) {
+		page_error(r, 404, NULL);
+		return 0;
+	}
+	if (list_parse(req_param(r, "l"), &l) == -1) {
+		memset(&l, 0, sizeof(l));
+		l.kind = LIST_UNREAD;
+	}
+	buf_init(&title);
+	buf_init(&ltok);
+	buf_init(&lpath);
+	buf_init(&self);
+	list_write(&ltok, &l);
+	list_path(&lpath, &l);
+	buf_printf(&self, "/entry/%lld?l=", (long long)id);
+	buf_puts(&self, ltok.p);
+	if (ltok.oom || lpath.oom || self.oom)
+		goto out;
+	/*
+	 * Opening it reads it (a HEAD changes nothing).  The write comes
+	 * before the page's reads, so that the unread count counts it.
+	 */
+	if ((is_read = entry_state(r, id, NULL)) == -1)
+		goto out;
+	if (is_read == 2) {
+		page_error(r, 404, "No such entry.");
+		rc = 0;
+		goto out;
+	}
+	if (!is_read && !r->head &&
+	    entry_set(r, STMT_ENTRY_SET_READ, id, 1) == -1)
+		goto out;
+	if ((st = db_stmt(r->db, STMT_WEB_ENTRY_GET)) == NULL ||
+	    sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
+	    sqlite3_bind_int64(st, 2, id) != SQLITE_OK ||
+	    (step = db_step(st)) == -1)
+		goto out;
+	if (step == 0) {
+		page_error(r, 404, "No such entry.");
+		rc = 0;
+		goto out;
+	}
+	is_read = sqlite3_column_int(st, ENTRY_COL_IS_READ);
+	is_starred = sqlite3_column_int(st, ENTRY_COL_IS_STARRED);
+	c.published = sqlite3_column_int64(st, ENTRY_COL_PUBLISHED_AT);
+	c.id = id;
+	s = (const char *)sqlite3_column_text(st, ENTRY_COL_TITLE);
+	buf_puts(&title, s != NULL && *s != '\0' ? s : "(untitled)");
+	page_begin(r, title.p, NAV_NONE);
+	HTML_LIT(b, "<article class=\"entry");
+	if (is_starred)
+		HTML_LIT(b, " starred");
+	buf_printf(b, "\" data-id=\"%lld\"", (long long)id);
+	u = (const char *)sqlite3_column_text(st, ENTRY_COL_URL);
+	URL_ATTR(b, " data-url=\"", u);
+	HTML_LIT(b, ">\n<header class=\"entry-head\">\n<div class=\"row-meta\">");
+	if (sqlite3_column_type(st, WEB_COL_ENTRY_ICON_ID) != SQLITE_NULL) {
+		HTML_LIT(b, "<img class=\"icon\" src=\"");
+		html_href(r, "/icon/");
+		buf_printf(b, "%lld", (long long)sqlite3_column_int64(st,
+		    WEB_COL_ENTRY_ICON_ID));
+		HTML_LIT(b, "\" alt=\"\" width=\"16\" height=\"16\">");
+	}
+	HTML_LIT(b, "<a class=\"feed\" href=\"");
+	html_href(r, "/feed/");
+	buf_printf(b, "%lld", (long long)sqlite3_column_int64(st,
+	    ENTRY_COL_FEED_ID));
+	HTML_LIT(b, "\">");
+	html_puts(b, (const char *)sqlite3_column_text(st,
+	    ENTRY_COL_FEED_TITLE));
+	HTML_LIT(b, "</a> ");
+	time_html(b, c.published, time(NULL));
+	s = (const char *)sqlite3_column_text(st, ENTRY_COL_AUTHOR);
+	if (s != NULL && *s != '\0') {
+		HTML_LIT(b, " <span class=\"author\">");
+		html_puts(b, s);
+		HTML_LIT(b, "</span>");
+	}
+	HTML_LIT(b, "</div>\n<h1 class=\"entry-title\">");
+	if (URL_ATTR(b, "<a rel=\"noopener noreferrer\" target=\"_blank\""
+	    " href=\"", u) == 0) {
+		HTML_LIT(b, ">");
+		html_puts(b, title.p);
+		HTML_LIT(b, "</a>");
+	} else
+		html_puts(b, title.p);
+	HTML_LIT(b, "</h1>\n<div class=\"entry-actions\">");
+	/*
+	 * Without the script, "mark unread" goes back to the list: coming
+	 * back here would read the entry again.
+	 */
+	entry_toggles(r, id, is_read, is_starred, lpath.p, self.p);
+	if (URL_ATTR(b, "<a class=\"original\" rel=\"noopener noreferrer\""
+	    " target=\"_blank\" href=\"", u) == 0)
+		HTML_LIT(b, ">Original</a>");
+	HTML_LIT(b, "</div>\n</header>\n<div class=\"entry-content\">\n");
+	/* Sanitized by the fetcher when stored: written as it is. */
+	s = (const char *)sqlite3_column_blob(st, ENTRY_COL_CONTENT);
+	n = sqlite3_column_bytes(st, ENTRY_COL_CONTENT);
+	if (s != NULL && n > 0)
+		html_trusted(b, s, (size_t)n);
+	HTML_LIT(b, "\n</div>\n");
+	db_stmt_done(st);
+	st = NULL;
+	if (enclosures(r, id) == -1)
+		goto out;
+	HTML_LIT(b, "</article>\n");
+	if (entry_pager(r, &l, ltok.p, &c) == -1)
+		goto out;
+	page_end(r);
+	rc = 0;
+out:
+	if (st != NULL)
+		db_stmt_done(st);
+	buf_release(&title);
+	buf_release(&ltok);
+	buf_release(&lpath);
+	buf_release(&self);
+	return rc;
+}
+
+/* Answer a state change: JSON for the script, else a redirect. */
+static void
+done(struct req *r, const char *fallback, struct buf *json)
+{
+	const char	*back = req_param(r, "back");
+
+	if (wants_json(r)) {
+		r->resp.type = "application/json";
+		resp_header(r, "Cache-Control", "no-store");
+		buf_add(&r->resp.body, json->p, json->len);
+		if (json->oom)
+			r->resp.body.oom = 1;
+		return;
+	}
+	resp_redirect(r, 303, local_path_ok(back) ? back : fallback);
+}
+
+/*
+ * POST /entry/ID/read, /unread, /star or /unstar: change the entry's
+ * state.  Answers {"ok":true,"id":ID,"read":BOOL,"starred":BOOL} to a
+ * request that accepts JSON, else 303 to back= or the entry.
+ */
+int
+page_entry_action(struct req *r)
+{
+	struct buf	 json, self;
+	const char	*a = r->args[1];
+	enum stmt	 s;
+	int64_t		 id;
+	int		 on, is_read, starred = 0, rc = -1;
+
+	if (need_user(r) == -1 || !csrf_ok(r))
+		return 0;
+	if ((id = id_parse(r->args[0])) == 0 || a == NULL) {
+		page_error(r, 404, NULL);
+		return 0;
+	}
+	if (strcmp(a, "read") == 0 || strcmp(a, "unread") == 0) {
+		s = STMT_ENTRY_SET_READ;
+		on = a[0] == 'r';
+	} else if (strcmp(a, "star") == 0 || strcmp(a, "unstar") == 0) {
+		s = STMT_ENTRY_SET_STARRED;
+		on = a[0] == 's';
+	} else {
+		page_error(r, 404, NULL);
+		return 0;
+	}
+	if (entry_set(r, s, id, on) == -1 ||
+	    (is_read = entry_state(r, id, &starred)) == -1)
+		return -1;
+	if (is_read == 2) {
+		page_error(r, 404, "No such entry.");
+		return 0;
+	}
+	buf_init(&json);
+	buf_init(&self);
+	buf_printf(&json, "{\"ok\":true,\"id\":%lld,\"read\":%s,"
+	    "\"starred\":%s}\n", (long long)id, is_read ? "true" : "false",
+	    starred ? "true" : "false");
+	buf_printf(&self, "/entry/%lld", (long long)id);
+	if (!self.oom) {
+		done(r, self.p, &json);
+		rc = 0;
+	}
+	buf_release(&json);
+	buf_release(&self);
+	return rc;
+}
+
+/*
+ * POST /mark-read: scope=all|feed|category, id= (a feed or category id,
+ * or "none" for no category), before=PUBLISHED.ID.  Marks read the
+ * unread entries of the scope at or before that entry, so that what
+ * arrived after the list was shown stays unread.  Answers
+ * {"ok":true,"marked":N} to JSON, else 303 to back= or "/".
+ */
+int
+page_mark_read(struct req *r)
+{
+	struct buf	 json;
+	struct cursor	 c;
+	sqlite3_stmt	*st;
+	const char	*scope, *ids;
+	enum stmt	 s;
+	int64_t		 id = 0;
+	int		 rc = -1;
+
+	if (need_user(r) == -1 || !csrf_ok(r))
+		return 0;
+	scope = req_param(r, "scope");
+	ids = req_param(r, "id");
+	if (scope == NULL || cursor_parse(req_param(r, "before"), &c) == -1) {
+		page_error(r, 400, "scope and before are needed.");
+		return 0;
+	}
+	if (strcmp(scope, "all") == 0)
+		s = STMT_WEB_MARK_READ;
+	else if (strcmp(scope, "feed") == 0 &&
+	    (id = id_parse(ids)) != 0)
+		s = STMT_WEB_MARK_READ_FEED;
+	else if (strcmp(scope, "category") == 0 && ids != NULL &&
+	    (strcmp(ids, "none") == 0 || (id = id_parse(ids)) != 0))
+		s = STMT_WEB_MARK_READ_CATEGORY;
+	else {
+		page_error(r, 400, "Unknown scope or id.");
+		return 0;
+	}
+	if ((st = db_stmt(r->db, s)) == NULL)
+		return -1;
+	buf_init(&json);
+	if (sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
+	    sqlite3_bind_int64(st, 2, c.published) != SQLITE_OK ||
+	    sqlite3_bind_int64(st, 3, c.id) != SQLITE_OK ||
+	    sqlite3_bind_int64(st, 4, time(NULL)) != SQLITE_OK ||
+	    (s != STMT_WEB_MARK_READ && (id != 0 ?
+	    sqlite3_bind_int64(st, 5, id) : sqlite3_bind_null(st, 5)) !=
+	    SQLITE_OK) || db_step(st) == -1)
+		goto out;
+	buf_printf(&json, "{\"ok\":true,\"marked\":%d}\n",
+	    sqlite3_changes(r->db->db));
+	done(r, "/", &json);
+	rc = 0;
+out:
+	db_stmt_done(st);
+	buf_release(&json);
+	return rc;
+}

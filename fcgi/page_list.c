@@ -1,0 +1,529 @@
+/* page_list.c: entry lists (unread, all, starred, a feed, a category) */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sqlite3.h>
+
+#include "buf.h"
+#include "compat.h"
+#include "db.h"
+#include "fcgi.h"
+#include "html.h"
+#include "log.h"
+#include "pages.h"
+#include "reader.h"
+#include "stmt.h"
+
+/* How a list page reads, after the user's settings. */
+struct listing {
+	struct list	 l;
+	const char	*title;		/* h1 and <title> */
+	enum nav	 nav;
+	int		 page_size;
+	int		 asc;		/* oldest first */
+	struct cursor	 at;		/* before= or after= */
+	int		 has_at;
+};
+
+/*
+ * Write the read and star toggles of entry id: small POST forms that
+ * work without the script, which submits them in place.  back_read and
+ * back_star are where each answer sends the browser (site paths).
+ */
+void
+entry_toggles(struct req *r, int64_t id, int is_read, int is_starred,
+    const char *back_read, const char *back_star)
+{
+	struct buf	*b = &r->resp.body;
+	int		 i, on;
+
+	for (i = 0; i < 2; i++) {
+		on = i == 0 ? is_read : is_starred;
+		HTML_LIT(b, "<form method=\"post\" class=\"toggle\" action=\"");
+		html_href(r, "/entry/");
+		buf_printf(b, "%lld/", (long long)id);
+		if (i == 0)
+			html_puts(b, on ? "unread" : "read");
+		else
+			html_puts(b, on ? "unstar" : "star");
+		HTML_LIT(b, "\" data-toggle=\"");
+		html_puts(b, i == 0 ? "read" : "star");
+		HTML_LIT(b, "\">");
+		csrf_field(r);
+		HTML_LIT(b, "<input type=\"hidden\" name=\"back\" value=\"");
+		html_puts(b, i == 0 ? back_read : back_star);
+		HTML_LIT(b, "\"><button type=\"submit\">");
+		if (i == 0)
+			html_puts(b, on ? "Mark unread" : "Mark read");
+		else
+			html_puts(b, on ? "Unstar" : "Star");
+		HTML_LIT(b, "</button></form>");
+	}
+}
+
+/*
+ * Write one row of a list from st, a statement with the columns of
+ * STMT_WEB_LIST_* (enum entry_col up to ENTRY_COL_LIST_MAX, then
+ * WEB_COL_ICON_ID).  ltok is the list's short form, for the entry link;
+ * back the site path the toggles come back to.
+ */
+void
+entry_row(struct req *r, sqlite3_stmt *st, const char *back,
+    const char *ltok, time_t now)
+{
+	struct buf	*b = &r->resp.body;
+	const char	*title, *author;
+	int64_t		 id = sqlite3_column_int64(st, ENTRY_COL_ID);
+	int		 is_read, is_starred;
+
+	is_read = sqlite3_column_int(st, ENTRY_COL_IS_READ);
+	is_starred = sqlite3_column_int(st, ENTRY_COL_IS_STARRED);
+	HTML_LIT(b, "<li class=\"entry-row");
+	if (!is_read)
+		HTML_LIT(b, " unread");
+	if (is_starred)
+		HTML_LIT(b, " starred");
+	buf_printf(b, "\" id=\"e%lld\" data-id=\"%lld\"", (long long)id,
+	    (long long)id);
+	URL_ATTR(b, " data-url=\"",
+	    (const char *)sqlite3_column_text(st, ENTRY_COL_URL));
+	HTML_LIT(b, ">\n<div class=\"row-meta\">");
+	if (sqlite3_column_type(st, WEB_COL_ICON_ID) != SQLITE_NULL) {
+		HTML_LIT(b, "<img class=\"icon\" src=\"");
+		html_href(r, "/icon/");
+		buf_printf(b, "%lld", (long long)sqlite3_column_int64(st,
+		    WEB_COL_ICON_ID));
+		HTML_LIT(b, "\" alt=\"\" width=\"16\" height=\"16\">");
+	} else
+		HTML_LIT(b, "<span class=\"icon\"></span>");
+	HTML_LIT(b, "<a class=\"feed\" href=\"");
+	html_href(r, "/feed/");
+	buf_printf(b, "%lld", (long long)sqlite3_column_int64(st,
+	    ENTRY_COL_FEED_ID));
+	HTML_LIT(b, "\">");
+	html_puts(b, (const char *)sqlite3_column_text(st,
+	    ENTRY_COL_FEED_TITLE));
+	HTML_LIT(b, "</a> ");
+	time_html(b, sqlite3_column_int64(st, ENTRY_COL_PUBLISHED_AT), now);
+	author = (const char *)sqlite3_column_text(st, ENTRY_COL_AUTHOR);
+	if (author != NULL && *author != '\0') {
+		HTML_LIT(b, " <span class=\"author\">");
+		html_puts(b, author);
+		HTML_LIT(b, "</span>");
+	}
+	HTML_LIT(b, "</div>\n<a class=\"row-title\" href=\"");
+	html_href(r, "/entry/");
+	buf_printf(b, "%lld", (long long)id);
+	HTML_LIT(b, "?l=");
+	html_puts(b, ltok);
+	HTML_LIT(b, "\">");
+	title = (const char *)sqlite3_column_text(st, ENTRY_COL_TITLE);
+	if (title != NULL && *title != '\0')
+		html_puts(b, title);
+	else
+		HTML_LIT(b, "(untitled)");
+	HTML_LIT(b, "</a>\n<div class=\"row-actions\">");
+	entry_toggles(r, id, is_read, is_starred, back, back);
+	HTML_LIT(b, "</div>\n</li>\n");
+}
+
+/* The "mark as read" form for the rows up to c, or nothing. */
+static void
+mark_form(struct req *r, const struct listing *ls, const struct cursor *c,
+    const char *label)
+{
+	struct buf	*b = &r->resp.body;
+
+	if (ls->l.kind == LIST_STARRED)
+		return;
+	HTML_LIT(b, "<form method=\"post\" class=\"mark-read\" action=\"");
+	html_href(r, "/mark-read");
+	HTML_LIT(b, "\">");
+	csrf_field(r);
+	HTML_LIT(b, "<input type=\"hidden\" name=\"scope\" value=\"");
+	if (ls->l.kind == LIST_FEED)
+		HTML_LIT(b, "feed");
+	else if (ls->l.kind == LIST_CATEGORY)
+		HTML_LIT(b, "category");
+	else
+		HTML_LIT(b, "all");
+	HTML_LIT(b, "\">");
+	if (ls->l.kind == LIST_FEED || ls->l.kind == LIST_CATEGORY) {
+		HTML_LIT(b, "<input type=\"hidden\" name=\"id\" value=\"");
+		if (ls->l.id == 0)
+			HTML_LIT(b, "none");
+		else
+			buf_printf(b, "%lld", (long long)ls->l.id);
+		HTML_LIT(b, "\">");
+	}
+	HTML_LIT(b, "<input type=\"hidden\" name=\"before\" value=\"");
+	cursor_write(b, c->published, c->id);
+	HTML_LIT(b, "\"><input type=\"hidden\" name=\"back\" value=\"");
+	list_path(b, &ls->l);
+	HTML_LIT(b, "\"><button type=\"submit\">");
+	html_puts(b, label);
+	HTML_LIT(b, "</button></form>\n");
+}
+
+/* The page's heading, and for a feed or a category the unread/all switch. */
+static void
+list_head(struct req *r, const struct listing *ls, const char *site)
+{
+	struct buf	*b = &r->resp.body;
+	struct list	 other = ls->l;
+	struct buf	 p;
+
+	HTML_LIT(b, "<div class=\"list-head\">\n<h1>");
+	html_puts(b, ls->title);
+	HTML_LIT(b, "</h1>\n");
+	if (URL_ATTR(b, "<a class=\"site\" rel=\"noopener noreferrer\""
+	    " target=\"_blank\" href=\"", site) == 0)
+		HTML_LIT(b, ">Website</a>\n");
+	if (ls->l.kind == LIST_FEED || ls->l.kind == LIST_CATEGORY) {
+		buf_init(&p);
+		other.all = !ls->l.all;
+		list_path(&p, &other);
+		HTML_LIT(b, "<p class=\"switch\">");
+		if (ls->l.all)
+			HTML_LIT(b, "Showing all entries. <a href=\"");
+		else
+			HTML_LIT(b, "Showing unread entries. <a href=\"");
+		html_href(r, p.oom ? "/" : p.p);
+		if (ls->l.all)
+			HTML_LIT(b, "\">Only unread</a></p>\n");
+		else
+			HTML_LIT(b, "\">Show all</a></p>\n");
+		buf_release(&p);
+	}
+	HTML_LIT(b, "</div>\n");
+}
+
+static const char *
+empty_text(const struct listing *ls)
+{
+	if (ls->has_at)
+		return "No more entries.";
+	switch (ls->l.kind) {
+	case LIST_STARRED:
+		return "No starred entries. Star an entry to keep it here.";
+	case LIST_ALL:
+		return "No entries yet.";
+	default:
+		return ls->l.all ? "No entries." : "No unread entries.";
+	}
+}
+
+/* Write a list page of ls: rows, paging links, mark-as-read forms. */
+static int
+list_page(struct req *r, struct listing *ls, const char *site)
+{
+	struct buf	*b = &r->resp.body;
+	struct buf	 back, ltok, p;
+	struct cursor	 first = { 0, 0 }, last = { 0, 0 };
+	sqlite3_stmt	*st;
+	const char	*at;
+	time_t		 now = time(NULL);
+	int		 n = 0, more = 0, step, rc = -1;
+
+	if (user_order(r, &ls->page_size, &ls->asc) == -1)
+		return -1;
+	at = req_param(r, ls->asc ? "after" : "before");
+	if (at != NULL) {
+		if (cursor_parse(at, &ls->at) == -1) {
+			page_error(r, 400, "Bad cursor.");
+			return 0;
+		}
+		ls->has_at = 1;
+	}
+	if ((st = db_stmt(r->db, list_stmt(&ls->l, ls->asc))) == NULL)
+		return -1;
+	buf_init(&back);
+	buf_init(&ltok);
+	buf_init(&p);
+	back_path(r, &back);
+	list_write(&ltok, &ls->l);
+	if (back.oom || ltok.oom || list_bind(st, r->user_id, &ls->l,
+	    ls->has_at ? &ls->at : NULL, ls->asc, ls->page_size + 1) == -1 ||
+	    (step = db_step(st)) == -1)
+		goto out;
+	if (step == 1) {
+		first.published = sqlite3_column_int64(st,
+		    ENTRY_COL_PUBLISHED_AT);
+		first.id = sqlite3_column_int64(st, ENTRY_COL_ID);
+	}
+	page_begin(r, ls->title, ls->nav);
+	list_head(r, ls, site);
+	/* Newest first, the top row bounds everything shown. */
+	if (step == 1 && !ls->asc)
+		mark_form(r, ls, &first, ls->has_at ?
+		    "Mark these and older as read" : "Mark all as read");
+	if (step == 0) {
+		HTML_LIT(b, "<p class=\"empty\">");
+		html_puts(b, empty_text(ls));
+		HTML_LIT(b, "</p>\n");
+	} else
+		HTML_LIT(b, "<ol class=\"entries\">\n");
+	while (step == 1) {
+		if (n == ls->page_size) {
+			more = 1;
+			break;
+		}
+		last.published = sqlite3_column_int64(st,
+		    ENTRY_COL_PUBLISHED_AT);
+		last.id = sqlite3_column_int64(st, ENTRY_COL_ID);
+		entry_row(r, st, back.p, ltok.p, now);
+		n++;
+		if ((step = db_step(st)) == -1)
+			goto out;
+	}
+	if (n > 0)
+		HTML_LIT(b, "</ol>\n");
+	HTML_LIT(b, "<nav class=\"pager\">");
+	list_path(&p, &ls->l);
+	if (ls->has_at) {
+		HTML_LIT(b, "<a class=\"first\" href=\"");
+		html_href(r, p.oom ? "/" : p.p);
+		HTML_LIT(b, "\">");
+		html_puts(b, ls->asc ? "Oldest" : "Newest");
+		HTML_LIT(b, "</a> ");
+	}
+	if (more) {
+		buf_putc(&p, strchr(p.p != NULL ? p.p : "", '?') ? '&' : '?');
+		buf_puts(&p, ls->asc ? "after=" : "before=");
+		cursor_write(&p, last.published, last.id);
+		HTML_LIT(b, "<a class=\"more\" rel=\"next\" href=\"");
+		html_href(r, p.oom ? "/" : p.p);
+		HTML_LIT(b, "\">");
+		html_puts(b, ls->asc ? "Newer entries" : "Older entries");
+		HTML_LIT(b, "</a>");
+	}
+	HTML_LIT(b, "</nav>\n");
+	if (n > 0)
+		mark_form(r, ls, ls->asc ? &last : &first,
+		    ls->asc || ls->has_at ? "Mark these and older as read" :
+		    "Mark all as read");
+	page_end(r);
+	rc = 0;
+out:
+	db_stmt_done(st);
+	buf_release(&back);
+	buf_release(&ltok);
+	buf_release(&p);
+	return rc;
+}
+
+/* GET /: the unread entries of every feed, the home page. */
+int
+page_unread(struct req *r)
+{
+	struct listing	 ls;
+
+	if (need_user(r) == -1)
+		return 0;
+	memset(&ls, 0, sizeof(ls));
+	ls.l.kind = LIST_UNREAD;
+	ls.title = "Unread";
+	ls.nav = NAV_UNREAD;
+	return list_page(r, &ls, NULL);
+}
+
+/* GET /all: every entry, read or not. */
+int
+page_all(struct req *r)
+{
+	struct listing	 ls;
+
+	if (need_user(r) == -1)
+		return 0;
+	memset(&ls, 0, sizeof(ls));
+	ls.l.kind = LIST_ALL;
+	ls.title = "All entries";
+	ls.nav = NAV_ALL;
+	return list_page(r, &ls, NULL);
+}
+
+/* GET /starred */
+int
+page_starred(struct req *r)
+{
+	struct listing	 ls;
+
+	if (need_user(r) == -1)
+		return 0;
+	memset(&ls, 0, sizeof(ls));
+	ls.l.kind = LIST_STARRED;
+	ls.title = "Starred";
+	ls.nav = NAV_STARRED;
+	return list_page(r, &ls, NULL);
+}
+
+/* Whether ?all=1 asks for read entries too. */
+static int
+show_all(struct req *r)
+{
+	const char	*a = req_param(r, "all");
+
+	return a != NULL && strcmp(a, "1") == 0;
+}
+
+/* GET /feed/ID[?all=1]: a feed's unread (or all) entries. */
+int
+page_feed(struct req *r)
+{
+	struct listing	 ls;
+	struct buf	 title, site;
+	sqlite3_stmt	*st;
+	const char	*t;
+	int		 rc = -1, step;
+
+	if (need_user(r) == -1)
+		return 0;
+	memset(&ls, 0, sizeof(ls));
+	ls.l.kind = LIST_FEED;
+	ls.l.all = show_all(r);
+	ls.nav = NAV_FEEDS;
+	if ((ls.l.id = id_parse(r->args[0])) == 0) {
+		page_error(r, 404, NULL);
+		return 0;
+	}
+	if ((st = db_stmt(r->db, STMT_FEED_GET)) == NULL)
+		return -1;
+	buf_init(&title);
+	buf_init(&site);
+	if (sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
+	    sqlite3_bind_int64(st, 2, ls.l.id) != SQLITE_OK ||
+	    (step = db_step(st)) == -1)
+		goto out;
+	if (step == 0) {
+		page_error(r, 404, "No such feed.");
+		rc = 0;
+		goto out;
+	}
+	/* The user's title, the document's, the URL: as lists show it. */
+	if ((t = (const char *)sqlite3_column_text(st, FEED_COL_TITLE)) ==
+	    NULL && (t = (const char *)sqlite3_column_text(st,
+	    FEED_COL_FEED_TITLE)) == NULL)
+		t = (const char *)sqlite3_column_text(st, FEED_COL_URL);
+	buf_puts(&title, t);
+	buf_puts(&site, (const char *)sqlite3_column_text(st,
+	    FEED_COL_SITE_URL));
+	db_stmt_done(st);
+	st = NULL;
+	if (title.oom || site.oom)
+		goto out;
+	ls.title = title.p != NULL ? title.p : "Feed";
+	rc = list_page(r, &ls, site.p);
+out:
+	if (st != NULL)
+		db_stmt_done(st);
+	buf_release(&title);
+	buf_release(&site);
+	return rc;
+}
+
+/* GET /category/ID or /category/none [?all=1]: a category's entries. */
+int
+page_category(struct req *r)
+{
+	struct listing	 ls;
+	struct buf	 title;
+	sqlite3_stmt	*st;
+	int		 rc = -1, step;
+
+	if (need_user(r) == -1)
+		return 0;
+	memset(&ls, 0, sizeof(ls));
+	ls.l.kind = LIST_CATEGORY;
+	ls.l.all = show_all(r);
+	ls.nav = NAV_FEEDS;
+	if (r->args[0] != NULL && strcmp(r->args[0], "none") == 0) {
+		ls.title = "Uncategorised";
+		return list_page(r, &ls, NULL);
+	}
+	if ((ls.l.id = id_parse(r->args[0])) == 0) {
+		page_error(r, 404, NULL);
+		return 0;
+	}
+	if ((st = db_stmt(r->db, STMT_WEB_CATEGORY_GET)) == NULL)
+		return -1;
+	buf_init(&title);
+	if (sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
+	    sqlite3_bind_int64(st, 2, ls.l.id) != SQLITE_OK ||
+	    (step = db_step(st)) == -1)
+		goto out;
+	if (step == 0) {
+		page_error(r, 404, "No such category.");
+		rc = 0;
+		goto out;
+	}
+	buf_puts(&title, (const char *)sqlite3_column_text(st, 1));
+	db_stmt_done(st);
+	st = NULL;
+	if (title.oom)
+		goto out;
+	ls.title = title.p != NULL ? title.p : "Category";
+	rc = list_page(r, &ls, NULL);
+out:
+	if (st != NULL)
+		db_stmt_done(st);
+	buf_release(&title);
+	return rc;
+}
+
+/* Image types an icon is served as; anything else is a download. */
+static const char *const icon_types[] = {
+	"image/avif", "image/bmp", "image/gif", "image/jpeg", "image/png",
+	"image/svg+xml", "image/vnd.microsoft.icon", "image/webp",
+	"image/x-icon",
+};
+
+/*
+ * GET /icon/ID: a feed's icon.  An icon row never changes (its id
+ * names its bytes), so browsers may keep it for a year.
+ */
+int
+page_icon(struct req *r)
+{
+	sqlite3_stmt	*st;
+	const char	*mime;
+	int64_t		 id;
+	size_t		 i;
+	int		 n, step;
+
+	if (need_user(r) == -1)
+		return 0;
+	if ((id = id_parse(r->args[0])) == 0) {
+		page_error(r, 404, NULL);
+		return 0;
+	}
+	if ((st = db_stmt(r->db, STMT_WEB_ICON_GET)) == NULL)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
+	    sqlite3_bind_int64(st, 2, id) != SQLITE_OK ||
+	    (step = db_step(st)) == -1) {
+		db_stmt_done(st);
+		return -1;
+	}
+	if (step == 0) {
+		db_stmt_done(st);
+		page_error(r, 404, NULL);
+		return 0;
+	}
+	r->resp.type = "application/octet-stream";
+	mime = (const char *)sqlite3_column_text(st, 0);
+	for (i = 0; mime != NULL && i < sizeof(icon_types) /
+	    sizeof(icon_types[0]); i++)
+		if (strcmp(mime, icon_types[i]) == 0)
+			r->resp.type = icon_types[i];
+	if ((n = sqlite3_column_bytes(st, 1)) > 0)
+		buf_add(&r->resp.body, sqlite3_column_blob(st, 1), (size_t)n);
+	db_stmt_done(st);
+	resp_header(r, "Cache-Control", "private, max-age=31536000, immutable");
+	resp_header(r, "X-Content-Type-Options", "nosniff");
+	/* An SVG opened on its own runs no script. */
+	resp_header(r, "Content-Security-Policy",
+	    "default-src 'none'; style-src 'unsafe-inline'; sandbox");
+	return 0;
+}

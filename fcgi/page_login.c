@@ -1,0 +1,322 @@
+/* page_login.c: sign in, sign out, change the password */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "buf.h"
+#include "crypto.h"
+#include "db.h"
+#include "fcgi.h"
+#include "html.h"
+#include "log.h"
+#include "pages.h"
+#include "reader.h"
+#include "stmt.h"
+
+#define NAME_MAX_LEN	200	/* longer names are not looked up */
+#define PASSWORD_MIN	8	/* as hearthctl asks */
+#define PASSWORD_MAX	1024	/* scrypt takes any length; keep it sane */
+
+/*
+ * A hash of no one's password, checked when the name is unknown so that
+ * an unknown name costs the same time as a wrong password.
+ */
+static const char dummy_hash[] =
+    "scrypt$15$8$1$awpEr6IA0eNn5vStMd29lg==$"
+    "qkAUDv24Iut68ReHZX467rCxbm09J0nzZ8TEpnFzFxA=";
+
+/* The next= a form carries, if it is a local path. */
+static const char *
+next_of(struct req *r)
+{
+	const char	*n = req_param(r, "next");
+
+	return local_path_ok(n) ? n : NULL;
+}
+
+/* The sign-in page, with an error message (status) or without (200). */
+static void
+login_form(struct req *r, int status, const char *msg, const char *name)
+{
+	struct buf	*b = &r->resp.body;
+	const char	*next = next_of(r);
+
+	buf_reset(b);
+	r->resp.status = status;
+	page_begin(r, "Sign in", NAV_NONE);
+	HTML_LIT(b, "<section class=\"login\">\n<h1>Sign in</h1>\n");
+	if (msg != NULL) {
+		HTML_LIT(b, "<p class=\"error\" role=\"alert\">");
+		html_puts(b, msg);
+		HTML_LIT(b, "</p>\n");
+	}
+	HTML_LIT(b, "<form method=\"post\" action=\"");
+	html_href(r, "/login");
+	HTML_LIT(b, "\">\n");
+	if (next != NULL) {
+		HTML_LIT(b, "<input type=\"hidden\" name=\"next\" value=\"");
+		html_puts(b, next);
+		HTML_LIT(b, "\">\n");
+	}
+	HTML_LIT(b, "<label>Name <input name=\"name\" autocomplete=\"username\""
+	    " autocapitalize=\"none\" spellcheck=\"false\" required");
+	if (name != NULL) {
+		HTML_LIT(b, " value=\"");
+		html_puts(b, name);
+		HTML_LIT(b, "\"");
+	} else
+		HTML_LIT(b, " autofocus");
+	HTML_LIT(b, "></label>\n<label>Password <input type=\"password\""
+	    " name=\"password\" autocomplete=\"current-password\" required");
+	if (name != NULL)
+		HTML_LIT(b, " autofocus");
+	HTML_LIT(b, "></label>\n<button type=\"submit\">Sign in</button>\n"
+	    "</form>\n</section>\n");
+	page_end(r);
+}
+
+/* POST /login: check the name and password, start a session. */
+static int
+login_post(struct req *r)
+{
+	sqlite3_stmt	*st = NULL;
+	struct buf	 msg, stored;
+	const char	*name, *pw, *next, *hash = dummy_hash;
+	int64_t		 uid = 0;
+	int		 minutes, ok, rc = -1, step;
+
+	if (!origin_ok(r))
+		return 0;
+	buf_init(&msg);
+	buf_init(&stored);
+	name = req_param(r, "name");
+	pw = req_param(r, "password");
+	if (name == NULL || *name == '\0' || pw == NULL || *pw == '\0') {
+		login_form(r, 400, "Enter your name and password.", name);
+		rc = 0;
+		goto out;
+	}
+	if (strlen(name) > NAME_MAX_LEN || strlen(pw) > PASSWORD_MAX) {
+		login_form(r, 403, "Wrong name or password.", NULL);
+		rc = 0;
+		goto out;
+	}
+	/* Locked out: the password is not even looked at. */
+	if ((ok = login_locked(r, name, &minutes)) == -1)
+		goto out;
+	if (ok == 1) {
+		buf_printf(&msg, "Too many attempts; try again in %d minute%s.",
+		    minutes, minutes == 1 ? "" : "s");
+		login_form(r, 429, msg.oom ? NULL : msg.p, name);
+		rc = 0;
+		goto out;
+	}
+	if ((st = db_stmt(r->db, STMT_USER_GET_BY_NAME)) == NULL ||
+	    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK ||
+	    (step = db_step(st)) == -1)
+		goto out;
+	if (step == 1) {
+		uid = sqlite3_column_int64(st, USER_COL_ID);
+		buf_puts(&stored, (const char *)sqlite3_column_text(st,
+		    USER_COL_PASSWORD_HASH));
+		if (stored.oom)
+			goto out;
+		if (stored.p != NULL)
+			hash = stored.p;
+	}
+	/* Not inside the statement: its read would last the whole hash. */
+	db_stmt_done(st);
+	st = NULL;
+	/* About 100 ms of scrypt, the one slow step, for sign-in only. */
+	ok = crypto_password_verify(hash, pw);
+	if (ok != 1 || uid == 0) {
+		login_failed(r, name);
+		login_form(r, 403, "Wrong name or password.", name);
+		rc = 0;
+		goto out;
+	}
+	login_succeeded(r, name);
+	if (session_start(r, uid) == -1)
+		goto out;
+	log_info("%s signed in from %s", name,
+	    r->remote != NULL ? r->remote : "?");
+	next = next_of(r);
+	resp_redirect(r, 303, next != NULL ? next : "/");
+	rc = 0;
+out:
+	if (st != NULL)
+		db_stmt_done(st);
+	buf_release(&msg);
+	buf_release(&stored);
+	return rc;
+}
+
+/*
+ * GET /login: the form, or straight on to next= for someone signed in.
+ * POST /login: sign in.
+ */
+int
+page_login(struct req *r)
+{
+	const char	*next;
+	int		 rc;
+
+	if (strcmp(r->method, "POST") == 0)
+		return login_post(r);
+	if ((rc = session_load(r)) == -1)
+		return -1;
+	if (rc == 1) {
+		next = next_of(r);
+		resp_redirect(r, 303, next != NULL ? next : "/");
+		return 0;
+	}
+	login_form(r, 200, NULL, NULL);
+	return 0;
+}
+
+/* POST /logout: end this session and send the browser to sign in. */
+int
+page_logout(struct req *r)
+{
+	if (need_user(r) == -1 || !csrf_ok(r))
+		return 0;
+	if (session_end(r, 0) == -1)
+		return -1;
+	resp_redirect(r, 303, "/login");
+	return 0;
+}
+
+static void
+password_form(struct req *r, int status, const char *msg, int done)
+{
+	struct buf	*b = &r->resp.body;
+
+	buf_reset(b);
+	r->resp.status = status;
+	page_begin(r, "Change password", NAV_SETTINGS);
+	HTML_LIT(b, "<section class=\"password\">\n<h1>Change password</h1>\n");
+	if (msg != NULL) {
+		if (done)
+			HTML_LIT(b, "<p class=\"notice\" role=\"status\">");
+		else
+			HTML_LIT(b, "<p class=\"error\" role=\"alert\">");
+		html_puts(b, msg);
+		HTML_LIT(b, "</p>\n");
+	}
+	HTML_LIT(b, "<form method=\"post\" action=\"");
+	html_href(r, "/password");
+	HTML_LIT(b, "\">\n");
+	csrf_field(r);
+	/* The name helps password managers file the new password. */
+	HTML_LIT(b, "\n<input type=\"hidden\" name=\"name\""
+	    " autocomplete=\"username\" value=\"");
+	html_puts(b, r->user_name);
+	HTML_LIT(b, "\">\n<label>Current password <input type=\"password\""
+	    " name=\"old\" autocomplete=\"current-password\" required></label>\n"
+	    "<label>New password <input type=\"password\" name=\"new\""
+	    " autocomplete=\"new-password\" minlength=\"8\" required></label>\n"
+	    "<label>New password again <input type=\"password\" name=\"new2\""
+	    " autocomplete=\"new-password\" minlength=\"8\" required></label>\n"
+	    "<button type=\"submit\">Change password</button>\n</form>\n"
+	    "</section>\n");
+	page_end(r);
+}
+
+/* POST /password: check the current password, store the new one. */
+static int
+password_post(struct req *r)
+{
+	sqlite3_stmt	*st = NULL;
+	struct buf	 h, msg;
+	const char	*old, *pw, *pw2;
+	int		 minutes, ok, rc = -1;
+
+	buf_init(&h);
+	buf_init(&msg);
+	old = req_param(r, "old");
+	pw = req_param(r, "new");
+	pw2 = req_param(r, "new2");
+	if (old == NULL || pw == NULL || pw2 == NULL) {
+		password_form(r, 400, "Fill in the three fields.", 0);
+		rc = 0;
+		goto out;
+	}
+	if ((ok = login_locked(r, r->user_name, &minutes)) == -1)
+		goto out;
+	if (ok == 1) {
+		buf_printf(&msg, "Too many attempts; try again in %d minute%s.",
+		    minutes, minutes == 1 ? "" : "s");
+		password_form(r, 429, msg.oom ? NULL : msg.p, 0);
+		rc = 0;
+		goto out;
+	}
+	if ((st = db_stmt(r->db, STMT_USER_GET)) == NULL ||
+	    sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
+	    db_step(st) != 1)
+		goto out;
+	buf_puts(&h, (const char *)sqlite3_column_text(st,
+	    USER_COL_PASSWORD_HASH));
+	db_stmt_done(st);
+	st = NULL;
+	if (h.oom)
+		goto out;
+	ok = strlen(old) <= PASSWORD_MAX && h.p != NULL &&
+	    crypto_password_verify(h.p, old) == 1;
+	buf_reset(&h);
+	if (!ok) {
+		login_failed(r, r->user_name);
+		password_form(r, 403, "The current password is wrong.", 0);
+		rc = 0;
+		goto out;
+	}
+	if (strcmp(pw, pw2) != 0) {
+		password_form(r, 400, "The new passwords differ.", 0);
+		rc = 0;
+		goto out;
+	}
+	if (strlen(pw) < PASSWORD_MIN || strlen(pw) > PASSWORD_MAX) {
+		password_form(r, 400, "A password needs 8 characters or more.",
+		    0);
+		rc = 0;
+		goto out;
+	}
+	if (crypto_password_hash(&h, pw) == -1 || h.oom)
+		goto out;
+	if ((st = db_stmt(r->db, STMT_USER_SET_PASSWORD)) == NULL ||
+	    sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 2, h.p, (int)h.len, SQLITE_STATIC) !=
+	    SQLITE_OK || db_step(st) == -1)
+		goto out;
+	db_stmt_done(st);
+	st = NULL;
+	/* Whoever knew the old password is signed out everywhere else. */
+	if (session_end(r, 1) == -1)
+		goto out;
+	log_info("%s changed the password", r->user_name);
+	password_form(r, 200, "Password changed; every other sign-in was"
+	    " ended.", 1);
+	rc = 0;
+out:
+	if (st != NULL)
+		db_stmt_done(st);
+	buf_release(&h);
+	buf_release(&msg);
+	return rc;
+}
+
+/* GET /password: the form; POST /password: change it. */
+int
+page_password(struct req *r)
+{
+	if (need_user(r) == -1)
+		return 0;
+	if (strcmp(r->method, "POST") != 0) {
+		password_form(r, 200, NULL, 0);
+		return 0;
+	}
+	if (!csrf_ok(r))
+		return 0;
+	return password_post(r);
+}

@@ -1,0 +1,361 @@
+/* reader.c: the web reader's small parsers: local paths, cursors, lists */
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <sqlite3.h>
+
+#include "buf.h"
+#include "compat.h"
+#include "db.h"
+#include "fcgi.h"
+#include "html.h"
+#include "reader.h"
+#include "stmt.h"
+
+/*
+ * Whether s may follow a redirect's prefix as a path of this site: it
+ * starts with one '/' (not "//" or "/\", which browsers read as another
+ * host), is shorter than LOCAL_PATH_MAX, and has no space, control or
+ * backslash.  For next= and back= arguments, which come from outside.
+ */
+int
+local_path_ok(const char *s)
+{
+	size_t	 i;
+
+	if (s == NULL || s[0] != '/' || s[1] == '/' || s[1] == '\\')
+		return 0;
+	for (i = 0; s[i] != '\0'; i++) {
+		if (i == LOCAL_PATH_MAX - 1)
+			return 0;
+		if ((unsigned char)s[i] <= 0x20 || s[i] == 0x7f || s[i] == '\\')
+			return 0;
+	}
+	return 1;
+}
+
+/* A decimal integer of at most 19 digits, maybe negative, into *v. */
+static int
+int_parse(const char *s, size_t n, long long min, long long *v)
+{
+	char		 tmp[24];
+	const char	*errstr;
+	size_t		 i;
+
+	if (n == 0 || n >= sizeof(tmp))
+		return -1;
+	for (i = 0; i < n; i++)
+		if (!(s[i] >= '0' && s[i] <= '9') && !(i == 0 && s[i] == '-'))
+			return -1;
+	memcpy(tmp, s, n);
+	tmp[n] = '\0';
+	*v = strtonum(tmp, min, LLONG_MAX, &errstr);
+	return errstr == NULL ? 0 : -1;
+}
+
+/*
+ * Parse a list cursor, "PUBLISHED.ID" (a before= or after= argument):
+ * a UNIX time, maybe negative, and an entry id of 1 or more.  Returns 0
+ * with *c filled, or -1 for anything else.
+ */
+int
+cursor_parse(const char *s, struct cursor *c)
+{
+	const char	*dot;
+	long long	 p, id;
+
+	if (s == NULL || (dot = strchr(s, '.')) == NULL)
+		return -1;
+	if (int_parse(s, (size_t)(dot - s), LLONG_MIN, &p) == -1 ||
+	    int_parse(dot + 1, strlen(dot + 1), 1, &id) == -1)
+		return -1;
+	c->published = p;
+	c->id = id;
+	return 0;
+}
+
+/* Append the cursor "PUBLISHED.ID" that cursor_parse() reads. */
+void
+cursor_write(struct buf *b, int64_t published, int64_t id)
+{
+	buf_printf(b, "%lld.%lld", (long long)published, (long long)id);
+}
+
+/*
+ * Parse the short form of a list (reader.h) into *l.  Returns 0, or -1
+ * for anything else.
+ */
+int
+list_parse(const char *s, struct list *l)
+{
+	if (s == NULL)
+		return -1;
+	memset(l, 0, sizeof(*l));
+	if (strcmp(s, "u") == 0)
+		l->kind = LIST_UNREAD;
+	else if (strcmp(s, "a") == 0)
+		l->kind = LIST_ALL;
+	else if (strcmp(s, "s") == 0)
+		l->kind = LIST_STARRED;
+	else if (s[0] == 'f' || s[0] == 'c') {
+		l->kind = s[0] == 'f' ? LIST_FEED : LIST_CATEGORY;
+		s++;
+		if (*s == 'a') {
+			l->all = 1;
+			s++;
+		}
+		if (l->kind == LIST_CATEGORY && strcmp(s, "n") == 0)
+			return 0;
+		if ((l->id = id_parse(s)) == 0)
+			return -1;
+	} else
+		return -1;
+	return 0;
+}
+
+/* Append the short form of l, which list_parse() reads. */
+void
+list_write(struct buf *b, const struct list *l)
+{
+	switch (l->kind) {
+	case LIST_ALL:
+		buf_putc(b, 'a');
+		return;
+	case LIST_STARRED:
+		buf_putc(b, 's');
+		return;
+	case LIST_FEED:
+	case LIST_CATEGORY:
+		buf_putc(b, l->kind == LIST_FEED ? 'f' : 'c');
+		if (l->all)
+			buf_putc(b, 'a');
+		if (l->id == 0)
+			buf_putc(b, 'n');
+		else
+			buf_printf(b, "%lld", (long long)l->id);
+		return;
+	default:
+		buf_putc(b, 'u');
+		return;
+	}
+}
+
+/* Append the site path of the first page of l ("/feed/3?all=1"). */
+void
+list_path(struct buf *b, const struct list *l)
+{
+	switch (l->kind) {
+	case LIST_ALL:
+		BUF_LIT(b, "/all");
+		return;
+	case LIST_STARRED:
+		BUF_LIT(b, "/starred");
+		return;
+	case LIST_FEED:
+	case LIST_CATEGORY:
+		if (l->kind == LIST_FEED)
+			BUF_LIT(b, "/feed/");
+		else
+			BUF_LIT(b, "/category/");
+		if (l->id == 0)
+			BUF_LIT(b, "none");
+		else
+			buf_printf(b, "%lld", (long long)l->id);
+		if (l->all)
+			BUF_LIT(b, "?all=1");
+		return;
+	default:
+		buf_putc(b, '/');
+		return;
+	}
+}
+
+/* The statement that lists l, newest first or (asc) oldest first. */
+enum stmt
+list_stmt(const struct list *l, int asc)
+{
+	switch (l->kind) {
+	case LIST_ALL:
+		return asc ? STMT_WEB_LIST_ALL_ASC : STMT_WEB_LIST_ALL;
+	case LIST_STARRED:
+		return asc ? STMT_WEB_LIST_STARRED_ASC : STMT_WEB_LIST_STARRED;
+	case LIST_FEED:
+		if (l->all)
+			return asc ? STMT_WEB_LIST_ALL_FEED_ASC :
+			    STMT_WEB_LIST_ALL_FEED;
+		return asc ? STMT_WEB_LIST_UNREAD_FEED_ASC :
+		    STMT_WEB_LIST_UNREAD_FEED;
+	case LIST_CATEGORY:
+		if (l->all)
+			return asc ? STMT_WEB_LIST_ALL_CATEGORY_ASC :
+			    STMT_WEB_LIST_ALL_CATEGORY;
+		return asc ? STMT_WEB_LIST_UNREAD_CATEGORY_ASC :
+		    STMT_WEB_LIST_UNREAD_CATEGORY;
+	default:
+		return asc ? STMT_WEB_LIST_UNREAD_ASC : STMT_WEB_LIST_UNREAD;
+	}
+}
+
+/*
+ * Bind a statement of list_stmt(l, asc): the user, the rows after c
+ * (NULL: from the start), at most limit rows.  0, or -1 when sqlite
+ * refuses a value.
+ */
+int
+list_bind(sqlite3_stmt *st, int64_t user, const struct list *l,
+    const struct cursor *c, int asc, int limit)
+{
+	int64_t	 edge = asc ? INT64_MIN : INT64_MAX;
+
+	if (sqlite3_bind_int64(st, 1, user) != SQLITE_OK ||
+	    sqlite3_bind_int64(st, 2, c != NULL ? c->published : edge) !=
+	    SQLITE_OK ||
+	    sqlite3_bind_int64(st, 3, c != NULL ? c->id : edge) != SQLITE_OK ||
+	    sqlite3_bind_int(st, 4, limit) != SQLITE_OK)
+		return -1;
+	if (l->kind != LIST_FEED && l->kind != LIST_CATEGORY)
+		return 0;
+	if (l->id == 0)
+		return sqlite3_bind_null(st, 5) == SQLITE_OK ? 0 : -1;
+	return sqlite3_bind_int64(st, 5, l->id) == SQLITE_OK ? 0 : -1;
+}
+
+/*
+ * Write the time t as <time>: the exact UTC time in datetime= and
+ * title=, and a short text relative to now: "now", "5m", "3h", "2d",
+ * then "12 Mar" this year and "12 Mar 2024" before.
+ */
+void
+time_html(struct buf *b, int64_t t, time_t now)
+{
+	static const char *const mon[12] = { "Jan", "Feb", "Mar", "Apr",
+	    "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
+	struct tm	 tm, tn;
+	time_t		 tt = (time_t)t;
+	int64_t		 d = (int64_t)now - t;
+
+	if (gmtime_r(&tt, &tm) == NULL || gmtime_r(&now, &tn) == NULL) {
+		BUF_LIT(b, "<time>?</time>");
+		return;
+	}
+	buf_printf(b, "<time datetime=\"%04d-%02d-%02dT%02d:%02d:%02dZ\""
+	    " title=\"%04d-%02d-%02d %02d:%02d UTC\">", tm.tm_year + 1900,
+	    tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+	    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+	    tm.tm_min);
+	if (d >= 0 && d < 60)
+		BUF_LIT(b, "now");
+	else if (d >= 0 && d < 3600)
+		buf_printf(b, "%dm", (int)(d / 60));
+	else if (d >= 0 && d < 86400)
+		buf_printf(b, "%dh", (int)(d / 3600));
+	else if (d >= 0 && d < 7 * 86400)
+		buf_printf(b, "%dd", (int)(d / 86400));
+	else if (tm.tm_year == tn.tm_year)
+		buf_printf(b, "%d %s", tm.tm_mday, mon[tm.tm_mon]);
+	else
+		buf_printf(b, "%d %s %d", tm.tm_mday, mon[tm.tm_mon],
+		    tm.tm_year + 1900);
+	BUF_LIT(b, "</time>");
+}
+
+/*
+ * Write markup lit (a literal, through URL_ATTR) and the URL u as an
+ * attribute value when html_url() takes it; nothing at all otherwise.
+ * Returns 0 when written, else -1.
+ */
+int
+url_attr(struct buf *b, const char *lit, size_t n, const char *u)
+{
+	size_t	 mark = b->len;
+
+	if (u == NULL || *u == '\0')
+		return -1;
+	buf_add(b, lit, n);
+	if (html_url(b, u, strlen(u)) == -1) {
+		if (b->p != NULL && !b->oom) {
+			b->len = mark;
+			b->p[mark] = '\0';
+		}
+		return -1;
+	}
+	buf_putc(b, '"');
+	return 0;
+}
+
+/*
+ * Put into b (reset first) the site path of this request with its query
+ * ("/feed/3?all=1"), from REQUEST_URI without the prefix, for back=
+ * fields; "/" when that is not a local path.
+ */
+void
+back_path(struct req *r, struct buf *b)
+{
+	const char	*u = r->uri;
+	size_t		 n = r->app->prefix_len;
+
+	buf_reset(b);
+	if (u == NULL)
+		u = "/";
+	if (n > 0 && strncmp(u, r->app->prefix, n) == 0)
+		u += n;
+	if (*u != '/')
+		buf_putc(b, '/');
+	buf_puts(b, u);
+	if (!b->oom && !local_path_ok(b->p)) {
+		buf_reset(b);
+		buf_putc(b, '/');
+	}
+}
+
+/* Whether the client asked for JSON (the script's in-place actions). */
+int
+wants_json(const struct req *r)
+{
+	const char	*a = req_env(r, "HTTP_ACCEPT");
+
+	return a != NULL && strstr(a, "application/json") != NULL;
+}
+
+/* A positive id from a path segment or an argument, or 0 for anything else. */
+int64_t
+id_parse(const char *s)
+{
+	long long	 v;
+
+	if (s == NULL || s[0] == '-' ||
+	    int_parse(s, strlen(s), 1, &v) == -1)
+		return 0;
+	return v;
+}
+
+/*
+ * The signed-in user's page size and list order (asc 1: oldest first).
+ * Returns 0, or -1 (logged) when the user cannot be read.
+ */
+int
+user_order(struct req *r, int *page_size, int *asc)
+{
+	sqlite3_stmt	*st;
+	const char	*order;
+	int		 rc = -1;
+
+	if ((st = db_stmt(r->db, STMT_USER_GET)) == NULL)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, r->user_id) == SQLITE_OK &&
+	    db_step(st) == 1) {
+		*page_size = sqlite3_column_int(st, USER_COL_PAGE_SIZE);
+		if (*page_size < 1 || *page_size > 500)
+			*page_size = 50;
+		order = (const char *)sqlite3_column_text(st,
+		    USER_COL_SORT_ORDER);
+		*asc = order != NULL && strcmp(order, "oldest") == 0;
+		rc = 0;
+	}
+	db_stmt_done(st);
+	return rc;
+}

@@ -1,0 +1,311 @@
+/* reader_test.c: the web reader's parsers: paths, cursors, lists, cookies */
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#include "buf.h"
+#include "fcgi.h"
+#include "reader.h"
+#include "test.h"
+
+static void
+test_local_path(void)
+{
+	static const struct {
+		const char	*in;
+		int		 ok;
+	} t[] = {
+		{ "/", 1 },
+		{ "/feed/3?all=1&before=12.4", 1 },
+		{ "/entry/5?l=fa12", 1 },
+		{ "/%2F%2Fevil.example", 1 },
+		{ "", 0 },
+		{ "feed/3", 0 },
+		{ "//evil.example/", 0 },
+		{ "/\\evil.example", 0 },
+		{ "/a\\b", 0 },
+		{ "https://evil.example/", 0 },
+		{ "/a b", 0 },
+		{ "/a\r\nSet-Cookie: x=1", 0 },
+		{ "/a\tb", 0 },
+		{ "/a\x7f", 0 },
+	};
+	char	 big[LOCAL_PATH_MAX + 1];
+	size_t	 i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		T_OK(local_path_ok(t[i].in) == t[i].ok, "local_path_ok row %zu"
+		    " is %d", i, t[i].ok);
+	T_OK(!local_path_ok(NULL), "local_path_ok(NULL) is 0");
+	memset(big, 'a', sizeof(big));
+	big[0] = '/';
+	big[LOCAL_PATH_MAX - 1] = '\0';
+	T_OK(local_path_ok(big), "a path of %d bytes is taken",
+	    LOCAL_PATH_MAX - 1);
+	big[LOCAL_PATH_MAX - 1] = 'a';
+	big[LOCAL_PATH_MAX] = '\0';
+	T_OK(!local_path_ok(big), "a path of %d bytes is refused",
+	    LOCAL_PATH_MAX);
+}
+
+static void
+test_cursor(void)
+{
+	static const struct {
+		const char	*in;
+		int		 ok;
+		int64_t		 published, id;
+	} t[] = {
+		{ "1700000000.42", 1, 1700000000, 42 },
+		{ "0.1", 1, 0, 1 },
+		{ "-86400.7", 1, -86400, 7 },
+		{ "9223372036854775807.9223372036854775807", 1, INT64_MAX,
+		    INT64_MAX },
+		{ "-9223372036854775808.1", 1, INT64_MIN, 1 },
+		{ "1700000000.0", 0, 0, 0 },
+		{ "1700000000.-3", 0, 0, 0 },
+		{ "1700000000", 0, 0, 0 },
+		{ ".5", 0, 0, 0 },
+		{ "5.", 0, 0, 0 },
+		{ "1.2.3", 0, 0, 0 },
+		{ " 1.2", 0, 0, 0 },
+		{ "+1.2", 0, 0, 0 },
+		{ "1.2x", 0, 0, 0 },
+		{ "0x10.2", 0, 0, 0 },
+		{ "99999999999999999999.1", 0, 0, 0 },
+		{ "", 0, 0, 0 },
+	};
+	struct cursor	 c;
+	struct buf	 b;
+	size_t		 i;
+	int		 rc;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		memset(&c, 0, sizeof(c));
+		rc = cursor_parse(t[i].in, &c);
+		T_OK((rc == 0) == t[i].ok && (!t[i].ok ||
+		    (c.published == t[i].published && c.id == t[i].id)),
+		    "cursor_parse(\"%s\")", t[i].in);
+	}
+	T_OK(cursor_parse(NULL, &c) == -1, "cursor_parse(NULL) fails");
+	buf_init(&b);
+	cursor_write(&b, -5, 77);
+	T_STR(b.p, "-5.77", "cursor_write");
+	T_OK(cursor_parse(b.p, &c) == 0 && c.published == -5 && c.id == 77,
+	    "cursor_write then cursor_parse");
+	buf_release(&b);
+}
+
+static void
+test_list(void)
+{
+	static const struct {
+		const char	*in;
+		int		 ok;
+		enum list_kind	 kind;
+		int64_t		 id;
+		int		 all;
+		const char	*path;
+	} t[] = {
+		{ "u", 1, LIST_UNREAD, 0, 0, "/" },
+		{ "a", 1, LIST_ALL, 0, 0, "/all" },
+		{ "s", 1, LIST_STARRED, 0, 0, "/starred" },
+		{ "f12", 1, LIST_FEED, 12, 0, "/feed/12" },
+		{ "fa12", 1, LIST_FEED, 12, 1, "/feed/12?all=1" },
+		{ "c3", 1, LIST_CATEGORY, 3, 0, "/category/3" },
+		{ "ca3", 1, LIST_CATEGORY, 3, 1, "/category/3?all=1" },
+		{ "cn", 1, LIST_CATEGORY, 0, 0, "/category/none" },
+		{ "can", 1, LIST_CATEGORY, 0, 1, "/category/none?all=1" },
+		{ "fn", 0, 0, 0, 0, NULL },
+		{ "f0", 0, 0, 0, 0, NULL },
+		{ "f-1", 0, 0, 0, 0, NULL },
+		{ "f", 0, 0, 0, 0, NULL },
+		{ "fa", 0, 0, 0, 0, NULL },
+		{ "f1x", 0, 0, 0, 0, NULL },
+		{ "uu", 0, 0, 0, 0, NULL },
+		{ "x", 0, 0, 0, 0, NULL },
+		{ "", 0, 0, 0, 0, NULL },
+	};
+	struct list	 l;
+	struct buf	 b;
+	size_t		 i;
+	int		 rc;
+
+	buf_init(&b);
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		rc = list_parse(t[i].in, &l);
+		T_OK((rc == 0) == t[i].ok && (!t[i].ok ||
+		    (l.kind == t[i].kind && l.id == t[i].id &&
+		    l.all == t[i].all)), "list_parse(\"%s\")", t[i].in);
+		if (!t[i].ok || rc != 0)
+			continue;
+		buf_reset(&b);
+		list_write(&b, &l);
+		T_STR(b.p, t[i].in, "list_write round trip of %s", t[i].in);
+		buf_reset(&b);
+		list_path(&b, &l);
+		T_STR(b.p, t[i].path, "list_path of %s", t[i].in);
+	}
+	T_OK(list_parse(NULL, &l) == -1, "list_parse(NULL) fails");
+	buf_release(&b);
+
+	l.kind = LIST_FEED;
+	l.all = 1;
+	T_OK(list_stmt(&l, 0) == STMT_WEB_LIST_ALL_FEED &&
+	    list_stmt(&l, 1) == STMT_WEB_LIST_ALL_FEED_ASC,
+	    "list_stmt of a feed's whole list");
+	l.kind = LIST_CATEGORY;
+	l.all = 0;
+	T_OK(list_stmt(&l, 0) == STMT_WEB_LIST_UNREAD_CATEGORY,
+	    "list_stmt of a category's unread list");
+	l.kind = LIST_STARRED;
+	T_OK(list_stmt(&l, 1) == STMT_WEB_LIST_STARRED_ASC,
+	    "list_stmt of starred, oldest first");
+}
+
+static void
+test_ids(void)
+{
+	T_OK(id_parse("1") == 1, "id_parse 1");
+	T_OK(id_parse("9223372036854775807") == INT64_MAX, "id_parse max");
+	T_OK(id_parse("0") == 0 && id_parse("-1") == 0 && id_parse("") == 0 &&
+	    id_parse("1a") == 0 && id_parse(NULL) == 0 &&
+	    id_parse("9223372036854775808") == 0 && id_parse(" 1") == 0,
+	    "id_parse refuses 0, negatives, junk, overflow");
+}
+
+static void
+test_time(void)
+{
+	static const struct {
+		int64_t		 t;
+		const char	*text;
+	} t[] = {
+		{ 1764460800, "now" },		/* 2025-11-30 00:00 */
+		{ 1764460800 - 59, "now" },
+		{ 1764460800 - 60, "1m" },
+		{ 1764460800 - 3599, "59m" },
+		{ 1764460800 - 3600, "1h" },
+		{ 1764460800 - 86399, "23h" },
+		{ 1764460800 - 86400, "1d" },
+		{ 1764460800 - 6 * 86400, "6d" },
+		{ 1764460800 - 7 * 86400, "23 Nov" },
+		{ 1735689600, "1 Jan" },	/* 2025-01-01 */
+		{ 1735689599, "31 Dec 2024" },
+		{ 1764460800 + 3600, "30 Nov" },	/* ahead: a date */
+	};
+	struct buf	 b;
+	size_t		 i;
+	char		 want[128];
+
+	buf_init(&b);
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		buf_reset(&b);
+		time_html(&b, t[i].t, (time_t)1764460800);
+		snprintf(want, sizeof(want), ">%s</time>", t[i].text);
+		T_OK(b.p != NULL && strstr(b.p, want) != NULL,
+		    "time_html %lld is %s (%s)", (long long)t[i].t, t[i].text,
+		    b.p != NULL ? b.p : "");
+	}
+	buf_reset(&b);
+	time_html(&b, 1735689599, (time_t)1764460800);
+	T_STR(b.p, "<time datetime=\"2024-12-31T23:59:59Z\""
+	    " title=\"2024-12-31 23:59 UTC\">31 Dec 2024</time>",
+	    "time_html writes the UTC time in datetime and title");
+	buf_release(&b);
+}
+
+/* A request whose only FastCGI parameter is HTTP_COOKIE=cookie. */
+static void
+test_cookie(void)
+{
+	static const struct {
+		const char	*header;
+		const char	*want;
+	} t[] = {
+		{ "hearth_session=abc", "abc" },
+		{ "a=1; hearth_session=abc; b=2", "abc" },
+		{ "a=1;hearth_session=abc", "abc" },
+		{ "xhearth_session=abc", NULL },
+		{ "hearth_sessionx=abc", NULL },
+		{ "hearth_session=", "" },	/* empty: no token either */
+		{ "hearth_session=a b", NULL },
+		{ "hearth_session=a\x80", NULL },
+		{ "other=1", NULL },
+		{ "", NULL },
+	};
+	struct req	 r;
+	struct app	 app;
+	FCGX_Request	 fr;
+	struct buf	 b;
+	char		 env[256];
+	char		*envp[2];
+	size_t		 i;
+
+	memset(&app, 0, sizeof(app));
+	memset(&fr, 0, sizeof(fr));
+	memset(&r, 0, sizeof(r));
+	r.app = &app;
+	r.fr = &fr;
+	fr.envp = envp;
+	buf_init(&b);
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		snprintf(env, sizeof(env), "HTTP_COOKIE=%s", t[i].header);
+		envp[0] = env;
+		envp[1] = NULL;
+		T_STR(req_cookie(&r, SESSION_COOKIE, &b), t[i].want,
+		    "cookie header \"%s\"", t[i].header);
+	}
+	envp[0] = NULL;
+	T_STR(req_cookie(&r, SESSION_COOKIE, &b), NULL, "no cookie header");
+	buf_release(&b);
+}
+
+/* back_path(): the request's path and query under the prefix. */
+static void
+test_back(void)
+{
+	static const struct {
+		const char	*prefix;
+		const char	*uri;
+		const char	*want;
+	} t[] = {
+		{ "/", "/feed/3?all=1", "/feed/3?all=1" },
+		{ "/", "/", "/" },
+		{ "/r/", "/r/feed/3?all=1", "/feed/3?all=1" },
+		{ "/r/", "/r", "/" },
+		{ "/r/", "/r?before=1.2", "/?before=1.2" },
+		{ "/", "//evil.example/", "/" },
+	};
+	struct req	 r;
+	struct app	 app;
+	struct buf	 b;
+	size_t		 i;
+
+	buf_init(&b);
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		memset(&app, 0, sizeof(app));
+		memset(&r, 0, sizeof(r));
+		app.prefix = t[i].prefix;
+		app.prefix_len = strlen(t[i].prefix) - 1;
+		r.app = &app;
+		r.uri = t[i].uri;
+		back_path(&r, &b);
+		T_STR(b.p, t[i].want, "back_path of %s under %s", t[i].uri,
+		    t[i].prefix);
+	}
+	buf_release(&b);
+}
+
+int
+main(void)
+{
+	test_local_path();
+	test_cursor();
+	test_list();
+	test_ids();
+	test_time();
+	test_cookie();
+	test_back();
+	return T_DONE();
+}
