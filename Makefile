@@ -166,7 +166,7 @@ FUZZ_TIME ?=	600
 
 $(FZ)/%.o: %.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FZ_CFLAGS) $(ALL_CPPFLAGS) -c -o $@ $<
+	$(FUZZ_CC) $(FZ_CFLAGS) $(ALL_CPPFLAGS) -MMD -MP -c -o $@ $<
 
 $(FZ)/fuzz-%: $(FZ)/fuzz/%.o $(call nomain,$(FETCH_SRC:%.c=$(FZ)/%.o)) \
     $(LIB_SRC:%.c=$(FZ)/%.o)
