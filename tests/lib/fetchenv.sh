@@ -109,18 +109,18 @@ fresh() {
 	DB=$T/var/hearth.db
 	{
 		echo "data_dir = $T/var"
-		echo "fetch_timeout = 2s"
-		echo "fetch_connect_timeout = 1s"
-		echo "fetch_max_bytes = 1M"
-		echo "fetch_allow_private = yes"
-		echo "sample_interval = 0"
+		# the test defaults, unless a LINE sets the key
+		for l in "fetch_timeout = 2s" "fetch_connect_timeout = 1s" \
+		    "fetch_max_bytes = 1M" "fetch_allow_private = yes" \
+		    "sample_interval = 0" "fetch_per_host_gap = 0"; do
+			k=${l%% *}
+			for a in "$@"; do
+				[ "${a%% *}" = "$k" ] && l=
+			done
+			[ -n "$l" ] && echo "$l"
+		done
 		for l in "$@"; do
 			echo "$l"
-		done
-		# test defaults that a LINE may have set already
-		for l in "fetch_per_host_gap = 0"; do
-			k=${l%% *}
-			printf '%s\n' "$@" | grep -q "^$k " || echo "$l"
 		done
 	} > "$C"
 	npass=0
@@ -162,12 +162,12 @@ due() {
 	q "UPDATE feed SET next_check_at = 0"
 }
 
-# pass [ARGS...]: one hearth-fetch -c C ARGS, 60 s at most; rc, T/out,
-# T/err (also kept as T/err.N for pass N).  A sanitizer report is a
-# failure.
+# pass [ARGS...]: one hearth-fetch -d -c C ARGS (-d: its log on stderr),
+# 60 s at most; rc, T/out, T/err (also kept as T/err.N for pass N).  A
+# sanitizer report is a failure.
 pass() {
 	npass=$((npass + 1))
-	timeout -s KILL 60 "$fetch" -c "$C" "$@" >"$T/out" 2>"$T/err" \
+	timeout -s KILL 60 "$fetch" -d -c "$C" "$@" >"$T/out" 2>"$T/err" \
 	    </dev/null
 	rc=$?
 	cp "$T/err" "$T/err.$npass"
@@ -185,7 +185,7 @@ pass() {
 # peak resident set in KiB, CPU_S user+system seconds.
 timed_pass() {
 	npass=$((npass + 1))
-	timeout -s KILL 60 /usr/bin/time -v -o "$T/time" "$fetch" -c "$C" \
+	timeout -s KILL 60 /usr/bin/time -v -o "$T/time" "$fetch" -d -c "$C" \
 	    "$@" >"$T/out" 2>"$T/err" </dev/null
 	rc=$?
 	cp "$T/err" "$T/err.$npass"
@@ -199,17 +199,27 @@ timed_pass() {
 	fi
 }
 
-# hits PATH: how many requests for PATH (the request URI) are logged.
+# hits PATH: how many requests for PATH (the request URI) hearth-fetch
+# made (the User-Agent names hearth; the tests' own probes do not).
 hits() {
-	awk -F'\t' -v u="$1" '$4 == u { n++ } END { print n + 0 }' "$LOG"
+	awk -F'\t' -v u="$1" '$4 == u && $10 ~ /hearth/ { n++ }
+	    END { print n + 0 }' "$LOG"
 }
 
-# logfield PATH FIELD [N]: field FIELD of the Nth (default last) request
-# for PATH in the access log.
+# logfield PATH FIELD [N]: field FIELD of hearth-fetch's Nth (default
+# last) request for PATH in the access log, with nginx's \x22 and \x5C
+# escapes undone.
 logfield() {
 	awk -F'\t' -v u="$1" -v f="$2" -v n="${3:-0}" '
-	    $4 == u { k++; v[k] = $f }
-	    END { if (n == 0) n = k; print v[n] }' "$LOG"
+	    $4 == u && $10 ~ /hearth/ { k++; v[k] = $f }
+	    END {
+		if (n == 0)
+			n = k
+		s = v[n]
+		gsub(/\\x22/, "\"", s)
+		gsub(/\\x5C/, "\\", s)
+		print s
+	    }' "$LOG"
 }
 
 # wal_size: the size of the database's -wal file, 0 when there is none.

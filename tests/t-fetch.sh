@@ -1,0 +1,359 @@
+#!/bin/sh
+# t-fetch.sh: hearth-fetch against a local nginx: conditional GET,
+# error statuses, timeouts, redirects, compression, size caps, feed
+# discovery, charsets, GUID churn, basic auth, samples and the WAL,
+# checked in the database (sqlite3) and nginx's access log.
+#
+# Every test has its own data directory and its own URLs on one nginx
+# (tests/lib/feedfarm.sh lists the endpoints); fetch_timeout is 2 s and
+# fetch_max_bytes 1M.  The concurrency, crash and per-host gap tests are
+# in t-fetch-lock.sh.
+
+top=${HEARTH_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+. "$top/tests/lib/fetchenv.sh"
+fe_start
+
+# --- 200, then 304; an update keeps read and starred ----------------------
+fresh cond
+farm_feed rss "$W/f/cond.rss" cond 10
+touch -d @1700000000 "$W/f/cond.rss"
+etag=$(ngx_get "$U/f/cond.rss" | sed -n 's/^ETag: //p' | tr -d '\r')
+lm=$(ngx_get "$U/f/cond.rss" | sed -n 's/^Last-Modified: //p' | tr -d '\r')
+feed_add "$U/f/cond.rss"
+pass
+is "$rc" 0 "cond: first pass exits 0"
+is "$(q "SELECT count(*) FROM entry WHERE feed_id = $FID")" 10 \
+    "cond: 10 entries stored"
+is "$(q "SELECT last_status, error_count, coalesce(last_error, 'NULL'),
+    disabled FROM feed WHERE id = $FID")" "200|0|NULL|0" \
+    "cond: status 200, no error"
+is "$(q "SELECT etag FROM feed WHERE id = $FID")" "$etag" \
+    "cond: ETag stored"
+is "$(q "SELECT last_modified FROM feed WHERE id = $FID")" "$lm" \
+    "cond: Last-Modified stored"
+is "$(q "SELECT title FROM entry WHERE guid = 'cond-3'")" \
+    "cond item 3: Notes on sourdough starters" "cond: entry title"
+is "$(q "SELECT url FROM entry WHERE guid = 'cond-3'")" \
+    "http://site.hearth.test/cond/posts/3.html" "cond: entry link"
+is "$(q "SELECT published_at FROM entry WHERE guid = 'cond-3'")" \
+    "$((1717200000 - 2 * 86400))" "cond: entry date"
+has "$(q "SELECT content FROM entry WHERE guid = 'cond-3'")" \
+    'caf.*more</a>' "cond: entry content is HTML"
+is "$(q "SELECT count(*) FROM sample")" 1 "cond: one sample row"
+is "$(wal_size)" 0 "cond: WAL empty after the pass"
+now=$(date +%s)
+ge "$(q "SELECT next_check_at FROM feed WHERE id = $FID")" "$((now + 60))" \
+    "cond: next check in the future"
+q "UPDATE entry SET is_read = 1, is_starred = 1 WHERE guid = 'cond-1'"
+q "UPDATE entry SET is_read = 1 WHERE guid = 'cond-2'"
+due
+pass
+is "$rc" 0 "cond: second pass exits 0"
+is "$(hits /f/cond.rss)" 2 "cond: two requests"
+is "$(logfield /f/cond.rss 2)" 304 "cond: the second got 304"
+is "$(logfield /f/cond.rss 5)" "$etag" "cond: If-None-Match sent"
+is "$(logfield /f/cond.rss 6)" "$lm" "cond: If-Modified-Since sent"
+is "$(q "SELECT count(*) FROM entry WHERE feed_id = $FID")" 10 \
+    "cond: no entry added by a 304"
+is "$(q "SELECT last_status, error_count FROM feed WHERE id = $FID")" \
+    "304|0" "cond: last_status 304"
+is "$(q "SELECT count(*) FROM sample")" 2 "cond: a sample row per pass"
+# The document changes: two new items, item 1 retitled.
+farm_feed rss "$W/f/cond.rss" cond 12 -1
+sed -i 's/cond item 1: /cond item 1 (updated): /' "$W/f/cond.rss"
+touch -d @1700000100 "$W/f/cond.rss"
+due
+pass
+is "$(logfield /f/cond.rss 2)" 200 "cond: changed document, 200"
+is "$(q "SELECT count(*) FROM entry WHERE feed_id = $FID")" 12 \
+    "cond: 2 entries added"
+is "$(dups)" 0 "cond: no duplicates"
+is "$(q "SELECT title, is_read, is_starred FROM entry
+    WHERE guid = 'cond-1'")" \
+    "cond item 1 (updated): Fixing the bicycle chain|1|1" \
+    "cond: update keeps read and starred"
+is "$(q "SELECT is_read, is_starred FROM entry WHERE guid = 'cond-2'")" \
+    "1|0" "cond: read state kept"
+is "$(q "SELECT etag FROM feed WHERE id = $FID")" \
+    "$(ngx_get "$U/f/cond.rss" | sed -n 's/^ETag: //p' | tr -d '\r')" \
+    "cond: new ETag stored"
+is "$(wal_size)" 0 "cond: WAL empty after the third pass"
+
+# --- one validator only ----------------------------------------------------
+fresh validators
+feed_add "$U/etag-only.rss"
+eid=$FID
+feed_add "$U/lm-only.rss"
+lid=$FID
+pass
+is "$(q "SELECT count(*) FROM entry")" 10 "validators: 5 + 5 entries"
+has "$(q "SELECT etag FROM feed WHERE id = $eid")" '^".+"$' \
+    "validators: ETag-only feed has its ETag"
+is "$(q "SELECT coalesce(last_modified, 'NULL') FROM feed
+    WHERE id = $eid")" NULL "validators: ETag-only feed, no Last-Modified"
+is "$(q "SELECT coalesce(etag, 'NULL') FROM feed WHERE id = $lid")" NULL \
+    "validators: Last-Modified-only feed, no ETag"
+has "$(q "SELECT last_modified FROM feed WHERE id = $lid")" ' GMT$' \
+    "validators: Last-Modified-only feed has its date"
+due
+pass
+is "$(logfield /etag-only.rss 5)" \
+    "$(q "SELECT etag FROM feed WHERE id = $eid")" \
+    "validators: If-None-Match sent to the ETag-only server"
+is "$(logfield /etag-only.rss 6)" - \
+    "validators: no If-Modified-Since to the ETag-only server"
+is "$(logfield /etag-only.rss 2)" 304 "validators: ETag-only gives 304"
+is "$(logfield /lm-only.rss 6)" \
+    "$(q "SELECT last_modified FROM feed WHERE id = $lid")" \
+    "validators: If-Modified-Since sent to the Last-Modified-only server"
+is "$(logfield /lm-only.rss 5)" - \
+    "validators: no If-None-Match to the Last-Modified-only server"
+is "$(logfield /lm-only.rss 2)" 304 "validators: Last-Modified-only gives 304"
+is "$(q "SELECT group_concat(last_status) FROM feed ORDER BY id")" \
+    "304,304" "validators: both recorded as 304"
+
+# --- error statuses -----------------------------------------------------
+fresh status
+feed_add "$U/missing.rss"
+f404=$FID
+feed_add "$U/gone.rss"
+f410=$FID
+feed_add "$U/broken.rss"
+f500=$FID
+t0=$(date +%s)
+pass
+is "$rc" 0 "status: a pass with only failures exits 0"
+is "$(q "SELECT count(*) FROM entry")" 0 "status: no entries"
+is "$(q "SELECT last_status, error_count, disabled FROM feed
+    WHERE id = $f404")" "404|1|0" "status: 404 counted, not disabled"
+has "$(q "SELECT last_error FROM feed WHERE id = $f404")" '404|not found' \
+    "status: 404 message"
+ge "$(q "SELECT next_check_at FROM feed WHERE id = $f404")" "$((t0 + 1))" \
+    "status: 404 checked again later"
+is "$(q "SELECT last_status, disabled FROM feed WHERE id = $f410")" \
+    "410|1" "status: 410 disables the feed"
+has "$(q "SELECT last_error FROM feed WHERE id = $f410")" '410|gone' \
+    "status: 410 message"
+is "$(q "SELECT last_status, error_count FROM feed WHERE id = $f500")" \
+    "500|1" "status: 500 counted"
+has "$(q "SELECT last_error FROM feed WHERE id = $f500")" '500' \
+    "status: 500 message"
+n1=$(q "SELECT next_check_at - checked_at FROM feed WHERE id = $f500")
+due
+pass
+is "$(q "SELECT error_count FROM feed WHERE id = $f500")" 2 \
+    "status: 500 twice, error_count 2"
+is "$(hits /gone.rss)" 1 "status: a disabled feed is not fetched again"
+n2=$(q "SELECT next_check_at - checked_at FROM feed WHERE id = $f500")
+ge "$n2" "$n1" "status: the second failure waits no less ($n1 s, $n2 s)"
+is "$(q "SELECT count(*) FROM sample")" 2 "status: a sample row per pass"
+is "$(q "SELECT feeds_checked, fetch_errors FROM sample
+    ORDER BY id DESC LIMIT 1")" "2|2" \
+    "status: the sample counts 2 checked, 2 errors (410 is skipped)"
+
+# 429 and 503 with Retry-After pause the whole host: its other feeds in
+# the pass are put off by as long, unfetched and without an error.
+for st in 429:limited:120 503:unavail:300; do
+	code=${st%%:*}
+	path=${st#*:}
+	wait_s=${path#*:}
+	path=/${path%:*}.rss
+	fresh "retry$code"
+	feed_add "$U$path"
+	fra=$FID
+	farm_feed rss "$W/f/after$code.rss" "after$code" 2
+	feed_add "$U/f/after$code.rss"
+	faf=$FID
+	t0=$(date +%s)
+	pass
+	is "$rc" 0 "retry$code: pass exits 0"
+	is "$(q "SELECT last_status, error_count FROM feed WHERE id = $fra")" \
+	    "$code|1" "retry$code: $code counted"
+	ge "$(q "SELECT next_check_at FROM feed WHERE id = $fra")" \
+	    "$((t0 + wait_s))" "retry$code: Retry-After $wait_s honoured"
+	is "$(hits "/f/after$code.rss")" 0 \
+	    "retry$code: the host's next feed not asked for"
+	ge "$(q "SELECT next_check_at FROM feed WHERE id = $faf")" \
+	    "$((t0 + wait_s))" "retry$code: and put off as long"
+	is "$(q "SELECT error_count FROM feed WHERE id = $faf")" 0 \
+	    "retry$code: without an error counted"
+done
+
+# --- a stalled server, a slow one, and the rest in the same pass ---------
+fresh stall "fetch_per_host_inflight = 4"
+feed_add "$U/stall.rss"
+fst=$FID
+feed_add "$U/drip.rss"
+fdr=$FID
+farm_feed rss "$W/f/beside1.rss" beside1 3
+farm_feed atom "$W/f/beside2.atom" beside2 3
+feed_add "$U/f/beside1.rss"
+feed_add "$U/f/beside2.atom"
+pass
+is "$rc" 0 "stall: pass exits 0"
+has "$(q "SELECT last_error FROM feed WHERE id = $fst")" 'time' \
+    "stall: the error says it timed out"
+is "$(q "SELECT error_count, count(e.id) FROM feed f
+    LEFT JOIN entry e ON e.feed_id = f.id WHERE f.id = $fst")" "1|0" \
+    "stall: counted as a failure, nothing stored"
+is "$(q "SELECT last_status, count(e.id) FROM feed f
+    LEFT JOIN entry e ON e.feed_id = f.id WHERE f.id = $fdr")" "200|30" \
+    "stall: the slow drip completed (30 entries)"
+is "$(q "SELECT count(*) FROM entry e JOIN feed f ON f.id = e.feed_id
+    WHERE f.url LIKE '%beside%'")" 6 "stall: the other feeds were stored"
+# The stalled request started at its end time minus its duration; with
+# a 2 s limit, a fetcher waiting on it would ask for the others later.
+st_start=$(awk -F'\t' '$4 == "/stall.rss" { printf "%.3f", $1 - $11 }' \
+    "$LOG")
+late=$(awk -F'\t' -v s="$st_start" '$4 ~ /beside/ && $1 >= s + 2 { n++ }
+    END { print n + 0 }' "$LOG")
+is "$late" 0 "stall: the others did not wait for the stalled one"
+
+# --- redirects --------------------------------------------------------------
+fresh redirect
+feed_add "$U/chain.rss"
+fch=$FID
+feed_add "$U/loop1.rss"
+flo=$FID
+pass
+is "$(q "SELECT last_status, count(e.id) FROM feed f
+    LEFT JOIN entry e ON e.feed_id = f.id WHERE f.id = $fch")" "200|4" \
+    "redirect: 301 then 302 followed"
+is "$(q "SELECT url FROM feed WHERE id = $fch")" "$U/chain.rss" \
+    "redirect: a chain with a 302 is not adopted"
+has "$(q "SELECT last_error FROM feed WHERE id = $flo")" 'redirect' \
+    "redirect: a loop is an error about redirects"
+is "$(q "SELECT error_count, count(e.id) FROM feed f
+    LEFT JOIN entry e ON e.feed_id = f.id WHERE f.id = $flo")" "1|0" \
+    "redirect: the loop stores nothing"
+le_hits=$(hits /loop1.rss)
+ge 20 "$le_hits" "redirect: the loop was cut ($le_hits requests)"
+
+fresh moved
+feed_add "$U/moved.rss"
+fmv=$FID
+feed_add "$U/temp.rss"
+ftp=$FID
+urls=
+for i in 1 2 3 4; do
+	pass
+	urls="$urls $(q "SELECT url FROM feed WHERE id = $fmv" |
+	    sed "s|^$U||")"
+	due
+done
+is "$urls" " /moved.rss /moved.rss /f/moved-new.rss /f/moved-new.rss" \
+    "moved: a 301 is adopted at the third pass in a row"
+is "$(q "SELECT url FROM feed WHERE id = $ftp")" "$U/temp.rss" \
+    "moved: a 302 is never adopted"
+is "$(q "SELECT count(*) FROM entry WHERE feed_id = $fmv")" 4 \
+    "moved: no duplicates after the move"
+is "$(q "SELECT count(*) FROM entry WHERE feed_id = $ftp")" 4 \
+    "moved: 302 target stored once"
+is "$(hits /moved.rss)" 3 "moved: the old URL was asked 3 times"
+
+# --- compression and size caps ---------------------------------------------
+fresh gzip
+feed_add "$U/gz.rss"
+pass
+is "$(q "SELECT count(*) FROM entry")" 40 "gzip: 40 entries"
+has "$(logfield /gz.rss 7)" 'gzip' "gzip: Accept-Encoding has gzip"
+gzsent=$(logfield /gz.rss 9)
+plain=$(stat -c %s "$W/gz.rss")
+ge "$((plain / 2))" "$gzsent" "gzip: sent compressed ($gzsent of $plain)"
+
+fresh caps
+farm_feed rss "$W/f/capbase.rss" capbase 3
+feed_add "$U/f/capbase.rss"
+timed_pass
+base_kb=$RSS_KB
+is "$rc" 0 "caps: baseline pass exits 0"
+feed_add "$U/bomb.rss"
+fbo=$FID
+timed_pass --feed "$fbo"
+bomb_kb=$RSS_KB
+has "$(q "SELECT last_error FROM feed WHERE id = $fbo")" 'larger than' \
+    "caps: a gzip bomb stops at fetch_max_bytes"
+is "$(q "SELECT count(*) FROM entry WHERE feed_id = $fbo")" 0 \
+    "caps: nothing stored from the bomb"
+# The bomb expands to 48 MiB; stopping at 1M must not cost more than a
+# few MiB over a pass of a small feed (sanitizer builds included).
+ge "$((base_kb + 16384))" "$bomb_kb" \
+    "caps: peak RSS $bomb_kb KiB, baseline $base_kb KiB (+16 MiB at most)"
+feed_add "$U/big.rss"
+fbig=$FID
+pass --feed "$fbig"
+has "$(q "SELECT last_error FROM feed WHERE id = $fbig")" 'larger than' \
+    "caps: an oversized body is refused"
+is "$(q "SELECT count(*) FROM entry WHERE feed_id = $fbig")" 0 \
+    "caps: nothing stored from it"
+peak=$(q "SELECT max(fetch_peak_rss) FROM sample")
+ge 67108864 "${peak:-0}" "caps: sample fetch_peak_rss under 64 MiB ($peak)"
+ge "${peak:-0}" 1 "caps: sample fetch_peak_rss recorded"
+
+# --- an HTML page: its alternate feed -----------------------------------
+fresh discover
+feed_add "$U/page.html"
+fpg=$FID
+pass
+is "$(q "SELECT url FROM feed WHERE id = $fpg")" "$U/f/discovered.rss" \
+    "discover: the page's first alternate feed is subscribed"
+is "$(q "SELECT count(*) FROM entry WHERE feed_id = $fpg")" 3 \
+    "discover: its entries stored"
+is "$(q "SELECT coalesce(last_error, 'NULL') FROM feed WHERE id = $fpg")" \
+    NULL "discover: no error"
+
+# --- charsets ----------------------------------------------------------
+fresh charset
+feed_add "$U/latin.rss"
+fla=$FID
+feed_add "$U/utf8lie.rss"
+fli=$FID
+pass
+is "$(q "SELECT feed_title FROM feed WHERE id = $fla")" "$FARM_LATIN_TITLE" \
+    "charset: windows-1252 labelled ISO-8859-1, feed title"
+is "$(q "SELECT title FROM entry WHERE feed_id = $fla")" \
+    "$FARM_LATIN_TITLE" "charset: windows-1252 labelled ISO-8859-1, entry"
+is "$(q "SELECT title FROM entry WHERE feed_id = $fli")" \
+    "$FARM_LATIN_TITLE" "charset: windows-1252 labelled utf-8, entry"
+is "$(q "SELECT count(*) FROM entry WHERE content_text LIKE '%crème brûlée%'
+    OR content LIKE '%crème brûlée%'")" 2 "charset: body text repaired"
+
+# --- GUID churn: same items, new guids ----------------------------------
+# hearth identifies an entry by its guid: a feed that rewrites its guids
+# shows its items again.  This documents the count (5, then 10).
+fresh churn
+feed_add "$U/f/churn.rss"
+pass
+is "$(q "SELECT count(*) FROM entry")" 5 "churn: 5 entries"
+sed -i 's/<guid isPermaLink="false">churn0-/<guid isPermaLink="false">x-churn0-/' \
+    "$W/f/churn.rss"
+touch -d @1700000200 "$W/f/churn.rss"
+due
+pass
+is "$(q "SELECT count(*) FROM entry")" 10 \
+    "churn: new guids on the same items make 5 more entries"
+is "$(dups)" 0 "churn: no guid stored twice"
+
+# --- HTTP basic auth ------------------------------------------------------
+fresh auth
+feed_add "$U/auth.rss"
+fau=$FID
+pass
+is "$(q "SELECT last_status, count(e.id) FROM feed f
+    LEFT JOIN entry e ON e.feed_id = f.id WHERE f.id = $fau")" "401|0" \
+    "auth: without credentials, 401"
+has "$(q "SELECT last_error FROM feed WHERE id = $fau")" '401|auth' \
+    "auth: the error names the 401"
+q "UPDATE feed SET username = '$FARM_AUTH_USER',
+    password = '$FARM_AUTH_PASS', next_check_at = 0 WHERE id = $fau"
+pass
+is "$(q "SELECT last_status, error_count, count(e.id) FROM feed f
+    LEFT JOIN entry e ON e.feed_id = f.id WHERE f.id = $fau")" "200|0|3" \
+    "auth: with credentials, 200 and 3 entries"
+is "$(logfield /auth.rss 8)" "$FARM_AUTH_USER" "auth: nginx saw the user"
+q "UPDATE feed SET password = 'wrong', next_check_at = 0 WHERE id = $fau"
+pass
+is "$(q "SELECT last_status FROM feed WHERE id = $fau")" 401 \
+    "auth: a wrong password gives 401"
+
+fe_end
