@@ -228,7 +228,7 @@ if [ $? -eq 1 ] && grep -q 'no-such-file: No such file' err; then
 else
 	not_ok "a missing file: $(cat err)"
 fi
-for args in "" "bogus" "parse" "parse --base-url" "parse a b" "parse -x a"; do
+for args in "bogus" "parse" "parse --base-url" "parse a b" "parse -x a"; do
 	# shellcheck disable=SC2086
 	"$bin" $args >out 2>err
 	rc=$?
