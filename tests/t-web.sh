@@ -315,7 +315,7 @@ web_conf "$S/hearth.conf" "$S/fcgi.sock" "workers = 3" \
     "login_max_failures = 4" "login_lockout = 10m"
 # The same database under /reader/, for hearth-proxy.conf.
 web_conf "$S/p/hearth.conf" "$S/fcgi-p.sock" "workers = 2" \
-    "path_prefix = /reader/"
+    "path_prefix = /reader/" "login_max_failures = 4" "login_lockout = 10m"
 web_data "$S/hearth.conf" || exit 1
 
 if start_fcgi main "$S/hearth.conf"; then
@@ -448,7 +448,297 @@ esac
 # ---------------------------------------------------------------------
 # C. The pages.
 
-# @PAGES@
+# field NAME: the value of the first input called NAME in the last body.
+field() {
+	tr '\n' ' ' < "$S/b" | sed 's/<input/\n<input/g' |
+	    grep "name=\"$1\"" | head -n 1 |
+	    sed -n 's/.*value="\([^"]*\)".*/\1/p'
+}
+# db SQL: what sqlite3 prints for SQL.
+db() {
+	sqlite3 "$S/var/hearth.db" "$1" 2>&1
+}
+# as USER [CURL ARGS...] URL: a request with USER's cookie jar.
+as() {
+	_j=$S/$1.jar
+	shift
+	req -b "$_j" -c "$_j" "$@"
+}
+# cookie NAME: the session Set-Cookie of the last response, or nothing.
+session_cookie() {
+	hdrs Set-Cookie | grep '^hearth_session=' | tail -n 1
+}
+# html_headers WHAT: the security headers of an HTML page.
+html_headers() {
+	_csp=$(hdr Content-Security-Policy)
+	case $_csp in
+	*"script-src 'self'"*) ;;
+	*) nok "$1: CSP script-src 'self' (got: $_csp)"; return ;;
+	esac
+	case $_csp in
+	*unsafe-inline*|*unsafe-eval*) nok "$1: CSP allows unsafe-*"; return ;;
+	esac
+	case $_csp in
+	*"frame-ancestors 'none'"*) ;;
+	*) nok "$1: CSP frame-ancestors 'none' (got: $_csp)"; return ;;
+	esac
+	if [ "$(hdr X-Content-Type-Options)" != nosniff ]; then
+		nok "$1: X-Content-Type-Options nosniff"
+		return
+	fi
+	if [ "$(hdr Referrer-Policy)" != no-referrer ]; then
+		nok "$1: Referrer-Policy no-referrer"
+		return
+	fi
+	case $(hdr Content-Type) in
+	text/html*) ;;
+	*) nok "$1: Content-Type $(hdr Content-Type)"; return ;;
+	esac
+	ok "$1: CSP (script-src 'self', no unsafe-inline, frame-ancestors" \
+	    "'none'), nosniff, no-referrer"
+}
+# page WHAT USER PATH TEXT: GET PATH as USER is a 200 HTML page with the
+# security headers that contains TEXT.
+page() {
+	as "$2" "$U$3"
+	if [ "$code" != 200 ]; then
+		nok "$1: GET $3 is $code"
+		return 1
+	fi
+	if ! has "$4"; then
+		nok "$1: GET $3 lacks '$4'"
+		return 1
+	fi
+	ok "$1: GET $3"
+	html_headers "$1"
+}
+
+# --- sign-in ----------------------------------------------------------
+
+req "$U/"
+is "signed out, / sends to the sign-in page" 303 \
+    test "$(hdr Location)" = /login
+req "$U/feed/1?all=1"
+case $(hdr Location) in
+/login\?next=*) ok "signed out, a list sends to sign in and back" ;;
+*) nok "signed out, /feed/1?all=1 sends to '$(hdr Location)'" ;;
+esac
+req -d 'csrf=x' "$U/entry/1/read"
+is "signed out, a POST is 401" 401
+req "$U/login"
+is "GET /login" 200 has 'name="password"'
+html_headers "sign-in page"
+if ! grep -q '<script[^>]*>[^<]' "$S/b" && ! grep -qi ' on[a-z]*="' "$S/b"
+then
+	ok "sign-in page: no inline script or handler"
+else
+	nok "sign-in page: inline script or handler"
+fi
+css=$(grep -o 'href="[^"]*hearth\.css?v=[^"]*"' "$S/b" | head -n 1 |
+    sed 's/^href="//; s/"$//')
+js=$(grep -o 'src="[^"]*hearth\.js?v=[^"]*"' "$S/b" | head -n 1 |
+    sed 's/^src="//; s/"$//')
+if [ -n "$css" ] && [ -n "$js" ]; then
+	ok "sign-in page: versioned hearth.css and hearth.js ($css)"
+	req "$U$(echo "$css" | sed 's/&amp;/\&/g')"
+	is "the page's style sheet, from nginx, cached for a year" 200 \
+	    sh -c "grep -qi '^cache-control:.*immutable' '$S/h'"
+	req "$U$(echo "$js" | sed 's/&amp;/\&/g')"
+	is "the page's script, from nginx, cached for a year" 200 \
+	    sh -c "grep -qi '^cache-control:.*immutable' '$S/h'"
+else
+	nok "sign-in page: versioned hearth.css and hearth.js"
+fi
+
+req -d 'name=alice&password=wrong-password' "$U/login"
+case $code in
+200|401|403)
+	if has 'Wrong name or password' && [ -z "$(session_cookie)" ]; then
+		ok "a wrong password: $code, the form with a message, no cookie"
+	else
+		nok "a wrong password: $code, message or cookie wrong"
+	fi ;;
+*) nok "a wrong password: status $code" ;;
+esac
+req -H 'Origin: http://evil.example' \
+    -d 'name=alice&password=alice-pass-1' "$U/login"
+is "sign-in from another site's form (Origin) is 403" 403 \
+    test -z "$(session_cookie)"
+req -H 'Origin: null' -H 'Sec-Fetch-Site: cross-site' \
+    -d 'name=alice&password=alice-pass-1' "$U/login"
+is "sign-in from another site (Origin: null, cross-site) is 403" 403 \
+    test -z "$(session_cookie)"
+req -H 'Origin: null' -H 'Sec-Fetch-Site: same-origin' \
+    -d 'name=alice&password=alice-pass-1' "$U/login"
+is "sign-in from the page as a browser sends it (Origin: null)" 303
+as alice -H "Origin: $U" -d 'name=alice&password=alice-pass-1' "$U/login"
+is "alice signs in: 303 to /" 303 test "$(hdr Location)" = /
+c=$(session_cookie)
+case $c in
+*HttpOnly*) ok "session cookie: HttpOnly" ;;
+*) nok "session cookie: HttpOnly ($c)" ;;
+esac
+case $c in
+*SameSite=Lax*|*SameSite=Strict*) ok "session cookie: SameSite" ;;
+*) nok "session cookie: SameSite ($c)" ;;
+esac
+case $c in
+*"Path=/;"*|*"Path=/") ok "session cookie: Path=/" ;;
+*) nok "session cookie: Path=/ ($c)" ;;
+esac
+case $c in
+*Secure*) nok "session cookie: no Secure over plain http ($c)" ;;
+*) ok "session cookie: no Secure over plain http" ;;
+esac
+req -H 'X-Forwarded-Proto: https' -d 'name=bob&password=bob-pass-22' \
+    "$U/login"
+case $(session_cookie) in
+*Secure*) nok "hearth.conf: X-Forwarded-Proto from a client gives Secure" ;;
+'') nok "bob signs in (X-Forwarded-Proto from a client): $code" ;;
+*) ok "hearth.conf: X-Forwarded-Proto from a client is not believed" ;;
+esac
+as bob -d 'name=bob&password=bob-pass-22' "$U/login"
+is "bob signs in" 303
+req "$U/login?next=//evil.example/x" -d \
+    'name=bob&password=bob-pass-22&next=//evil.example/x'
+is "next=//evil.example is not followed" 303 \
+    test "$(hdr Location)" = /
+req -d 'name=bob&password=bob-pass-22&next=https://evil.example/' \
+    "$U/login"
+is "next=https://evil.example/ is not followed" 303 \
+    test "$(hdr Location)" = /
+as alice "$U/login?next=/starred"
+is "signed in, /login?next= goes on" 303 test "$(hdr Location)" = /starred
+
+# --- lists and entries ------------------------------------------------
+
+page "unread list" alice / 'Post number 1 of feed 1'
+if has 'Post number 12 of feed 2' && ! has 'Bob secret entry'; then
+	ok "unread list: alice's 12 entries, not bob's"
+else
+	nok "unread list: alice's 12 entries, not bob's"
+fi
+csrf=$(field csrf)
+check "the page carries a CSRF token" test -n "$csrf"
+before=$(field before)
+page "all entries" alice /all 'Post number 3 of feed 1'
+page "a feed" alice /feed/1 'Post number 8 of feed 1'
+if has 'Post number 9 of feed 2'; then
+	nok "a feed: shows only its own entries"
+else
+	ok "a feed: shows only its own entries"
+fi
+page "a feed, read entries too" alice '/feed/2?all=1' 'Post number 9'
+page "a category" alice /category/1 'Post number 2 of feed 1'
+page "no category" alice /category/none 'Post number 10 of feed 2'
+page "starred, empty" alice /starred 'No starred'
+page "an entry" alice /entry/3 'zebra3'
+has '<b>bold</b>' && ok "an entry: its stored HTML as it is" ||
+    nok "an entry: its stored HTML as it is"
+as alice -I "$U/"
+is "HEAD / signed in" 200
+
+# Each user sees only their own.
+as alice "$U/entry/100"
+is "alice cannot read bob's entry (404)" 404
+as alice "$U/feed/3"
+is "alice cannot list bob's feed (404)" 404
+as alice "$U/category/2"
+is "alice cannot list bob's category (404)" 404
+as bob "$U/entry/1"
+is "bob cannot read alice's entry (404)" 404
+page "bob's unread list" bob / 'Bob secret entry'
+if has 'Post number'; then
+	nok "bob's unread list: nothing of alice's"
+else
+	ok "bob's unread list: nothing of alice's"
+fi
+bcsrf=$(field csrf)
+as bob -d "csrf=$bcsrf" "$U/entry/1/star"
+is "bob cannot star alice's entry (404)" 404 \
+    test "$(db 'SELECT is_starred FROM entry WHERE id = 1')" = 0
+nread="SELECT count(*) FROM entry WHERE is_read"
+r0=$(db "$nread")
+as bob -d "csrf=$bcsrf&scope=feed&id=1&before=$before" "$U/mark-read"
+case $code in
+303|200|404)
+	if [ "$(db "$nread")" = "$r0" ]; then
+		ok "bob cannot mark alice's feed read ($code, nothing changed)"
+	else
+		nok "bob marked alice's feed read"
+	fi ;;
+*) nok "bob marks alice's feed read: status $code" ;;
+esac
+
+# --- state changes and CSRF -------------------------------------------
+
+as alice -d 'back=/' "$U/entry/1/read"
+is "POST without a CSRF token is 403" 403 \
+    test "$(db 'SELECT is_read FROM entry WHERE id = 1')" = 0
+as alice -d 'csrf=0123456789abcdef&back=/' "$U/entry/1/read"
+is "POST with a wrong CSRF token is 403" 403
+as alice -d "csrf=$bcsrf&back=/" "$U/entry/1/read"
+is "POST with another session's CSRF token is 403" 403
+as alice -H 'Origin: http://evil.example' -d "csrf=$csrf&back=/" \
+    "$U/entry/1/read"
+is "POST with the token but from another site (Origin) is 403" 403
+# What browsers send under Referrer-Policy: no-referrer: Origin: null.
+as alice -H 'Origin: null' -H 'Sec-Fetch-Site: same-origin' \
+    -d "csrf=$csrf&back=/" "$U/entry/1/unread"
+is "a browser's same-origin POST (Origin: null under no-referrer) works" 303
+as alice -H 'Origin: null' -H 'Sec-Fetch-Site: cross-site' \
+    -d "csrf=$csrf&back=/" "$U/entry/1/read"
+is "a cross-site POST (Origin: null, Sec-Fetch-Site: cross-site) is 403" 403
+as alice -d "csrf=$csrf&back=/all" "$U/entry/1/read"
+is "mark an entry read: 303 to back=" 303 \
+    test "$(hdr Location)" = /all
+check "mark an entry read: stored" \
+    test "$(db 'SELECT is_read FROM entry WHERE id = 1')" = 1
+as alice -d "csrf=$csrf&back=//evil.example/" "$U/entry/1/unread"
+is "back=//evil.example is not followed" 303 \
+    test "$(hdr Location)" = /entry/1
+check "mark an entry unread: stored" \
+    test "$(db 'SELECT is_read FROM entry WHERE id = 1')" = 0
+as alice -H 'Accept: application/json' -d "csrf=$csrf" "$U/entry/2/star"
+is "star an entry (JSON for the script)" 200 has '"starred":true'
+check "star an entry: stored" \
+    test "$(db 'SELECT is_starred FROM entry WHERE id = 2')" = 1
+page "starred list" alice /starred 'Post number 2 of feed 1'
+as alice -d "csrf=$csrf" "$U/entry/2/unstar"
+is "unstar" 303 test "$(db 'SELECT is_starred FROM entry WHERE id = 2')" = 0
+as alice -d "csrf=$csrf" "$U/entry/2/explode"
+is "an unknown entry action is 404" 404
+as alice -d "csrf=$csrf" "$U/entry/99999/read"
+is "an action on a missing entry is 404" 404
+
+db 'UPDATE entry SET is_read = 0' >/dev/null
+as alice "$U/feed/1"
+fbefore=$(field before)
+as alice -d "csrf=$csrf&scope=feed&id=1&before=$fbefore&back=/feed/1" \
+    "$U/mark-read"
+is "mark a feed read: 303 back" 303 test "$(hdr Location)" = /feed/1
+check "mark a feed read: its 8 entries, no others" test \
+    "$(db "$nread AND feed_id = 1"),$(db "$nread")" = 8,8
+as alice -d "csrf=$csrf&scope=feed&id=1" "$U/mark-read"
+is "mark-read without before= is 400" 400
+as alice -d "csrf=$csrf&scope=planet&before=$fbefore" "$U/mark-read"
+is "mark-read with an unknown scope is 400" 400
+db 'UPDATE entry SET is_read = 0' >/dev/null
+# @MANAGE@
+
+# --- signing out ------------------------------------------------------
+
+cp "$S/bob.jar" "$S/bob-old.jar"
+as bob "$U/"
+bcsrf=$(field csrf)
+as bob -d "csrf=$bcsrf" "$U/logout"
+is "sign out: 303 to the sign-in page" 303 test "$(hdr Location)" = /login
+case $(session_cookie) in
+*Max-Age=0*|*"Expires=Thu, 01 Jan 1970"*) ok "sign out: cookie removed" ;;
+*) nok "sign out: cookie removed ($(session_cookie))" ;;
+esac
+as bob-old "$U/"
+is "sign out: the old cookie no longer works" 303
 
 # ---------------------------------------------------------------------
 # D. The same reader under /reader/ behind hearth-proxy.conf, as a
@@ -475,7 +765,79 @@ if NGX_PING=/reader/healthz NGX_PING_STATUS=200 ngx_start "$S/np"; then
 	req "$P/reader/static/no-such-file.js"
 	is "prefix: a missing static file is 404, not cached" 404 \
 	    test -z "$(hdr Cache-Control)"
-	# @PREFIX_PAGES@
+	req "$P/reader/"
+	is "prefix: signed out, /reader/ sends to /reader/login" 303 \
+	    test "$(hdr Location)" = /reader/login
+	req "$P/reader/login"
+	is "prefix: the sign-in page" 200 has 'action="/reader/login"'
+	# Every link, form and asset is under the prefix (or elsewhere).
+	bad=$(grep -o '\(href\|src\|action\)="[^"]*"' "$S/b" |
+	    grep -v '="/reader/' | grep -v '="https\{0,1\}://' |
+	    grep -v '="#' | head -n 3)
+	check "prefix: the sign-in page's links carry /reader/ ($bad)" \
+	    test -z "$bad"
+	pcss=$(grep -o 'href="[^"]*hearth\.css?v=[^"]*"' "$S/b" |
+	    head -n 1 | sed 's/^href="//; s/"$//; s/&amp;/\&/g')
+	req "$P$pcss"
+	is "prefix: the page's style sheet ($pcss)" 200
+	fwd="-H X-Forwarded-Proto:https -H X-Forwarded-Host:news.example"
+	# shellcheck disable=SC2086
+	req $fwd -H 'X-Forwarded-For: 203.0.113.20' \
+	    -H 'Origin: https://news.example' \
+	    -d 'name=alice&password=alice-pass-1' "$P/reader/login"
+	is "prefix: alice signs in through the tunnel" 303 \
+	    test "$(hdr Location)" = /reader/
+	c=$(session_cookie)
+	case $c in
+	*"Path=/reader;"*|*"Path=/reader/;"*) ok "prefix: cookie Path=/reader" ;;
+	*) nok "prefix: cookie Path ($c)" ;;
+	esac
+	case $c in
+	*Secure*) ok "prefix: Secure cookie behind an https proxy" ;;
+	*) nok "prefix: Secure cookie behind an https proxy ($c)" ;;
+	esac
+	ck="Cookie: ${c%%;*}"
+	# shellcheck disable=SC2086
+	req $fwd -H "$ck" "$P/reader/"
+	is "prefix: the unread list" 200 has 'Post number 1 of feed 1'
+	bad=$(grep -o '\(href\|src\|action\)="[^"]*"' "$S/b" |
+	    grep -v '="/reader/' | grep -v '="https\{0,1\}://' |
+	    grep -v '="#' | head -n 3)
+	check "prefix: the list's links carry /reader/ ($bad)" test -z "$bad"
+	pcsrf=$(field csrf)
+	# shellcheck disable=SC2086
+	req $fwd -H "$ck" -d "csrf=$pcsrf&back=/all" "$P/reader/entry/5/read"
+	is "prefix: an action redirects under /reader/" 303 \
+	    test "$(hdr Location)" = /reader/all
+	# shellcheck disable=SC2086
+	req $fwd -H "$ck" -H 'Origin: https://elsewhere.example' \
+	    -d "csrf=$pcsrf" "$P/reader/entry/5/unread"
+	is "prefix: an action from another origin is 403" 403
+	# shellcheck disable=SC2086
+	req $fwd -H "$ck" -d "csrf=$pcsrf" "$P/reader/logout"
+	is "prefix: sign out to /reader/login" 303 \
+	    test "$(hdr Location)" = /reader/login
+
+	# Sign-in throttling, per client address as the proxy reports it.
+	i=1
+	while [ "$i" -le 4 ]; do
+		req -H 'X-Forwarded-For: 203.0.113.66' \
+		    -d "name=mallory&password=guess-$i" "$P/reader/login"
+		[ "$code" = 403 ] || break
+		i=$((i + 1))
+	done
+	check "throttle: 4 failures are 403 (stopped at $i: $code)" \
+	    test "$i" = 5
+	req -H 'X-Forwarded-For: 203.0.113.66' \
+	    -d 'name=mallory&password=guess-5' "$P/reader/login"
+	is "throttle: the 5th attempt is 429" 429 has 'Too many'
+	req -H 'X-Forwarded-For: 203.0.113.66' \
+	    -d 'name=bob&password=bob-pass-22' "$P/reader/login"
+	is "throttle: that address is locked out, even for bob" 429 \
+	    test -z "$(session_cookie)"
+	req -H 'X-Forwarded-For: 203.0.113.67' \
+	    -d 'name=bob&password=bob-pass-22' "$P/reader/login"
+	is "throttle: another address signs bob in" 303
 	ngx_stop "$S/np"
 else
 	nok "prefix: nginx starts with nginx/hearth-proxy.conf"

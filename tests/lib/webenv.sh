@@ -49,13 +49,18 @@ web_check() {
 	done
 }
 
-# web_cleanup: kill what is left and remove the scratch directory.
+# web_cleanup: kill what is left and remove the scratch directory (kept
+# with WEB_KEEP=1, to look at the logs).
 web_cleanup() {
 	for _p in $FCGI_PIDS; do
 		kill -KILL "$_p" 2>/dev/null
 	done
 	ngx_stop_all
-	[ -n "$S" ] && rm -rf "$S"
+	if [ -n "${WEB_KEEP:-}" ]; then
+		echo "# kept $S"
+	elif [ -n "$S" ]; then
+		rm -rf "$S"
+	fi
 }
 
 # web_scratch: a scratch directory in S, short enough for unix socket
@@ -160,7 +165,8 @@ ngx_hearth() {
 # $S/NAME.log; waits (10 s at most) for its socket.
 start_fcgi() {
 	_sock=$(sed -n 's/^socket *= *//p' "$2")
-	"$bin/hearth-fcgi" -d -c "$2" </dev/null 2>"$S/$1.log" &
+	HEARTH_STATIC_DIR=$static "$bin/hearth-fcgi" -d -c "$2" </dev/null \
+	    2>"$S/$1.log" &
 	echo $! > "$S/$1.pid"
 	FCGI_PIDS="$FCGI_PIDS $!"
 	_n=0

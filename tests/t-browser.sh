@@ -1,0 +1,57 @@
+#!/bin/sh
+# t-browser.sh: the web reader in headless Chromium (Debian's chromium
+# package), through nginx running the shipped nginx/hearth.conf in front
+# of the sanitized hearth-fcgi: sign in, keyboard reading, starring,
+# marking all read, search, the management pages; no console errors or
+# CSP violations; screenshots at desktop and phone sizes in
+# build/test-out/screenshots/.  The browser is driven over the DevTools
+# protocol by tests/browser/reader.py (python3, standard library only).
+
+top=${HEARTH_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+bin=${HEARTH_BIN:-$top/build/san}
+static=${HEARTH_STATIC:-$top/static}
+cd "$top" || exit 1
+. tests/lib/nginx.sh
+. tests/lib/webenv.sh
+
+fail=0
+ok() {
+	echo "ok - $*"
+}
+nok() {
+	fail=$((fail + 1))
+	echo "not ok - $*"
+}
+
+web_check || exit 1
+if ! command -v python3 >/dev/null 2>&1; then
+	nok "prerequisite: python3 not found"
+	exit 1
+fi
+web_scratch || exit 1
+
+web_conf "$S/hearth.conf" "$S/fcgi.sock" "workers = 3"
+web_data "$S/hearth.conf" || exit 1
+if ! start_fcgi main "$S/hearth.conf"; then
+	nok "hearth-fcgi starts"
+	sed 's/^/#   /' "$S/main.log"
+	exit 1
+fi
+ngx_hearth "$S/n" nginx/hearth.conf "$S/fcgi.sock"
+if ! NGX_PING=/healthz NGX_PING_STATUS=200 ngx_start "$S/n"; then
+	nok "nginx starts with nginx/hearth.conf"
+	exit 1
+fi
+
+shots=$top/build/test-out/screenshots
+rm -f "$shots"/*.png
+# Three minutes at most, whatever happens in the browser.
+timeout -s TERM 180 python3 tests/browser/reader.py "$NGX_URL" \
+    "$S/var/hearth.db" "$shots"
+rc=$?
+[ "$rc" -eq 0 ] || fail=$((fail + 1))
+[ "$rc" -eq 124 ] && nok "the browser run took over 3 minutes"
+
+ngx_stop_all
+stop_fcgi main
+[ "$fail" -eq 0 ]
