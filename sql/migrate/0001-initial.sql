@@ -234,6 +234,12 @@ CREATE INDEX entry_starred ON entry (user_id, is_starred, published_at)
     WHERE is_starred = 1;
 CREATE INDEX entry_created ON entry (user_id, created_at);
 CREATE INDEX entry_user ON entry (user_id);
+-- The web reader's lists of read and unread entries together, newest
+-- (or oldest) first: a user's, and a category's.  A feed's is
+-- entry_feed.
+CREATE INDEX entry_published ON entry (user_id, published_at);
+CREATE INDEX entry_category_published
+    ON entry (user_id, category_id, published_at);
 -- A feed's entries by date: the fetcher's posting rate and retention's
 -- "newest N of each feed".
 CREATE INDEX entry_feed ON entry (feed_id, published_at);
