@@ -13,6 +13,46 @@
 
 #define REPL	"\xef\xbf\xbd"		/* U+FFFD */
 
+#define ONES	0x0101010101010101ULL
+#define HIGHS	0x8080808080808080ULL
+/* Whether a byte of the 64-bit word w is c (exact as to whether any is). */
+#define HAS_BYTE(w, c)	((((w) ^ (ONES * (c))) - ONES) & ~((w) ^ \
+			    (ONES * (c))) & HIGHS)
+
+/* The bytes json_escape() looks at: controls, '"', '<', '\\', non-ASCII. */
+static const unsigned char json_special[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,	/* 0x00 */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,	/* 0x20 " */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,	/* 0x30 < */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,	/* 0x50 \\ */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,	/* 0x80 */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+};
+
+/*
+ * Whether one of the 8 bytes at p needs a look from json_escape(): a
+ * control, non-ASCII, '"', '\\' or '<'.  Most text has none.
+ */
+static inline int
+word_special(const unsigned char *p)
+{
+	uint64_t	 w;
+
+	memcpy(&w, p, sizeof(w));
+	return ((((w - ONES * 0x20) | w) & HIGHS) | HAS_BYTE(w, '"') |
+	    HAS_BYTE(w, '\\') | HAS_BYTE(w, '<')) != 0;
+}
+
 /*
  * Start a document written to b.  The writer holds no memory of its own;
  * b belongs to the caller, who checks j->err and b->oom at the end.
@@ -232,47 +272,65 @@ json_nil(struct json *j, const char *key)
 void
 json_escape(struct buf *b, const char *s, size_t n)
 {
+	static const char	 hex[] = "0123456789abcdef";
 	const unsigned char	*p = (const unsigned char *)s;
 	const char		*rep;
-	char			 u[8];
+	char			 u[6];
 	unsigned int		 cp;
-	size_t			 i = 0, start = 0, k;
+	size_t			 i = 0, start = 0, k, k2, rn;
 
 	if (s == NULL)
 		return;
 	while (i < n) {
+		/* What needs no escaping is copied in runs. */
+		while (n - i >= 8 && !word_special(p + i))
+			i += 8;
+		while (i < n && !json_special[p[i]])
+			i++;
+		if (i >= n)
+			break;
 		k = 1;
 		rep = NULL;
+		rn = 2;
 		if (p[i] >= 0x80) {
 			k = utf8_next(s + i, n - i, &cp);
-			if (cp == 0xfffd)
+			if (cp == 0xfffd) {
 				rep = REPL;
-			else if (cp == 0x2028)
-				rep = "\\u2028";
-			else if (cp == 0x2029)
-				rep = "\\u2029";
+				rn = sizeof(REPL) - 1;
+			} else if (cp == 0x2028 || cp == 0x2029) {
+				rep = cp == 0x2028 ? "\\u2028" : "\\u2029";
+				rn = 6;
+			}
 		} else if (p[i] == '"')
 			rep = "\\\"";
 		else if (p[i] == '\\')
 			rep = "\\\\";
 		else if (p[i] == '<' && i + 1 < n && p[i + 1] == '/') {
 			rep = "<\\/";
+			rn = 3;
 			k = 2;
 		} else if (p[i] == '<' && n - i >= 4 &&
-		    memcmp(s + i, "<!--", 4) == 0)
+		    memcmp(s + i, "<!--", 4) == 0) {
 			rep = "\\u003c";
-		else if (p[i] < 0x20) {
+			rn = 6;
+		} else if (p[i] < 0x20) {
 			/* \b \t \n \f \r have short forms; \v does not. */
+			u[0] = '\\';
 			if (p[i] >= '\b' && p[i] <= '\r' && p[i] != '\v')
-				snprintf(u, sizeof(u), "\\%c",
-				    "btnvfr"[p[i] - '\b']);
-			else
-				snprintf(u, sizeof(u), "\\u%04x", p[i]);
+				u[1] = "btnvfr"[p[i] - '\b'];
+			else {
+				memcpy(u + 1, "u00", 3);
+				u[4] = hex[p[i] >> 4];
+				u[5] = hex[p[i] & 0x0f];
+				rn = 6;
+			}
 			rep = u;
 		}
 		if (rep != NULL) {
 			buf_add(b, s + start, i - start);
-			buf_puts(b, rep);
+			/* Short: buf_putc() is inline, buf_add() is a call. */
+			for (k2 = 0; k2 < rn; k2++)
+				buf_putc(b, rep[k2]);
 			start = i + k;
 		}
 		i += k;

@@ -36,6 +36,13 @@ static const struct {
 	{ IN("\xed\xb0\x80"), FFFD FFFD FFFD },		/* surrogate */
 	{ IN("x\xe2\x82"), "x" FFFD },			/* truncated */
 	{ IN("\xe2\x80" "\""), FFFD "\\\"" },
+	/* Long runs, specials at and across 8-byte boundaries. */
+	{ IN("0123456789abcdef0123456\"89abcdef01234567\x1f"),
+	    "0123456789abcdef0123456\\\"89abcdef01234567\\u001f" },
+	{ IN("abcdefg\xc3\xa9hijklmn<\x7fpqrstuvwxyz</x0123456\\"),
+	    "abcdefg\xc3\xa9hijklmn<\x7fpqrstuvwxyz<\\/x0123456\\\\" },
+	{ IN("abcdefgh\xe2\x80\xa8ijklmnopqrstuvw\xffxyz0123456789<!--"),
+	    "abcdefgh\\u2028ijklmnopqrstuvw" FFFD "xyz0123456789\\u003c!--" },
 };
 
 static const struct {
