@@ -1,4 +1,5 @@
 /* html.c: escaping writers for HTML output */
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
@@ -39,10 +40,52 @@ html_ascii(unsigned char c, int url)
 	return NULL;
 }
 
+#define ONES	0x0101010101010101ULL
+#define HIGHS	0x8080808080808080ULL
+/* Whether a byte of the 64-bit word w is c (exact as to whether any is). */
+#define HAS_BYTE(w, c)	((((w) ^ (ONES * (c))) - ONES) & ~((w) ^ \
+			    (ONES * (c))) & HIGHS)
+
+/*
+ * The ASCII bytes html_ascii() may change, 1, and non-ASCII, 2 (to be
+ * checked as UTF-8); tab and LF only change in URLs, so are 1.
+ */
+static const unsigned char html_special[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,	/* 0x00 */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	0, 0, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0,	/* 0x20 " & ' */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0,	/* 0x30 < > */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,	/* 0x70 DEL */
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,	/* 0x80 */
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+};
+
+/* Whether one of the 8 bytes at p is special to html_escape(). */
+static inline int
+word_special(const unsigned char *p)
+{
+	uint64_t	 w;
+
+	memcpy(&w, p, sizeof(w));
+	return ((((w - ONES * 0x20) | w) & HIGHS) | HAS_BYTE(w, '&') |
+	    HAS_BYTE(w, '<') | HAS_BYTE(w, '>') | HAS_BYTE(w, '"') |
+	    HAS_BYTE(w, '\'') | HAS_BYTE(w, 0x7f)) != 0;
+}
+
 /*
  * The one escaping loop.  Non-ASCII is checked as it goes: an ill-formed
  * sequence becomes U+FFFD, C1 controls (U+0080 to U+009F, invisible and
- * a parse error in HTML) are dropped, all else is copied in runs.
+ * a parse error in HTML) are dropped, all else is copied in runs, found
+ * 8 bytes at a time where the text is plain.
  */
 static void
 html_escape(struct buf *b, const char *s, size_t n, int url)
@@ -53,6 +96,12 @@ html_escape(struct buf *b, const char *s, size_t n, int url)
 	size_t			 i = 0, start = 0, k;
 
 	while (i < n) {
+		while (n - i >= 8 && !word_special(p + i))
+			i += 8;
+		while (i < n && html_special[p[i]] == 0)
+			i++;
+		if (i >= n)
+			break;
 		k = 1;
 		if (p[i] < 0x80) {
 			if ((rep = html_ascii(p[i], url)) == NULL) {
@@ -71,7 +120,8 @@ html_escape(struct buf *b, const char *s, size_t n, int url)
 			}
 		}
 		buf_add(b, s + start, i - start);
-		buf_puts(b, rep);
+		for (; *rep != '\0'; rep++)
+			buf_putc(b, *rep);
 		i += k;
 		start = i;
 	}

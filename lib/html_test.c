@@ -35,6 +35,13 @@ static const struct row text[] = {
 	{ IN("\xed\xa0\x80"), FFFD FFFD FFFD },		/* surrogate */
 	{ IN("ab\xe2\x82"), "ab" FFFD },		/* truncated */
 	{ IN("\xf0\x9f\x98" "<"), FFFD "&lt;" },
+	/* Long runs, specials at and across 8-byte boundaries. */
+	{ IN("0123456789abcdef0123456<89abcdef01234567&"),
+	    "0123456789abcdef0123456&lt;89abcdef01234567&amp;" },
+	{ IN("abcdefg\xc3\xa9hijklmn\x7fopqrstu'vwxyz\tABCDEFG\xc2\x85"),
+	    "abcdefg\xc3\xa9hijklmnopqrstu&#39;vwxyz\tABCDEFG" },
+	{ IN("abcdefgh\"ijklmnopqrstuvw\xffxyz0123456789>\x01"),
+	    "abcdefgh&quot;ijklmnopqrstuvw" FFFD "xyz0123456789&gt;" },
 };
 
 /* html_url(): rows with want NULL must be refused. */
