@@ -724,7 +724,208 @@ is "mark-read without before= is 400" 400
 as alice -d "csrf=$csrf&scope=planet&before=$fbefore" "$U/mark-read"
 is "mark-read with an unknown scope is 400" 400
 db 'UPDATE entry SET is_read = 0' >/dev/null
-# @MANAGE@
+
+# --- subscriptions, categories, OPML ---------------------------------
+
+page "feeds page" alice /feeds 'Alpha Weekly'
+if has 'Beta Notes' && ! has 'Bob Private Feed'; then
+	ok "feeds page: alice's feeds, not bob's"
+else
+	nok "feeds page: alice's feeds, not bob's"
+fi
+nfeeds="SELECT count(*) FROM feed WHERE user_id = 1"
+as alice -d "url=http://127.0.0.1:9/gamma.xml&title=Gamma&category=1" \
+    "$U/feeds/add"
+is "subscribe without a CSRF token is 403" 403 test "$(db "$nfeeds")" = 2
+as alice -d "csrf=$csrf&url=http://127.0.0.1:9/gamma.xml&title=Gamma+Feed&category=1" \
+    "$U/feeds/add"
+gid=$(hdr Location | sed -n 's|^/feeds/\([0-9]*\)/edit?msg=added$|\1|p')
+is "subscribe: 303 to the new feed's page" 303 test -n "$gid"
+check "subscribe: stored with its title and category" test \
+    "$(db "SELECT title || ',' || category_id FROM feed WHERE id = '$gid' AND user_id = 1")" = "Gamma Feed,1"
+as alice -d "csrf=$csrf&url=http://127.0.0.1:9/gamma.xml" "$U/feeds/add"
+is "subscribe twice to one URL is 409" 409 has 'already'
+as alice -d "csrf=$csrf&url=javascript:alert(1)//" "$U/feeds/add"
+check "subscribe to javascript:...: never stored as such ($code)" test \
+    "$(db "SELECT count(*) FROM feed WHERE url NOT LIKE 'http%://%'")" = 0
+db "DELETE FROM feed WHERE user_id = 1 AND id > 3 AND id != '$gid'" \
+    >/dev/null
+as alice -d "csrf=$csrf&url=http://exa+mple.org/feed" "$U/feeds/add"
+case $code in
+400|422) ok "subscribe to a URL with a space is refused ($code)" ;;
+*) nok "subscribe to a URL with a space: status $code" ;;
+esac
+check "refused subscriptions stored nothing" test "$(db "$nfeeds")" = 3
+page "a feed's settings" alice "/feeds/$gid/edit" 'gamma.xml'
+as alice -d "csrf=$csrf&url=http://127.0.0.1:9/gamma.xml&title=Gamma+Renamed&category=&enabled=1" \
+    "$U/feeds/$gid/edit"
+is "rename a feed: 303" 303 test \
+    "$(db "SELECT title || ',' || ifnull(category_id, 'none') FROM feed WHERE id = '$gid'")" = "Gamma Renamed,none"
+as alice "$U/feeds/3/edit"
+is "alice cannot open bob's feed settings (404)" 404
+as alice -d "csrf=$csrf&url=http://127.0.0.1:9/x.xml&title=Mine&enabled=1" \
+    "$U/feeds/3/edit"
+is "alice cannot change bob's feed (404)" 404 test \
+    "$(db 'SELECT url FROM feed WHERE id = 3')" = http://127.0.0.1:9/bob.xml
+as alice -d "csrf=$csrf&confirm=1" "$U/feeds/3/delete"
+is "alice cannot delete bob's feed (404)" 404 test \
+    "$(db 'SELECT count(*) FROM feed WHERE id = 3')" = 1
+as alice -d "csrf=$csrf" "$U/feeds/3/refresh"
+is "alice cannot refresh bob's feed (404)" 404
+as alice -d "csrf=$csrf" "$U/feeds/1/refresh"
+is "refresh a feed: 303" 303
+as alice -d "csrf=$csrf" "$U/feeds/refresh"
+is "refresh all feeds: 303" 303
+as alice -d "csrf=$csrf" "$U/feeds/$gid/delete"
+case $code in
+303) nok "delete without confirm=1 deleted the feed" ;;
+*) check "delete without confirm=1 keeps the feed ($code)" test \
+    "$(db "SELECT count(*) FROM feed WHERE id = '$gid'")" = 1 ;;
+esac
+as alice -d "csrf=$csrf&confirm=1" "$U/feeds/$gid/delete"
+is "delete a feed: 303" 303 test \
+    "$(db "SELECT count(*) FROM feed WHERE id = '$gid'")" = 0
+
+page "categories page" alice /categories 'News'
+has 'Bob stuff' && nok "categories page: not bob's" ||
+    ok "categories page: not bob's"
+as alice -d "csrf=$csrf&title=Tech" "$U/categories/add"
+is "add a category: 303" 303 test \
+    "$(db "SELECT count(*) FROM category WHERE user_id = 1 AND title = 'Tech'")" = 1
+tid=$(db "SELECT id FROM category WHERE user_id = 1 AND title = 'Tech'")
+as alice -d "csrf=$csrf&title=tech" "$U/categories/add"
+case $code in
+409|422) ok "add a category twice (case aside) is refused ($code)" ;;
+*) nok "add a category twice: status $code" ;;
+esac
+as alice -d "csrf=$csrf&title=Technology" "$U/categories/$tid/rename"
+is "rename a category: 303" 303 test \
+    "$(db "SELECT title FROM category WHERE id = $tid")" = Technology
+as alice -d "csrf=$csrf&title=Mine" "$U/categories/2/rename"
+is "alice cannot rename bob's category (404)" 404 test \
+    "$(db 'SELECT title FROM category WHERE id = 2')" = "Bob stuff"
+as alice -d "csrf=$csrf" "$U/categories/2/delete"
+is "alice cannot delete bob's category (404)" 404
+as alice -d "csrf=$csrf" "$U/categories/$tid/delete"
+is "delete a category: 303" 303 test \
+    "$(db "SELECT count(*) FROM category WHERE id = $tid")" = 0
+
+as alice "$U/opml"
+is "OPML export" 200 has 'Alpha Weekly'
+case $(hdr Content-Disposition) in
+attachment*) ok "OPML export: an attachment" ;;
+*) nok "OPML export: Content-Disposition '$(hdr Content-Disposition)'" ;;
+esac
+has 'Bob Private Feed' && nok "OPML export: not bob's feeds" ||
+    ok "OPML export: not bob's feeds"
+cat > "$S/import.opml" <<'XML'
+<?xml version="1.0" encoding="UTF-8"?>
+<opml version="2.0"><head><title>x</title></head><body>
+<outline text="Imported">
+<outline type="rss" text="Delta Daily" xmlUrl="http://127.0.0.1:9/delta.xml"/>
+<outline type="rss" text="Alpha again" xmlUrl="http://127.0.0.1:9/alpha.xml"/>
+</outline>
+<outline type="rss" text="Epsilon" xmlUrl="http://127.0.0.1:9/epsilon.xml"/>
+</body></opml>
+XML
+as alice -F "file=@$S/import.opml;type=text/x-opml" "$U/opml"
+is "OPML import without a CSRF token is 403" 403
+n0=$(db "$nfeeds")
+as alice -F "csrf=$csrf" -F "file=@$S/import.opml;type=text/x-opml" \
+    "$U/opml"
+is "OPML import: 303 with a summary" 303 \
+    sh -c "grep -qi '^Location: /feeds?msg=imported&a=2' '$S/h'"
+check "OPML import: two new feeds, one category" test \
+    "$(db "$nfeeds"),$(db "SELECT count(*) FROM category WHERE user_id = 1 AND title = 'Imported'")" = $((n0 + 2)),1
+as alice -F "csrf=$csrf" -F "file=@$S/big;type=text/x-opml" "$U/opml"
+is "OPML import over client_max_body_size: 413 from nginx" 413
+
+# --- settings, search, digest, password --------------------------------
+
+page "settings page" alice /settings 'page_size'
+as alice -d "csrf=$csrf&page_size=5&sort_order=oldest&theme=dark" \
+    "$U/settings"
+is "save settings: 303" 303 test \
+    "$(db 'SELECT page_size || sort_order || theme FROM user WHERE id = 1')" = 5oldestdark
+as alice "$U/all"
+rows=$(grep -c 'class="entry-row' "$S/b")
+if [ "$rows" = 5 ] && has 'Post number 12 of feed 2' &&
+    ! has 'Post number 1 of feed 1'; then
+	ok "settings apply: 5 rows, oldest first"
+else
+	nok "settings apply: 5 rows, oldest first ($rows rows)"
+fi
+more=$(grep -o 'href="[^"]*after=[^"]*"' "$S/b" | head -n 1 |
+    sed 's/^href="//; s/"$//; s/&amp;/\&/g')
+as alice "$U$more"
+is "the next page of a list ($more)" 200 has 'Post number 7 of feed 1'
+as alice -d "csrf=$csrf&page_size=0&sort_order=oldest&theme=dark" \
+    "$U/settings"
+is "settings: page_size 0 is refused (422)" 422
+as alice -d "csrf=$csrf&page_size=50&sort_order=newest&theme=sideways" \
+    "$U/settings"
+is "settings: an unknown theme is refused (422)" 422
+as alice -d "csrf=$csrf&page_size=50&sort_order=newest&theme=auto" \
+    "$U/settings"
+is "settings back to the defaults" 303
+as alice -d "csrf=$csrf&action=set&api_password=api-secret-1&api_password2=api-secret-1" \
+    "$U/settings/api"
+fever=$(printf 'alice:api-secret-1' | md5sum | cut -d' ' -f1)
+is "set the API password: 303" 303 test \
+    "$(db 'SELECT fever_key FROM user WHERE id = 1')" = "$fever"
+as alice -d "csrf=$csrf&action=set&api_password=short&api_password2=short" \
+    "$U/settings/api"
+is "a short API password is refused (422)" 422
+as alice -d "csrf=$csrf&action=clear" "$U/settings/api"
+is "clear the API password: 303" 303 test \
+    "$(db 'SELECT api_password_hash IS NULL FROM user WHERE id = 1')" = 1
+
+page "search" alice '/search?q=zebra3' 'Post number 3 of feed 1'
+has 'Post number 4 of feed 1' && nok "search: only what matches" ||
+    ok "search: only what matches"
+as alice "$U/search?q=secret"
+is "search: not in bob's entries" 200 sh -c "! grep -q 'Bob secret' '$S/b'"
+for q in '%22unbalanced' 'NEAR(a+b)' 'a*+OR+NOT' '%2A' 'title%3Azebra1' \
+    "$(awk 'BEGIN { for (i = 0; i < 40; i++) printf "w%d+", i }')"; do
+	as alice "$U/search?q=$q"
+	case $code in
+	200|400) ok "search for $(echo "$q" | cut -c1-20): $code, no 500" ;;
+	*) nok "search for $(echo "$q" | cut -c1-20): status $code" ;;
+	esac
+done
+page "search, empty" alice '/search' 'Search'
+as alice "$U/digest"
+case $code in
+200) html_headers "digest"; ok "digest page" ;;
+303) as alice "$U$(hdr Location)"
+     is "digest page (after its redirect)" 200 ;;
+*) nok "digest page: status $code" ;;
+esac
+page "digest of today" alice '/digest?since=today' 'Digest'
+as alice "$U/digest?since=tomorrow"
+is "digest: a bad since= is 400" 400
+
+as bob2 -d 'name=bob&password=bob-pass-22' "$U/login"
+page "password page" bob /password 'name="new2"'
+bcsrf=$(field csrf)
+as bob -d "csrf=$bcsrf&old=not-it-at-all&new=bob-pass-33&new2=bob-pass-33" \
+    "$U/password"
+is "change password: a wrong current one is 403" 403
+as bob -d "csrf=$bcsrf&old=bob-pass-22&new=bob-pass-33&new2=bob-pass-34" \
+    "$U/password"
+is "change password: new ones differ (400)" 400
+as bob -d "csrf=$bcsrf&old=bob-pass-22&new=bob-pass-33&new2=bob-pass-33" \
+    "$U/password"
+is "change password" 200 has 'Password changed'
+as bob2 "$U/"
+is "change password: other sessions end" 303
+as bob "$U/"
+is "change password: this session goes on" 200
+req -d 'name=bob&password=bob-pass-33' "$U/login"
+is "sign in with the new password" 303
+as bob -d "csrf=$bcsrf&old=bob-pass-33&new=bob-pass-22&new2=bob-pass-22" \
+    "$U/password"
+is "change the password back" 200
 
 # --- signing out ------------------------------------------------------
 
