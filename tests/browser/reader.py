@@ -13,6 +13,7 @@ one "ok - " or "not ok - " line per check; exits 1 when one failed.
 
 import os
 import shutil
+import signal
 import sqlite3
 import sys
 import tempfile
@@ -302,6 +303,9 @@ def main():
         nok("chromium unavailable: not installed"
             " (Debian: apt-get install chromium)")
         return 1
+    # timeout(1) sends TERM: leave through the finally that closes
+    # the browser.
+    signal.signal(signal.SIGTERM, lambda sig, frame: sys.exit(124))
     tmp = tempfile.mkdtemp(prefix="hearth-chromium.")
     log = os.path.join(shots, "chromium.log")
     os.makedirs(shots, exist_ok=True)
