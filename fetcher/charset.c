@@ -220,6 +220,29 @@ utf8_seq(const unsigned char *s, size_t n, size_t *sub)
 	return len;
 }
 
+#define ONES	0x0101010101010101ULL
+#define HIGHS	0x8080808080808080ULL
+
+/* Whether the 8 bytes at p are all ASCII. */
+static inline int
+word_ascii(const unsigned char *p)
+{
+	uint64_t	 w;
+
+	memcpy(&w, p, sizeof(w));
+	return (w & HIGHS) == 0;
+}
+
+/* Whether the 8 bytes at p are all ASCII and none is below 0x20. */
+static inline int
+word_plain(const unsigned char *p)
+{
+	uint64_t	 w;
+
+	memcpy(&w, p, sizeof(w));
+	return (((w - ONES * 0x20) | w) & HIGHS) == 0;
+}
+
 /*
  * Scan s: whether it is all valid UTF-8, and whether it holds any
  * multibyte sequence (valid ones counted in *nmulti).
@@ -233,6 +256,10 @@ utf8_scan(const char *s, size_t n, size_t *nmulti)
 
 	*nmulti = 0;
 	while (i < n) {
+		while (n - i >= 8 && word_ascii(u + i))
+			i += 8;
+		if (i >= n)
+			break;
 		if (u[i] < 0x80) {
 			i++;
 			continue;
@@ -269,10 +296,14 @@ utf8_clean(struct buf *b, const char *s, size_t n, int guess)
 {
 	const unsigned char	*u = (const unsigned char *)s;
 	size_t			 i = 0, run = 0, k, sub, nmulti, nbad = 0;
+	int			 multi = 0, decided = !guess;
 
-	if (guess && utf8_scan(s, n, &nmulti) == 0 && nmulti == 0)
-		guess = 2;
 	while (i < n) {
+		/* Most of a feed is printable ASCII: 8 bytes at a time. */
+		while (n - i >= 8 && word_plain(u + i))
+			i += 8;
+		if (i >= n)
+			break;
 		if (u[i] < 0x80) {
 			if (is_dropped(u[i])) {
 				buf_add(b, s + run, i - run);
@@ -282,8 +313,20 @@ utf8_clean(struct buf *b, const char *s, size_t n, int guess)
 			continue;
 		}
 		if ((k = utf8_seq(u + i, n - i, &sub)) != 0) {
+			multi = 1;
 			i += k;
 			continue;
+		}
+		/*
+		 * The first bad spot decides what guessing means: in a text
+		 * without one valid multibyte sequence (none before here,
+		 * none after), every bad byte is windows-1252.
+		 */
+		if (!decided) {
+			decided = 1;
+			if (!multi && (utf8_scan(s + i, n - i, &nmulti),
+			    nmulti == 0))
+				guess = 2;
 		}
 		buf_add(b, s + run, i - run);
 		nbad++;

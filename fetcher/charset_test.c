@@ -163,6 +163,14 @@ static const struct {
 	    B("\xc3\xa9 \xe2"), NULL, "\xc3\xa9 \xc3\xa2" },
 	{ "UTF-8 stray hole byte is U+FFFD",
 	    B("\xc3\xa9\x81"), NULL, "\xc3\xa9\xef\xbf\xbd" },
+	{ "broken sequence first, the valid one far after: one U+FFFD",
+	    B("a\xe2\x80 0123456789abcdefghijklmnopqrstuvwxyz r\xc3\xa9"),
+	    NULL, "a\xef\xbf\xbd 0123456789abcdefghijklmnopqrstuvwxyz "
+	    "r\xc3\xa9" },
+	{ "broken sequence, no valid one after: windows-1252",
+	    B("a\xe2\x80 0123456789abcdefghijklmnopqrstuvwxyz\t\xe9"),
+	    NULL, "a\xc3\xa2\xe2\x82\xac 0123456789abcdefghijklmnopqrstuvwxyz"
+	    "\t\xc3\xa9" },
 	{ "no valid multibyte at all: every byte windows-1252",
 	    B("caf\xe9\xbb x"), NULL, "caf\xc3\xa9\xc2\xbb x" },
 	{ "overlong slash never becomes '/'",
