@@ -191,23 +191,34 @@ host_is_ours(struct req *r, const char *host, size_t n)
 }
 
 /*
- * Whether the request's Origin, when it sends one, is this site; if not
- * answers 403 and returns 0.  For forms that have no session yet (sign
- * in); csrf_ok() checks it too.
+ * Whether the request comes from this site's own pages, as far as the
+ * browser says: its Sec-Fetch-Site, when sent, is not another site's,
+ * and its Origin, when it names one, is this site.  If not answers 403
+ * and returns 0.  For forms that have no session yet (sign in);
+ * csrf_ok() checks it too.  "Origin: null" names none: browsers send it
+ * for a same-origin form under "Referrer-Policy: no-referrer", which
+ * every page here has.
  */
 int
 origin_ok(struct req *r)
 {
 	const char	*o, *h;
 
-	if ((o = req_env(r, "HTTP_ORIGIN")) == NULL)
+	if ((o = req_env(r, "HTTP_SEC_FETCH_SITE")) != NULL &&
+	    (strcmp(o, "cross-site") == 0 || strcmp(o, "same-site") == 0)) {
+		log_debug("%s %s: Sec-Fetch-Site %s refused", r->method,
+		    r->uri, o);
+		page_error(r, 403, "Cross-site request refused.");
+		return 0;
+	}
+	if ((o = req_env(r, "HTTP_ORIGIN")) == NULL || strcmp(o, "null") == 0)
 		return 1;
 	if (strncasecmp(o, "https://", 8) == 0)
 		h = o + 8;
 	else if (strncasecmp(o, "http://", 7) == 0)
 		h = o + 7;
 	else
-		h = NULL;	/* "null", or worse */
+		h = NULL;
 	if (h != NULL && host_is_ours(r, h, strlen(h)))
 		return 1;
 	log_debug("%s %s: Origin %s refused", r->method, r->uri, o);

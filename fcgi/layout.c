@@ -39,12 +39,14 @@
 enum asset {
 	ASSET_CSS,
 	ASSET_JS,
+	ASSET_ICON,
 	ASSET__MAX
 };
 
 static const char *const asset_name[ASSET__MAX] = {
 	[ASSET_CSS] = "hearth.css",
 	[ASSET_JS] = "hearth.js",
+	[ASSET_ICON] = "hearth.svg",
 };
 
 /*
@@ -280,7 +282,10 @@ page_begin(struct req *r, const char *title, enum nav nav)
 		html_puts(b, title);
 		HTML_LIT(b, " \xc2\xb7 ");
 	}
-	HTML_LIT(b, "hearth</title>\n<link rel=\"stylesheet\" href=\"");
+	HTML_LIT(b, "hearth</title>\n<link rel=\"icon\" type=\"image/svg+xml\""
+	    " href=\"");
+	asset_href(r, ASSET_ICON);
+	HTML_LIT(b, "\">\n<link rel=\"stylesheet\" href=\"");
 	asset_href(r, ASSET_CSS);
 	HTML_LIT(b, "\">\n<script src=\"");
 	asset_href(r, ASSET_JS);

@@ -96,8 +96,7 @@ entry_row(struct req *r, sqlite3_stmt *st, const char *back,
 		buf_printf(b, "%lld", (long long)sqlite3_column_int64(st,
 		    WEB_COL_ICON_ID));
 		HTML_LIT(b, "\" alt=\"\" width=\"16\" height=\"16\">");
-	} else
-		HTML_LIT(b, "<span class=\"icon\"></span>");
+	}
 	HTML_LIT(b, "<a class=\"feed\" href=\"");
 	html_href(r, "/feed/");
 	buf_printf(b, "%lld", (long long)sqlite3_column_int64(st,
