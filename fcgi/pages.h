@@ -25,4 +25,32 @@ int	page_entry(struct req *);
 int	page_entry_action(struct req *);
 int	page_mark_read(struct req *);
 
+/* page_feeds.c */
+int	page_feeds(struct req *);
+int	page_feed_add(struct req *);
+int	page_feed_edit(struct req *);
+int	page_feed_delete(struct req *);
+int	page_feed_refresh(struct req *);
+int	page_feeds_refresh(struct req *);
+
+/* page_categories.c */
+int	page_categories(struct req *);
+int	page_category_add(struct req *);
+int	page_category_rename(struct req *);
+int	page_category_delete(struct req *);
+
+/* page_opml.c */
+int	page_opml_export(struct req *);
+int	page_opml_import(struct req *);
+
+/* page_settings.c */
+int	page_settings(struct req *);
+int	page_settings_api(struct req *);
+
+/* page_search.c */
+int	page_search(struct req *);
+
+/* page_digest.c */
+int	page_digest(struct req *);
+
 #endif

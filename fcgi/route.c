@@ -34,6 +34,23 @@ static const struct route routes[] = {
 	{ M_GET, "/entry/*", page_entry },
 	{ M_POST, "/entry/*/*", page_entry_action },
 	{ M_POST, "/mark-read", page_mark_read },
+	/* the web reader: subscriptions, settings, search, digest */
+	{ M_GET, "/feeds", page_feeds },
+	{ M_POST, "/feeds/add", page_feed_add },
+	{ M_POST, "/feeds/refresh", page_feeds_refresh },
+	{ M_GET | M_POST, "/feeds/*/edit", page_feed_edit },
+	{ M_POST, "/feeds/*/delete", page_feed_delete },
+	{ M_POST, "/feeds/*/refresh", page_feed_refresh },
+	{ M_GET, "/categories", page_categories },
+	{ M_POST, "/categories/add", page_category_add },
+	{ M_POST, "/categories/*/rename", page_category_rename },
+	{ M_POST, "/categories/*/delete", page_category_delete },
+	{ M_GET, "/opml", page_opml_export },
+	{ M_POST, "/opml", page_opml_import },
+	{ M_GET | M_POST, "/settings", page_settings },
+	{ M_POST, "/settings/api", page_settings_api },
+	{ M_GET, "/search", page_search },
+	{ M_GET, "/digest", page_digest },
 };
 
 #define NROUTES	(sizeof(routes) / sizeof(routes[0]))

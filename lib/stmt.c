@@ -136,7 +136,8 @@ static const char *const stmt_sql[STMT__MAX] = {
 	/*
 	 * ?1 user id.  Columns: id, category_id, category title, url,
 	 * site_url, display title, disabled, checked_at, last_success_at,
-	 * last_status, error_count, last_error, next_check_at, unread.
+	 * last_status, error_count, last_error, next_check_at, unread,
+	 * icon_id.
 	 */
 	[STMT_FEED_LIST] =
 	    "SELECT feed.id, feed.category_id, category.title, feed.url,"
@@ -144,7 +145,8 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " feed.checked_at, feed.last_success_at, feed.last_status,"
 	    " feed.error_count, feed.last_error, feed.next_check_at,"
 	    " (SELECT count(*) FROM entry WHERE entry.user_id = ?1"
-	    "  AND entry.feed_id = feed.id AND entry.is_read = 0)"
+	    "  AND entry.feed_id = feed.id AND entry.is_read = 0),"
+	    " feed.icon_id"
 	    " FROM feed LEFT JOIN category ON category.id = feed.category_id"
 	    " WHERE feed.user_id = ?1"
 	    " ORDER BY " FEED_DISPLAY_TITLE " COLLATE NOCASE, feed.id",
@@ -560,6 +562,100 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_WEB_MARK_READ_CATEGORY] =
 	    "UPDATE entry SET is_read = 1, changed_at = ?4" WEB_MARK
 	    " AND category_id IS ?5",
+
+	/*
+	 * The feed edit page: ?1 user id, ?2 feed id, ?3 title or NULL,
+	 * ?4 URL, ?5 category id or NULL, ?6 refresh interval in minutes
+	 * or NULL, ?7 username and ?8 password or NULLs, ?9 disabled (0
+	 * or 1), ?10 now.  A new URL starts afresh (no validators, no
+	 * redirect or error history) and, like a feed enabled again, is
+	 * due now; a shorter interval brings the next check closer.
+	 */
+	[STMT_WEB_FEED_SAVE] =
+	    "UPDATE feed SET title = ?3, url = ?4, category_id = ?5,"
+	    " refresh_interval = ?6, username = ?7, password = ?8,"
+	    " disabled = ?9,"
+	    " next_check_at = CASE"
+	    "  WHEN url IS NOT ?4 OR (disabled = 1 AND ?9 = 0)"
+	    "   THEN min(next_check_at, ?10)"
+	    "  WHEN ?6 IS NOT NULL"
+	    "   THEN min(next_check_at, coalesce(checked_at, 0) + ?6 * 60)"
+	    "  ELSE next_check_at END,"
+	    " etag = CASE WHEN url IS ?4 THEN etag END,"
+	    " last_modified = CASE WHEN url IS ?4 THEN last_modified END,"
+	    " redirect_url = CASE WHEN url IS ?4 THEN redirect_url END,"
+	    " redirect_count = CASE WHEN url IS ?4 THEN redirect_count"
+	    "  ELSE 0 END,"
+	    " error_count = CASE WHEN url IS ?4 THEN error_count ELSE 0 END,"
+	    " error_since = CASE WHEN url IS ?4 THEN error_since END,"
+	    " last_error = CASE WHEN url IS ?4 THEN last_error END"
+	    " WHERE id = ?2 AND user_id = ?1",
+	/*
+	 * "Refresh now": ?1 user id, ?2 a feed id, or NULL for every
+	 * enabled feed of the user; ?3 now.  Due now, if not already.
+	 */
+	[STMT_WEB_FEED_DUE] =
+	    "UPDATE feed SET next_check_at = min(next_check_at, ?3)"
+	    " WHERE user_id = ?1"
+	    " AND (id = ?2 OR (?2 IS NULL AND disabled = 0))",
+	/*
+	 * ?1 user id, ?2 page size, ?3 sort order, ?4 theme, ?5 refresh
+	 * interval in minutes or NULL (hearth.conf's fetch_interval).
+	 */
+	[STMT_WEB_PREFS_SET] =
+	    "UPDATE user SET page_size = ?2, sort_order = ?3, theme = ?4,"
+	    " refresh_interval = ?5 WHERE id = ?1",
+	/*
+	 * Search: ?1 user id, ?2 an FTS5 query, ?3 entries with a smaller
+	 * id only (INT64_MAX for the first page), ?4 at most this many.
+	 * Newest stored first: FTS5 walks its rowids backwards, no sort.
+	 * Columns: id, feed id, feed display title, url, published_at,
+	 * is_read, is_starred, icon id, then the title and a snippet of
+	 * the text with each match between the bytes 0x01 and 0x02 (raw
+	 * text, to be escaped: the markers are not markup).
+	 */
+	[STMT_WEB_SEARCH] =
+	    "SELECT entry.id, entry.feed_id, " FEED_DISPLAY_TITLE ","
+	    " entry.url, entry.published_at, entry.is_read, entry.is_starred,"
+	    " feed.icon_id, highlight(entry_fts, 0, char(1), char(2)),"
+	    " snippet(entry_fts, 1, char(1), char(2), '\xe2\x80\xa6', 24)"
+	    " FROM entry_fts CROSS JOIN entry ON entry.id = entry_fts.rowid"
+	    " CROSS JOIN feed ON feed.id = entry.feed_id"
+	    " WHERE entry_fts MATCH ?2 AND entry_fts.rowid < ?3"
+	    " AND entry.user_id = ?1"
+	    " ORDER BY entry_fts.rowid DESC LIMIT ?4",
+	/*
+	 * The digest: ?1 user id, entries stored after ?2, ?3 at most
+	 * this many of each feed.  Feeds by title, each feed's entries
+	 * newest first.  Columns: feed id, feed display title, icon id,
+	 * the feed's new entries, how many of them are unread, then the
+	 * entry's id, url, title, published_at, is_read, is_starred, and
+	 * on every row the totals: new entries, unread ones, feeds.
+	 */
+	[STMT_WEB_DIGEST] =
+	    "SELECT feed_id, ft, icon_id, total, unread, id, url, title,"
+	    " published_at, is_read, is_starred, all_new, all_unread,"
+	    " sum(n = 1) OVER () FROM ("
+	    " SELECT entry.feed_id, " FEED_DISPLAY_TITLE " AS ft,"
+	    "  feed.icon_id, entry.id, entry.url, entry.title,"
+	    "  entry.published_at, entry.is_read, entry.is_starred,"
+	    "  count(*) OVER f AS total,"
+	    "  sum(entry.is_read = 0) OVER f AS unread,"
+	    "  row_number() OVER (f ORDER BY entry.published_at DESC,"
+	    "   entry.id DESC) AS n,"
+	    "  count(*) OVER () AS all_new,"
+	    "  sum(entry.is_read = 0) OVER () AS all_unread"
+	    " FROM entry CROSS JOIN feed ON feed.id = entry.feed_id"
+	    " WHERE entry.user_id = ?1 AND entry.created_at > ?2"
+	    " WINDOW f AS (PARTITION BY entry.feed_id))"
+	    " WHERE n <= ?3 ORDER BY ft COLLATE NOCASE, feed_id, n",
+	/*
+	 * ?1 user id, ?2 a time: the next "since your last visit" digest
+	 * starts there.  It never moves back.
+	 */
+	[STMT_WEB_SEEN_SET] =
+	    "UPDATE user SET last_seen_at = max(coalesce(last_seen_at, 0), ?2)"
+	    " WHERE id = ?1",
 };
 
 #define NAME(s)	[s] = #s
@@ -659,6 +755,12 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_WEB_MARK_READ),
 	NAME(STMT_WEB_MARK_READ_FEED),
 	NAME(STMT_WEB_MARK_READ_CATEGORY),
+	NAME(STMT_WEB_FEED_SAVE),
+	NAME(STMT_WEB_FEED_DUE),
+	NAME(STMT_WEB_PREFS_SET),
+	NAME(STMT_WEB_SEARCH),
+	NAME(STMT_WEB_DIGEST),
+	NAME(STMT_WEB_SEEN_SET),
 };
 
 /*

@@ -121,6 +121,14 @@ enum stmt {
 	STMT_WEB_MARK_READ_FEED,
 	STMT_WEB_MARK_READ_CATEGORY,
 
+	/* the web reader's management pages, search and digest */
+	STMT_WEB_FEED_SAVE,
+	STMT_WEB_FEED_DUE,
+	STMT_WEB_PREFS_SET,
+	STMT_WEB_SEARCH,
+	STMT_WEB_DIGEST,
+	STMT_WEB_SEEN_SET,
+
 	STMT__MAX
 };
 

@@ -1,0 +1,120 @@
+/* manage.c: what the management pages share: flash messages, ids */
+#include <stdint.h>
+#include <string.h>
+
+#include "buf.h"
+#include "compat.h"
+#include "fcgi.h"
+#include "html.h"
+#include "manage.h"
+#include "reader.h"
+
+/*
+ * After a POST a page redirects with ?msg=CODE (Post/Redirect/Get); the
+ * page it lands on shows the text of the code from this table.  Only
+ * these texts are ever shown: nothing from the URL is echoed.
+ */
+static const struct flash {
+	const char	*code;
+	const char	*text;
+} flashes[] = {
+	{ "added", "Feed added. hearth is fetching it now: its title and "
+	    "entries appear in a moment." },
+	{ "api-cleared", "API password removed: reader apps can no longer "
+	    "sign in." },
+	{ "api-set", "API password set: reader apps sign in with your "
+	    "user name and this password." },
+	{ "category-added", "Category added." },
+	{ "category-deleted", "Category deleted; its feeds are now "
+	    "uncategorised." },
+	{ "category-renamed", "Category renamed." },
+	{ "deleted", "Feed deleted, with its entries." },
+	{ "imported", "OPML file imported. hearth is fetching the new "
+	    "feeds now." },
+	{ "refreshing", "Refresh requested: the feed is being fetched." },
+	{ "refreshing-all", "Refresh requested: your feeds are being "
+	    "fetched." },
+	{ "saved", "Feed saved." },
+	{ "settings-saved", "Settings saved." },
+};
+
+/* The text of a flash code, a static string; NULL for an unknown code. */
+const char *
+flash_text(const char *code)
+{
+	size_t	 i;
+
+	if (code == NULL)
+		return NULL;
+	for (i = 0; i < sizeof(flashes) / sizeof(flashes[0]); i++)
+		if (strcmp(flashes[i].code, code) == 0)
+			return flashes[i].text;
+	return NULL;
+}
+
+/* A count from the query (OPML import summary), or -1. */
+static long long
+count_arg(struct req *r, const char *name)
+{
+	const char	*s, *errstr;
+	long long	 n;
+
+	if ((s = req_param(r, name)) == NULL)
+		return -1;
+	n = strtonum(s, 0, 10000000, &errstr);
+	return errstr == NULL ? n : -1;
+}
+
+/*
+ * Show the message the query's msg= names, if the table has it.  The
+ * import adds its counts (a= added, c= new categories, e= subscribed
+ * already, d= listed twice, b= bad URLs), numbers only.
+ */
+void
+flash_show(struct req *r)
+{
+	struct buf	*b = &r->resp.body;
+	const char	*code, *text;
+	long long	 a, c, e, d, x;
+
+	code = req_param(r, "msg");
+	if ((text = flash_text(code)) == NULL)
+		return;
+	HTML_LIT(b, "<p class=\"flash notice\" role=\"status\">");
+	html_puts(b, text);
+	if (strcmp(code, "imported") == 0 && (a = count_arg(r, "a")) >= 0 &&
+	    (c = count_arg(r, "c")) >= 0 && (e = count_arg(r, "e")) >= 0 &&
+	    (d = count_arg(r, "d")) >= 0 && (x = count_arg(r, "b")) >= 0)
+		buf_printf(b, " %lld feeds and %lld new categories added; "
+		    "%lld already subscribed, %lld listed twice and %lld "
+		    "without an http or https address skipped.", a, c, e, d, x);
+	HTML_LIT(b, "</p>\n");
+}
+
+/*
+ * Set the answer's status and show why a form was refused, at the top
+ * of the page that shows the form again.  why is hearth's own text.
+ */
+void
+flash_error(struct req *r, int status, const char *why)
+{
+	r->resp.status = status;
+	HTML_LIT(&r->resp.body, "<p class=\"flash error\" role=\"alert\">");
+	html_puts(&r->resp.body, why);
+	HTML_LIT(&r->resp.body, "</p>\n");
+}
+
+/*
+ * The id the route captured as args[i] into *id.  0, or -1 with a 404
+ * answered: an id that is not a number names nothing.
+ */
+int
+id_arg(struct req *r, int i, int64_t *id)
+{
+	if (i < 0 || i >= ARGS_MAX || r->args[i] == NULL ||
+	    (*id = id_parse(r->args[i])) == 0) {
+		page_error(r, 404, NULL);
+		return -1;
+	}
+	return 0;
+}

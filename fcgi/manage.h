@@ -1,0 +1,36 @@
+/* manage.h: what the management pages share (feeds, settings, OPML) */
+#ifndef HEARTH_MANAGE_H
+#define HEARTH_MANAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct buf;
+struct req;
+
+/* Which form of the feeds page comes back open, refilled. */
+enum feeds_form {
+	FORM_NONE,
+	FORM_ADD,
+	FORM_IMPORT
+};
+
+/* page_feeds.c */
+int		 feeds_render(struct req *, int, const char *, int);
+
+/* spawn.c */
+int		 spawn_fetch(struct req *, int64_t);
+int		 spawn_fetch_path(char *, size_t);
+int		 spawn_detached(const char *, char *const []);
+
+/* manage.c */
+const char	*flash_text(const char *);
+void		 flash_show(struct req *);
+void		 flash_error(struct req *, int, const char *);
+int		 id_arg(struct req *, int, int64_t *);
+
+/* page_search.c */
+int		 search_query(struct buf *, const char *);
+void		 search_marks(struct buf *, const char *);
+
+#endif

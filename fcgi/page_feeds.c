@@ -1,0 +1,1102 @@
+/* page_feeds.c: subscriptions: the feed list, adding, editing, deleting */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <sqlite3.h>
+
+#include "buf.h"
+#include "compat.h"
+#include "db.h"
+#include "fcgi.h"
+#include "html.h"
+#include "log.h"
+#include "manage.h"
+#include "pages.h"
+#include "reader.h"
+#include "stmt.h"
+#include "subs.h"
+#include "url.h"
+
+#define URL_MAX		2048	/* bytes in a feed address */
+#define CRED_MAX	256	/* bytes in an HTTP user name or password */
+
+/* Columns of STMT_FEED_LIST. */
+enum {
+	FL_ID,
+	FL_CATEGORY_ID,
+	FL_CATEGORY,
+	FL_URL,
+	FL_SITE_URL,
+	FL_TITLE,
+	FL_DISABLED,
+	FL_CHECKED_AT,
+	FL_LAST_SUCCESS_AT,
+	FL_LAST_STATUS,
+	FL_ERROR_COUNT,
+	FL_LAST_ERROR,
+	FL_NEXT_CHECK_AT,
+	FL_UNREAD,
+	FL_ICON_ID
+};
+
+/*
+ * The edit form's values: from the database, then, when a save is
+ * refused, from what was sent, so the form comes back as it was typed.
+ * Strings are owned and never NULL after feed_load().
+ */
+struct feed_form {
+	int64_t		 id;
+	char		*title;		/* the user's; "" for the document's */
+	char		*feed_title;	/* the document's, or "" */
+	char		*url;
+	int64_t		 category;	/* 0: none */
+	char		*new_category;	/* typed, or "" */
+	char		*interval;	/* minutes as typed; "": the default */
+	char		*username;
+	char		*password;	/* stored; "" for none */
+	int		 disabled;
+	/* health, from the database only */
+	char		*site_url;
+	char		*last_error;
+	int64_t		 icon_id;
+	int64_t		 checked_at;
+	int64_t		 last_success_at;
+	int64_t		 next_check_at;
+	int64_t		 error_since;
+	int64_t		 created_at;
+	int		 last_status;	/* 0: none */
+	int		 error_count;
+};
+
+static void
+form_release(struct feed_form *f)
+{
+	free(f->title);
+	free(f->feed_title);
+	free(f->url);
+	free(f->new_category);
+	free(f->interval);
+	free(f->username);
+	free(f->password);
+	free(f->site_url);
+	free(f->last_error);
+	memset(f, 0, sizeof(*f));
+}
+
+/* Replace *p with a copy of s (NULL: ""); -1 when out of memory. */
+static int
+set_str(char **p, const char *s)
+{
+	char	*d;
+
+	if ((d = strdup(s != NULL ? s : "")) == NULL)
+		return -1;
+	free(*p);
+	*p = d;
+	return 0;
+}
+
+static const char *
+col_str(sqlite3_stmt *st, int col)
+{
+	return (const char *)sqlite3_column_text(st, col);
+}
+
+/* The user's feed id into f: 1 found, 0 not, -1 error. */
+static int
+feed_load(struct req *r, int64_t id, struct feed_form *f)
+{
+	sqlite3_stmt	*st;
+	char		 n[32];
+	int		 step, oom = 0;
+
+	memset(f, 0, sizeof(*f));
+	st = db_stmt(r->db, STMT_FEED_GET);
+	sqlite3_bind_int64(st, 1, r->user_id);
+	sqlite3_bind_int64(st, 2, id);
+	if ((step = db_step(st)) != 1) {
+		db_stmt_done(st);
+		return step;
+	}
+	f->id = id;
+	oom |= set_str(&f->title, col_str(st, FEED_COL_TITLE));
+	oom |= set_str(&f->feed_title, col_str(st, FEED_COL_FEED_TITLE));
+	oom |= set_str(&f->url, col_str(st, FEED_COL_URL));
+	oom |= set_str(&f->new_category, "");
+	f->category = sqlite3_column_int64(st, FEED_COL_CATEGORY_ID);
+	n[0] = '\0';
+	if (sqlite3_column_type(st, FEED_COL_REFRESH_INTERVAL) != SQLITE_NULL)
+		snprintf(n, sizeof(n), "%lld", (long long)
+		    sqlite3_column_int64(st, FEED_COL_REFRESH_INTERVAL));
+	oom |= set_str(&f->interval, n);
+	oom |= set_str(&f->username, col_str(st, FEED_COL_USERNAME));
+	oom |= set_str(&f->password, col_str(st, FEED_COL_PASSWORD));
+	f->disabled = sqlite3_column_int(st, FEED_COL_DISABLED);
+	oom |= set_str(&f->site_url, col_str(st, FEED_COL_SITE_URL));
+	oom |= set_str(&f->last_error, col_str(st, FEED_COL_LAST_ERROR));
+	f->icon_id = sqlite3_column_int64(st, FEED_COL_ICON_ID);
+	f->checked_at = sqlite3_column_int64(st, FEED_COL_CHECKED_AT);
+	f->last_success_at = sqlite3_column_int64(st,
+	    FEED_COL_LAST_SUCCESS_AT);
+	f->next_check_at = sqlite3_column_int64(st, FEED_COL_NEXT_CHECK_AT);
+	f->error_since = sqlite3_column_int64(st, FEED_COL_ERROR_SINCE);
+	f->created_at = sqlite3_column_int64(st, FEED_COL_CREATED_AT);
+	f->last_status = sqlite3_column_int(st, FEED_COL_LAST_STATUS);
+	f->error_count = sqlite3_column_int(st, FEED_COL_ERROR_COUNT);
+	db_stmt_done(st);
+	if (oom) {
+		log_warnx("feed %lld: out of memory", (long long)id);
+		form_release(f);
+		return -1;
+	}
+	return 1;
+}
+
+/* A parameter with the white space around it trimmed, into b; "" if none. */
+static const char *
+param_trim(struct req *r, const char *name, struct buf *b)
+{
+	const char	*s = req_param(r, name);
+	size_t		 n;
+
+	buf_reset(b);
+	buf_add(b, "", 0);
+	if (s == NULL)
+		return b->p != NULL ? b->p : "";
+	while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
+		s++;
+	n = strlen(s);
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' ||
+	    s[n - 1] == '\r' || s[n - 1] == '\n'))
+		n--;
+	buf_add(b, s, n);
+	return b->p != NULL ? b->p : "";
+}
+
+/*
+ * The feed address typed in the url field, into b: trimmed; "feed:"
+ * dropped and a missing scheme taken as https, as browsers take a bare
+ * host.  NULL, or why it cannot be a feed's address.
+ */
+static const char *
+url_check(struct req *r, struct buf *b)
+{
+	struct buf	 t;
+	const char	*s, *why = NULL;
+
+	buf_init(&t);
+	s = param_trim(r, "url", &t);
+	buf_reset(b);
+	if (strncasecmp(s, "feed:", 5) == 0) {
+		s += 5;
+		if (s[0] == '/' && s[1] == '/')
+			s += 2;
+	}
+	if (*s == '\0')
+		why = "Give the address of a feed, or of a web page that "
+		    "links to one.";
+	else {
+		if (strstr(s, "://") == NULL)
+			BUF_LIT(b, "https://");
+		buf_puts(b, s);
+		if (b->oom)
+			why = "Out of memory.";
+		else if (b->len > URL_MAX)
+			why = "That address is too long.";
+		else if (!url_is_http(b->p))
+			why = "That is not an http:// or https:// address "
+			    "(spaces are not allowed either).";
+	}
+	buf_release(&t);
+	return why;
+}
+
+/*
+ * The category the form chose into *cat (0: none): a new one typed in
+ * new_category, made in the open transaction, else the one selected.
+ * 0; 1 with *why set (the form was wrong); -1 on a database error.
+ */
+static int
+category_choice(struct req *r, int64_t *cat, const char **why)
+{
+	sqlite3_stmt	*st;
+	struct buf	 t;
+	const char	*s;
+	int		 n, rc = -1;
+
+	buf_init(&t);
+	*cat = 0;
+	if (*(s = param_trim(r, "new_category", &t)) != '\0') {
+		if ((n = subs_category_get(r->db, r->user_id, s, 1, cat)) ==
+		    -2) {
+			*why = "A category name needs 1 to 1024 bytes besides "
+			    "white space.";
+			rc = 1;
+		} else if (n == 1)
+			rc = 0;
+		goto out;
+	}
+	if ((s = req_param(r, "category")) == NULL || *s == '\0') {
+		rc = 0;
+		goto out;
+	}
+	if ((*cat = id_parse(s)) == 0) {
+		*why = "That category does not exist.";
+		rc = 1;
+		goto out;
+	}
+	st = db_stmt(r->db, STMT_WEB_CATEGORY_GET);
+	sqlite3_bind_int64(st, 1, r->user_id);
+	sqlite3_bind_int64(st, 2, *cat);
+	n = db_step(st);
+	db_stmt_done(st);
+	if (n == 0) {
+		*why = "That category does not exist.";
+		rc = 1;
+	} else if (n == 1)
+		rc = 0;
+out:
+	buf_release(&t);
+	return rc;
+}
+
+/*
+ * A title typed in field name into b: "" for none, else as an OPML
+ * import stores it.  NULL, or why it is refused.
+ */
+static const char *
+title_check(struct req *r, const char *name, struct buf *b)
+{
+	const char	*s;
+	struct buf	 t;
+	int		 n;
+
+	buf_init(&t);
+	s = param_trim(r, name, &t);
+	buf_reset(b);
+	buf_add(b, "", 0);
+	n = *s == '\0' ? 0 : subs_clean_name(b, s, 0);
+	if (n == -2 && b->len == 0)
+		n = 0;	/* only control characters: no title */
+	buf_release(&t);
+	if (n == -1 || b->oom)
+		return "Out of memory.";
+	if (n == -2)
+		return "A title may be 1024 bytes long at most.";
+	return NULL;
+}
+
+/* The select of the user's categories, selected the one of id cat. */
+static int
+category_select(struct req *r, int64_t cat)
+{
+	struct buf	*b = &r->resp.body;
+	sqlite3_stmt	*st;
+	int64_t		 id;
+	int		 step;
+
+	HTML_LIT(b, "<select id=\"category\" name=\"category\">"
+	    "<option value=\"\">None</option>");
+	st = db_stmt(r->db, STMT_CATEGORY_LIST);
+	sqlite3_bind_int64(st, 1, r->user_id);
+	while ((step = db_step(st)) == 1) {
+		id = sqlite3_column_int64(st, 0);
+		buf_printf(b, "<option value=\"%lld\"", (long long)id);
+		if (id == cat)
+			HTML_LIT(b, " selected");
+		HTML_LIT(b, ">");
+		html_puts(b, col_str(st, 1));
+		HTML_LIT(b, "</option>");
+	}
+	db_stmt_done(st);
+	HTML_LIT(b, "</select>");
+	return step == -1 ? -1 : 0;
+}
+
+/* The feed's path with a suffix: "/feeds/ID" SUFFIX, into b. */
+static void
+feed_path(struct buf *b, int64_t id, const char *suffix)
+{
+	buf_reset(b);
+	buf_printf(b, "/feeds/%lld%s", (long long)id, suffix);
+}
+
+/* A form's opening tag posting to the feed's path with suffix. */
+static void
+feed_form_open(struct req *r, int64_t id, const char *suffix,
+    const char *class)
+{
+	struct buf	*b = &r->resp.body;
+	struct buf	 p;
+
+	buf_init(&p);
+	feed_path(&p, id, suffix);
+	HTML_LIT(b, "<form method=\"post\" class=\"");
+	html_puts(b, class);
+	HTML_LIT(b, "\" action=\"");
+	html_href(r, p.p != NULL ? p.p : "/feeds");
+	HTML_LIT(b, "\">");
+	csrf_field(r);
+	buf_release(&p);
+}
+
+/* A time to come, relative to now: "in 5m", "in 3h", "in 2d". */
+static void
+soon_html(struct buf *b, int64_t t, time_t now)
+{
+	int64_t	 d = t - (int64_t)now;
+
+	if (d < 60) {
+		BUF_LIT(b, "due");
+		return;
+	}
+	BUF_LIT(b, "in ");
+	if (d < 3600)
+		buf_printf(b, "%dm", (int)(d / 60));
+	else if (d < 86400)
+		buf_printf(b, "%dh", (int)(d / 3600));
+	else
+		buf_printf(b, "%dd", (int)(d / 86400));
+}
+
+/* The favicon of a feed, or nothing. */
+static void
+icon_html(struct req *r, int64_t icon)
+{
+	struct buf	*b = &r->resp.body;
+	char		 p[32];
+
+	if (icon <= 0)
+		return;
+	snprintf(p, sizeof(p), "/icon/%lld", (long long)icon);
+	HTML_LIT(b, "<img class=\"icon\" src=\"");
+	html_href(r, p);
+	HTML_LIT(b, "\" alt=\"\" width=\"16\" height=\"16\""
+	    " loading=\"lazy\"> ");
+}
+
+/* The health summary of one row of STMT_FEED_LIST. */
+static void
+health_html(struct req *r, sqlite3_stmt *st, time_t now)
+{
+	struct buf	*b = &r->resp.body;
+	int64_t		 checked = sqlite3_column_int64(st, FL_CHECKED_AT);
+	int		 errors = sqlite3_column_int(st, FL_ERROR_COUNT);
+	int		 status = sqlite3_column_int(st, FL_LAST_STATUS);
+
+	HTML_LIT(b, "<span class=\"checked\">Last check: ");
+	if (checked > 0)
+		time_html(b, checked, now);
+	else
+		HTML_LIT(b, "never");
+	if (status > 0)
+		buf_printf(b, " (HTTP %d)", status);
+	HTML_LIT(b, "</span>");
+	if (errors > 0) {
+		buf_printf(b, "<br><span class=\"errors error\">%d error%s "
+		    "in a row", errors, errors == 1 ? "" : "s");
+		if (col_str(st, FL_LAST_ERROR) != NULL) {
+			HTML_LIT(b, ": ");
+			html_puts(b, col_str(st, FL_LAST_ERROR));
+		}
+		HTML_LIT(b, "</span>");
+	}
+	HTML_LIT(b, "<br><span class=\"next\">");
+	if (sqlite3_column_int(st, FL_DISABLED))
+		HTML_LIT(b, "Disabled: not checked");
+	else {
+		HTML_LIT(b, "Next check: ");
+		soon_html(b, sqlite3_column_int64(st, FL_NEXT_CHECK_AT), now);
+	}
+	HTML_LIT(b, "</span>");
+}
+
+/* The table of the user's feeds. */
+static int
+feed_table(struct req *r, time_t now)
+{
+	struct buf	*b = &r->resp.body;
+	sqlite3_stmt	*st;
+	int64_t		 id, cat;
+	char		 p[48];
+	int		 step, n = 0;
+
+	st = db_stmt(r->db, STMT_FEED_LIST);
+	sqlite3_bind_int64(st, 1, r->user_id);
+	while ((step = db_step(st)) == 1) {
+		if (n++ == 0)
+			HTML_LIT(b, "<table class=\"feeds\">\n<thead><tr>"
+			    "<th scope=\"col\">Feed</th>"
+			    "<th scope=\"col\">Category</th>"
+			    "<th scope=\"col\">Unread</th>"
+			    "<th scope=\"col\">Health</th>"
+			    "<th scope=\"col\">Actions</th></tr></thead>\n"
+			    "<tbody>\n");
+		id = sqlite3_column_int64(st, FL_ID);
+		buf_printf(b, "<tr id=\"feed-%lld\" class=\"feed",
+		    (long long)id);
+		if (sqlite3_column_int(st, FL_DISABLED))
+			HTML_LIT(b, " disabled");
+		if (sqlite3_column_int(st, FL_ERROR_COUNT) > 0)
+			HTML_LIT(b, " failing");
+		HTML_LIT(b, "\"><td class=\"title\">");
+		icon_html(r, sqlite3_column_int64(st, FL_ICON_ID));
+		snprintf(p, sizeof(p), "/feed/%lld", (long long)id);
+		HTML_LIT(b, "<a href=\"");
+		html_href(r, p);
+		HTML_LIT(b, "\">");
+		html_puts(b, col_str(st, FL_TITLE));
+		HTML_LIT(b, "</a>");
+		if (URL_ATTR(b, " <a class=\"site\" rel=\"noreferrer\" href=\"",
+		    col_str(st, FL_SITE_URL)) == 0)
+			HTML_LIT(b, ">site</a>");
+		if (URL_ATTR(b, " <a class=\"source\" rel=\"noreferrer\""
+		    " href=\"", col_str(st, FL_URL)) == 0)
+			HTML_LIT(b, ">feed</a>");
+		HTML_LIT(b, "</td><td class=\"category\">");
+		if (sqlite3_column_type(st, FL_CATEGORY_ID) != SQLITE_NULL) {
+			cat = sqlite3_column_int64(st, FL_CATEGORY_ID);
+			snprintf(p, sizeof(p), "/category/%lld",
+			    (long long)cat);
+			HTML_LIT(b, "<a href=\"");
+			html_href(r, p);
+			HTML_LIT(b, "\">");
+			html_puts(b, col_str(st, FL_CATEGORY));
+			HTML_LIT(b, "</a>");
+		}
+		buf_printf(b, "</td><td class=\"unread\">%lld</td>"
+		    "<td class=\"health\">",
+		    (long long)sqlite3_column_int64(st, FL_UNREAD));
+		health_html(r, st, now);
+		HTML_LIT(b, "</td><td class=\"actions\"><a href=\"");
+		snprintf(p, sizeof(p), "/feeds/%lld/edit", (long long)id);
+		html_href(r, p);
+		HTML_LIT(b, "\">Edit</a> ");
+		feed_form_open(r, id, "/refresh", "refresh");
+		HTML_LIT(b, "<input type=\"hidden\" name=\"from\""
+		    " value=\"list\"><button type=\"submit\">Refresh</button>"
+		    "</form></td></tr>\n");
+	}
+	db_stmt_done(st);
+	if (step == -1)
+		return -1;
+	if (n > 0) {
+		HTML_LIT(b, "</tbody></table>\n");
+		return 0;
+	}
+	HTML_LIT(b, "<p class=\"empty\">No feeds yet: <a href=\"");
+	html_href(r, "/feeds?add=1#add");
+	HTML_LIT(b, "\">add one</a>, or import an OPML file from another "
+	    "reader below.</p>\n");
+	return 0;
+}
+
+/*
+ * The subscriptions page.  open says which form to show open (FORM_ADD,
+ * FORM_IMPORT) and refilled from the request after a refusal; why, when
+ * not NULL, is the refusal, answered with status.
+ */
+int
+feeds_render(struct req *r, int status, const char *why, int open)
+{
+	struct buf	*b = &r->resp.body;
+	const char	*s;
+	time_t		 now = time(NULL);
+	int64_t		 cat = 0;
+
+	page_begin(r, "Feeds", NAV_FEEDS);
+	HTML_LIT(b, "<h1>Feeds</h1>\n");
+	if (why != NULL)
+		flash_error(r, status, why);
+	else
+		flash_show(r);
+	HTML_LIT(b, "<nav class=\"subnav\"><a href=\"");
+	html_href(r, "/categories");
+	HTML_LIT(b, "\">Categories</a> <a href=\"");
+	html_href(r, "/opml");
+	HTML_LIT(b, "\">Export OPML</a> <form method=\"post\" class=\"refresh\""
+	    " action=\"");
+	html_href(r, "/feeds/refresh");
+	HTML_LIT(b, "\">");
+	csrf_field(r);
+	HTML_LIT(b, "<button type=\"submit\">Refresh all</button></form>"
+	    "</nav>\n");
+
+	/* Adding a feed. */
+	HTML_LIT(b, "<details class=\"add-feed\" id=\"add\"");
+	if (open == FORM_ADD || req_param(r, "add") != NULL)
+		HTML_LIT(b, " open");
+	HTML_LIT(b, "><summary>Add a feed</summary>\n<form method=\"post\""
+	    " action=\"");
+	html_href(r, "/feeds/add");
+	HTML_LIT(b, "\">");
+	csrf_field(r);
+	HTML_LIT(b, "\n<p><label for=\"url\">Address</label> <input id=\"url\""
+	    " name=\"url\" type=\"text\" inputmode=\"url\" required size=\"50\""
+	    " maxlength=\"2048\" placeholder=\"https://example.org/feed.xml\"");
+	if (open == FORM_ADD && (s = req_param(r, "url")) != NULL) {
+		HTML_LIT(b, " value=\"");
+		html_puts(b, s);
+		HTML_LIT(b, "\"");
+	}
+	HTML_LIT(b, "><br><small>A feed's address, or a web page's: hearth "
+	    "will find the feed on that page.</small></p>\n"
+	    "<p><label for=\"category\">Category</label> ");
+	if (open == FORM_ADD && (s = req_param(r, "category")) != NULL)
+		cat = id_parse(s);
+	if (category_select(r, cat) == -1)
+		return -1;
+	HTML_LIT(b, " <label for=\"new_category\">or a new one</label> <input"
+	    " id=\"new_category\" name=\"new_category\" maxlength=\"1024\"");
+	if (open == FORM_ADD && (s = req_param(r, "new_category")) != NULL) {
+		HTML_LIT(b, " value=\"");
+		html_puts(b, s);
+		HTML_LIT(b, "\"");
+	}
+	HTML_LIT(b, "></p>\n<p><label for=\"title\">Title</label> <input"
+	    " id=\"title\" name=\"title\" maxlength=\"1024\""
+	    " placeholder=\"the feed's own\"");
+	if (open == FORM_ADD && (s = req_param(r, "title")) != NULL) {
+		HTML_LIT(b, " value=\"");
+		html_puts(b, s);
+		HTML_LIT(b, "\"");
+	}
+	HTML_LIT(b, "></p>\n<p><button type=\"submit\">Add</button></p>\n"
+	    "</form>\n</details>\n");
+
+	if (feed_table(r, now) == -1)
+		return -1;
+
+	/* OPML. */
+	HTML_LIT(b, "<section class=\"opml\" id=\"import\">\n<h2>Import and "
+	    "export</h2>\n<p><a href=\"");
+	html_href(r, "/opml");
+	HTML_LIT(b, "\" download=\"hearth.opml\">Export your subscriptions"
+	    "</a> as an OPML file, which other feed readers import.</p>\n"
+	    "<form method=\"post\" enctype=\"multipart/form-data\" action=\"");
+	html_href(r, "/opml");
+	HTML_LIT(b, "\">");
+	csrf_field(r);
+	HTML_LIT(b, "<p><label for=\"opml-file\">OPML file</label> <input"
+	    " id=\"opml-file\" name=\"file\" type=\"file\" required"
+	    " accept=\".opml,.xml,text/x-opml,text/xml,application/xml\"> "
+	    "<button type=\"submit\">Import</button><br><small>Feeds you "
+	    "have already are left as they are; folders become categories. ");
+	buf_printf(b, "At most %lld KiB.</small></p>\n</form>\n</section>\n",
+	    r->app->conf.max_body / 1024);
+	page_end(r);
+	return 0;
+}
+
+/* GET /feeds */
+int
+page_feeds(struct req *r)
+{
+	if (need_user(r) == -1)
+		return 0;
+	return feeds_render(r, 200, NULL, FORM_NONE);
+}
+
+/* POST /feeds/add: subscribe, start fetching, then the feed's page. */
+int
+page_feed_add(struct req *r)
+{
+	struct buf	 url, title, loc;
+	const char	*why = NULL;
+	int64_t		 cat = 0, id = 0;
+	int		 status = 422, n, rc = -1;
+
+	if (need_user(r) == -1 || !csrf_ok(r))
+		return 0;
+	buf_init(&url);
+	buf_init(&title);
+	buf_init(&loc);
+	if ((why = url_check(r, &url)) != NULL ||
+	    (why = title_check(r, "title", &title)) != NULL)
+		goto refuse;
+	if (db_begin(r->db, 1) == -1)
+		goto out;
+	if ((n = subs_feed_by_url(r->db, r->user_id, url.p, &id)) != 0) {
+		if (n == 1) {
+			why = "You are subscribed to that feed already.";
+			status = 409;
+		}
+		goto refuse;
+	}
+	if ((n = category_choice(r, &cat, &why)) != 0)
+		goto refuse;
+	if (subs_feed_add(r->db, r->user_id, url.p,
+	    title.len > 0 ? title.p : NULL, cat, NULL, (int64_t)time(NULL),
+	    &id) == -1 || db_commit(r->db) == -1)
+		goto out;
+	log_info("%s subscribed to %s (feed %lld)", r->user_name, url.p,
+	    (long long)id);
+	spawn_fetch(r, id);
+	feed_path(&loc, id, "/edit?msg=added");
+	if (loc.oom)
+		goto out;
+	resp_redirect(r, 303, loc.p);
+	rc = 0;
+	goto out;
+refuse:
+	db_rollback(r->db);
+	if (why == NULL)
+		goto out;	/* a database error */
+	rc = feeds_render(r, status, why, FORM_ADD);
+out:
+	db_rollback(r->db);
+	buf_release(&url);
+	buf_release(&title);
+	buf_release(&loc);
+	return rc;
+}
+
+/*
+ * The start of an input field of the edit form, filled with value; the
+ * caller adds its fixed attributes and the closing ">".
+ */
+static void
+field(struct buf *b, const char *id, const char *label, const char *type,
+    const char *value)
+{
+	HTML_LIT(b, "<p><label for=\"");
+	html_puts(b, id);
+	HTML_LIT(b, "\">");
+	html_puts(b, label);
+	HTML_LIT(b, "</label> <input id=\"");
+	html_puts(b, id);
+	HTML_LIT(b, "\" name=\"");
+	html_puts(b, id);
+	HTML_LIT(b, "\" type=\"");
+	html_puts(b, type);
+	HTML_LIT(b, "\" value=\"");
+	html_puts(b, value);
+	HTML_LIT(b, "\"");
+}
+
+/* The minutes a feed without its own interval waits, for the hint. */
+static long long
+default_minutes(struct req *r)
+{
+	sqlite3_stmt	*st;
+	long long	 m = r->app->conf.fetch_interval / 60;
+
+	st = db_stmt(r->db, STMT_USER_GET);
+	sqlite3_bind_int64(st, 1, r->user_id);
+	if (db_step(st) == 1 && sqlite3_column_type(st,
+	    USER_COL_REFRESH_INTERVAL) != SQLITE_NULL)
+		m = sqlite3_column_int64(st, USER_COL_REFRESH_INTERVAL);
+	db_stmt_done(st);
+	if (m < r->app->conf.fetch_min_interval / 60)
+		m = r->app->conf.fetch_min_interval / 60;
+	return m;
+}
+
+/* The edit page of f; why, when not NULL, is a refusal with status. */
+static int
+edit_render(struct req *r, struct feed_form *f, int status, const char *why)
+{
+	struct buf	*b = &r->resp.body;
+	struct buf	 t;
+	time_t		 now = time(NULL);
+	const char	*name;
+	int		 rc = -1;
+
+	buf_init(&t);
+	name = *f->title != '\0' ? f->title : *f->feed_title != '\0' ?
+	    f->feed_title : f->url;
+	page_begin(r, name, NAV_FEEDS);
+	HTML_LIT(b, "<p class=\"crumbs\"><a href=\"");
+	html_href(r, "/feeds");
+	HTML_LIT(b, "\">Feeds</a></p>\n<h1>");
+	icon_html(r, f->icon_id);
+	html_puts(b, name);
+	HTML_LIT(b, "</h1>\n");
+	if (why != NULL)
+		flash_error(r, status, why);
+	else
+		flash_show(r);
+
+	feed_form_open(r, f->id, "/edit", "feed-edit");
+	HTML_LIT(b, "\n");
+	field(b, "title", "Title", "text", f->title);
+	HTML_LIT(b, " size=\"50\" maxlength=\"1024\" placeholder=\"");
+	html_puts(b, *f->feed_title != '\0' ? f->feed_title : "the feed's own");
+	HTML_LIT(b, "\"></p>\n");
+	field(b, "url", "Address", "text", f->url);
+	HTML_LIT(b, " inputmode=\"url\" required size=\"50\""
+	    " maxlength=\"2048\"></p>\n"
+	    "<p><label for=\"category\">Category</label> ");
+	if (category_select(r, f->category) == -1)
+		goto out;
+	HTML_LIT(b, " <label for=\"new_category\">or a new one</label> <input"
+	    " id=\"new_category\" name=\"new_category\" maxlength=\"1024\""
+	    " value=\"");
+	html_puts(b, f->new_category);
+	HTML_LIT(b, "\"></p>\n");
+	field(b, "interval", "Check every", "number", f->interval);
+	buf_printf(b, " min=\"1\" max=\"%lld\" step=\"1\"> minutes<br>"
+	    "<small>From 1 to %lld; empty: your default, %lld minutes "
+	    "(Settings).</small></p>\n", r->app->conf.fetch_max_interval / 60,
+	    r->app->conf.fetch_max_interval / 60, default_minutes(r));
+	HTML_LIT(b, "<fieldset><legend>HTTP authentication, if the feed asks "
+	    "for it</legend>\n");
+	field(b, "username", "User name", "text", f->username);
+	HTML_LIT(b, " autocomplete=\"off\" maxlength=\"256\"></p>\n");
+	field(b, "password", "Password", "password", "");
+	HTML_LIT(b, " autocomplete=\"new-password\" maxlength=\"256\"");
+	if (*f->password != '\0')
+		HTML_LIT(b, " placeholder=\"unchanged\"");
+	HTML_LIT(b, "></p>\n");
+	if (*f->password != '\0')
+		HTML_LIT(b, "<p><label><input type=\"checkbox\""
+		    " name=\"forget_password\" value=\"1\"> Forget the stored "
+		    "password</label></p>\n");
+	HTML_LIT(b, "</fieldset>\n<p><label><input type=\"checkbox\""
+	    " name=\"enabled\" value=\"1\"");
+	if (!f->disabled)
+		HTML_LIT(b, " checked");
+	HTML_LIT(b, "> Check this feed</label><br><small>Unticked, the feed "
+	    "and its entries stay but it is not fetched.</small></p>\n"
+	    "<p><button type=\"submit\">Save</button></p>\n</form>\n");
+
+	/* Health. */
+	HTML_LIT(b, "<section class=\"health\">\n<h2>Health</h2>\n<dl>\n");
+	if (URL_ATTR(b, "<dt>Site</dt><dd><a rel=\"noreferrer\" href=\"",
+	    f->site_url) == 0) {
+		HTML_LIT(b, ">");
+		html_puts(b, f->site_url);
+		HTML_LIT(b, "</a></dd>\n");
+	}
+	HTML_LIT(b, "<dt>Last check</dt><dd>");
+	if (f->checked_at > 0)
+		time_html(b, f->checked_at, now);
+	else
+		HTML_LIT(b, "never");
+	if (f->last_status > 0)
+		buf_printf(b, ", HTTP %d", f->last_status);
+	HTML_LIT(b, "</dd>\n<dt>Last success</dt><dd>");
+	if (f->last_success_at > 0)
+		time_html(b, f->last_success_at, now);
+	else
+		HTML_LIT(b, "never");
+	HTML_LIT(b, "</dd>\n<dt>Errors</dt><dd>");
+	if (f->error_count == 0)
+		HTML_LIT(b, "none");
+	else {
+		buf_printf(b, "<span class=\"errors\">%d in a row",
+		    f->error_count);
+		if (f->error_since > 0) {
+			HTML_LIT(b, " since ");
+			time_html(b, f->error_since, now);
+		}
+		if (*f->last_error != '\0') {
+			HTML_LIT(b, ": ");
+			html_puts(b, f->last_error);
+		}
+		HTML_LIT(b, "</span>");
+	}
+	HTML_LIT(b, "</dd>\n<dt>Next check</dt><dd>");
+	if (f->disabled)
+		HTML_LIT(b, "none: the feed is disabled");
+	else
+		soon_html(b, f->next_check_at, now);
+	HTML_LIT(b, "</dd>\n<dt>Added</dt><dd>");
+	time_html(b, f->created_at, now);
+	HTML_LIT(b, "</dd>\n</dl>\n");
+	feed_form_open(r, f->id, "/refresh", "refresh");
+	HTML_LIT(b, "<input type=\"hidden\" name=\"from\" value=\"edit\">"
+	    "<button type=\"submit\">Refresh now</button></form>\n"
+	    "</section>\n");
+
+	/* Deleting, confirmed by a tick. */
+	HTML_LIT(b, "<section class=\"danger\">\n<h2>Delete</h2>\n");
+	feed_form_open(r, f->id, "/delete", "delete");
+	HTML_LIT(b, "<p><label><input type=\"checkbox\" name=\"confirm\""
+	    " value=\"1\" required> Delete this feed and all its entries, "
+	    "starred ones too</label></p>\n<p><button type=\"submit\">"
+	    "Delete</button></p></form>\n</section>\n");
+	page_end(r);
+	rc = 0;
+out:
+	buf_release(&t);
+	return rc;
+}
+
+/*
+ * Read the edit form into f (loaded from the database) and save it.
+ * 0 saved; 1 refused with *why and *status set, f then holds what was
+ * typed; -1 on a database error.
+ */
+static int
+edit_save(struct req *r, struct feed_form *f, const char **why, int *status)
+{
+	sqlite3_stmt	*st;
+	struct buf	 url, title, user, pass, t;
+	const char	*s, *errstr;
+	long long	 interval = 0;
+	int64_t		 cat = 0, other;
+	char		*stored = f->url;
+	int		 disabled, was_disabled = f->disabled, moved, n;
+	int		 rc = -1;
+
+	buf_init(&url);
+	buf_init(&title);
+	buf_init(&user);
+	buf_init(&pass);
+	buf_init(&t);
+	*status = 422;
+	disabled = req_param(r, "enabled") == NULL;
+	/* What was typed goes back into the form if anything is wrong. */
+	f->url = NULL;
+	f->disabled = disabled;
+	if (set_str(&f->title, param_trim(r, "title", &t)) == -1 ||
+	    set_str(&f->url, param_trim(r, "url", &t)) == -1 ||
+	    set_str(&f->new_category, param_trim(r, "new_category", &t)) ==
+	    -1 || set_str(&f->interval, param_trim(r, "interval", &t)) == -1 ||
+	    set_str(&f->username, param_trim(r, "username", &t)) == -1)
+		goto out;
+	if ((s = req_param(r, "category")) != NULL)
+		f->category = id_parse(s);
+	rc = 1;
+	if ((*why = url_check(r, &url)) != NULL ||
+	    (*why = title_check(r, "title", &title)) != NULL)
+		goto out;
+	if (*f->interval != '\0') {
+		interval = strtonum(f->interval, 1,
+		    r->app->conf.fetch_max_interval / 60, &errstr);
+		if (errstr != NULL) {
+			*why = "The interval is a number of minutes, from 1 up "
+			    "to the longest interval hearth.conf allows "
+			    "(fetch_max_interval).";
+			goto out;
+		}
+	}
+	buf_puts(&user, f->username);
+	if ((s = req_param(r, "password")) != NULL && *s != '\0')
+		buf_puts(&pass, s);
+	else if (req_param(r, "forget_password") == NULL)
+		buf_puts(&pass, f->password);
+	if (user.len > CRED_MAX || pass.len > CRED_MAX) {
+		*why = "The user name and the password may be 256 bytes long "
+		    "at most.";
+		goto out;
+	}
+	if (strpbrk(f->username, ":\r\n") != NULL ||
+	    (pass.p != NULL && strpbrk(pass.p, "\r\n") != NULL)) {
+		*why = "The user name may not hold a colon or a line break, "
+		    "nor the password a line break.";
+		goto out;
+	}
+	if (pass.len > 0 && user.len == 0) {
+		*why = "A password needs a user name.";
+		goto out;
+	}
+	rc = -1;
+	if (db_begin(r->db, 1) == -1)
+		goto out;
+	moved = strcmp(url.p, stored) != 0;
+	if ((n = subs_feed_by_url(r->db, r->user_id, url.p, &other)) == -1)
+		goto out;
+	if (n == 1 && other != f->id) {
+		*why = "Another of your feeds has that address.";
+		*status = 409;
+		rc = 1;
+		goto out;
+	}
+	if ((n = category_choice(r, &cat, why)) != 0) {
+		rc = n;
+		goto out;
+	}
+	st = db_stmt(r->db, STMT_WEB_FEED_SAVE);
+	sqlite3_bind_int64(st, 1, r->user_id);
+	sqlite3_bind_int64(st, 2, f->id);
+	if (title.len > 0)
+		sqlite3_bind_text(st, 3, title.p, (int)title.len,
+		    SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, url.p, (int)url.len, SQLITE_STATIC);
+	if (cat != 0)
+		sqlite3_bind_int64(st, 5, cat);
+	if (interval > 0)
+		sqlite3_bind_int64(st, 6, interval);
+	if (user.len > 0) {
+		sqlite3_bind_text(st, 7, user.p, (int)user.len, SQLITE_STATIC);
+		if (pass.len > 0)
+			sqlite3_bind_text(st, 8, pass.p, (int)pass.len,
+			    SQLITE_STATIC);
+	}
+	sqlite3_bind_int(st, 9, disabled);
+	sqlite3_bind_int64(st, 10, (int64_t)time(NULL));
+	n = db_step(st);
+	db_stmt_done(st);
+	if (n == -1 || db_commit(r->db) == -1)
+		goto out;
+	/* A new address, or a feed enabled again: fetch it now. */
+	if (!disabled && (moved || was_disabled))
+		spawn_fetch(r, f->id);
+	rc = 0;
+out:
+	db_rollback(r->db);
+	free(stored);
+	if (rc == -1 && *why == NULL)
+		log_warnx("feed %lld: not saved", (long long)f->id);
+	buf_release(&url);
+	buf_release(&title);
+	buf_release(&user);
+	buf_release(&pass);
+	buf_release(&t);
+	return rc;
+}
+
+/* GET and POST /feeds/ID/edit */
+int
+page_feed_edit(struct req *r)
+{
+	struct feed_form	 f;
+	struct buf		 loc;
+	const char		*why = NULL;
+	int64_t			 id;
+	int			 status, n, rc = -1;
+
+	if (need_user(r) == -1)
+		return 0;
+	if (strcmp(r->method, "POST") == 0 && !csrf_ok(r))
+		return 0;
+	if (id_arg(r, 0, &id) == -1)
+		return 0;
+	buf_init(&loc);
+	if ((n = feed_load(r, id, &f)) != 1) {
+		if (n == 0) {
+			page_error(r, 404, "You have no such feed.");
+			rc = 0;
+		}
+		goto out;
+	}
+	if (strcmp(r->method, "POST") != 0) {
+		rc = edit_render(r, &f, 200, NULL);
+		goto out;
+	}
+	if ((n = edit_save(r, &f, &why, &status)) == -1)
+		goto out;
+	if (n == 1) {
+		rc = edit_render(r, &f, status, why);
+		goto out;
+	}
+	feed_path(&loc, id, "/edit?msg=saved");
+	if (loc.oom)
+		goto out;
+	resp_redirect(r, 303, loc.p);
+	rc = 0;
+out:
+	form_release(&f);
+	buf_release(&loc);
+	return rc;
+}
+
+/* POST /feeds/ID/delete, with confirm=1 ticked. */
+int
+page_feed_delete(struct req *r)
+{
+	struct feed_form	 f;
+	sqlite3_stmt		*st;
+	int64_t			 id;
+	int			 n, rc = -1;
+
+	if (need_user(r) == -1 || !csrf_ok(r) || id_arg(r, 0, &id) == -1)
+		return 0;
+	if (req_param(r, "confirm") == NULL) {
+		if ((n = feed_load(r, id, &f)) == 0) {
+			page_error(r, 404, "You have no such feed.");
+			return 0;
+		}
+		if (n == -1)
+			return -1;
+		rc = edit_render(r, &f, 422, "Tick the box to confirm that "
+		    "the feed and its entries go.");
+		form_release(&f);
+		return rc;
+	}
+	st = db_stmt(r->db, STMT_FEED_DELETE);
+	sqlite3_bind_int64(st, 1, r->user_id);
+	sqlite3_bind_int64(st, 2, id);
+	n = db_step(st);
+	db_stmt_done(st);
+	if (n == -1)
+		return -1;
+	if (sqlite3_changes(r->db->db) == 0) {
+		page_error(r, 404, "You have no such feed.");
+		return 0;
+	}
+	log_info("%s deleted feed %lld", r->user_name, (long long)id);
+	resp_redirect(r, 303, "/feeds?msg=deleted");
+	return 0;
+}
+
+/* Mark the user's feed id (0: every enabled one) due now; changes, -1. */
+static int
+feeds_due(struct req *r, int64_t id)
+{
+	sqlite3_stmt	*st;
+	int		 n;
+
+	st = db_stmt(r->db, STMT_WEB_FEED_DUE);
+	sqlite3_bind_int64(st, 1, r->user_id);
+	if (id != 0)
+		sqlite3_bind_int64(st, 2, id);
+	sqlite3_bind_int64(st, 3, (int64_t)time(NULL));
+	n = db_step(st);
+	db_stmt_done(st);
+	return n == -1 ? -1 : sqlite3_changes(r->db->db);
+}
+
+/*
+ * POST /feeds/ID/refresh: due now, and a fetch started for it; answers
+ * at once.  from=edit goes back to the edit page, else to the list.
+ */
+int
+page_feed_refresh(struct req *r)
+{
+	struct buf	 loc;
+	const char	*from;
+	int64_t		 id;
+	int		 n;
+
+	if (need_user(r) == -1 || !csrf_ok(r) || id_arg(r, 0, &id) == -1)
+		return 0;
+	if ((n = feeds_due(r, id)) == -1)
+		return -1;
+	if (n == 0) {
+		page_error(r, 404, "You have no such feed.");
+		return 0;
+	}
+	spawn_fetch(r, id);
+	buf_init(&loc);
+	from = req_param(r, "from");
+	if (from != NULL && strcmp(from, "edit") == 0)
+		feed_path(&loc, id, "/edit?msg=refreshing");
+	else
+		buf_printf(&loc, "/feeds?msg=refreshing#feed-%lld",
+		    (long long)id);
+	n = loc.oom ? -1 : 0;
+	if (n == 0)
+		resp_redirect(r, 303, loc.p);
+	buf_release(&loc);
+	return n;
+}
+
+/* POST /feeds/refresh: every enabled feed of the user due now. */
+int
+page_feeds_refresh(struct req *r)
+{
+	if (need_user(r) == -1 || !csrf_ok(r))
+		return 0;
+	if (feeds_due(r, 0) == -1)
+		return -1;
+	spawn_fetch(r, 0);
+	resp_redirect(r, 303, "/feeds?msg=refreshing-all");
+	return 0;
+}

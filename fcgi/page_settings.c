@@ -1,0 +1,364 @@
+/* page_settings.c: the user's settings and the reader-app password */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/crypto.h>
+#include <sqlite3.h>
+
+#include "buf.h"
+#include "compat.h"
+#include "crypto.h"
+#include "db.h"
+#include "fcgi.h"
+#include "html.h"
+#include "log.h"
+#include "manage.h"
+#include "pages.h"
+#include "stmt.h"
+
+#define API_PASSWORD_MIN	8	/* bytes */
+#define API_PASSWORD_MAX	1024
+
+/* The settings as the form shows them: stored, or as typed. */
+struct prefs {
+	char	 page_size[16];
+	char	 sort_order[8];		/* newest, oldest */
+	char	 theme[8];		/* auto, light, dark */
+	char	 interval[16];		/* minutes; "": hearth.conf's */
+	int	 api_on;		/* an API password is set */
+};
+
+static const char *const orders[][2] = {
+	{ "newest", "Newest first" },
+	{ "oldest", "Oldest first" },
+};
+
+static const char *const themes[][2] = {
+	{ "auto", "As the system" },
+	{ "light", "Light" },
+	{ "dark", "Dark" },
+};
+
+/* The stored settings into p: 1, 0 when the user is gone, -1 error. */
+static int
+prefs_load(struct req *r, struct prefs *p)
+{
+	sqlite3_stmt	*st;
+	const char	*s;
+	int		 step;
+
+	memset(p, 0, sizeof(*p));
+	st = db_stmt(r->db, STMT_USER_GET);
+	sqlite3_bind_int64(st, 1, r->user_id);
+	if ((step = db_step(st)) == 1) {
+		snprintf(p->page_size, sizeof(p->page_size), "%d",
+		    sqlite3_column_int(st, USER_COL_PAGE_SIZE));
+		if ((s = (const char *)sqlite3_column_text(st,
+		    USER_COL_SORT_ORDER)) != NULL)
+			strlcpy(p->sort_order, s, sizeof(p->sort_order));
+		if ((s = (const char *)sqlite3_column_text(st,
+		    USER_COL_THEME)) != NULL)
+			strlcpy(p->theme, s, sizeof(p->theme));
+		if (sqlite3_column_type(st, USER_COL_REFRESH_INTERVAL) !=
+		    SQLITE_NULL)
+			snprintf(p->interval, sizeof(p->interval), "%lld",
+			    (long long)sqlite3_column_int64(st,
+			    USER_COL_REFRESH_INTERVAL));
+		p->api_on = sqlite3_column_type(st,
+		    USER_COL_API_PASSWORD_HASH) != SQLITE_NULL;
+	}
+	db_stmt_done(st);
+	return step;
+}
+
+/* A <select> of choices (value, label pairs), value cur selected. */
+static void
+select_html(struct buf *b, const char *name, const char *const (*choices)[2],
+    size_t n, const char *cur)
+{
+	size_t	 i;
+
+	HTML_LIT(b, "<select id=\"");
+	html_puts(b, name);
+	HTML_LIT(b, "\" name=\"");
+	html_puts(b, name);
+	HTML_LIT(b, "\">");
+	for (i = 0; i < n; i++) {
+		HTML_LIT(b, "<option value=\"");
+		html_puts(b, choices[i][0]);
+		HTML_LIT(b, "\"");
+		if (strcmp(choices[i][0], cur) == 0)
+			HTML_LIT(b, " selected");
+		HTML_LIT(b, ">");
+		html_puts(b, choices[i][1]);
+		HTML_LIT(b, "</option>");
+	}
+	HTML_LIT(b, "</select>");
+}
+
+/* The settings page; why, when not NULL, is a refusal with status. */
+static int
+settings_render(struct req *r, const struct prefs *p, int status,
+    const char *why)
+{
+	struct buf		*b = &r->resp.body;
+	const struct conf	*c = &r->app->conf;
+
+	page_begin(r, "Settings", NAV_SETTINGS);
+	HTML_LIT(b, "<h1>Settings</h1>\n");
+	if (why != NULL)
+		flash_error(r, status, why);
+	else
+		flash_show(r);
+	HTML_LIT(b, "<form method=\"post\" class=\"settings\" action=\"");
+	html_href(r, "/settings");
+	HTML_LIT(b, "\">");
+	csrf_field(r);
+	HTML_LIT(b, "\n<p><label for=\"page_size\">Entries per page</label>"
+	    " <input id=\"page_size\" name=\"page_size\" type=\"number\""
+	    " min=\"1\" max=\"500\" required value=\"");
+	html_puts(b, p->page_size);
+	HTML_LIT(b, "\"></p>\n<p><label for=\"sort_order\">Order</label> ");
+	select_html(b, "sort_order", orders, sizeof(orders) /
+	    sizeof(orders[0]), p->sort_order);
+	HTML_LIT(b, "</p>\n<p><label for=\"theme\">Theme</label> ");
+	select_html(b, "theme", themes, sizeof(themes) / sizeof(themes[0]),
+	    p->theme);
+	HTML_LIT(b, "</p>\n<p><label for=\"refresh_interval\">Check feeds "
+	    "every</label> <input id=\"refresh_interval\""
+	    " name=\"refresh_interval\" type=\"number\" min=\"1\"");
+	buf_printf(b, " max=\"%lld\"", c->fetch_max_interval / 60);
+	HTML_LIT(b, " value=\"");
+	html_puts(b, p->interval);
+	buf_printf(b, "\"> minutes<br><small>For feeds without an interval of "
+	    "their own. Empty: hearth's default, %lld minutes. The fetcher "
+	    "waits at least %lld minutes (fetch_min_interval in hearth.conf) "
+	    "between checks of such feeds, whatever is set here.</small>"
+	    "</p>\n", c->fetch_interval / 60, c->fetch_min_interval / 60);
+	HTML_LIT(b, "<p><button type=\"submit\">Save</button></p>\n</form>\n");
+
+	HTML_LIT(b, "<section class=\"password\">\n<h2>Sign-in password</h2>\n"
+	    "<p><a href=\"");
+	html_href(r, "/password");
+	HTML_LIT(b, "\">Change your password</a></p>\n</section>\n");
+
+	HTML_LIT(b, "<section class=\"api\" id=\"api\">\n<h2>Reader apps</h2>\n"
+	    "<p>Apps such as NetNewsWire, Reeder or ReadYou sign in through "
+	    "the Google Reader, Fever or Miniflux interfaces with your user "
+	    "name, <strong>");
+	html_puts(b, r->user_name);
+	HTML_LIT(b, "</strong> (Fever apps: exactly so written), and an API "
+	    "password of its own, not your sign-in password.</p>\n<p>");
+	if (p->api_on)
+		HTML_LIT(b, "An API password is set: the apps may sign in.");
+	else
+		HTML_LIT(b, "No API password is set: the apps cannot sign in.");
+	HTML_LIT(b, "</p>\n<form method=\"post\" class=\"api-set\" action=\"");
+	html_href(r, "/settings/api");
+	HTML_LIT(b, "\">");
+	csrf_field(r);
+	HTML_LIT(b, "<input type=\"hidden\" name=\"action\" value=\"set\">\n"
+	    "<p><label for=\"api_password\">New API password</label> <input"
+	    " id=\"api_password\" name=\"api_password\" type=\"password\""
+	    " autocomplete=\"new-password\" minlength=\"8\" maxlength=\"1024\""
+	    " required></p>\n<p><label for=\"api_password2\">Again</label>"
+	    " <input id=\"api_password2\" name=\"api_password2\""
+	    " type=\"password\" autocomplete=\"new-password\" minlength=\"8\""
+	    " maxlength=\"1024\" required></p>\n<p><button type=\"submit\">"
+	    "Set the API password</button></p>\n</form>\n");
+	if (p->api_on) {
+		HTML_LIT(b, "<form method=\"post\" class=\"api-clear\""
+		    " action=\"");
+		html_href(r, "/settings/api");
+		HTML_LIT(b, "\">");
+		csrf_field(r);
+		HTML_LIT(b, "<input type=\"hidden\" name=\"action\""
+		    " value=\"clear\"><p><button type=\"submit\">Remove it: "
+		    "turn the reader-app interfaces off</button></p></form>\n");
+	}
+	HTML_LIT(b, "</section>\n");
+	page_end(r);
+	return 0;
+}
+
+/* GET /settings */
+static int
+settings_get(struct req *r)
+{
+	struct prefs	 p;
+	int		 n;
+
+	if ((n = prefs_load(r, &p)) != 1)
+		return n == 0 ? (page_error(r, 404, NULL), 0) : -1;
+	return settings_render(r, &p, 200, NULL);
+}
+
+/* Whether s is the value of one of n choices. */
+static int
+is_choice(const char *s, const char *const (*choices)[2], size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; s != NULL && i < n; i++)
+		if (strcmp(s, choices[i][0]) == 0)
+			return 1;
+	return 0;
+}
+
+/* Copy what was typed into p, for the form to come back with it. */
+static void
+prefs_typed(struct req *r, struct prefs *p)
+{
+	const char	*s;
+
+	if ((s = req_param(r, "page_size")) != NULL)
+		strlcpy(p->page_size, s, sizeof(p->page_size));
+	if ((s = req_param(r, "sort_order")) != NULL)
+		strlcpy(p->sort_order, s, sizeof(p->sort_order));
+	if ((s = req_param(r, "theme")) != NULL)
+		strlcpy(p->theme, s, sizeof(p->theme));
+	if ((s = req_param(r, "refresh_interval")) != NULL)
+		strlcpy(p->interval, s, sizeof(p->interval));
+}
+
+/* POST /settings */
+static int
+settings_post(struct req *r)
+{
+	sqlite3_stmt	*st;
+	struct prefs	 p;
+	const char	*s, *errstr, *why = NULL;
+	long long	 size, interval = 0;
+	int		 n;
+
+	if ((n = prefs_load(r, &p)) != 1)
+		return n == 0 ? (page_error(r, 404, NULL), 0) : -1;
+	s = req_param(r, "page_size");
+	size = strtonum(s != NULL ? s : "", 1, 500, &errstr);
+	if (errstr != NULL)
+		why = "Entries per page is a number from 1 to 500.";
+	else if (!is_choice(req_param(r, "sort_order"), orders,
+	    sizeof(orders) / sizeof(orders[0])))
+		why = "Choose newest first or oldest first.";
+	else if (!is_choice(req_param(r, "theme"), themes,
+	    sizeof(themes) / sizeof(themes[0])))
+		why = "Choose a theme from the list.";
+	else if ((s = req_param(r, "refresh_interval")) != NULL &&
+	    *s != '\0') {
+		interval = strtonum(s, 1, r->app->conf.fetch_max_interval / 60,
+		    &errstr);
+		if (errstr != NULL)
+			why = "The interval is a number of minutes, from 1 up "
+			    "to the longest interval hearth.conf allows "
+			    "(fetch_max_interval).";
+	}
+	if (why != NULL) {
+		prefs_typed(r, &p);
+		return settings_render(r, &p, 422, why);
+	}
+	st = db_stmt(r->db, STMT_WEB_PREFS_SET);
+	sqlite3_bind_int64(st, 1, r->user_id);
+	sqlite3_bind_int64(st, 2, size);
+	sqlite3_bind_text(st, 3, req_param(r, "sort_order"), -1,
+	    SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, req_param(r, "theme"), -1, SQLITE_STATIC);
+	if (interval > 0)
+		sqlite3_bind_int64(st, 5, interval);
+	n = db_step(st);
+	db_stmt_done(st);
+	if (n == -1)
+		return -1;
+	resp_redirect(r, 303, "/settings?msg=settings-saved");
+	return 0;
+}
+
+/* GET and POST /settings */
+int
+page_settings(struct req *r)
+{
+	if (need_user(r) == -1)
+		return 0;
+	if (strcmp(r->method, "POST") != 0)
+		return settings_get(r);
+	if (!csrf_ok(r))
+		return 0;
+	return settings_post(r);
+}
+
+/*
+ * POST /settings/api: action=set with api_password twice, or
+ * action=clear.  The hash is for the Google Reader and Miniflux
+ * interfaces; Fever clients send only md5("name:password"), kept as
+ * the Fever key.
+ */
+int
+page_settings_api(struct req *r)
+{
+	sqlite3_stmt	*st;
+	struct prefs	 p;
+	struct buf	 hash, key, nk;
+	const char	*action, *pw, *pw2, *why = NULL;
+	size_t		 len;
+	int		 set, n, rc = -1;
+
+	if (need_user(r) == -1 || !csrf_ok(r))
+		return 0;
+	action = req_param(r, "action");
+	if (action == NULL || (strcmp(action, "set") != 0 &&
+	    strcmp(action, "clear") != 0)) {
+		page_error(r, 400, "Set or clear the API password.");
+		return 0;
+	}
+	set = strcmp(action, "set") == 0;
+	buf_init(&hash);
+	buf_init(&key);
+	buf_init(&nk);
+	if (set) {
+		pw = req_param(r, "api_password");
+		pw2 = req_param(r, "api_password2");
+		len = pw != NULL ? strlen(pw) : 0;
+		if (len < API_PASSWORD_MIN || len > API_PASSWORD_MAX)
+			why = "An API password needs 8 to 1024 characters.";
+		else if (pw2 == NULL || strcmp(pw, pw2) != 0)
+			why = "The two passwords differ.";
+		if (why != NULL) {
+			if ((n = prefs_load(r, &p)) == 1)
+				rc = settings_render(r, &p, 422, why);
+			goto out;
+		}
+		buf_puts(&nk, r->user_name);
+		buf_putc(&nk, ':');
+		buf_puts(&nk, pw);
+		if (nk.oom)
+			goto out;
+		crypto_md5_hex(&key, nk.p, nk.len);
+		if (crypto_password_hash(&hash, pw) == -1 || hash.oom ||
+		    key.oom)
+			goto out;
+	}
+	st = db_stmt(r->db, STMT_USER_SET_API_PASSWORD);
+	sqlite3_bind_int64(st, 1, r->user_id);
+	if (set) {
+		sqlite3_bind_text(st, 2, hash.p, (int)hash.len, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, key.p, (int)key.len, SQLITE_STATIC);
+	}
+	n = db_step(st);
+	db_stmt_done(st);
+	if (n == -1)
+		goto out;
+	log_info("%s %s the API password", r->user_name,
+	    set ? "set" : "removed");
+	resp_redirect(r, 303, set ? "/settings?msg=api-set#api" :
+	    "/settings?msg=api-cleared#api");
+	rc = 0;
+out:
+	/* The password went through nk: wipe it. */
+	if (nk.p != NULL)
+		OPENSSL_cleanse(nk.p, nk.cap);
+	buf_release(&hash);
+	buf_release(&key);
+	buf_release(&nk);
+	return rc;
+}
