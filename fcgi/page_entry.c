@@ -316,30 +316,9 @@ page_entry(struct req *r)
 	buf_printf(b, "\" data-id=\"%lld\"", (long long)id);
 	u = (const char *)sqlite3_column_text(st, ENTRY_COL_URL);
 	URL_ATTR(b, " data-url=\"", u);
-	HTML_LIT(b, ">\n<header class=\"entry-head\">\n<div class=\"row-meta\">");
-	if (sqlite3_column_type(st, WEB_COL_ENTRY_ICON_ID) != SQLITE_NULL) {
-		HTML_LIT(b, "<img class=\"icon\" src=\"");
-		html_href(r, "/icon/");
-		buf_printf(b, "%lld", (long long)sqlite3_column_int64(st,
-		    WEB_COL_ENTRY_ICON_ID));
-		HTML_LIT(b, "\" alt=\"\" width=\"16\" height=\"16\">");
-	}
-	HTML_LIT(b, "<a class=\"feed\" href=\"");
-	html_href(r, "/feed/");
-	buf_printf(b, "%lld", (long long)sqlite3_column_int64(st,
-	    ENTRY_COL_FEED_ID));
-	HTML_LIT(b, "\">");
-	html_puts(b, (const char *)sqlite3_column_text(st,
-	    ENTRY_COL_FEED_TITLE));
-	HTML_LIT(b, "</a> ");
-	time_html(b, c.published, time(NULL));
-	s = (const char *)sqlite3_column_text(st, ENTRY_COL_AUTHOR);
-	if (s != NULL && *s != '\0') {
-		HTML_LIT(b, " <span class=\"author\">");
-		html_puts(b, s);
-		HTML_LIT(b, "</span>");
-	}
-	HTML_LIT(b, "</div>\n<h1 class=\"entry-title\">");
+	HTML_LIT(b, ">\n<header class=\"entry-head\">\n");
+	entry_meta(r, st, WEB_COL_ENTRY_ICON_ID, time(NULL));
+	HTML_LIT(b, "\n<h1 class=\"entry-title\">");
 	if (URL_ATTR(b, "<a rel=\"noopener noreferrer\" target=\"_blank\""
 	    " href=\"", u) == 0) {
 		HTML_LIT(b, ">");

@@ -64,37 +64,22 @@ entry_toggles(struct req *r, int64_t id, int is_read, int is_starred,
 }
 
 /*
- * Write one row of a list from st, a statement with the columns of
- * STMT_WEB_LIST_* (enum entry_col up to ENTRY_COL_LIST_MAX, then
- * WEB_COL_ICON_ID).  ltok is the list's short form, for the entry link;
- * back the site path the toggles come back to.
+ * Write the line above an entry's title from st, a statement with enum
+ * entry_col's list columns: the feed's icon (column icon_col, maybe
+ * NULL) and title, the time, the author.
  */
 void
-entry_row(struct req *r, sqlite3_stmt *st, const char *back,
-    const char *ltok, time_t now)
+entry_meta(struct req *r, sqlite3_stmt *st, int icon_col, time_t now)
 {
 	struct buf	*b = &r->resp.body;
-	const char	*title, *author;
-	int64_t		 id = sqlite3_column_int64(st, ENTRY_COL_ID);
-	int		 is_read, is_starred;
+	const char	*author;
 
-	is_read = sqlite3_column_int(st, ENTRY_COL_IS_READ);
-	is_starred = sqlite3_column_int(st, ENTRY_COL_IS_STARRED);
-	HTML_LIT(b, "<li class=\"entry-row");
-	if (!is_read)
-		HTML_LIT(b, " unread");
-	if (is_starred)
-		HTML_LIT(b, " starred");
-	buf_printf(b, "\" id=\"e%lld\" data-id=\"%lld\"", (long long)id,
-	    (long long)id);
-	URL_ATTR(b, " data-url=\"",
-	    (const char *)sqlite3_column_text(st, ENTRY_COL_URL));
-	HTML_LIT(b, ">\n<div class=\"row-meta\">");
-	if (sqlite3_column_type(st, WEB_COL_ICON_ID) != SQLITE_NULL) {
+	HTML_LIT(b, "<div class=\"row-meta\">");
+	if (sqlite3_column_type(st, icon_col) != SQLITE_NULL) {
 		HTML_LIT(b, "<img class=\"icon\" src=\"");
 		html_href(r, "/icon/");
 		buf_printf(b, "%lld", (long long)sqlite3_column_int64(st,
-		    WEB_COL_ICON_ID));
+		    icon_col));
 		HTML_LIT(b, "\" alt=\"\" width=\"16\" height=\"16\">");
 	}
 	HTML_LIT(b, "<a class=\"feed\" href=\"");
@@ -112,7 +97,38 @@ entry_row(struct req *r, sqlite3_stmt *st, const char *back,
 		html_puts(b, author);
 		HTML_LIT(b, "</span>");
 	}
-	HTML_LIT(b, "</div>\n<a class=\"row-title\" href=\"");
+	HTML_LIT(b, "</div>");
+}
+
+/*
+ * Write one row of a list from st, a statement with the columns of
+ * STMT_WEB_LIST_* (enum entry_col up to ENTRY_COL_LIST_MAX, then
+ * WEB_COL_ICON_ID).  ltok is the list's short form, for the entry link;
+ * back the site path the toggles come back to.
+ */
+void
+entry_row(struct req *r, sqlite3_stmt *st, const char *back,
+    const char *ltok, time_t now)
+{
+	struct buf	*b = &r->resp.body;
+	const char	*title;
+	int64_t		 id = sqlite3_column_int64(st, ENTRY_COL_ID);
+	int		 is_read, is_starred;
+
+	is_read = sqlite3_column_int(st, ENTRY_COL_IS_READ);
+	is_starred = sqlite3_column_int(st, ENTRY_COL_IS_STARRED);
+	HTML_LIT(b, "<li class=\"entry-row");
+	if (!is_read)
+		HTML_LIT(b, " unread");
+	if (is_starred)
+		HTML_LIT(b, " starred");
+	buf_printf(b, "\" id=\"e%lld\" data-id=\"%lld\"", (long long)id,
+	    (long long)id);
+	URL_ATTR(b, " data-url=\"",
+	    (const char *)sqlite3_column_text(st, ENTRY_COL_URL));
+	HTML_LIT(b, ">\n");
+	entry_meta(r, st, WEB_COL_ICON_ID, now);
+	HTML_LIT(b, "\n<a class=\"row-title\" href=\"");
 	html_href(r, "/entry/");
 	buf_printf(b, "%lld", (long long)id);
 	HTML_LIT(b, "?l=");
