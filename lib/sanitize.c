@@ -636,20 +636,58 @@ url_is_tracker(const char *url)
 }
 
 /*
+ * How url_norm() treats a byte of a URL: 0 kept, 1 percent-encoded, 2
+ * it depends (\\ ? # % [ ]).  Controls never get this far.
+ */
+static const unsigned char url_cls[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,	/* 0x00 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 0, 1, 2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,	/* 0x20 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 2,	/* 0x30 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,	/* 0x40 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 1, 0,	/* 0x50 */
+	1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,	/* 0x60 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0,	/* 0x70 */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,	/* 0x80 */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+};
+
+/* Bytes no cleaned URL may hold: controls, space, DEL, " < > \\ `. */
+static const unsigned char url_bad[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,	/* 0x00 */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,	/* 0x20 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0,	/* 0x30 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,	/* 0x40 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,	/* 0x50 */
+	1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,	/* 0x60 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,	/* 0x70 */
+};
+
+/*
  * Clean a URL as a browser reads it: leading and trailing white space
  * and controls go, tab, CR and LF anywhere go (so "java\tscript:" is seen
  * for what it is), other controls refuse the URL.  Then percent-encode
  * what libxml2's RFC 3986 parser would refuse: space, non-ASCII, a stray
  * '%', a second '#', brackets outside the host.  A backslash before the
  * query is a slash, as browsers read http URLs.  Returns -1 to refuse.
+ * What stays as it is is copied in runs.
  */
 static int
 url_norm(struct san *s, const char *in)
 {
-	const char	*p, *e;
-	size_t		 i, pathat;
-	int		 qf = 0, hash = 0;
-	unsigned char	 c;
+	static const char	 hex[] = "0123456789ABCDEF";
+	const char		*p, *e, *r, *run;
+	size_t			 i, n, k, pathat;
+	int			 qf = 0, hash = 0;
+	unsigned char		 c;
+	char			 enc[3];
 
 	buf_reset(&s->raw);
 	buf_reset(&s->norm);
@@ -657,47 +695,57 @@ url_norm(struct san *s, const char *in)
 		;
 	for (e = p + strlen(p); e > p && (unsigned char)e[-1] <= ' '; e--)
 		;
-	for (; p < e; p++) {
+	for (run = p; p < e; p++) {
 		c = (unsigned char)*p;
-		if (c == '\t' || c == '\n' || c == '\r')
+		if (c >= ' ' && c != 0x7f)
 			continue;
-		if (c < ' ' || c == 0x7f)
+		if (c != '\t' && c != '\n' && c != '\r')
 			return -1;
-		buf_putc(&s->raw, (char)c);
+		buf_add(&s->raw, run, (size_t)(p - run));
+		run = p + 1;
 	}
+	buf_add(&s->raw, run, (size_t)(e - run));
 	if (s->raw.len == 0 || s->raw.oom)
 		return -1;
 	/* Where the path starts: brackets are allowed in the host only. */
-	p = s->raw.p;
+	r = s->raw.p;
+	n = s->raw.len;
+	p = r;
 	if ((i = scheme_len(p)) > 0)
 		p += i + 1;
 	if (p[0] == '/' && p[1] == '/')
 		p += 2 + strcspn(p + 2, "/?#\\");
-	pathat = (size_t)(p - s->raw.p);
-	for (i = 0; i < s->raw.len; i++) {
-		c = (unsigned char)s->raw.p[i];
+	pathat = (size_t)(p - r);
+	for (i = 0, k = 0; i < n; i++) {
+		c = (unsigned char)r[i];
+		if (url_cls[c] == 0)
+			continue;
+		buf_add(&s->norm, r + k, i - k);
+		k = i + 1;
 		if (c == '\\' && !qf)
 			c = '/';
-		if (c == '?')
+		else if (c == '?')
 			qf = 1;
-		if (c == '#' && !hash) {
+		else if (c == '#' && !hash) {
 			qf = hash = 1;
 			buf_putc(&s->norm, '#');
 			continue;
-		}
-		if (c == '%' && i + 2 < s->raw.len &&
-		    is_hex((unsigned char)s->raw.p[i + 1]) &&
-		    is_hex((unsigned char)s->raw.p[i + 2])) {
-			buf_putc(&s->norm, '%');
+		} else if (c == '%' && i + 2 < n &&
+		    is_hex((unsigned char)r[i + 1]) &&
+		    is_hex((unsigned char)r[i + 2]))
+			;
+		else if ((c == '[' || c == ']') && i < pathat)
+			;
+		else if (url_cls[c] != 0) {
+			enc[0] = '%';
+			enc[1] = hex[c >> 4];
+			enc[2] = hex[c & 0x0f];
+			buf_add(&s->norm, enc, 3);
 			continue;
 		}
-		if (c >= 0x80 || c == ' ' || c == '%' || c == '#' ||
-		    strchr("\"<>\\^`{|}", c) != NULL ||
-		    ((c == '[' || c == ']') && i >= pathat))
-			buf_printf(&s->norm, "%%%02X", c);
-		else
-			buf_putc(&s->norm, (char)c);
+		buf_putc(&s->norm, (char)c);
 	}
+	buf_add(&s->norm, r + k, n - k);
 	return s->norm.oom ? -1 : 0;
 }
 
@@ -749,8 +797,7 @@ url_clean(struct san *s, const char *in, int flags)
 	if (r == NULL || !url_is_http(r) || !host_ok(strstr(r, "//") + 2))
 		goto bad;
 	for (i = 0; r[i] != '\0'; i++)
-		if ((unsigned char)r[i] <= ' ' || r[i] == 0x7f ||
-		    strchr("\"<>\\`", r[i]) != NULL)
+		if (url_bad[(unsigned char)r[i]])
 			goto bad;
 	url_strip_tracking(&s->url, r);
 	free(r);
