@@ -47,7 +47,7 @@ categories_render(struct req *r, int status, const char *why, int64_t which)
 	struct buf	*b = &r->resp.body;
 	sqlite3_stmt	*st;
 	const char	*typed = req_param(r, "title");
-	int64_t		 id;
+	int64_t		 id, nf;
 	char		 p[48];
 	int		 step, n = 0;
 
@@ -76,42 +76,36 @@ categories_render(struct req *r, int status, const char *why, int64_t which)
 	sqlite3_bind_int64(st, 1, r->user_id);
 	while ((step = db_step(st)) == 1) {
 		if (n++ == 0)
-			HTML_LIT(b, "<table class=\"categories\">\n<thead><tr>"
-			    "<th scope=\"col\">Category</th>"
-			    "<th scope=\"col\">Feeds</th>"
-			    "<th scope=\"col\">Unread</th>"
-			    "<th scope=\"col\">Rename</th>"
-			    "<th scope=\"col\">Delete</th></tr></thead>\n"
-			    "<tbody>\n");
+			HTML_LIT(b, "<ul class=\"categories\">\n");
 		id = sqlite3_column_int64(st, 0);
 		snprintf(p, sizeof(p), "/category/%lld", (long long)id);
-		buf_printf(b, "<tr id=\"category-%lld\"><td><a href=\"",
+		buf_printf(b, "<li id=\"category-%lld\"><p><a href=\"",
 		    (long long)id);
 		html_href(r, p);
-		HTML_LIT(b, "\">");
+		HTML_LIT(b, "\"><strong>");
 		html_puts(b, (const char *)sqlite3_column_text(st, 1));
-		buf_printf(b, "</a></td><td>%lld</td><td>%lld</td><td>",
-		    (long long)sqlite3_column_int64(st, 2),
-		    (long long)sqlite3_column_int64(st, 3));
+		nf = sqlite3_column_int64(st, 2);
+		buf_printf(b, "</strong></a> <span class=\"count\">%lld "
+		    "feed%s, %lld unread</span></p>\n", (long long)nf,
+		    nf == 1 ? "" : "s", (long long)sqlite3_column_int64(st, 3));
 		form_open(r, id, "rename", "rename");
-		buf_printf(b, "<input name=\"title\" required"
+		buf_printf(b, "<p><input name=\"title\" required"
 		    " maxlength=\"1024\" aria-label=\"New name\""
 		    " id=\"rename-%lld\" value=\"", (long long)id);
 		html_puts(b, which == id && typed != NULL ? typed :
 		    (const char *)sqlite3_column_text(st, 1));
-		HTML_LIT(b, "\"> <button type=\"submit\">Rename</button></form>"
-		    "</td><td>");
+		HTML_LIT(b, "\"> <button type=\"submit\">Rename</button></p>"
+		    "</form>\n");
 		form_open(r, id, "delete", "delete");
-		HTML_LIT(b, "<button type=\"submit\" title=\"Its feeds become "
-		    "uncategorised\">Delete</button></form></td></tr>\n");
+		HTML_LIT(b, "<p><button type=\"submit\">Delete</button> <small>"
+		    "its feeds stay, uncategorised</small></p></form>\n"
+		    "</li>\n");
 	}
 	db_stmt_done(st);
 	if (step == -1)
 		return -1;
 	if (n > 0)
-		HTML_LIT(b, "</tbody></table>\n<p><small>Deleting a category "
-		    "keeps its feeds: they become uncategorised.</small>"
-		    "</p>\n");
+		HTML_LIT(b, "</ul>\n");
 	else
 		HTML_LIT(b, "<p class=\"empty\">No categories yet.</p>\n");
 	page_end(r);

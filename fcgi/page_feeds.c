@@ -395,9 +395,16 @@ health_html(struct req *r, sqlite3_stmt *st, time_t now)
 		HTML_LIT(b, "never");
 	if (status > 0)
 		buf_printf(b, " (HTTP %d)", status);
+	HTML_LIT(b, "</span> \xc2\xb7 <span class=\"next\">");
+	if (sqlite3_column_int(st, FL_DISABLED))
+		HTML_LIT(b, "disabled: not checked");
+	else {
+		HTML_LIT(b, "next: ");
+		soon_html(b, sqlite3_column_int64(st, FL_NEXT_CHECK_AT), now);
+	}
 	HTML_LIT(b, "</span>");
 	if (errors > 0) {
-		buf_printf(b, "<br><span class=\"errors error\">%d error%s "
+		buf_printf(b, "<br><span class=\"errors error\">%d failure%s "
 		    "in a row", errors, errors == 1 ? "" : "s");
 		if (col_str(st, FL_LAST_ERROR) != NULL) {
 			HTML_LIT(b, ": ");
@@ -405,19 +412,15 @@ health_html(struct req *r, sqlite3_stmt *st, time_t now)
 		}
 		HTML_LIT(b, "</span>");
 	}
-	HTML_LIT(b, "<br><span class=\"next\">");
-	if (sqlite3_column_int(st, FL_DISABLED))
-		HTML_LIT(b, "Disabled: not checked");
-	else {
-		HTML_LIT(b, "Next check: ");
-		soon_html(b, sqlite3_column_int64(st, FL_NEXT_CHECK_AT), now);
-	}
-	HTML_LIT(b, "</span>");
 }
 
-/* The table of the user's feeds. */
+/*
+ * The user's feeds, one block each (a list rather than a table, so it
+ * reads on a phone as well): title and unread count, category and
+ * links, health, and the actions.
+ */
 static int
-feed_table(struct req *r, time_t now)
+feed_list(struct req *r, time_t now)
 {
 	struct buf	*b = &r->resp.body;
 	sqlite3_stmt	*st;
@@ -429,63 +432,58 @@ feed_table(struct req *r, time_t now)
 	sqlite3_bind_int64(st, 1, r->user_id);
 	while ((step = db_step(st)) == 1) {
 		if (n++ == 0)
-			HTML_LIT(b, "<table class=\"feeds\">\n<thead><tr>"
-			    "<th scope=\"col\">Feed</th>"
-			    "<th scope=\"col\">Category</th>"
-			    "<th scope=\"col\">Unread</th>"
-			    "<th scope=\"col\">Health</th>"
-			    "<th scope=\"col\">Actions</th></tr></thead>\n"
-			    "<tbody>\n");
+			HTML_LIT(b, "<ul class=\"feeds\">\n");
 		id = sqlite3_column_int64(st, FL_ID);
-		buf_printf(b, "<tr id=\"feed-%lld\" class=\"feed",
+		buf_printf(b, "<li id=\"feed-%lld\" class=\"feed",
 		    (long long)id);
 		if (sqlite3_column_int(st, FL_DISABLED))
 			HTML_LIT(b, " disabled");
 		if (sqlite3_column_int(st, FL_ERROR_COUNT) > 0)
 			HTML_LIT(b, " failing");
-		HTML_LIT(b, "\"><td class=\"title\">");
+		HTML_LIT(b, "\">\n<p class=\"feed-title\">");
 		icon_html(r, sqlite3_column_int64(st, FL_ICON_ID));
 		snprintf(p, sizeof(p), "/feed/%lld", (long long)id);
 		HTML_LIT(b, "<a href=\"");
 		html_href(r, p);
-		HTML_LIT(b, "\">");
+		HTML_LIT(b, "\"><strong>");
 		html_puts(b, col_str(st, FL_TITLE));
-		HTML_LIT(b, "</a>");
-		if (URL_ATTR(b, " <a class=\"site\" rel=\"noreferrer\" href=\"",
-		    col_str(st, FL_SITE_URL)) == 0)
-			HTML_LIT(b, ">site</a>");
-		if (URL_ATTR(b, " <a class=\"source\" rel=\"noreferrer\""
-		    " href=\"", col_str(st, FL_URL)) == 0)
-			HTML_LIT(b, ">feed</a>");
-		HTML_LIT(b, "</td><td class=\"category\">");
+		buf_printf(b, "</strong></a> <span class=\"count\">%lld unread"
+		    "</span></p>\n<p class=\"feed-meta\">",
+		    (long long)sqlite3_column_int64(st, FL_UNREAD));
 		if (sqlite3_column_type(st, FL_CATEGORY_ID) != SQLITE_NULL) {
 			cat = sqlite3_column_int64(st, FL_CATEGORY_ID);
 			snprintf(p, sizeof(p), "/category/%lld",
 			    (long long)cat);
-			HTML_LIT(b, "<a href=\"");
+			HTML_LIT(b, "<a class=\"category\" href=\"");
 			html_href(r, p);
 			HTML_LIT(b, "\">");
 			html_puts(b, col_str(st, FL_CATEGORY));
 			HTML_LIT(b, "</a>");
-		}
-		buf_printf(b, "</td><td class=\"unread\">%lld</td>"
-		    "<td class=\"health\">",
-		    (long long)sqlite3_column_int64(st, FL_UNREAD));
+		} else
+			HTML_LIT(b, "<span class=\"category\">No category"
+			    "</span>");
+		if (URL_ATTR(b, " \xc2\xb7 <a class=\"site\" rel=\"noreferrer\""
+		    " href=\"", col_str(st, FL_SITE_URL)) == 0)
+			HTML_LIT(b, ">site</a>");
+		if (URL_ATTR(b, " \xc2\xb7 <a class=\"source\""
+		    " rel=\"noreferrer\" href=\"", col_str(st, FL_URL)) == 0)
+			HTML_LIT(b, ">feed</a>");
+		HTML_LIT(b, "</p>\n<p class=\"health\">");
 		health_html(r, st, now);
-		HTML_LIT(b, "</td><td class=\"actions\"><a href=\"");
+		HTML_LIT(b, "</p>\n<div class=\"feed-actions\"><a href=\"");
 		snprintf(p, sizeof(p), "/feeds/%lld/edit", (long long)id);
 		html_href(r, p);
 		HTML_LIT(b, "\">Edit</a> ");
 		feed_form_open(r, id, "/refresh", "refresh");
 		HTML_LIT(b, "<input type=\"hidden\" name=\"from\""
 		    " value=\"list\"><button type=\"submit\">Refresh</button>"
-		    "</form></td></tr>\n");
+		    "</form></div>\n</li>\n");
 	}
 	db_stmt_done(st);
 	if (step == -1)
 		return -1;
 	if (n > 0) {
-		HTML_LIT(b, "</tbody></table>\n");
+		HTML_LIT(b, "</ul>\n");
 		return 0;
 	}
 	HTML_LIT(b, "<p class=\"empty\">No feeds yet: <a href=\"");
@@ -568,7 +566,7 @@ feeds_render(struct req *r, int status, const char *why, int open)
 	HTML_LIT(b, "></p>\n<p><button type=\"submit\">Add</button></p>\n"
 	    "</form>\n</details>\n");
 
-	if (feed_table(r, now) == -1)
+	if (feed_list(r, now) == -1)
 		return -1;
 
 	/* OPML. */
