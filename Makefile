@@ -47,6 +47,7 @@ CFLAGS ?=	-O2 -g
 SAN_CFLAGS =	-g -O1 -fno-omit-frame-pointer \
 		-fsanitize=address,undefined -fno-sanitize-recover=all
 ALL_CPPFLAGS =	$(OS_CPPFLAGS) $(HAVE) -DHEARTH_VERSION='"$(VERSION)"' \
+		-DHEARTH_SHAREDIR='"$(SHAREDIR)"' \
 		-Ilib $(PKG_CFLAGS) $(FCGI_CFLAGS) $(CPPFLAGS)
 LIBS =		$(PKG_LIBS) -lpthread -lm
 
