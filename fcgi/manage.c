@@ -118,3 +118,16 @@ id_arg(struct req *r, int i, int64_t *id)
 	}
 	return 0;
 }
+
+/*
+ * For a lookup that gave step (db_step()'s 0 or -1) instead of a row:
+ * 0 with a 404 answered when there was no row, else -1 (a 500).
+ */
+int
+not_found(struct req *r, int step)
+{
+	if (step != 0)
+		return -1;
+	page_error(r, 404, NULL);
+	return 0;
+}

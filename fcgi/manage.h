@@ -28,6 +28,7 @@ const char	*flash_text(const char *);
 void		 flash_show(struct req *);
 void		 flash_error(struct req *, int, const char *);
 int		 id_arg(struct req *, int, int64_t *);
+int		 not_found(struct req *, int);
 
 /* page_search.c */
 int		 search_query(struct buf *, const char *);

@@ -60,7 +60,7 @@ digest_visit(struct req *r)
 		    sqlite3_column_int64(st, USER_COL_LAST_SEEN_AT);
 	db_stmt_done(st);
 	if (step != 1)
-		return step == 0 ? (page_error(r, 404, NULL), 0) : -1;
+		return not_found(r, step);
 	if (since < 1)
 		since = 1;
 	if (!r->head) {

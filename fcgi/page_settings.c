@@ -191,7 +191,7 @@ settings_get(struct req *r)
 	int		 n;
 
 	if ((n = prefs_load(r, &p)) != 1)
-		return n == 0 ? (page_error(r, 404, NULL), 0) : -1;
+		return not_found(r, n);
 	return settings_render(r, &p, 200, NULL);
 }
 
@@ -234,7 +234,7 @@ settings_post(struct req *r)
 	int		 n;
 
 	if ((n = prefs_load(r, &p)) != 1)
-		return n == 0 ? (page_error(r, 404, NULL), 0) : -1;
+		return not_found(r, n);
 	s = req_param(r, "page_size");
 	size = strtonum(s != NULL ? s : "", 1, 500, &errstr);
 	if (errstr != NULL)
