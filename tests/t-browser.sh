@@ -46,7 +46,7 @@ fi
 shots=$top/build/test-out/screenshots
 rm -f "$shots"/*.png
 # Three minutes at most, whatever happens in the browser.
-timeout -s TERM 180 python3 tests/browser/reader.py "$NGX_URL" \
+timeout -s TERM 180 python3 -B tests/browser/reader.py "$NGX_URL" \
     "$S/var/hearth.db" "$shots"
 rc=$?
 [ "$rc" -eq 0 ] || fail=$((fail + 1))
