@@ -185,6 +185,34 @@ struct fixup {
 	size_t		 vlen;
 };
 
+#define ONES	0x0101010101010101ULL
+#define HIGHS	0x8080808080808080ULL
+/* Whether a byte of the 64-bit word w is c (exact as to whether any is). */
+#define HAS_BYTE(w, c)	((((w) ^ (ONES * (c))) - ONES) & ~((w) ^ \
+			    (ONES * (c))) & HIGHS)
+/* Whether a byte of w is below n (n at most 128; exact likewise). */
+#define HAS_LESS(w, n)	(((w) - ONES * (n)) & ~(w) & HIGHS)
+
+/* Whether one of the 8 bytes at p is a control or 0xEF, for fix_copy(). */
+static inline int
+word_fix(const unsigned char *p)
+{
+	uint64_t	 w;
+
+	memcpy(&w, p, sizeof(w));
+	return (HAS_LESS(w, 0x20) | HAS_BYTE(w, 0xef)) != 0;
+}
+
+/* Whether one of the 8 bytes at p is '<' or '&', for fix_text(). */
+static inline int
+word_markup(const unsigned char *p)
+{
+	uint64_t	 w;
+
+	memcpy(&w, p, sizeof(w));
+	return (HAS_BYTE(w, '<') | HAS_BYTE(w, '&')) != 0;
+}
+
 static int
 entity_cmp(const void *key, const void *elem)
 {
@@ -250,22 +278,26 @@ static void
 fix_copy(struct buf *b, const char *s, size_t n)
 {
 	const unsigned char	*u = (const unsigned char *)s;
-	size_t			 i, start = 0;
+	size_t			 i = 0, start = 0;
 
-	for (i = 0; i < n; i++) {
-		if (u[i] >= 0x20 && u[i] != 0xef)
+	while (i < n) {
+		while (n - i >= 8 && !word_fix(u + i))
+			i += 8;
+		if (i >= n)
+			break;
+		if ((u[i] >= 0x20 && u[i] != 0xef) || u[i] == '\t' ||
+		    u[i] == '\n' || u[i] == '\r' || (u[i] == 0xef &&
+		    !(i + 2 < n && u[i + 1] == 0xbf &&
+		    (u[i + 2] == 0xbe || u[i + 2] == 0xbf)))) {
+			i++;
 			continue;
-		if (u[i] == '\t' || u[i] == '\n' || u[i] == '\r')
-			continue;
-		if (u[i] == 0xef && !(i + 2 < n && u[i + 1] == 0xbf &&
-		    (u[i + 2] == 0xbe || u[i + 2] == 0xbf)))
-			continue;
+		}
 		buf_add(b, s + start, i - start);
 		if (u[i] == 0xef) {
 			buf_add(b, "\xef\xbf\xbd", 3);
 			i += 2;
 		}
-		start = i + 1;
+		start = ++i;
 	}
 	buf_add(b, s + start, n - start);
 }
@@ -381,15 +413,23 @@ skip_decl(const char *s, size_t n, size_t i)
 	return n;
 }
 
+/*
+ * The index just past the first end (a short string) at or after i, or
+ * n.  memchr() finds its first byte, which is rare in text, fast.
+ */
 static size_t
 skip_past(const char *s, size_t n, size_t i, const char *end)
 {
 	const char	*q;
+	size_t		 len = strlen(end);
 
-	if (i > n)
-		return n;
-	q = memmem(s + i, n - i, end, strlen(end));
-	return q == NULL ? n : (size_t)(q - s) + strlen(end);
+	while (i < n && (q = memchr(s + i, end[0], n - i)) != NULL) {
+		i = (size_t)(q - s);
+		if (n - i >= len && memcmp(q, end, len) == 0)
+			return i + len;
+		i++;
+	}
+	return n;
 }
 
 /* Whether the element name at s is a feed's root: rss, RDF or feed. */
@@ -471,6 +511,8 @@ fix_text(struct fixup *fx, struct buf *b)
 	size_t		 n = fx->n, i = fx->i, stop, k;
 
 	stop = n - i > CHUNK ? i + CHUNK : n;
+	while (stop - i >= 8 && !word_markup((const unsigned char *)s + i))
+		i += 8;
 	while (i < stop && s[i] != '<' && s[i] != '&')
 		i++;
 	fix_copy(b, s + fx->i, i - fx->i);
