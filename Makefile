@@ -180,6 +180,11 @@ fuzz-build: $(patsubst fuzz/%.c,$(FZ)/fuzz-%,$(FUZZ_SRC))
 fuzz: fuzz-build
 	sh fuzz/run $(FUZZ_TIME) $(patsubst fuzz/%.c,%,$(FUZZ_SRC))
 
+# run: the whole reader on 127.0.0.1:$(PORT) (default 8080), in the
+# foreground: packages, build, var/, nginx, hearth-fcgi, a fetch every 5 min.
+run:
+	sh scripts/run
+
 # --- benchmarks (not part of check) ----------------------------------
 
 bench: bench-parse
@@ -213,8 +218,8 @@ uninstall:
 clean:
 	rm -rf $(B)
 
-.PHONY: all check test lint fuzz fuzz-build bench bench-parse install uninstall \
-	clean
+.PHONY: all check test run lint fuzz fuzz-build bench bench-parse install \
+	uninstall clean
 .PRECIOUS: $(SAN)/%.o $(FZ)/%.o
 .SECONDARY:
 

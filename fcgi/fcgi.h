@@ -19,6 +19,7 @@
 struct app {
 	struct conf	 conf;
 	int		 listen_fd;
+	int		 own_socket;	/* made by us: removed at exit */
 	const char	*prefix;	/* conf.path_prefix, "/" or "/x/" */
 	size_t		 prefix_len;	/* without its last slash */
 	volatile sig_atomic_t quit;	/* SIGTERM or SIGINT seen */

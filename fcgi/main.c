@@ -70,6 +70,7 @@ listen_socket(const struct conf *c)
 		fatal("listen on %s", c->socket);
 	if (chmod(c->socket, (mode_t)c->socket_mode) == -1)
 		fatal("chmod %s", c->socket);
+	app.own_socket = 1;
 	log_info("listening on %s", c->socket);
 	return fd;
 }
@@ -217,7 +218,7 @@ main(int argc, char *argv[])
 		db_close(&workers[i].db);
 	}
 	free(workers);
-	if (app.listen_fd != STDIN_FILENO && app.listen_fd != 3)
+	if (app.own_socket)
 		unlink(app.conf.socket);
 	conf_release(&app.conf);
 	log_info("stopped");

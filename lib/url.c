@@ -106,7 +106,7 @@ url_scheme_is(const char *url, const char *scheme)
 int
 url_is_http(const char *url)
 {
-	const char	*p, *auth, *end, *at, *host;
+	const char	*p, *auth, *end, *at, *host, *port;
 
 	if (url_scheme_is(url, "http"))
 		p = url + 5;
@@ -123,6 +123,11 @@ url_is_http(const char *url)
 		if (*at == '@')
 			host = at + 1;
 	if (host == end || *host == ':')
+		return 0;
+	/* A port, if any, is digits only: "https://javascript:x//" is not. */
+	if ((port = memchr(host, ':', (size_t)(end - host))) != NULL &&
+	    (port + 1 == end || strspn(port + 1, "0123456789") !=
+	    (size_t)(end - port - 1)))
 		return 0;
 	for (; *p != '\0'; p++)
 		if ((unsigned char)*p <= ' ' || *p == 0x7f)
