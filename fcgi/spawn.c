@@ -121,19 +121,17 @@ pipe_cloexec(int p[2])
 static void
 child_exec(const char *path, char *const argv[], int report, int maxfd)
 {
-	static const int	 sigs[] = { SIGPIPE, SIGCHLD, SIGHUP, SIGINT,
-	    SIGTERM, SIGQUIT, SIGUSR1 };
 	struct sigaction	 sa;
 	sigset_t		 none;
-	size_t			 i;
-	int			 fd, e;
+	int			 fd, e, sig;
 
 	setsid();
+	/* Ignored signals stay ignored across exec: SIGPIPE, for one. */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_DFL;
 	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
+	for (sig = 1; sig < NSIG; sig++)
+		sigaction(sig, &sa, NULL);	/* some refuse: no matter */
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (report != 3) {
