@@ -17,14 +17,20 @@
 #include "manage.h"
 #include "test.h"
 
-/* The child reports on itself: stdin, two fds, signals, its parent. */
+/*
+ * The child reports on itself: stdin, two fds, signals, its parent.
+ * The signal masks are read first, with builtins only: a shell waiting
+ * for a command of its own blocks signals meanwhile.
+ */
 static char script[] =
     "exec >\"$1.tmp\"; "
+    "while read -r l; do "
+    "  case $l in Sig[BI]*) echo \"$l\" ;; esac; "
+    "done </proc/$$/status; "
     "readlink /proc/$$/fd/0; "
     "for fd in 3 $2; do "
     "  if [ -e /proc/$$/fd/$fd ]; then echo open; else echo closed; fi; "
     "done; "
-    "grep -E '^Sig(Blk|Ign)' /proc/$$/status; "
     "echo \"ppid=$PPID\"; "
     "sleep 1; "
     "mv \"$1.tmp\" \"$1\"";
@@ -108,11 +114,12 @@ main(void)
 	w = waitpid(-1, &status, WNOHANG);
 	T_OK(w == -1 && errno == ECHILD, "no child left to reap (no zombie)");
 	T_OK(wait_file(out, &b) == 0, "the program ran and reported");
-	T_OK(b.p != NULL && strncmp(b.p, "/dev/null\n", 10) == 0,
+	T_OK(b.p != NULL && strstr(b.p, "\n/dev/null\n") != NULL,
 	    "its standard input is /dev/null");
 	T_OK(b.p != NULL && strstr(b.p, "\nclosed\nclosed\n") != NULL,
 	    "the report pipe and an inherited descriptor are closed");
-	T_OK(b.p != NULL && strstr(b.p, "SigBlk:\t0000000000000000\n") != NULL,
+	T_OK(b.p != NULL && strncmp(b.p, "SigBlk:\t0000000000000000\n",
+	    25) == 0,
 	    "no signal blocked in the program");
 	T_OK(b.p != NULL && (ign = strstr(b.p, "SigIgn:\t")) != NULL &&
 	    (strtoull(ign + 8, NULL, 16) & (1ULL << (SIGPIPE - 1))) == 0,
