@@ -39,6 +39,25 @@ bg_check() {
 	fi
 }
 
+# wait_lock: wait (5 s at most) until a process holds the test's
+# fetch lock, read from /proc/locks so as not to touch the lock.
+wait_lock() {
+	_ino=$(stat -c %i "$T/var/hearth-fetch.lock" 2>/dev/null)
+	_n=0
+	while [ "$_n" -lt 100 ]; do
+		if [ -n "$_ino" ] && awk -v i=":$_ino" '$2 == "FLOCK" &&
+		    substr($6, length($6) - length(i) + 1) == i { f = 1 }
+		    END { exit !f }' /proc/locks; then
+			return 0
+		fi
+		sleep 0.05
+		_n=$((_n + 1))
+		[ -n "$_ino" ] ||
+		    _ino=$(stat -c %i "$T/var/hearth-fetch.lock" 2>/dev/null)
+	done
+	return 1
+}
+
 # --- two passes started together ------------------------------------------
 # Each feed is asked for once: one process runs the pass, the other
 # leaves a request for it and exits 0.
@@ -81,7 +100,12 @@ late=$FID
 q "UPDATE feed SET next_check_at = 4102444800 WHERE id = $late"
 bg_fetch a
 pa=$BG
-sleep 0.7
+if wait_lock; then
+	ok "queue: the pass holds the lock"
+else
+	notok "queue: the pass holds the lock (/proc/locks)"
+fi
+sleep 0.2
 timeout -s KILL 60 "$fetch" -d -c "$C" --feed "$late" >"$T/b.out" \
     2>"$T/b.err" </dev/null
 rcb=$?
