@@ -124,9 +124,16 @@ url_is_http(const char *url)
 			host = at + 1;
 	if (host == end || *host == ':')
 		return 0;
-	/* A port, if any, is digits only: "https://javascript:x//" is not. */
-	if ((port = memchr(host, ':', (size_t)(end - host))) != NULL &&
-	    (port + 1 == end || strspn(port + 1, "0123456789") !=
+	/*
+	 * An IPv6 literal is bracketed; a port, if any, is digits only:
+	 * "https://javascript:x//" has no host worth the name.
+	 */
+	port = host;
+	if (*host == '[' && ((port = memchr(host, ']', (size_t)(end - host)))
+	    == NULL || port == host + 1))
+		return 0;
+	if ((port = memchr(port, ':', (size_t)(end - port))) != NULL &&
+	    (port + 1 == end || strspn(port + 1, "0123456789") <
 	    (size_t)(end - port - 1)))
 		return 0;
 	for (; *p != '\0'; p++)
