@@ -663,6 +663,65 @@ choose(const char *in, size_t len, const char *ct, struct choice *c,
 }
 
 /*
+ * Whether the n bytes at s are valid UTF-8 without the controls
+ * utf8_clean() drops: what it would copy as it is.  *multi says whether
+ * there is a multibyte sequence.
+ */
+static int
+utf8_plain(const char *s, size_t n, int *multi)
+{
+	const unsigned char	*u = (const unsigned char *)s;
+	size_t			 i = 0, k, sub;
+
+	*multi = 0;
+	while (i < n) {
+		while (n - i >= 8 && word_plain(u + i))
+			i += 8;
+		if (i >= n)
+			break;
+		if (u[i] < 0x80) {
+			if (is_dropped(u[i]))
+				return 0;
+			i++;
+			continue;
+		}
+		if ((k = utf8_seq(u + i, n - i, &sub)) == 0)
+			return 0;
+		*multi = 1;
+		i += k;
+	}
+	return 1;
+}
+
+/*
+ * Whether charset_to_utf8() would give in back unchanged but for the
+ * byte order mark it skips (its length in *skip) and the label of the
+ * XML declaration it rewrites: the encoding picked is UTF-8, or a
+ * latin1 or ASCII label, which valid UTF-8 and ASCII pass unchanged,
+ * and the text is valid UTF-8 without the controls that are dropped.
+ * A caller that only reads the text can then use in + *skip where it
+ * is instead of a converted copy.
+ */
+int
+charset_utf8_as_is(const char *in, size_t len, const char *ct, size_t *skip)
+{
+	struct choice	 c;
+	int		 multi;
+
+	*skip = 0;
+	if (in == NULL || len == 0)
+		return 1;
+	choose(in, len, ct, &c, skip);
+	if (c.enc != ENC_UTF8 && !(c.enc == ENC_1252 && c.latin))
+		return 0;
+	if (!utf8_plain(in + *skip, len - *skip, &multi))
+		return 0;
+	if (c.enc == ENC_1252 && multi)
+		log_debug("charset: UTF-8 labelled as latin1");
+	return 1;
+}
+
+/*
  * Append in (len bytes) to out as valid UTF-8, its encoding found from
  * the byte order mark, the HTTP content type (may be NULL) or the XML
  * declaration, in that order; valid non-ASCII UTF-8 under a latin1 or

@@ -235,11 +235,54 @@ valid_utf8(const char *s, size_t n)
 	return 1;
 }
 
+/* charset_utf8_as_is(): which documents parse.c may read in place. */
+static const struct {
+	const char	*what;
+	const char	*in;
+	size_t		 len;
+	const char	*ct;
+	int		 as_is;
+	size_t		 skip;
+} asis[] = {
+	{ "ASCII", B("<a>x</a>"), NULL, 1, 0 },
+	{ "UTF-8 BOM", B("\xef\xbb\xbf<a>\xc3\xa9</a>"), NULL, 1, 3 },
+	{ "UTF-8, tab LF CR DEL", B("<a>\t\n\r\x7f\xe2\x82\xac</a>"), NULL, 1,
+	    0 },
+	{ "UTF-8 declared", B("<?xml version=\"1.0\" encoding=\"utf-8\"?>"
+	    "<a>\xf0\x9f\x98\x80</a>"), NULL, 1, 0 },
+	{ "UTF-8 under a latin1 label", B("<a>caf\xc3\xa9</a>"),
+	    "text/xml; charset=iso-8859-1", 1, 0 },
+	{ "ASCII declared latin1", B("<?xml version=\"1.0\" "
+	    "encoding=\"ISO-8859-1\"?><a>x</a>"), NULL, 1, 0 },
+	{ "latin1 byte", B("<a>caf\xe9</a>"), "text/xml; charset=latin1", 0,
+	    0 },
+	{ "stray byte in UTF-8", B("<a>\xc3\xa9\xe9</a>"), NULL, 0, 0 },
+	{ "control", B("<a>\x01</a>"), NULL, 0, 0 },
+	{ "NUL", B("<a>\0</a>"), NULL, 0, 0 },
+	{ "KOI8-R", B("<?xml version=\"1.0\" encoding=\"koi8-r\"?><a/>"), NULL,
+	    0, 0 },
+	{ "ASCII under an iconv label", B("<a/>"), "text/xml; charset=sjis",
+	    0, 0 },
+	{ "UTF-16 BOM", B("\xff\xfe<\0a\0/\0>\0"), NULL, 0, 2 },
+	{ "empty", B(""), NULL, 1, 0 },
+};
+
+/* What follows the first "?>" of s, or s when it has no declaration. */
+static const char *
+after_decl(const char *s)
+{
+	const char	*e;
+
+	if (strncmp(s, "<?xml", 5) != 0 || (e = strstr(s, "?>")) == NULL)
+		return s;
+	return e + 2;
+}
+
 int
 main(void)
 {
 	struct buf	 b;
-	size_t		 i;
+	size_t		 i, skip;
 	char		*big;
 	int		 rc;
 
@@ -252,6 +295,25 @@ main(void)
 		T_OK(b.p != NULL && strlen(b.p) == b.len &&
 		    valid_utf8(b.p, b.len), "%s: valid UTF-8", rows[i].what);
 	}
+
+	for (i = 0; i < sizeof(asis) / sizeof(asis[0]); i++) {
+		rc = charset_utf8_as_is(asis[i].in, asis[i].len, asis[i].ct,
+		    &skip);
+		T_OK(rc == asis[i].as_is && (!rc || skip == asis[i].skip),
+		    "as is: %s: %d, skip %zu", asis[i].what, rc, skip);
+	}
+	/* Whatever it says yes to, charset_to_utf8() leaves as it is. */
+	for (i = 0, rc = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		if (!charset_utf8_as_is(rows[i].in, rows[i].len, rows[i].ct,
+		    &skip))
+			continue;
+		rc++;
+		T_OK(strlen(rows[i].in + skip) == rows[i].len - skip &&
+		    strcmp(after_decl(rows[i].want),
+		    after_decl(rows[i].in + skip)) == 0,
+		    "as is: %s: charset_to_utf8() agrees", rows[i].what);
+	}
+	T_OK(rc >= 10, "as is: %d conversion rows read in place", rc);
 
 	/* Appends after what the buffer holds; rewrites only its own part. */
 	buf_reset(&b);

@@ -67,6 +67,7 @@ int	 jsonfeed_parse(struct feed *, const char *, size_t, const char *,
 
 /* charset.c: any declared or guessed encoding to valid UTF-8 */
 int	 charset_to_utf8(struct buf *, const char *, size_t, const char *);
+int	 charset_utf8_as_is(const char *, size_t, const char *, size_t *);
 
 /* date.c: feed dates to UNIX seconds, and back to RFC 3339 */
 int64_t	 date_parse(const char *);

@@ -2494,17 +2494,27 @@ feed_parse(struct feed *f, const char *doc, size_t len, const char *base_url,
 		return -1;
 	}
 
-	if (charset_to_utf8(&u, doc, len, content_type) == -1 || u.oom) {
-		BUF_LIT(err, "cannot read the document's encoding");
-		goto out;
+	/*
+	 * A document in UTF-8 already (most are) is read where it is: a
+	 * copy would double the memory a big feed takes.
+	 */
+	memset(&fx, 0, sizeof(fx));
+	if (charset_utf8_as_is(doc, len, content_type, &i)) {
+		fx.s = doc + i;
+		fx.n = len - i;
+	} else {
+		if (charset_to_utf8(&u, doc, len, content_type) == -1 ||
+		    u.oom) {
+			BUF_LIT(err, "cannot read the document's encoding");
+			goto out;
+		}
+		fx.s = u.p;
+		fx.n = u.len;
 	}
-	if (memchr(u.p, '<', u.len) == NULL) {
+	if (fx.n == 0 || memchr(fx.s, '<', fx.n) == NULL) {
 		BUF_LIT(err, "not a feed (no markup)");
 		goto out;
 	}
-	memset(&fx, 0, sizeof(fx));
-	fx.s = u.p;
-	fx.n = u.len;
 	if (fix_prolog(&fx) == -1) {
 		BUF_LIT(err, "not a feed (no root element)");
 		goto out;

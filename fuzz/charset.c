@@ -62,15 +62,34 @@ valid(const unsigned char *u, size_t n)
 	return 1;
 }
 
+/* The bytes after the first "?>" of s (n bytes), or all of them. */
+static const char *
+tail(const char *s, size_t n, size_t *tn)
+{
+	const char	*e;
+
+	if ((e = memmem(s, n, "?>", 2)) == NULL) {
+		*tn = n;
+		return s;
+	}
+	*tn = n - (size_t)(e + 2 - s);
+	return e + 2;
+}
+
 /*
  * The first byte picks a content type, the rest is the body: the
- * output must be valid UTF-8 without NUL bytes.
+ * output must be valid UTF-8 without NUL bytes.  When
+ * charset_utf8_as_is() says the body may be read in place, the body
+ * must be valid UTF-8 and the conversion must not change it but for
+ * the declaration.
  */
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct buf	 b;
-	const char	*ct = NULL;
+	const char	*ct = NULL, *t1, *t2;
+	size_t		 skip, n1, n2;
+	int		 as_is;
 
 	if (size > 0) {
 		ct = cts[data[0] % (sizeof(cts) / sizeof(cts[0]))];
@@ -78,10 +97,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size--;
 	}
 	buf_init(&b);
+	as_is = charset_utf8_as_is((const char *)data, size, ct, &skip);
+	if (as_is && (!valid(data + skip, size - skip) ||
+	    memchr(data + skip, '\0', size - skip) != NULL))
+		abort();
 	if (charset_to_utf8(&b, (const char *)data, size, ct) == 0 &&
 	    (b.p == NULL || !valid((const unsigned char *)b.p, b.len) ||
 	    strlen(b.p) != b.len))
 		abort();
+	if (as_is && b.p != NULL && (b.len != size - skip ||
+	    memcmp(b.p, data + skip, b.len) != 0)) {
+		t1 = tail(b.p, b.len, &n1);
+		t2 = tail((const char *)data + skip, size - skip, &n2);
+		if (n1 != n2 || memcmp(t1, t2, n1) != 0)
+			abort();
+	}
 	buf_release(&b);
 	return 0;
 }
