@@ -187,10 +187,13 @@ run:
 
 # --- benchmarks (not part of check) ----------------------------------
 
-bench: bench-parse
+bench: bench-parse bench-fetch
 
 bench-parse: $(B)/hearth-fetch
 	sh bench/parse.sh
+
+bench-fetch: $(B)/hearth-fetch $(B)/hearthctl
+	sh bench/fetch.sh
 
 # --- install ----------------------------------------------------------
 
@@ -218,7 +221,7 @@ uninstall:
 clean:
 	rm -rf $(B)
 
-.PHONY: all check test run lint fuzz fuzz-build bench bench-parse install \
+.PHONY: all check test run lint fuzz fuzz-build bench bench-parse bench-fetch install \
 	uninstall clean
 .PRECIOUS: $(SAN)/%.o $(FZ)/%.o
 .SECONDARY:

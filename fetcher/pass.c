@@ -1104,9 +1104,14 @@ pass_open(struct db *db, const struct conf *conf)
 	}
 	if (db_open(db, conf->database, 0) == -1)
 		return -1;
+	/*
+	 * No mmap here: it serves the long-lived responder's reads, while
+	 * a pass mostly writes, and mapped pages it touched would count in
+	 * its peak RSS (37 MiB instead of 19 MiB on a 28 MB database).
+	 */
 	if (db_set_busy_timeout(db, (int)conf->db_busy_timeout_ms) == -1 ||
 	    db_set_cache_size(db, (int)(conf->db_cache_size / 1024)) == -1 ||
-	    db_set_mmap_size(db, conf->db_mmap_size) == -1) {
+	    db_set_mmap_size(db, 0) == -1) {
 		db_close(db);
 		return -1;
 	}
