@@ -64,7 +64,7 @@ main(void)
 	const char	*oldpath, *ign = NULL;
 	struct buf	 b;
 	sigset_t	 block;
-	char		 go[PATH_MAX];
+	char		 go[PATH_MAX + 8];
 	pid_t		 w;
 	int		 fd, r, status;
 
