@@ -749,6 +749,62 @@ url_norm(struct san *s, const char *in)
 	return s->norm.oom ? -1 : 0;
 }
 
+/*
+ * Characters of an absolute URL that RFC 3986 allows as they are after
+ * the host: unreserved, sub-delims, ':', '@', '/' and '?'.  Hosts get
+ * the unreserved ones only (2).
+ */
+static const unsigned char url_pchar[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,	/* 0x00 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 1, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 2, 2, 1,	/* 0x20 !$&'()*+,-./ */
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 0, 1, 0, 1,	/* 0x30 0-9 :;=? */
+	1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,	/* 0x40 @A-O */
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 2,	/* 0x50 P-Z _ */
+	0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,	/* 0x60 a-o */
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 2, 0,	/* 0x70 p-z ~ */
+};
+
+/*
+ * Whether u is an absolute http or https URL that url_resolve() would
+ * give back unchanged, so that it need not be called: libxml2's
+ * xmlBuildURI() returns an absolute reference as it is when it parses,
+ * and this accepts only what surely parses: a host of unreserved
+ * characters (no user, no port, no IP literal), then path, query and at
+ * most one fragment of the characters above and percent-escapes.
+ * Anything else goes to url_resolve() as before.
+ */
+static int
+url_is_plain_abs(const char *u)
+{
+	const unsigned char	*p;
+	int			 frag = 0;
+
+	if (strncasecmp(u, "http://", 7) == 0)
+		p = (const unsigned char *)u + 7;
+	else if (strncasecmp(u, "https://", 8) == 0)
+		p = (const unsigned char *)u + 8;
+	else
+		return 0;
+	if (url_pchar[*p] != 2)
+		return 0;
+	while (url_pchar[*p] == 2)
+		p++;
+	if (*p != '\0' && *p != '/' && *p != '?' && *p != '#')
+		return 0;
+	for (; *p != '\0'; p++) {
+		if (url_pchar[*p] != 0)
+			continue;
+		if (*p == '%' && is_hex(p[1]) && is_hex(p[2]))
+			p += 2;
+		else if (*p == '#' && !frag)
+			frag = 1;
+		else
+			return 0;
+	}
+	return 1;
+}
+
 #define U_ANCHOR	0x01	/* "#id" may stay an in-page link */
 #define U_MAILTO	0x02	/* mailto: is fine */
 
@@ -762,8 +818,8 @@ url_norm(struct san *s, const char *in)
 static const char *
 url_clean(struct san *s, const char *in, int flags)
 {
-	const char	*n;
-	char		*r = NULL;
+	const char	*n, *r;
+	char		*own = NULL;
 	size_t		 i;
 
 	buf_reset(&s->url);
@@ -785,25 +841,27 @@ url_clean(struct san *s, const char *in, int flags)
 		if (!url_scheme_is(n, "http") && !url_scheme_is(n, "https"))
 			return NULL;
 	}
-	if (s->base != NULL && s->base[0] != '\0')
-		r = url_resolve(s->base, n);
+	if (url_is_plain_abs(n))
+		r = n;		/* what url_resolve() would return */
+	else if (s->base != NULL && s->base[0] != '\0')
+		r = own = url_resolve(s->base, n);
 	else if (n[0] == '/' && n[1] == '/') {
-		if ((r = malloc(strlen(n) + 7)) != NULL) {
-			memcpy(r, "https:", 6);
-			memcpy(r + 6, n, strlen(n) + 1);
+		if ((r = own = malloc(strlen(n) + 7)) != NULL) {
+			memcpy(own, "https:", 6);
+			memcpy(own + 6, n, strlen(n) + 1);
 		}
 	} else
-		r = strdup(n);
+		r = own = strdup(n);
 	if (r == NULL || !url_is_http(r) || !host_ok(strstr(r, "//") + 2))
 		goto bad;
 	for (i = 0; r[i] != '\0'; i++)
 		if (url_bad[(unsigned char)r[i]])
 			goto bad;
 	url_strip_tracking(&s->url, r);
-	free(r);
+	free(own);
 	return s->url.oom ? NULL : s->url.p;
 bad:
-	free(r);
+	free(own);
 	return NULL;
 }
 

@@ -357,6 +357,17 @@ static const struct exact {
 	{ "<a href=\"#top\">t</a>", "<a href=\"#user-top\" rel=\"noopener "
 	    "noreferrer\" referrerpolicy=\"no-referrer\">t</a>", NULL },
 	{ "<img src=\"a.png\">", "", "" },
+	/* Absolute URLs kept as they are, with or without url_resolve(). */
+	{ "<a href=\"https://Ex.com/a:b@c;d=e,f~_.-?x=(1)&amp;y=!*$+#frag/?:@\">"
+	    "l</a><img src=\"HTTP://ex.com:8080/p%7e.png\"><a href=\"https://"
+	    "u@ex.com/p\">u</a><a href=\"https://ex.com/%zz\">z</a>",
+	    "<a href=\"https://Ex.com/a:b@c;d=e,f~_.-?x=(1)&amp;y=!*$+#frag/?:@\""
+	    " rel=\"noopener noreferrer\" referrerpolicy=\"no-referrer\">l</a>"
+	    "<img src=\"HTTP://ex.com:8080/p%7e.png\" loading=\"lazy\" "
+	    "decoding=\"async\" referrerpolicy=\"no-referrer\"><a href=\"https:"
+	    "//u@ex.com/p\" rel=\"noopener noreferrer\" referrerpolicy=\""
+	    "no-referrer\">u</a><a href=\"https://ex.com/%25zz\" rel=\"noopener "
+	    "noreferrer\" referrerpolicy=\"no-referrer\">z</a>", BASE },
 	/* Input repair: controls, C1, U+FFFE, bad bytes (one U+FFFD each). */
 	{ "a\x01" "b\x0c" "c\xc2\x85" "d\xef\xbf\xbe" "e\xff" "f\xe2\x82" "g\x7f"
 	    "h \xef\xbf\xbd \xc2\xa0",
