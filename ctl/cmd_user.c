@@ -125,15 +125,25 @@ user_find(struct ctl *c, const char *name, int64_t *id)
 	return rc;
 }
 
-/* Hash pw into h, telling why it failed. */
-static int
-hash(struct buf *h, const char *pw)
+/*
+ * Read a new password as ctl_read_password() does and put its hash into
+ * h; the password itself is wiped.  0, or -1 told.
+ */
+int
+ctl_password_hash(const char *who, struct buf *h)
 {
+	char	*pw;
+	int	 rc = 0;
+
+	if (ctl_read_password(who, &pw) == -1)
+		return -1;
 	if (crypto_password_hash(h, pw) == -1 || h->oom) {
 		log_warnx("cannot hash the password");
-		return -1;
+		rc = -1;
 	}
-	return 0;
+	OPENSSL_cleanse(pw, strlen(pw));
+	free(pw);
+	return rc;
 }
 
 int
@@ -141,7 +151,6 @@ cmd_user_add(struct ctl *c, int argc, char **argv)
 {
 	sqlite3_stmt	*st;
 	struct buf	 h;
-	char		*pw = NULL;
 	int64_t		 id;
 	int		 rc = CTL_ERR, r;
 
@@ -157,7 +166,7 @@ cmd_user_add(struct ctl *c, int argc, char **argv)
 			log_warnx("user \"%s\" exists already", argv[0]);
 		goto out;
 	}
-	if (ctl_read_password(argv[0], &pw) == -1 || hash(&h, pw) == -1)
+	if (ctl_password_hash(argv[0], &h) == -1)
 		goto out;
 	st = db_stmt(&c->db, STMT_USER_INSERT);
 	sqlite3_bind_text(st, 1, argv[0], -1, SQLITE_STATIC);
@@ -171,10 +180,6 @@ cmd_user_add(struct ctl *c, int argc, char **argv)
 		printf("added user %s\n", argv[0]);
 	rc = CTL_OK;
 out:
-	if (pw != NULL) {
-		OPENSSL_cleanse(pw, strlen(pw));
-		free(pw);
-	}
 	buf_release(&h);
 	return rc;
 }
@@ -184,7 +189,6 @@ cmd_user_passwd(struct ctl *c, int argc, char **argv)
 {
 	sqlite3_stmt	*st;
 	struct buf	 h;
-	char		*pw = NULL;
 	int64_t		 id;
 	int		 rc = CTL_ERR, r;
 
@@ -195,7 +199,7 @@ cmd_user_passwd(struct ctl *c, int argc, char **argv)
 			log_warnx("no user named \"%s\"", argv[0]);
 		goto out;
 	}
-	if (ctl_read_password(argv[0], &pw) == -1 || hash(&h, pw) == -1)
+	if (ctl_password_hash(argv[0], &h) == -1)
 		goto out;
 	st = db_stmt(&c->db, STMT_USER_SET_PASSWORD);
 	sqlite3_bind_int64(st, 1, id);
@@ -208,10 +212,6 @@ cmd_user_passwd(struct ctl *c, int argc, char **argv)
 		printf("changed the password of %s\n", argv[0]);
 	rc = CTL_OK;
 out:
-	if (pw != NULL) {
-		OPENSSL_cleanse(pw, strlen(pw));
-		free(pw);
-	}
 	buf_release(&h);
 	return rc;
 }

@@ -7,6 +7,8 @@
 #include "conf.h"
 #include "db.h"
 
+struct buf;
+
 /* Exit statuses, documented in hearthctl.8. */
 #define CTL_OK		0
 #define CTL_ERR		1	/* the command failed */
@@ -53,6 +55,7 @@ int	 cmd_user_passwd(struct ctl *, int, char **);
 int	 cmd_user_del(struct ctl *, int, char **);
 int	 cmd_user_list(struct ctl *, int, char **);
 int	 ctl_read_password(const char *, char **);
+int	 ctl_password_hash(const char *, struct buf *);
 
 /* cmd_feed.c */
 int	 cmd_category_add(struct ctl *, int, char **);
