@@ -1696,6 +1696,22 @@ walk_children(struct san *s, xmlNode *n, enum ctx ctx)
 		walk_node(s, c, ctx);
 }
 
+#define ONES	0x0101010101010101ULL
+#define HIGHS	0x8080808080808080ULL
+/* Whether a byte of the 64-bit word w is c (exact as to whether any is). */
+#define HAS_BYTE(w, c)	((((w) ^ (ONES * (c))) - ONES) & ~((w) ^ \
+			    (ONES * (c))) & HIGHS)
+
+/* Whether the 8 bytes at p are all printable ASCII, 0x20 to 0x7E. */
+static inline int
+word_printable(const unsigned char *p)
+{
+	uint64_t	 w;
+
+	memcpy(&w, p, sizeof(w));
+	return ((((w - ONES * 0x20) | w) & HIGHS) | HAS_BYTE(w, 0x7f)) == 0;
+}
+
 /*
  * The parser's input: valid UTF-8 (bad bytes become U+FFFD), without
  * NUL and the controls libxml2 refuses, after "<html><body>" so that a
@@ -1713,6 +1729,10 @@ input_prepare(struct buf *b, const char *html, size_t len)
 		return;
 	/* Runs of what stays as it is are copied in one go. */
 	while (i < len) {
+		while (len - i >= 8 && word_printable(u + i))
+			i += 8;
+		if (i >= len)
+			break;
 		if ((u[i] >= ' ' && u[i] < 0x7f) || u[i] == '\t' ||
 		    u[i] == '\n' || u[i] == '\r') {
 			i++;

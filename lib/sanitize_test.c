@@ -373,6 +373,10 @@ static const struct exact {
 	    "h \xef\xbf\xbd \xc2\xa0",
 	    "ab cd\xef\xbf\xbd" "e\xef\xbf\xbd" "f\xef\xbf\xbd\xef\xbf\xbd"
 	    "gh \xef\xbf\xbd \xc2\xa0", BASE },
+	{ "abcdefghijklmnopqrstuvw\x01xyz0123456789ABCDEFGHIJ\x7fKLMNOPQRSTUV"
+	    "\xc2\x85WXYZ abcdefg\x0chijklmno\xef\xbf\xbfp",
+	    "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ "
+	    "abcdefg hijklmno\xef\xbf\xbdp", BASE },
 };
 
 static void
