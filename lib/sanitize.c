@@ -416,10 +416,23 @@ put_cp(struct buf *b, unsigned int c)
 	}
 }
 
+/*
+ * strcasecmp() for element and attribute names, which the tables hold in
+ * ASCII lower case: inline, as a lookup calls it several times.
+ */
 static int
 cmp_name(const void *key, const void *elem)
 {
-	return strcasecmp(key, *(const char *const *)elem);
+	const unsigned char	*a = key;
+	const unsigned char	*b = *(const unsigned char *const *)elem;
+	int			 ca, cb;
+
+	for (;; a++, b++) {
+		ca = lower(*a);
+		cb = lower(*b);
+		if (ca != cb || ca == '\0')
+			return ca - cb;
+	}
 }
 
 static const struct elem *
