@@ -2,8 +2,10 @@
 #ifndef HEARTH_API_H
 #define HEARTH_API_H
 
+#include <stddef.h>
 #include <stdint.h>
 
+struct buf;
 struct req;
 
 /*
@@ -29,5 +31,16 @@ int	api_auth_greader(struct req *);		/* GoogleLogin auth=, or T */
 int	api_auth_fever(struct req *, const char *);	/* api_key md5 */
 int	api_token_issue(struct req *, const char *, struct buf *);
 int	api_throttled(const struct req *);
+
+/*
+ * api_auth.c's parsers, pure (unit-tested): the name and password of a
+ * Basic header, decoded into a buffer; the token of "GoogleLogin
+ * auth=TOKEN" (any case); a client's T or token value without the
+ * blanks and line ends clients leave around it.
+ */
+int	api_basic_parse(const char *, struct buf *, const char **,
+	    const char **);
+const char *api_googlelogin_parse(const char *, size_t *);
+const char *api_trim(const char *, size_t *);
 
 #endif

@@ -656,6 +656,37 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_WEB_SEEN_SET] =
 	    "UPDATE user SET last_seen_at = max(coalesce(last_seen_at, 0), ?2)"
 	    " WHERE id = ?1",
+
+	/*
+	 * A reader-app token: ?1 user id, ?2 kind ('api', 'greader'), ?3
+	 * SHA-256 hex of the token, ?4 label, ?5 now.
+	 */
+	[STMT_API_TOKEN_INSERT] =
+	    "INSERT INTO api_token (user_id, kind, token_hash, label,"
+	    " created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+	/*
+	 * ?1 SHA-256 hex of a token, ?2 its kind, ?3 now: a token not
+	 * expired, of a user whose APIs are on.  Columns: token id, user
+	 * id, user name, label, last_used_at, the user's API password
+	 * hash.
+	 */
+	[STMT_API_TOKEN_GET] =
+	    "SELECT api_token.id, api_token.user_id, user.name,"
+	    " api_token.label, api_token.last_used_at, user.api_password_hash"
+	    " FROM api_token CROSS JOIN user ON user.id = api_token.user_id"
+	    " WHERE api_token.token_hash = ?1 AND api_token.kind = ?2"
+	    " AND (api_token.expires_at IS NULL OR api_token.expires_at > ?3)"
+	    " AND user.api_password_hash IS NOT NULL",
+	/* ?1 token id, ?2 now. */
+	[STMT_API_TOKEN_TOUCH] =
+	    "UPDATE api_token SET last_used_at = ?2 WHERE id = ?1",
+	/*
+	 * ?1 a Fever api_key, lowercase hex: its user, if the APIs are on
+	 * (index user_fever_key).  Columns: enum user_col.
+	 */
+	[STMT_API_USER_BY_FEVER_KEY] =
+	    "SELECT " USER_COLS " FROM user WHERE fever_key = ?1"
+	    " AND api_password_hash IS NOT NULL",
 };
 
 #define NAME(s)	[s] = #s
@@ -761,6 +792,10 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_WEB_SEARCH),
 	NAME(STMT_WEB_DIGEST),
 	NAME(STMT_WEB_SEEN_SET),
+	NAME(STMT_API_TOKEN_INSERT),
+	NAME(STMT_API_TOKEN_GET),
+	NAME(STMT_API_TOKEN_TOUCH),
+	NAME(STMT_API_USER_BY_FEVER_KEY),
 };
 
 /*

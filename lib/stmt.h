@@ -129,6 +129,12 @@ enum stmt {
 	STMT_WEB_DIGEST,
 	STMT_WEB_SEEN_SET,
 
+	/* the reader-app APIs: credentials */
+	STMT_API_TOKEN_INSERT,
+	STMT_API_TOKEN_GET,
+	STMT_API_TOKEN_TOUCH,
+	STMT_API_USER_BY_FEVER_KEY,
+
 	STMT__MAX
 };
 

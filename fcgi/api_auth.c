@@ -1,0 +1,687 @@
+/* api_auth.c: who calls a reader-app API: passwords, tokens, Fever keys */
+#include <ctype.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <openssl/crypto.h>
+#include <sqlite3.h>
+
+#include "api.h"
+#include "buf.h"
+#include "compat.h"
+#include "crypto.h"
+#include "db.h"
+#include "fcgi.h"
+#include "log.h"
+#include "reader.h"
+#include "stmt.h"
+
+#define CACHE_SLOTS	16	/* verified (name, password) pairs kept */
+#define DIGEST_HEX	64	/* a SHA-256 in hex */
+#define TOKEN_BYTES	32	/* random bytes of an issued token */
+#define TOKEN_HEX	(2 * TOKEN_BYTES)
+#define TOUCH_EVERY	60	/* seconds between last_used_at writes */
+#define CRED_MAX	2048	/* longest decoded "name:password" */
+#define FEVER_KEY_LEN	32	/* an MD5 in hex */
+#define PW_TAG		"pw:"	/* label of a token tied to a password */
+#define PW_TAG_HEX	16	/* digits of the password hash's SHA-256 */
+
+/*
+ * A (name, password) pair whose scrypt check succeeded, remembered so a
+ * client sending Basic credentials with every request pays for scrypt
+ * once.  It is good only while the user's API password hash is still
+ * the one it was checked against.
+ */
+struct cache_slot {
+	char		 key[DIGEST_HEX + 1];	/* SHA-256 of "name\0password" */
+	char		 hash[DIGEST_HEX + 1];	/* SHA-256 of the hash matched */
+	int64_t		 user_id;		/* 0: the slot is free */
+	uint64_t	 used;			/* cache_clock at the last hit */
+};
+
+static pthread_mutex_t	 cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct cache_slot cache[CACHE_SLOTS];
+static uint64_t		 cache_clock;
+
+static int
+cache_hit(const char *key, int64_t user, const char *hash)
+{
+	size_t	 i;
+	int	 hit = 0;
+
+	pthread_mutex_lock(&cache_lock);
+	for (i = 0; i < CACHE_SLOTS; i++)
+		if (cache[i].user_id == user &&
+		    crypto_eq(cache[i].key, key, DIGEST_HEX) &&
+		    strcmp(cache[i].hash, hash) == 0) {
+			cache[i].used = ++cache_clock;
+			hit = 1;
+			break;
+		}
+	pthread_mutex_unlock(&cache_lock);
+	return hit;
+}
+
+/* Remember a pair, in a free slot or in place of the least used. */
+static void
+cache_put(const char *key, int64_t user, const char *hash)
+{
+	size_t	 i, v = 0;
+
+	pthread_mutex_lock(&cache_lock);
+	for (i = 0; i < CACHE_SLOTS; i++) {
+		if (cache[i].user_id == 0 ||
+		    strcmp(cache[i].key, key) == 0) {
+			v = i;
+			break;
+		}
+		if (cache[i].used < cache[v].used)
+			v = i;
+	}
+	strlcpy(cache[v].key, key, sizeof(cache[v].key));
+	strlcpy(cache[v].hash, hash, sizeof(cache[v].hash));
+	cache[v].user_id = user;
+	cache[v].used = ++cache_clock;
+	pthread_mutex_unlock(&cache_lock);
+}
+
+static int
+b64val(int c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	if (c == '+')
+		return 62;
+	if (c == '/')
+		return 63;
+	return -1;
+}
+
+/* Decode n bytes of base64 (padding optional) into b; 0 or -1. */
+static int
+b64_decode(struct buf *b, const char *s, size_t n)
+{
+	uint32_t	 acc = 0;
+	size_t		 i, bits = 0;
+	int		 v;
+
+	while (n > 0 && s[n - 1] == '=')
+		n--;
+	for (i = 0; i < n; i++) {
+		if ((v = b64val((unsigned char)s[i])) == -1)
+			return -1;
+		acc = acc << 6 | (uint32_t)v;
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			buf_putc(b, (char)(acc >> bits & 0xff));
+		}
+	}
+	/* A lone sixth of a byte left over is no base64. */
+	if (bits >= 6)
+		return -1;
+	return b->oom ? -1 : 0;
+}
+
+/*
+ * Parse an Authorization header of the Basic scheme (any case): its
+ * credentials decoded into b, the colon replaced by a NUL, *name and
+ * *pw pointing into b.  Returns 0, or -1 for another scheme, bad
+ * base64, no colon, an empty name, a NUL inside, or more than CRED_MAX
+ * bytes.
+ */
+int
+api_basic_parse(const char *hdr, struct buf *b, const char **name,
+    const char **pw)
+{
+	const char	*s;
+	char		*colon;
+	size_t		 n;
+
+	*name = *pw = NULL;
+	if (hdr == NULL)
+		return -1;
+	while (*hdr == ' ' || *hdr == '\t')
+		hdr++;
+	if (strncasecmp(hdr, "Basic", 5) != 0 ||
+	    (hdr[5] != ' ' && hdr[5] != '\t'))
+		return -1;
+	for (s = hdr + 5; *s == ' ' || *s == '\t'; s++)
+		continue;
+	n = strlen(s);
+	while (n > 0 && isspace((unsigned char)s[n - 1]))
+		n--;
+	if (n == 0 || n > CRED_MAX / 3 * 4 + 4)
+		return -1;
+	buf_reset(b);
+	if (b64_decode(b, s, n) == -1 || b->len == 0 ||
+	    memchr(b->p, '\0', b->len) != NULL ||
+	    (colon = memchr(b->p, ':', b->len)) == NULL || colon == b->p)
+		return -1;
+	*colon = '\0';
+	*name = b->p;
+	*pw = colon + 1;
+	return 0;
+}
+
+/*
+ * The token of an "Authorization: GoogleLogin auth=TOKEN" header, the
+ * scheme and "auth" in any case, the value maybe quoted; NULL when the
+ * header is something else.  *len is the token's length; the pointer
+ * is into hdr.
+ */
+const char *
+api_googlelogin_parse(const char *hdr, size_t *len)
+{
+	const char	*s, *e;
+
+	*len = 0;
+	if (hdr == NULL)
+		return NULL;
+	while (*hdr == ' ' || *hdr == '\t')
+		hdr++;
+	if (strncasecmp(hdr, "GoogleLogin", 11) != 0 ||
+	    (hdr[11] != ' ' && hdr[11] != '\t'))
+		return NULL;
+	for (s = hdr + 11; *s == ' ' || *s == '\t'; s++)
+		continue;
+	if (strncasecmp(s, "auth", 4) != 0)
+		return NULL;
+	for (s += 4; *s == ' ' || *s == '\t'; s++)
+		continue;
+	if (*s++ != '=')
+		return NULL;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s == '"')
+		s++;
+	e = s + strcspn(s, " \t\r\n,\"");
+	if (e == s)
+		return NULL;
+	*len = (size_t)(e - s);
+	return s;
+}
+
+/*
+ * s without leading and trailing white space (newsboat pastes the body
+ * of /token into T= as it came); *len its length.  NULL for NULL.
+ */
+const char *
+api_trim(const char *s, size_t *len)
+{
+	size_t	 n;
+
+	*len = 0;
+	if (s == NULL)
+		return NULL;
+	while (isspace((unsigned char)*s))
+		s++;
+	n = strlen(s);
+	while (n > 0 && isspace((unsigned char)s[n - 1]))
+		n--;
+	*len = n;
+	return s;
+}
+
+/*
+ * The throttle counts API failures under a name made of the client's
+ * address, so that a client retrying a stale password locks out its
+ * address, not the web sign-in of the user it names.
+ */
+static void
+throttle_name(const struct req *r, struct buf *b)
+{
+	buf_reset(b);
+	BUF_LIT(b, "api@");
+	buf_puts(b, r->remote != NULL ? r->remote : "?");
+}
+
+/* 1 when the client's address is locked out, 0 if not, -1 on error. */
+static int
+locked(struct req *r)
+{
+	struct buf	 k;
+	int		 minutes, rc = -1;
+
+	buf_init(&k);
+	throttle_name(r, &k);
+	if (!k.oom)
+		rc = login_locked(r, k.p, &minutes);
+	if (rc == 1)
+		log_debug("%s %s: API sign-in locked for %d more minutes",
+		    r->method, r->uri, minutes);
+	buf_release(&k);
+	return rc;
+}
+
+/* Count a wrong credential against the client's address. */
+static void
+failed(struct req *r)
+{
+	struct buf	 k;
+
+	buf_init(&k);
+	throttle_name(r, &k);
+	if (!k.oom)
+		login_failed(r, k.p);
+	buf_release(&k);
+}
+
+static void
+succeeded(struct req *r)
+{
+	struct buf	 k;
+
+	buf_init(&k);
+	throttle_name(r, &k);
+	if (!k.oom)
+		login_succeeded(r, k.p);
+	buf_release(&k);
+}
+
+/*
+ * Whether the client's address is locked out of the APIs (after too
+ * many wrong credentials), so a caller whose api_auth_* gave 0 can
+ * answer 429.  A database failure reads as not locked (logged).
+ */
+int
+api_throttled(const struct req *r)
+{
+	struct req	 q;
+
+	/* login_locked() reads app, db and remote only, but takes no const. */
+	q = *r;
+	return locked(&q) == 1;
+}
+
+static int
+user_set(struct req *r, int64_t id, const char *name)
+{
+	char	*s;
+
+	if ((s = strdup(name)) == NULL) {
+		log_warn("API user");
+		return -1;
+	}
+	free(r->user_name);
+	r->user_name = s;
+	r->user_id = id;
+	return 0;
+}
+
+/* The label that ties a token to the password hash it was issued under. */
+static void
+pw_tag(struct buf *b, const char *hash)
+{
+	struct buf	 d;
+
+	buf_init(&d);
+	crypto_sha256_hex(&d, hash, strlen(hash));
+	buf_reset(b);
+	BUF_LIT(b, PW_TAG);
+	if (d.oom)
+		b->oom = 1;
+	else
+		buf_add(b, d.p, PW_TAG_HEX);
+	buf_release(&d);
+}
+
+/*
+ * Check name and pw against the user's API password, through the cache.
+ * Returns 1 with r->user_id and r->user_name set, 0 for a wrong pair
+ * (counted against the address), or -1 on an internal error (logged).
+ */
+int
+api_auth_password(struct req *r, const char *name, const char *pw)
+{
+	sqlite3_stmt	*st = NULL;
+	struct buf	 k, key, hfp;
+	char		*hash = NULL, *uname = NULL;
+	const char	*s;
+	int64_t		 id = 0;
+	size_t		 i;
+	int		 rc = -1, v;
+
+	if (name == NULL || pw == NULL || *name == '\0')
+		return 0;
+	buf_init(&k);
+	buf_init(&key);
+	buf_init(&hfp);
+	if ((v = locked(r)) != 0) {
+		rc = v == 1 ? 0 : -1;
+		goto out;
+	}
+	if ((st = db_stmt(r->db, STMT_USER_GET_BY_NAME)) == NULL ||
+	    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK ||
+	    (v = db_step(st)) == -1)
+		goto out;
+	if (v == 1 && (s = (const char *)sqlite3_column_text(st,
+	    USER_COL_API_PASSWORD_HASH)) != NULL) {
+		id = sqlite3_column_int64(st, USER_COL_ID);
+		hash = strdup(s);
+		uname = strdup((const char *)sqlite3_column_text(st,
+		    USER_COL_NAME));
+		if (hash == NULL || uname == NULL) {
+			log_warn("API user");
+			goto out;
+		}
+	}
+	/* No scrypt while the statement holds a read transaction open. */
+	db_stmt_done(st);
+	st = NULL;
+	if (hash == NULL) {
+		log_debug("API sign-in: no user \"%s\" with the APIs on", name);
+		failed(r);
+		rc = 0;
+		goto out;
+	}
+	/* Names compare without ASCII case, as the user table does. */
+	for (i = 0; name[i] != '\0'; i++)
+		buf_putc(&k, (char)tolower((unsigned char)name[i]));
+	buf_putc(&k, '\0');
+	buf_puts(&k, pw);
+	if (!k.oom)
+		crypto_sha256_hex(&key, k.p, k.len);
+	crypto_sha256_hex(&hfp, hash, strlen(hash));
+	if (k.oom || key.oom || hfp.oom)
+		goto out;
+	if (!cache_hit(key.p, id, hfp.p)) {
+		if ((v = crypto_password_verify(hash, pw)) == -1)
+			goto out;
+		if (v == 0) {
+			failed(r);
+			rc = 0;
+			goto out;
+		}
+		cache_put(key.p, id, hfp.p);
+		/* Only here: a hit must not cost a write per request. */
+		succeeded(r);
+	}
+	if (user_set(r, id, uname) == -1)
+		goto out;
+	rc = 1;
+out:
+	if (st != NULL)
+		db_stmt_done(st);
+	if (k.p != NULL)
+		OPENSSL_cleanse(k.p, k.cap);
+	buf_release(&k);
+	buf_release(&key);
+	buf_release(&hfp);
+	free(hash);
+	free(uname);
+	return rc;
+}
+
+/*
+ * Authorization: Basic with the user's name and API password (Miniflux
+ * clients).  1, 0 or -1 as api_auth_password(); no header is 0.
+ */
+int
+api_auth_basic(struct req *r)
+{
+	struct buf	 b;
+	const char	*hdr, *name, *pw;
+	int		 rc;
+
+	if ((hdr = req_env(r, "HTTP_AUTHORIZATION")) == NULL || *hdr == '\0')
+		return 0;
+	buf_init(&b);
+	if (api_basic_parse(hdr, &b, &name, &pw) == -1) {
+		log_debug("%s %s: malformed Basic credentials", r->method,
+		    r->uri);
+		if ((rc = locked(r)) == 0)
+			failed(r);
+		rc = rc == -1 ? -1 : 0;
+	} else
+		rc = api_auth_password(r, name, pw);
+	if (b.p != NULL)
+		OPENSSL_cleanse(b.p, b.cap);
+	buf_release(&b);
+	return rc;
+}
+
+/* Whether the n bytes at s are lowercase hex. */
+static int
+is_hex(const char *s, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		if (!(s[i] >= '0' && s[i] <= '9') && !(s[i] >= 'a' &&
+		    s[i] <= 'f'))
+			return 0;
+	return 1;
+}
+
+/*
+ * Look up a token of kind by its SHA-256.  A token whose label ties it
+ * to an API password is good only while that password is the user's.
+ */
+static int
+token_check(struct req *r, const char *tok, size_t len, const char *kind)
+{
+	sqlite3_stmt	*st = NULL;
+	struct buf	 hash, tag;
+	const char	*label, *pwhash;
+	time_t		 now = time(NULL);
+	int64_t		 tid = 0, last = 0;
+	int		 rc = -1, v;
+
+	buf_init(&hash);
+	buf_init(&tag);
+	if ((v = locked(r)) != 0) {
+		rc = v == 1 ? 0 : -1;
+		goto out;
+	}
+	if (len != TOKEN_HEX || !is_hex(tok, len)) {
+		log_debug("%s %s: not a token of hearth's", r->method, r->uri);
+		goto bad;
+	}
+	crypto_sha256_hex(&hash, tok, len);
+	if (hash.oom)
+		goto out;
+	if ((st = db_stmt(r->db, STMT_API_TOKEN_GET)) == NULL ||
+	    sqlite3_bind_text(st, 1, hash.p, (int)hash.len, SQLITE_STATIC) !=
+	    SQLITE_OK ||
+	    sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC) != SQLITE_OK ||
+	    sqlite3_bind_int64(st, 3, now) != SQLITE_OK ||
+	    (v = db_step(st)) == -1)
+		goto out;
+	if (v == 0) {
+		log_debug("%s %s: unknown %s token", r->method, r->uri, kind);
+		goto bad;
+	}
+	label = (const char *)sqlite3_column_text(st, 3);
+	pwhash = (const char *)sqlite3_column_text(st, 5);
+	if (strncmp(label, PW_TAG, sizeof(PW_TAG) - 1) == 0) {
+		pw_tag(&tag, pwhash);
+		if (tag.oom)
+			goto out;
+		if (strcmp(tag.p, label) != 0) {
+			log_debug("%s %s: %s token of an old API password",
+			    r->method, r->uri, kind);
+			goto bad;
+		}
+	}
+	tid = sqlite3_column_int64(st, 0);
+	last = sqlite3_column_int64(st, 4);
+	if (user_set(r, sqlite3_column_int64(st, 1),
+	    (const char *)sqlite3_column_text(st, 2)) == -1)
+		goto out;
+	db_stmt_done(st);
+	st = NULL;
+	rc = 1;
+	/* A write per request would be too many: once a minute is enough. */
+	if (now - last >= TOUCH_EVERY && !r->head) {
+		if ((st = db_stmt(r->db, STMT_API_TOKEN_TOUCH)) == NULL ||
+		    sqlite3_bind_int64(st, 1, tid) != SQLITE_OK ||
+		    sqlite3_bind_int64(st, 2, now) != SQLITE_OK ||
+		    db_step(st) == -1)
+			log_warnx("token of %s: last use not recorded",
+			    r->user_name);
+	}
+	goto out;
+bad:
+	failed(r);
+	rc = 0;
+out:
+	if (st != NULL)
+		db_stmt_done(st);
+	buf_release(&hash);
+	buf_release(&tag);
+	return rc;
+}
+
+/*
+ * X-Auth-Token: an 'api' token (Miniflux clients).  1, 0 or -1 as
+ * api_auth_password(); no header is 0.
+ */
+int
+api_auth_token(struct req *r)
+{
+	const char	*t;
+	size_t		 n;
+
+	t = api_trim(req_env(r, "HTTP_X_AUTH_TOKEN"), &n);
+	if (t == NULL || n == 0)
+		return 0;
+	return token_check(r, t, n, "api");
+}
+
+/*
+ * Google Reader: the 'greader' token of "Authorization: GoogleLogin
+ * auth=", or else of the T parameter (query or form, trimmed).  A
+ * header that names a token decides, whatever T says.  1, 0 or -1 as
+ * api_auth_password(); no token at all is 0.
+ */
+int
+api_auth_greader(struct req *r)
+{
+	const char	*t;
+	size_t		 n;
+
+	t = api_googlelogin_parse(req_env(r, "HTTP_AUTHORIZATION"), &n);
+	if (t == NULL)
+		t = api_trim(req_param(r, "T"), &n);
+	if (t == NULL || n == 0)
+		return 0;
+	return token_check(r, t, n, "greader");
+}
+
+/*
+ * Fever's api_key, the MD5 hex of "name:apipassword", in either case:
+ * looked up lowercased by index, then compared in constant time.  1, 0
+ * or -1 as api_auth_password(); an empty key is 0.
+ */
+int
+api_auth_fever(struct req *r, const char *key)
+{
+	sqlite3_stmt	*st = NULL;
+	const char	*stored;
+	char		 lc[FEVER_KEY_LEN + 1];
+	size_t		 i, n;
+	int		 rc = -1, v;
+
+	key = api_trim(key, &n);
+	if (key == NULL || n == 0)
+		return 0;
+	if ((v = locked(r)) != 0)
+		return v == 1 ? 0 : -1;
+	if (n != FEVER_KEY_LEN)
+		goto bad;
+	for (i = 0; i < n; i++)
+		lc[i] = (char)tolower((unsigned char)key[i]);
+	lc[n] = '\0';
+	if (!is_hex(lc, n))
+		goto bad;
+	if ((st = db_stmt(r->db, STMT_API_USER_BY_FEVER_KEY)) == NULL ||
+	    sqlite3_bind_text(st, 1, lc, (int)n, SQLITE_STATIC) != SQLITE_OK ||
+	    (v = db_step(st)) == -1)
+		goto out;
+	if (v == 0 || (stored = (const char *)sqlite3_column_text(st,
+	    USER_COL_FEVER_KEY)) == NULL || strlen(stored) != n ||
+	    !crypto_eq(stored, lc, n))
+		goto bad;
+	if (user_set(r, sqlite3_column_int64(st, USER_COL_ID),
+	    (const char *)sqlite3_column_text(st, USER_COL_NAME)) == -1)
+		goto out;
+	rc = 1;
+	goto out;
+bad:
+	log_debug("%s %s: wrong Fever api_key", r->method, r->uri);
+	if (st != NULL) {
+		db_stmt_done(st);
+		st = NULL;
+	}
+	failed(r);
+	rc = 0;
+out:
+	if (st != NULL)
+		db_stmt_done(st);
+	return rc;
+}
+
+/*
+ * Issue a token of kind ('api' or 'greader') to the signed-in user: a
+ * random 64-digit hex token, stored as its SHA-256 and tied to the
+ * user's current API password (changing or clearing the password ends
+ * it), written into out (reset first).  Returns 0, or -1 (logged; out
+ * is then not a token).
+ */
+int
+api_token_issue(struct req *r, const char *kind, struct buf *out)
+{
+	sqlite3_stmt	*st = NULL;
+	struct buf	 hash, tag;
+	const char	*s;
+	int		 rc = -1, v;
+
+	buf_init(&hash);
+	buf_init(&tag);
+	buf_reset(out);
+	if ((st = db_stmt(r->db, STMT_USER_GET)) == NULL ||
+	    sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
+	    (v = db_step(st)) == -1)
+		goto out;
+	if (v == 0 || (s = (const char *)sqlite3_column_text(st,
+	    USER_COL_API_PASSWORD_HASH)) == NULL) {
+		log_warnx("token for %s: the APIs are off", r->user_name);
+		goto out;
+	}
+	pw_tag(&tag, s);
+	db_stmt_done(st);
+	st = NULL;
+	crypto_token(out, TOKEN_BYTES);
+	if (!out->oom)
+		crypto_sha256_hex(&hash, out->p, out->len);
+	if (out->oom || hash.oom || tag.oom)
+		goto out;
+	if ((st = db_stmt(r->db, STMT_API_TOKEN_INSERT)) == NULL ||
+	    sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 3, hash.p, (int)hash.len, SQLITE_STATIC) !=
+	    SQLITE_OK ||
+	    sqlite3_bind_text(st, 4, tag.p, (int)tag.len, SQLITE_STATIC) !=
+	    SQLITE_OK ||
+	    sqlite3_bind_int64(st, 5, time(NULL)) != SQLITE_OK ||
+	    db_step(st) == -1)
+		goto out;
+	rc = 0;
+out:
+	if (st != NULL)
+		db_stmt_done(st);
+	if (rc == -1)
+		buf_reset(out);
+	buf_release(&hash);
+	buf_release(&tag);
+	return rc;
+}
