@@ -74,4 +74,7 @@ int	 ctl_feed_by_url(struct ctl *, const char *, int64_t *);
 int	 cmd_opml_import(struct ctl *, int, char **);
 int	 cmd_opml_export(struct ctl *, int, char **);
 
+/* cmd_api.c */
+int	 cmd_api_password(struct ctl *, int, char **);
+
 #endif

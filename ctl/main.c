@@ -15,6 +15,8 @@ static const struct ctl_cmd cmds[] = {
 	{ "user passwd", "NAME", 1, 1, CTL_NEEDS_DB, cmd_user_passwd },
 	{ "user del", "NAME", 1, 1, CTL_NEEDS_DB, cmd_user_del },
 	{ "user list", "", 0, 0, CTL_NEEDS_DB, cmd_user_list },
+	{ "api-password", "[--clear]", 0, 1, CTL_NEEDS_USER,
+	    cmd_api_password },
 	{ "category add", "NAME", 1, 1, CTL_NEEDS_USER, cmd_category_add },
 	{ "category rename", "OLD NEW", 2, 2, CTL_NEEDS_USER,
 	    cmd_category_rename },
