@@ -205,7 +205,7 @@ install: all
 	for m in $(MAN); do \
 		s=$${m##*.}; install -m 644 $$m $(DESTDIR)$(MANDIR)/man$$s; \
 	done
-	for d in sql nginx static; do \
+	for d in sql nginx static contrib; do \
 		[ -d $$d ] || continue; \
 		find $$d -type d -exec install -d $(DESTDIR)$(SHAREDIR)/{} \; ; \
 		find $$d -type f -exec install -m 644 {} $(DESTDIR)$(SHAREDIR)/{} \; ; \
