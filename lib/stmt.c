@@ -67,6 +67,80 @@
 	" WHERE user_id = ?1 AND is_read = 0"				\
 	" AND (published_at, id) <= (?2, ?3)"
 
+/* Fever's items: enum fever_col. */
+#define FEVER_ITEM_COLS							\
+	"entry.id, entry.feed_id, entry.title, entry.author, "		\
+	"entry.content, entry.url, entry.is_starred, entry.is_read, "	\
+	"entry.published_at"
+
+/*
+ * Fever's items of a user, filtered: ?4 a JSON array of feed ids, ?5
+ * one of category ids (NULL: any).
+ */
+#define FEVER_ITEMS							\
+	"SELECT " FEVER_ITEM_COLS " FROM entry WHERE entry.user_id = ?1"	\
+	" AND (?4 IS NULL OR entry.feed_id IN"				\
+	"  (SELECT value FROM json_each(?4)))"				\
+	" AND (?5 IS NULL OR entry.category_id IN"			\
+	"  (SELECT value FROM json_each(?5)))"
+
+/*
+ * Fever's marks: ?1 user id, ?3 stored at or before, ?4 now.  The unary
+ * plus keeps the planner off entry_created, which would visit every
+ * entry of the user: the unread index of the scope is the walk.
+ */
+#define FEVER_MARK							\
+	"UPDATE entry SET is_read = 1, changed_at = ?4"			\
+	" WHERE user_id = ?1 AND is_read = 0 AND +created_at <= ?3"
+
+/* A feed as the Miniflux API shows it: enum mf_feed_col. */
+#define MF_FEED_COLS							\
+	"feed.id, feed.user_id, feed.url, feed.site_url, "		\
+	FEED_DISPLAY_TITLE ", feed.checked_at, feed.next_check_at, "	\
+	"feed.etag, feed.last_modified, feed.last_error, "		\
+	"feed.error_count, feed.username, feed.disabled, "		\
+	"feed.category_id, (SELECT title FROM category"			\
+	" WHERE category.id = feed.category_id), feed.icon_id"
+
+/* An entry as the Miniflux API shows it: enum mf_col. */
+#define MF_ENTRY_COLS							\
+	"entry.id, entry.user_id, entry.feed_id, entry.is_read, "	\
+	"entry.is_starred, entry.hash, entry.title, entry.url, "		\
+	"entry.published_at, entry.created_at, entry.changed_at, "	\
+	"entry.author, entry.content, " MF_FEED_COLS
+
+/*
+ * The Miniflux entry filters, each optional: ?2 feed id, ?3 category
+ * id, ?4 is_read, ?5 is_starred (NULL: any); published_at strictly
+ * between ?6 and ?7, id between ?8 and ?9, changed_at between ?10 and
+ * ?11 (the caller binds the widest bounds for none).  MF_RANGE is the
+ * part an index of published_at answers alone.
+ */
+#define MF_RANGE							\
+	" AND entry.published_at > ?6 AND entry.published_at < ?7"	\
+	" AND entry.id > ?8 AND entry.id < ?9"
+#define MF_FILTER							\
+	" AND (?2 IS NULL OR entry.feed_id = ?2)"			\
+	" AND (?3 IS NULL OR entry.category_id = ?3)"			\
+	" AND (?4 IS NULL OR entry.is_read = ?4)"			\
+	" AND (?5 IS NULL OR entry.is_starred = ?5)" MF_RANGE		\
+	" AND entry.changed_at > ?10 AND entry.changed_at < ?11"
+
+/* The lists: ?12 rows at most, past the first ?13. */
+#define MF_LIST								\
+	"SELECT " MF_ENTRY_COLS ENTRY_FROM " WHERE entry.user_id = ?1"
+#define MF_PAGE		" LIMIT ?12 OFFSET ?13"
+#define MF_PUB								\
+	MF_FILTER " ORDER BY entry.published_at DESC, entry.id DESC" MF_PAGE
+#define MF_PUB_ASC							\
+	MF_FILTER " ORDER BY entry.published_at, entry.id" MF_PAGE
+#define MF_SEARCH							\
+	"SELECT " MF_ENTRY_COLS " FROM entry_fts"			\
+	" CROSS JOIN entry ON entry.id = entry_fts.rowid"		\
+	" CROSS JOIN feed ON feed.id = entry.feed_id"			\
+	" WHERE entry_fts MATCH ?14 AND entry.user_id = ?1" MF_FILTER
+#define MF_COUNT	"SELECT count(*) FROM entry WHERE entry.user_id = ?1"
+
 static const char *const stmt_sql[STMT__MAX] = {
 	/* ?1 name, ?2 password hash, ?3 now. */
 	[STMT_USER_INSERT] =
@@ -687,6 +761,181 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_API_USER_BY_FEVER_KEY] =
 	    "SELECT " USER_COLS " FROM user WHERE fever_key = ?1"
 	    " AND api_password_hash IS NOT NULL",
+
+	/* ?1 user id.  Columns: the last successful check of a feed, or 0. */
+	[STMT_FEVER_REFRESHED] =
+	    "SELECT coalesce(max(last_success_at), 0) FROM feed"
+	    " WHERE user_id = ?1",
+	/*
+	 * ?1 user id.  Columns: id, icon_id, display title, url, site_url,
+	 * checked_at.
+	 */
+	[STMT_FEVER_FEEDS] =
+	    "SELECT id, icon_id, " FEED_DISPLAY_TITLE ", url, site_url,"
+	    " checked_at FROM feed WHERE user_id = ?1 ORDER BY id",
+	/* ?1 user id.  Columns: category_id, id; by category. */
+	[STMT_FEVER_FEEDS_GROUPS] =
+	    "SELECT category_id, id FROM feed WHERE user_id = ?1"
+	    " AND category_id IS NOT NULL ORDER BY category_id, id",
+	/*
+	 * ?1 user id: the icons of the user's feeds.  Columns: id,
+	 * mime_type, data.
+	 */
+	[STMT_FEVER_FAVICONS] =
+	    "SELECT id, mime_type, data FROM icon WHERE id IN"
+	    " (SELECT icon_id FROM feed WHERE user_id = ?1) ORDER BY id",
+	/*
+	 * Fever's items: ?1 user id, ?2 an id, ?3 at most this many, ?4
+	 * and ?5 filters (FEVER_ITEMS).  _SINCE: ids above ?2, ascending;
+	 * _MAX: ids below ?2, descending.  Columns: enum fever_col.
+	 */
+	[STMT_FEVER_ITEMS_SINCE] =
+	    FEVER_ITEMS " AND entry.id > ?2 ORDER BY entry.id LIMIT ?3",
+	[STMT_FEVER_ITEMS_MAX] =
+	    FEVER_ITEMS " AND entry.id < ?2 ORDER BY entry.id DESC LIMIT ?3",
+	/*
+	 * ?1 user id, ?2 a JSON array of entry ids: those of the user, in
+	 * the array's order.  Columns: enum fever_col.
+	 */
+	[STMT_FEVER_ITEMS_WITH] =
+	    "SELECT " FEVER_ITEM_COLS
+	    " FROM json_each(?2) AS j CROSS JOIN entry ON entry.id = j.value"
+	    " WHERE entry.user_id = ?1",
+	/* ?1 user id.  Columns: the user's entries. */
+	[STMT_FEVER_TOTAL] =
+	    "SELECT count(*) FROM entry WHERE user_id = ?1",
+	/* ?1 user id.  Columns: id, of every unread (starred) entry. */
+	[STMT_FEVER_UNREAD_IDS] =
+	    "SELECT id FROM entry WHERE user_id = ?1 AND is_read = 0",
+	[STMT_FEVER_SAVED_IDS] =
+	    "SELECT id FROM entry WHERE user_id = ?1 AND is_starred = 1",
+	/*
+	 * Mark read the unread entries stored at or before ?3: ?1 user id,
+	 * ?4 now; of every feed, of feed ?2, or of category ?2.
+	 */
+	[STMT_FEVER_MARK_ALL] = FEVER_MARK,
+	[STMT_FEVER_MARK_FEED] = FEVER_MARK " AND feed_id = ?2",
+	[STMT_FEVER_MARK_GROUP] = FEVER_MARK " AND category_id = ?2",
+	/*
+	 * ?1 user id, ?2 a time, ?3 now: the entries read (or otherwise
+	 * changed) since ?2 become unread.
+	 */
+	[STMT_FEVER_UNREAD_RECENT] =
+	    "UPDATE entry SET is_read = 0, changed_at = ?3"
+	    " WHERE user_id = ?1 AND is_read = 1 AND changed_at >= ?2",
+
+	/*
+	 * ?1 user id, ?2 a feed id and ?3 a category id (NULL: any).
+	 * Columns: enum mf_feed_col.
+	 */
+	[STMT_MF_FEEDS] =
+	    "SELECT " MF_FEED_COLS " FROM feed WHERE feed.user_id = ?1"
+	    " AND (?2 IS NULL OR feed.id = ?2)"
+	    " AND (?3 IS NULL OR feed.category_id = ?3)"
+	    " ORDER BY " FEED_DISPLAY_TITLE " COLLATE NOCASE, feed.id",
+	/*
+	 * ?1 user id.  Columns: feed id, its entries, its unread entries;
+	 * each count from an index alone.
+	 */
+	[STMT_MF_COUNTERS] =
+	    "SELECT feed.id,"
+	    " (SELECT count(*) FROM entry WHERE entry.feed_id = feed.id),"
+	    " (SELECT count(*) FROM entry WHERE entry.user_id = ?1"
+	    "  AND entry.feed_id = feed.id AND entry.is_read = 0)"
+	    " FROM feed WHERE feed.user_id = ?1 ORDER BY feed.id",
+	/* ?1 user id, ?2 feed id.  Columns: icon id, mime_type, data. */
+	[STMT_MF_ICON] =
+	    "SELECT icon.id, icon.mime_type, icon.data"
+	    " FROM feed CROSS JOIN icon ON icon.id = feed.icon_id"
+	    " WHERE feed.id = ?2 AND feed.user_id = ?1",
+	/*
+	 * ?1 user id, ?2 entry id, ?3 its feed and ?4 its category (NULL:
+	 * any).  Columns: enum mf_col.
+	 */
+	[STMT_MF_ENTRY_GET] =
+	    "SELECT " MF_ENTRY_COLS ENTRY_FROM
+	    " WHERE entry.id = ?2 AND entry.user_id = ?1"
+	    " AND (?3 IS NULL OR entry.feed_id = ?3)"
+	    " AND (?4 IS NULL OR entry.category_id = ?4)",
+	/*
+	 * ?1 user id, ?2 entry id.  Columns: id, url, mime_type, length.
+	 */
+	[STMT_MF_ENCLOSURES] =
+	    "SELECT enclosure.id, enclosure.url, enclosure.mime_type,"
+	    " enclosure.length"
+	    " FROM enclosure CROSS JOIN entry ON entry.id = enclosure.entry_id"
+	    " WHERE enclosure.entry_id = ?2 AND entry.user_id = ?1"
+	    " ORDER BY enclosure.id",
+	/* ?1 user id, ?2 entry id, ?3 now: starred flips (Miniflux). */
+	[STMT_MF_BOOKMARK] =
+	    "UPDATE entry SET is_starred = 1 - is_starred, changed_at = ?3"
+	    " WHERE id = ?2 AND user_id = ?1",
+	/*
+	 * The Miniflux lists: ?1 user id, the filters ?2 to ?11 (MF_FILTER),
+	 * ?12 rows at most, after the first ?13.  Each walks the index of
+	 * its kind (all, unread, starred) and scope (the user, feed ?2,
+	 * category ?3) in published order; _ID in id order, the user's
+	 * entries; _SEARCH the FTS5 query ?14 in id order.  Newest (or
+	 * greatest id) first; _ASC oldest first.  Columns: enum mf_col.
+	 */
+	[STMT_MF_LIST_ALL] = MF_LIST MF_PUB,
+	[STMT_MF_LIST_ALL_FEED] = MF_LIST " AND entry.feed_id = ?2" MF_PUB,
+	[STMT_MF_LIST_ALL_CATEGORY] =
+	    MF_LIST " AND entry.category_id = ?3" MF_PUB,
+	[STMT_MF_LIST_UNREAD] = MF_LIST " AND entry.is_read = 0" MF_PUB,
+	[STMT_MF_LIST_UNREAD_FEED] =
+	    MF_LIST " AND entry.feed_id = ?2 AND entry.is_read = 0" MF_PUB,
+	[STMT_MF_LIST_UNREAD_CATEGORY] =
+	    MF_LIST " AND entry.category_id = ?3 AND entry.is_read = 0" MF_PUB,
+	[STMT_MF_LIST_STARRED] = MF_LIST " AND entry.is_starred = 1" MF_PUB,
+	[STMT_MF_LIST_ID] =
+	    MF_LIST MF_FILTER " ORDER BY entry.id DESC" MF_PAGE,
+	[STMT_MF_LIST_SEARCH] =
+	    MF_SEARCH " ORDER BY entry_fts.rowid DESC" MF_PAGE,
+	[STMT_MF_LIST_ALL_ASC] = MF_LIST MF_PUB_ASC,
+	[STMT_MF_LIST_ALL_FEED_ASC] =
+	    MF_LIST " AND entry.feed_id = ?2" MF_PUB_ASC,
+	[STMT_MF_LIST_ALL_CATEGORY_ASC] =
+	    MF_LIST " AND entry.category_id = ?3" MF_PUB_ASC,
+	[STMT_MF_LIST_UNREAD_ASC] =
+	    MF_LIST " AND entry.is_read = 0" MF_PUB_ASC,
+	[STMT_MF_LIST_UNREAD_FEED_ASC] =
+	    MF_LIST " AND entry.feed_id = ?2 AND entry.is_read = 0" MF_PUB_ASC,
+	[STMT_MF_LIST_UNREAD_CATEGORY_ASC] =
+	    MF_LIST " AND entry.category_id = ?3 AND entry.is_read = 0"
+	    MF_PUB_ASC,
+	[STMT_MF_LIST_STARRED_ASC] =
+	    MF_LIST " AND entry.is_starred = 1" MF_PUB_ASC,
+	[STMT_MF_LIST_ID_ASC] =
+	    MF_LIST MF_FILTER " ORDER BY entry.id" MF_PAGE,
+	[STMT_MF_LIST_SEARCH_ASC] =
+	    MF_SEARCH " ORDER BY entry_fts.rowid" MF_PAGE,
+	/*
+	 * The totals of the lists, parameters as theirs.  _ALL and _UNREAD
+	 * (of the user, feed ?2 or category ?3) count what the lists
+	 * filter by published_at and id alone (MF_RANGE), from an index
+	 * without reading a row; _STARRED, _ANY (any filter) and _SEARCH
+	 * apply every filter.  Columns: the count.
+	 */
+	[STMT_MF_COUNT_ALL] = MF_COUNT MF_RANGE,
+	[STMT_MF_COUNT_ALL_FEED] =
+	    "SELECT count(*) FROM entry WHERE entry.feed_id ="
+	    " (SELECT id FROM feed WHERE id = ?2 AND user_id = ?1)" MF_RANGE,
+	[STMT_MF_COUNT_ALL_CATEGORY] =
+	    MF_COUNT " AND entry.category_id = ?3" MF_RANGE,
+	[STMT_MF_COUNT_UNREAD] = MF_COUNT " AND entry.is_read = 0" MF_RANGE,
+	[STMT_MF_COUNT_UNREAD_FEED] =
+	    MF_COUNT " AND entry.feed_id = ?2 AND entry.is_read = 0" MF_RANGE,
+	[STMT_MF_COUNT_UNREAD_CATEGORY] =
+	    MF_COUNT " AND entry.category_id = ?3 AND entry.is_read = 0"
+	    MF_RANGE,
+	[STMT_MF_COUNT_STARRED] =
+	    MF_COUNT " AND entry.is_starred = 1" MF_FILTER,
+	[STMT_MF_COUNT_ANY] = MF_COUNT MF_FILTER,
+	[STMT_MF_COUNT_SEARCH] =
+	    "SELECT count(*) FROM entry_fts"
+	    " CROSS JOIN entry ON entry.id = entry_fts.rowid"
+	    " WHERE entry_fts MATCH ?14 AND entry.user_id = ?1" MF_FILTER,
 };
 
 #define NAME(s)	[s] = #s
@@ -796,6 +1045,53 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_API_TOKEN_GET),
 	NAME(STMT_API_TOKEN_TOUCH),
 	NAME(STMT_API_USER_BY_FEVER_KEY),
+	NAME(STMT_FEVER_REFRESHED),
+	NAME(STMT_FEVER_FEEDS),
+	NAME(STMT_FEVER_FEEDS_GROUPS),
+	NAME(STMT_FEVER_FAVICONS),
+	NAME(STMT_FEVER_ITEMS_SINCE),
+	NAME(STMT_FEVER_ITEMS_MAX),
+	NAME(STMT_FEVER_ITEMS_WITH),
+	NAME(STMT_FEVER_TOTAL),
+	NAME(STMT_FEVER_UNREAD_IDS),
+	NAME(STMT_FEVER_SAVED_IDS),
+	NAME(STMT_FEVER_MARK_ALL),
+	NAME(STMT_FEVER_MARK_FEED),
+	NAME(STMT_FEVER_MARK_GROUP),
+	NAME(STMT_FEVER_UNREAD_RECENT),
+	NAME(STMT_MF_FEEDS),
+	NAME(STMT_MF_COUNTERS),
+	NAME(STMT_MF_ICON),
+	NAME(STMT_MF_ENTRY_GET),
+	NAME(STMT_MF_ENCLOSURES),
+	NAME(STMT_MF_BOOKMARK),
+	NAME(STMT_MF_LIST_ALL),
+	NAME(STMT_MF_LIST_ALL_FEED),
+	NAME(STMT_MF_LIST_ALL_CATEGORY),
+	NAME(STMT_MF_LIST_UNREAD),
+	NAME(STMT_MF_LIST_UNREAD_FEED),
+	NAME(STMT_MF_LIST_UNREAD_CATEGORY),
+	NAME(STMT_MF_LIST_STARRED),
+	NAME(STMT_MF_LIST_ID),
+	NAME(STMT_MF_LIST_SEARCH),
+	NAME(STMT_MF_LIST_ALL_ASC),
+	NAME(STMT_MF_LIST_ALL_FEED_ASC),
+	NAME(STMT_MF_LIST_ALL_CATEGORY_ASC),
+	NAME(STMT_MF_LIST_UNREAD_ASC),
+	NAME(STMT_MF_LIST_UNREAD_FEED_ASC),
+	NAME(STMT_MF_LIST_UNREAD_CATEGORY_ASC),
+	NAME(STMT_MF_LIST_STARRED_ASC),
+	NAME(STMT_MF_LIST_ID_ASC),
+	NAME(STMT_MF_LIST_SEARCH_ASC),
+	NAME(STMT_MF_COUNT_ALL),
+	NAME(STMT_MF_COUNT_ALL_FEED),
+	NAME(STMT_MF_COUNT_ALL_CATEGORY),
+	NAME(STMT_MF_COUNT_UNREAD),
+	NAME(STMT_MF_COUNT_UNREAD_FEED),
+	NAME(STMT_MF_COUNT_UNREAD_CATEGORY),
+	NAME(STMT_MF_COUNT_STARRED),
+	NAME(STMT_MF_COUNT_ANY),
+	NAME(STMT_MF_COUNT_SEARCH),
 };
 
 /*
