@@ -29,6 +29,7 @@
 #define FEVER_KEY_LEN	32	/* an MD5 in hex */
 #define PW_TAG		"pw:"	/* label of a token tied to a password */
 #define PW_TAG_HEX	16	/* digits of the password hash's SHA-256 */
+#define GREADER_KEEP	100	/* Google Reader tokens kept per user */
 
 /*
  * A (name, password) pair whose scrypt check succeeded, remembered so a
@@ -675,6 +676,19 @@ api_token_issue(struct req *r, const char *kind, struct buf *out)
 	    sqlite3_bind_int64(st, 5, time(NULL)) != SQLITE_OK ||
 	    db_step(st) == -1)
 		goto out;
+	db_stmt_done(st);
+	/*
+	 * Clients sign in again whenever they like (newsboat at each
+	 * start): forget the tokens of old passwords, and keep a user's
+	 * GREADER_KEEP most recently used Google Reader ones.
+	 */
+	if ((st = db_stmt(r->db, STMT_API_TOKEN_PRUNE)) == NULL ||
+	    sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 3, tag.p, (int)tag.len, SQLITE_STATIC) !=
+	    SQLITE_OK || sqlite3_bind_int64(st, 4, strcmp(kind, "greader") ==
+	    0 ? GREADER_KEEP : -1) != SQLITE_OK || db_step(st) == -1)
+		log_warnx("tokens of %s: old ones not pruned", r->user_name);
 	rc = 0;
 out:
 	if (st != NULL)

@@ -53,4 +53,9 @@ int	page_search(struct req *);
 /* page_digest.c */
 int	page_digest(struct req *);
 
+/* api_greader.c, api_greader_atom.c */
+int	api_greader_login(struct req *);
+int	api_greader(struct req *);
+int	api_greader_atom(struct req *);
+
 #endif

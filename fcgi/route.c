@@ -8,6 +8,7 @@
 
 #define M_GET	0x01	/* GET, and HEAD with it */
 #define M_POST	0x02
+#define M_OPTIONS 0x04	/* CORS preflight: the reader-app APIs only */
 
 struct route {
 	int		  methods;
@@ -51,6 +52,11 @@ static const struct route routes[] = {
 	{ M_POST, "/settings/api", page_settings_api },
 	{ M_GET, "/search", page_search },
 	{ M_GET, "/digest", page_digest },
+	/* Google Reader: stream ids in paths are read from the raw URI */
+	{ M_GET | M_POST | M_OPTIONS, "/accounts/ClientLogin",
+	    api_greader_login },
+	{ M_GET | M_POST | M_OPTIONS, "/reader/api/0/**", api_greader },
+	{ M_GET | M_OPTIONS, "/reader/atom/**", api_greader_atom },
 };
 
 #define NROUTES	(sizeof(routes) / sizeof(routes[0]))
@@ -115,6 +121,8 @@ route(struct req *r)
 		m = M_GET;
 	else if (strcmp(r->method, "POST") == 0)
 		m = M_POST;
+	else if (strcmp(r->method, "OPTIONS") == 0)
+		m = M_OPTIONS;
 	else
 		m = 0;
 	for (i = 0; i < NROUTES; i++) {

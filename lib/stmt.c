@@ -141,6 +141,40 @@
 	" WHERE entry_fts MATCH ?14 AND entry.user_id = ?1" MF_FILTER
 #define MF_COUNT	"SELECT count(*) FROM entry WHERE entry.user_id = ?1"
 
+/*
+ * Google Reader's stream lists, ids only (contents follow by id): ?1
+ * user id, rows strictly past (key, id) = (?2, ?3) in the list's order,
+ * ?4 at most this many, stored (created_at, Google Reader's crawl time)
+ * at or after ?5 and before ?6, ?7 is_read and ?8 is_starred (NULL:
+ * any), ?9 the feed or category.  Each walks the index it names, in
+ * order: the key is created_at for a user's whole list, published_at
+ * for the others.  Columns: id, key, created_at.
+ */
+#define GR_COND								\
+	" WHERE user_id = ?1 AND created_at >= ?5 AND created_at < ?6"
+#define GR_READ		" AND (?7 IS NULL OR is_read = ?7)"
+#define GR_STAR		" AND (?8 IS NULL OR is_starred = ?8)"
+#define GR_CREATED							\
+	"SELECT id, created_at, created_at FROM entry"			\
+	" INDEXED BY entry_created" GR_COND GR_READ GR_STAR
+#define GR_PUB(index)							\
+	"SELECT id, published_at, created_at FROM entry"		\
+	" INDEXED BY " index GR_COND
+#define GR_UNREAD							\
+	GR_PUB("entry_unread") " AND is_read = 0" GR_STAR
+#define GR_STARRED							\
+	GR_PUB("entry_starred") " AND is_starred = 1" GR_READ
+#define GR_FEED								\
+	GR_PUB("entry_feed") " AND feed_id = ?9" GR_READ GR_STAR
+#define GR_CATEGORY							\
+	GR_PUB("entry_category_published") " AND category_id = ?9"	\
+	GR_READ GR_STAR
+#define GR_DESC(key)							\
+	" AND (" key ", id) < (?2, ?3)"					\
+	" ORDER BY " key " DESC, id DESC LIMIT ?4"
+#define GR_ASC(key)							\
+	" AND (" key ", id) > (?2, ?3) ORDER BY " key ", id LIMIT ?4"
+
 static const char *const stmt_sql[STMT__MAX] = {
 	/* ?1 name, ?2 password hash, ?3 now. */
 	[STMT_USER_INSERT] =
@@ -755,12 +789,85 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_API_TOKEN_TOUCH] =
 	    "UPDATE api_token SET last_used_at = ?2 WHERE id = ?1",
 	/*
+	 * ?1 user id, ?2 kind, ?3 the label of the user's current API
+	 * password: the tokens of an older password go, and all but the ?4
+	 * most recently used (-1: no limit).
+	 */
+	[STMT_API_TOKEN_PRUNE] =
+	    "DELETE FROM api_token WHERE user_id = ?1 AND kind = ?2"
+	    " AND ((label LIKE 'pw:%' AND label <> ?3) OR id NOT IN"
+	    " (SELECT id FROM api_token WHERE user_id = ?1 AND kind = ?2"
+	    "  ORDER BY coalesce(last_used_at, created_at) DESC, id DESC"
+	    "  LIMIT ?4))",
+	/*
 	 * ?1 a Fever api_key, lowercase hex: its user, if the APIs are on
 	 * (index user_fever_key).  Columns: enum user_col.
 	 */
 	[STMT_API_USER_BY_FEVER_KEY] =
 	    "SELECT " USER_COLS " FROM user WHERE fever_key = ?1"
 	    " AND api_password_hash IS NOT NULL",
+
+	/* Google Reader's lists: GR_COND above. */
+	[STMT_GREADER_IDS_CREATED] = GR_CREATED GR_DESC("created_at"),
+	[STMT_GREADER_IDS_UNREAD] = GR_UNREAD GR_DESC("published_at"),
+	[STMT_GREADER_IDS_STARRED] = GR_STARRED GR_DESC("published_at"),
+	[STMT_GREADER_IDS_FEED] = GR_FEED GR_DESC("published_at"),
+	[STMT_GREADER_IDS_CATEGORY] = GR_CATEGORY GR_DESC("published_at"),
+	[STMT_GREADER_IDS_CREATED_ASC] = GR_CREATED GR_ASC("created_at"),
+	[STMT_GREADER_IDS_UNREAD_ASC] = GR_UNREAD GR_ASC("published_at"),
+	[STMT_GREADER_IDS_STARRED_ASC] = GR_STARRED GR_ASC("published_at"),
+	[STMT_GREADER_IDS_FEED_ASC] = GR_FEED GR_ASC("published_at"),
+	[STMT_GREADER_IDS_CATEGORY_ASC] =
+	    GR_CATEGORY GR_ASC("published_at"),
+	/*
+	 * ?1 user id, ?2 a JSON array of entry ids: the user's entries, in
+	 * the array's order.  Columns: enum entry_col, then the feed's site
+	 * URL and its category's title (NULL: none).
+	 */
+	[STMT_GREADER_ITEMS] =
+	    "SELECT " ENTRY_FULL_COLS ", feed.site_url, category.title"
+	    " FROM json_each(?2) AS j CROSS JOIN entry ON entry.id = j.value"
+	    " CROSS JOIN feed ON feed.id = entry.feed_id"
+	    " LEFT JOIN category ON category.id = feed.category_id"
+	    " WHERE entry.user_id = ?1",
+	/*
+	 * ?1 user id.  Columns: feed id, display title, url, site_url,
+	 * category title or NULL, created_at; by title.
+	 */
+	[STMT_GREADER_SUBS] =
+	    "SELECT feed.id, " FEED_DISPLAY_TITLE ", feed.url, feed.site_url,"
+	    " category.title, feed.created_at FROM feed"
+	    " LEFT JOIN category ON category.id = feed.category_id"
+	    " WHERE feed.user_id = ?1"
+	    " ORDER BY " FEED_DISPLAY_TITLE " COLLATE NOCASE, feed.id",
+	/* ?1 user id.  Columns: title; by title. */
+	[STMT_GREADER_LABELS] =
+	    "SELECT title FROM category WHERE user_id = ?1 ORDER BY title",
+	/*
+	 * ?1 user id.  Columns: feed id, unread entries, the newest one's
+	 * created_at; feeds with none left out.
+	 */
+	[STMT_GREADER_UNREAD_FEEDS] =
+	    "SELECT feed_id, count(*), max(created_at) FROM entry"
+	    " WHERE user_id = ?1 AND is_read = 0 GROUP BY feed_id",
+	/* ?1 user id.  Columns: category title, as above. */
+	[STMT_GREADER_UNREAD_LABELS] =
+	    "SELECT category.title, count(*), max(entry.created_at)"
+	    " FROM entry INDEXED BY entry_unread_category"
+	    " CROSS JOIN category ON category.id = entry.category_id"
+	    " WHERE entry.user_id = ?1 AND entry.is_read = 0"
+	    " GROUP BY entry.category_id",
+	/*
+	 * Mark all as read: ?1 user id, entries stored at or before ?2, ?3
+	 * now, ?4 of a feed, ?5 of a category, ?6 starred (NULLs: any).
+	 */
+	[STMT_GREADER_MARK_READ] =
+	    "UPDATE entry INDEXED BY entry_unread"
+	    " SET is_read = 1, changed_at = ?3"
+	    " WHERE user_id = ?1 AND is_read = 0 AND created_at <= ?2"
+	    " AND (?4 IS NULL OR feed_id = ?4)"
+	    " AND (?5 IS NULL OR category_id = ?5)"
+	    " AND (?6 IS NULL OR is_starred = ?6)",
 
 	/* ?1 user id.  Columns: the last successful check of a feed, or 0. */
 	[STMT_FEVER_REFRESHED] =
@@ -1044,7 +1151,24 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_API_TOKEN_INSERT),
 	NAME(STMT_API_TOKEN_GET),
 	NAME(STMT_API_TOKEN_TOUCH),
+	NAME(STMT_API_TOKEN_PRUNE),
 	NAME(STMT_API_USER_BY_FEVER_KEY),
+	NAME(STMT_GREADER_IDS_CREATED),
+	NAME(STMT_GREADER_IDS_UNREAD),
+	NAME(STMT_GREADER_IDS_STARRED),
+	NAME(STMT_GREADER_IDS_FEED),
+	NAME(STMT_GREADER_IDS_CATEGORY),
+	NAME(STMT_GREADER_IDS_CREATED_ASC),
+	NAME(STMT_GREADER_IDS_UNREAD_ASC),
+	NAME(STMT_GREADER_IDS_STARRED_ASC),
+	NAME(STMT_GREADER_IDS_FEED_ASC),
+	NAME(STMT_GREADER_IDS_CATEGORY_ASC),
+	NAME(STMT_GREADER_ITEMS),
+	NAME(STMT_GREADER_SUBS),
+	NAME(STMT_GREADER_LABELS),
+	NAME(STMT_GREADER_UNREAD_FEEDS),
+	NAME(STMT_GREADER_UNREAD_LABELS),
+	NAME(STMT_GREADER_MARK_READ),
 	NAME(STMT_FEVER_REFRESHED),
 	NAME(STMT_FEVER_FEEDS),
 	NAME(STMT_FEVER_FEEDS_GROUPS),
