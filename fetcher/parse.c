@@ -1,10 +1,12 @@
 /* parse.c: RSS, RDF and Atom documents to struct feed, through SAX2 */
 #include <ctype.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include <libxml/parser.h>
 #include <openssl/evp.h>
@@ -174,6 +176,35 @@ enum fx_state {
 	FX_PI,
 };
 
+/*
+ * libxml2's push parser looks for the end of a CDATA section, checks its
+ * bytes and delivers it 300 bytes at a time, about 14 instructions a
+ * byte.  The pre-scan stops before a whole section; if libxml2 then
+ * stands in element content with nothing but text pending, so that the
+ * next thing it would report is this section, a processing instruction
+ * takes the section's place and sax_pi() passes the text on from where
+ * it is: the same text at the same point.  Otherwise (a malformed
+ * document, where libxml2's recovery may read the bytes otherwise) the
+ * section goes to libxml2 as before.  The instruction carries a random
+ * token, so that one in the document cannot pass for it; without
+ * randomness every section goes through libxml2.
+ */
+#define CDATA_PI	"hearth-cdata"
+#define TOKEN_LEN	16		/* hex digits: 64 random bits */
+
+enum fx_cdata {
+	CD_NONE,	/* not at a CDATA section */
+	CD_ASK,		/* stopped before one: parse_xml() decides */
+	CD_AROUND,	/* around libxml2, through CDATA_PI */
+	CD_THROUGH,	/* through libxml2 */
+};
+
+/* A CDATA section's text in the document, waiting for its marker. */
+struct cdspan {
+	size_t		 off;
+	size_t		 len;
+};
+
 /* The pre-scan's position in the document. */
 struct fixup {
 	const char	*s;		/* the document, UTF-8 */
@@ -183,6 +214,11 @@ struct fixup {
 	char		 quote;		/* in a tag: the open quote, or 0 */
 	const char	*vname;		/* in a void element's tag: its name */
 	size_t		 vlen;
+	enum fx_cdata	 cdata;		/* what to do with the next section */
+	char		 token[TOKEN_LEN + 1];	/* CDATA_PI's, or "" */
+	struct cdspan	*cd;		/* sections replaced by CDATA_PI */
+	size_t		 ncd, cdcap;
+	size_t		 cdnext;	/* the next one sax_pi() delivers */
 };
 
 #define ONES	0x0101010101010101ULL
@@ -271,15 +307,12 @@ is_name_char(unsigned char c)
 }
 
 /*
- * Copy n bytes, leaving out what XML 1.0 forbids and libxml2 would stop
- * at: C0 controls but tab, LF and CR; U+FFFE and U+FFFF become U+FFFD.
+ * The index of the next byte from i that fix_copy() changes (a C0
+ * control but tab, LF and CR; the 0xEF of U+FFFE or U+FFFF), or n.
  */
-static void
-fix_copy(struct buf *b, const char *s, size_t n)
+static size_t
+fix_next(const unsigned char *u, size_t n, size_t i)
 {
-	const unsigned char	*u = (const unsigned char *)s;
-	size_t			 i = 0, start = 0;
-
 	while (i < n) {
 		while (n - i >= 8 && !word_fix(u + i))
 			i += 8;
@@ -292,6 +325,22 @@ fix_copy(struct buf *b, const char *s, size_t n)
 			i++;
 			continue;
 		}
+		return i;
+	}
+	return n;
+}
+
+/*
+ * Copy n bytes, leaving out what XML 1.0 forbids and libxml2 would stop
+ * at: C0 controls but tab, LF and CR; U+FFFE and U+FFFF become U+FFFD.
+ */
+static void
+fix_copy(struct buf *b, const char *s, size_t n)
+{
+	const unsigned char	*u = (const unsigned char *)s;
+	size_t			 i = 0, start = 0;
+
+	while ((i = fix_next(u, n, i)) < n) {
 		buf_add(b, s + start, i - start);
 		if (u[i] == 0xef) {
 			buf_add(b, "\xef\xbf\xbd", 3);
@@ -503,6 +552,51 @@ is_void(const char *name, size_t n)
 	    sizeof(void_elements[0]), str_cmp) != NULL;
 }
 
+/* Note a CDATA section's text for sax_pi(); -1 when memory runs out. */
+static int
+cd_add(struct fixup *fx, size_t off, size_t len)
+{
+	struct cdspan	*v;
+	size_t		 cap;
+
+	if (fx->cdnext == fx->ncd)
+		fx->cdnext = fx->ncd = 0;	/* all delivered */
+	if (fx->ncd == fx->cdcap) {
+		cap = fx->cdcap ? fx->cdcap * 2 : 16;
+		if ((v = reallocarray(fx->cd, cap, sizeof(*v))) == NULL)
+			return -1;
+		fx->cd = v;
+		fx->cdcap = cap;
+	}
+	fx->cd[fx->ncd].off = off;
+	fx->cd[fx->ncd].len = len;
+	fx->ncd++;
+	return 0;
+}
+
+/*
+ * A random token for CDATA_PI in fx->token; without randomness it stays
+ * empty and every CDATA section goes through libxml2.
+ */
+static void
+cd_token(struct fixup *fx)
+{
+	static const char	 hex[] = "0123456789abcdef";
+	unsigned char		 r[TOKEN_LEN / 2];
+	size_t			 i;
+
+	fx->token[0] = '\0';
+	if (getentropy(r, sizeof(r)) == -1) {
+		log_debug("getentropy: %s", strerror(errno));
+		return;
+	}
+	for (i = 0; i < sizeof(r); i++) {
+		fx->token[2 * i] = hex[r[i] >> 4];
+		fx->token[2 * i + 1] = hex[r[i] & 0x0f];
+	}
+	fx->token[TOKEN_LEN] = '\0';
+}
+
 /* Text: runs are copied, '&' and '<' looked at. */
 static void
 fix_text(struct fixup *fx, struct buf *b)
@@ -524,6 +618,24 @@ fix_text(struct fixup *fx, struct buf *b)
 		return;
 	}
 	if (n - i >= 9 && memcmp(s + i, "<![CDATA[", 9) == 0) {
+		/* A whole section may go around libxml2 (CDATA_PI). */
+		k = skip_past(s, n, i + 9, "]]>");
+		if (k >= i + 12 && memcmp(s + k - 3, "]]>", 3) == 0) {
+			if (fx->cdata == CD_NONE) {
+				fx->cdata = CD_ASK;
+				return;
+			}
+			if (fx->cdata == CD_AROUND &&
+			    cd_add(fx, i + 9, k - 3 - (i + 9)) == 0) {
+				fx->cdata = CD_NONE;
+				BUF_LIT(b, "<?" CDATA_PI " ");
+				buf_add(b, fx->token, TOKEN_LEN);
+				BUF_LIT(b, "?>");
+				fx->i = k;
+				return;
+			}
+		}
+		fx->cdata = CD_NONE;
 		BUF_LIT(b, "<![CDATA[");
 		fx->i += 9;
 		fx->state = FX_CDATA;
@@ -617,11 +729,15 @@ fix_until(struct fixup *fx, struct buf *b, const char *end)
 	fx->state = FX_TEXT;
 }
 
-/* Rewrite the document from fx->i until b holds at least want bytes. */
+/*
+ * Rewrite the document from fx->i until b holds at least want bytes, or
+ * until a CDATA section asks what to do (fx->cdata is CD_ASK).
+ */
 static void
 fix_chunk(struct fixup *fx, struct buf *b, size_t want)
 {
-	while (fx->i < fx->n && b->len < want && !b->oom) {
+	while (fx->i < fx->n && b->len < want && !b->oom &&
+	    fx->cdata != CD_ASK) {
 		switch (fx->state) {
 		case FX_TEXT:
 			fix_text(fx, b);
@@ -1006,6 +1122,8 @@ struct parser {
 	struct buf	 err1;		/* the first one */
 	struct buf	 tmp;		/* scratch */
 	struct sanitizer *san;		/* for every body, made when needed */
+	struct fixup	*fx;		/* the pre-scan, for sax_pi() */
+	struct buf	 cdtmp;		/* a CDATA section repaired */
 };
 
 /* ---- small helpers -------------------------------------------------- */
@@ -2338,6 +2456,40 @@ sax_text(void *ctx, const xmlChar *s, int n)
 	capture_text(p, (const char *)s, (size_t)n);
 }
 
+/*
+ * The marker of a CDATA section the pre-scan kept from libxml2 (see
+ * CDATA_PI): its text goes where sax_text() would have sent it, repaired
+ * as fix_copy() repairs what libxml2 reads.
+ */
+static void
+sax_pi(void *ctx, const xmlChar *target, const xmlChar *data)
+{
+	struct parser		*p = ctx;
+	struct fixup		*fx = p->fx;
+	const struct cdspan	*cd;
+	const unsigned char	*u;
+
+	if (fx->token[0] == '\0' || data == NULL ||
+	    strcmp((const char *)target, CDATA_PI) != 0 ||
+	    strcmp((const char *)data, fx->token) != 0 ||
+	    fx->cdnext >= fx->ncd)
+		return;
+	cd = &fx->cd[fx->cdnext++];
+	if (p->stop || cd->len == 0 || p->depth > DEPTH_MAX)
+		return;
+	u = (const unsigned char *)fx->s + cd->off;
+	if (fix_next(u, cd->len, 0) == cd->len) {
+		capture_text(p, fx->s + cd->off, cd->len);
+		return;
+	}
+	buf_reset(&p->cdtmp);
+	fix_copy(&p->cdtmp, fx->s + cd->off, cd->len);
+	if (p->cdtmp.oom)
+		p->oom = 1;
+	else if (p->cdtmp.len > 0)
+		capture_text(p, p->cdtmp.p, p->cdtmp.len);
+}
+
 /* libxml2's complaints: counted, the first kept for the debug log. */
 static void
 sax_error(void *ctx, xmlErrorPtr err)
@@ -2391,9 +2543,29 @@ parser_release(struct parser *p)
 	buf_release(&p->cap.b);
 	buf_release(&p->err1);
 	buf_release(&p->tmp);
+	buf_release(&p->cdtmp);
 	sanitizer_free(p->san);
 	p->san = NULL;
 	free(p->guids.v);
+}
+
+/*
+ * Whether libxml2 stands in element content with nothing pending but
+ * text (no '<', no '&'): then the next thing it reports after that text
+ * is what comes next in the input.
+ */
+static int
+at_content(xmlParserCtxtPtr ctxt)
+{
+	const xmlChar	*c;
+
+	if (ctxt->instate != XML_PARSER_CONTENT || ctxt->disableSAX ||
+	    ctxt->input == NULL || ctxt->input->cur == NULL)
+		return 0;
+	for (c = ctxt->input->cur; c < ctxt->input->end; c++)
+		if (*c == '<' || *c == '&')
+			return 0;
+	return 1;
 }
 
 /* Hand the repaired document to libxml2, a chunk at a time. */
@@ -2407,6 +2579,7 @@ parse_xml(struct parser *p, struct fixup *fx)
 		.characters = sax_text,
 		.cdataBlock = sax_text,
 		.ignorableWhitespace = sax_text,
+		.processingInstruction = sax_pi,
 		.serror = sax_error,
 	};
 	struct buf	 chunk;
@@ -2420,6 +2593,8 @@ parse_xml(struct parser *p, struct fixup *fx)
 	 */
 	opts = XML_PARSE_NONET | XML_PARSE_RECOVER | XML_PARSE_NOWARNING |
 	    XML_PARSE_NOERROR | XML_PARSE_IGNORE_ENC;
+	p->fx = fx;
+	cd_token(fx);
 	p->ctxt = xmlCreatePushParserCtxt(&sax, p, NULL, 0, NULL);
 	if (p->ctxt == NULL) {
 		p->oom = 1;
@@ -2439,6 +2614,9 @@ parse_xml(struct parser *p, struct fixup *fx)
 		}
 		if (chunk.len > 0)
 			xmlParseChunk(p->ctxt, chunk.p, (int)chunk.len, 0);
+		if (fx->cdata == CD_ASK)
+			fx->cdata = fx->token[0] != '\0' &&
+			    at_content(p->ctxt) ? CD_AROUND : CD_THROUGH;
 	}
 	if (!p->stop)
 		xmlParseChunk(p->ctxt, NULL, 0, 1);
@@ -2474,6 +2652,7 @@ feed_parse(struct feed *f, const char *doc, size_t len, const char *base_url,
 	int		 rc = -1;
 
 	buf_init(&u);
+	memset(&fx, 0, sizeof(fx));
 	if (len > FEED_MAX_BYTES) {
 		buf_printf(err, "larger than %d bytes", FEED_MAX_BYTES);
 		return -1;
@@ -2498,7 +2677,6 @@ feed_parse(struct feed *f, const char *doc, size_t len, const char *base_url,
 	 * A document in UTF-8 already (most are) is read where it is: a
 	 * copy would double the memory a big feed takes.
 	 */
-	memset(&fx, 0, sizeof(fx));
 	if (charset_utf8_as_is(doc, len, content_type, &i)) {
 		fx.s = doc + i;
 		fx.n = len - i;
@@ -2552,6 +2730,7 @@ out:
 	if (p != NULL)
 		parser_release(p);
 	free(p);
+	free(fx.cd);
 	buf_release(&u);
 	return rc;
 }

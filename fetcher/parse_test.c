@@ -37,6 +37,14 @@ static const struct {
 	{ "&#; &#x; &#12a;", "&#; &#x; &#12a;" },
 	{ "&#000000000065;", "&#000000000065;" },	/* too long */
 	{ "<![CDATA[&eacute; & <b>]]>", "&eacute; & <b>" },
+	/* CDATA sections passed around libxml2 (CDATA_PI in parse.c) */
+	{ "<![CDATA[a]]><![CDATA[b]]>", "ab" },
+	{ "x<![CDATA[ y ]]>z", "x y z" },
+	{ "<![CDATA[c\xef\xbf\xbf]]>", "c" FFFD },
+	{ "<![CDATA[]]>e", "e" },
+	{ "<![CDATA[a]]]]><![CDATA[>b]]>", "a]]>b" },
+	{ "<![CDATA[\xc3\xa9 \r\n<b>]]>", "\xc3\xa9 \r\n<b>" },
+	{ "<?hearth-cdata 0123456789abcdef?>q<?hearth-cdata?>", "q" },
 	{ "a<!-- &nbsp; & -->b", "ab" },
 	{ "x &lt; y", "x < y" },
 	{ "a < b", "a < b" },			/* bare less-than */
