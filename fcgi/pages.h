@@ -53,6 +53,43 @@ int	page_search(struct req *);
 /* page_digest.c */
 int	page_digest(struct req *);
 
+/* api_fever.c */
+int	api_fever(struct req *);
+
+/* api_miniflux.c */
+void	api_mf_error(struct req *, int, const char *);
+int	api_mf_options(struct req *);
+int	api_mf_me(struct req *);
+int	api_mf_categories(struct req *);
+int	api_mf_category_create(struct req *);
+int	api_mf_category_update(struct req *);
+int	api_mf_category_delete(struct req *);
+int	api_mf_category_mark(struct req *);
+int	api_mf_category_feeds(struct req *);
+int	api_mf_feeds(struct req *);
+int	api_mf_feed(struct req *);
+int	api_mf_feed_create(struct req *);
+int	api_mf_feed_update(struct req *);
+int	api_mf_feed_delete(struct req *);
+int	api_mf_feed_refresh(struct req *);
+int	api_mf_feeds_refresh(struct req *);
+int	api_mf_feed_icon(struct req *);
+int	api_mf_feed_mark(struct req *);
+int	api_mf_counters(struct req *);
+int	api_mf_discover(struct req *);
+int	api_mf_export(struct req *);
+int	api_mf_import(struct req *);
+
+/* api_miniflux_entries.c */
+int	api_mf_entries(struct req *);
+int	api_mf_feed_entries(struct req *);
+int	api_mf_category_entries(struct req *);
+int	api_mf_entry(struct req *);
+int	api_mf_feed_entry(struct req *);
+int	api_mf_category_entry(struct req *);
+int	api_mf_entries_status(struct req *);
+int	api_mf_bookmark(struct req *);
+
 /* api_greader.c, api_greader_atom.c */
 int	api_greader_login(struct req *);
 int	api_greader(struct req *);

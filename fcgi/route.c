@@ -2,12 +2,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "fcgi.h"
 #include "log.h"
 #include "pages.h"
 
 #define M_GET	0x01	/* GET, and HEAD with it */
 #define M_POST	0x02
+#define M_PUT	0x08
+#define M_DELETE 0x10
 #define M_OPTIONS 0x04	/* CORS preflight: the reader-app APIs only */
 
 struct route {
@@ -52,6 +55,38 @@ static const struct route routes[] = {
 	{ M_POST, "/settings/api", page_settings_api },
 	{ M_GET, "/search", page_search },
 	{ M_GET, "/digest", page_digest },
+	/* Fever, with or without the slash */
+	{ M_GET | M_POST, "/fever", api_fever },
+	{ M_GET | M_POST, "/fever/", api_fever },
+	/* the Miniflux API; "counters" and "refresh" before "*" */
+	{ M_GET, "/v1/me", api_mf_me },
+	{ M_GET, "/v1/categories", api_mf_categories },
+	{ M_POST, "/v1/categories", api_mf_category_create },
+	{ M_PUT, "/v1/categories/*", api_mf_category_update },
+	{ M_DELETE, "/v1/categories/*", api_mf_category_delete },
+	{ M_PUT, "/v1/categories/*/mark-all-as-read", api_mf_category_mark },
+	{ M_GET, "/v1/categories/*/feeds", api_mf_category_feeds },
+	{ M_GET, "/v1/categories/*/entries", api_mf_category_entries },
+	{ M_GET, "/v1/categories/*/entries/*", api_mf_category_entry },
+	{ M_GET, "/v1/feeds", api_mf_feeds },
+	{ M_POST, "/v1/feeds", api_mf_feed_create },
+	{ M_GET, "/v1/feeds/counters", api_mf_counters },
+	{ M_PUT, "/v1/feeds/refresh", api_mf_feeds_refresh },
+	{ M_GET, "/v1/feeds/*", api_mf_feed },
+	{ M_PUT, "/v1/feeds/*", api_mf_feed_update },
+	{ M_DELETE, "/v1/feeds/*", api_mf_feed_delete },
+	{ M_PUT, "/v1/feeds/*/refresh", api_mf_feed_refresh },
+	{ M_GET, "/v1/feeds/*/icon", api_mf_feed_icon },
+	{ M_PUT, "/v1/feeds/*/mark-all-as-read", api_mf_feed_mark },
+	{ M_GET, "/v1/feeds/*/entries", api_mf_feed_entries },
+	{ M_GET, "/v1/feeds/*/entries/*", api_mf_feed_entry },
+	{ M_GET, "/v1/entries", api_mf_entries },
+	{ M_PUT, "/v1/entries", api_mf_entries_status },
+	{ M_GET, "/v1/entries/*", api_mf_entry },
+	{ M_PUT, "/v1/entries/*/bookmark", api_mf_bookmark },
+	{ M_POST, "/v1/discover", api_mf_discover },
+	{ M_GET, "/v1/export", api_mf_export },
+	{ M_POST, "/v1/import", api_mf_import },
 	/* Google Reader: stream ids in paths are read from the raw URI */
 	{ M_GET | M_POST | M_OPTIONS, "/accounts/ClientLogin",
 	    api_greader_login },
@@ -114,13 +149,18 @@ args_clear(struct req *r)
 int
 route(struct req *r)
 {
-	size_t	 i;
-	int	 m, wrong_method = 0;
+	struct buf	 allow;
+	size_t		 i;
+	int		 m, allowed = 0;
 
 	if (strcmp(r->method, "GET") == 0 || r->head)
 		m = M_GET;
 	else if (strcmp(r->method, "POST") == 0)
 		m = M_POST;
+	else if (strcmp(r->method, "PUT") == 0)
+		m = M_PUT;
+	else if (strcmp(r->method, "DELETE") == 0)
+		m = M_DELETE;
 	else if (strcmp(r->method, "OPTIONS") == 0)
 		m = M_OPTIONS;
 	else
@@ -131,16 +171,29 @@ route(struct req *r)
 			continue;
 		}
 		if (!(routes[i].methods & m)) {
-			wrong_method = 1;
+			allowed |= routes[i].methods;
 			args_clear(r);
 			continue;
 		}
 		return routes[i].fn(r);
 	}
-	if (wrong_method) {
-		resp_header(r, "Allow", "GET, HEAD, POST");
-		page_error(r, 405, NULL);
+	if (allowed) {
+		buf_init(&allow);
+		buf_puts(&allow, allowed & M_GET ? ", GET, HEAD" : "");
+		buf_puts(&allow, allowed & M_POST ? ", POST" : "");
+		buf_puts(&allow, allowed & M_PUT ? ", PUT" : "");
+		buf_puts(&allow, allowed & M_DELETE ? ", DELETE" : "");
+		buf_puts(&allow, allowed & M_OPTIONS ? ", OPTIONS" : "");
+		if (!allow.oom)
+			resp_header(r, "Allow", allow.p + 2);
+		buf_release(&allow);
+	}
+	/* The Miniflux API: CORS preflights, errors in JSON. */
+	if (strncmp(r->path, "/v1/", 4) == 0) {
+		if (m == M_OPTIONS && allowed)
+			return api_mf_options(r);
+		api_mf_error(r, allowed ? 405 : 404, NULL);
 	} else
-		page_error(r, 404, NULL);
+		page_error(r, allowed ? 405 : 404, NULL);
 	return 0;
 }

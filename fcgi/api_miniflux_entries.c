@@ -1,0 +1,755 @@
+/* api_miniflux_entries.c: the Miniflux /v1 API's entries */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+#include <sqlite3.h>
+
+#include "api_miniflux.h"
+#include "buf.h"
+#include "compat.h"
+#include "db.h"
+#include "fcgi.h"
+#include "json.h"
+#include "log.h"
+#include "manage.h"
+#include "pages.h"
+#include "stmt.h"
+
+#define MF_LIMIT	100	/* entries per answer unless limit= says */
+#define MF_LIMIT_MAX	1000	/* limit= above (or 0) is taken as this */
+#define MF_OFFSET_MAX	100000	/* offset= above is refused: page by id */
+#define MF_STATUS_MAX	8	/* status= parameters looked at */
+#define MF_WPM		265	/* reading speed, words a minute */
+
+/* Where a list is: the user's entries, a feed's, a category's. */
+enum scope {
+	SCOPE_USER,
+	SCOPE_FEED,
+	SCOPE_CATEGORY,
+	SCOPE__MAX
+};
+
+/* What GET /v1/entries and its kin asked for. */
+struct query {
+	int64_t		 feed;		/* 0: any */
+	int64_t		 category;	/* 0: any */
+	int		 read;		/* 0 unread, 1 read, -1 either */
+	int		 nothing;	/* only status=removed: no entry */
+	int		 starred;	/* 0, 1, -1 either */
+	int64_t		 pub_after;	/* published_at strictly after */
+	int64_t		 pub_before;
+	int64_t		 id_after;
+	int64_t		 id_before;
+	int64_t		 changed_after;
+	int64_t		 changed_before;
+	int		 by_id;		/* order by id, else published_at */
+	int		 asc;
+	int64_t		 limit;
+	int64_t		 offset;
+	struct buf	 search;	/* an FTS5 query, or empty */
+};
+
+/*
+ * The list statements by scope, kind and direction: [asc][unread]
+ * [scope] (the kind "all" is unread 0).
+ */
+static const enum stmt lists[2][2][SCOPE__MAX] = {
+	{
+		{ STMT_MF_LIST_ALL, STMT_MF_LIST_ALL_FEED,
+		    STMT_MF_LIST_ALL_CATEGORY },
+		{ STMT_MF_LIST_UNREAD, STMT_MF_LIST_UNREAD_FEED,
+		    STMT_MF_LIST_UNREAD_CATEGORY },
+	}, {
+		{ STMT_MF_LIST_ALL_ASC, STMT_MF_LIST_ALL_FEED_ASC,
+		    STMT_MF_LIST_ALL_CATEGORY_ASC },
+		{ STMT_MF_LIST_UNREAD_ASC, STMT_MF_LIST_UNREAD_FEED_ASC,
+		    STMT_MF_LIST_UNREAD_CATEGORY_ASC },
+	},
+};
+
+/* The index-only totals: [unread][scope]. */
+static const enum stmt counts[2][SCOPE__MAX] = {
+	{ STMT_MF_COUNT_ALL, STMT_MF_COUNT_ALL_FEED,
+	    STMT_MF_COUNT_ALL_CATEGORY },
+	{ STMT_MF_COUNT_UNREAD, STMT_MF_COUNT_UNREAD_FEED,
+	    STMT_MF_COUNT_UNREAD_CATEGORY },
+};
+
+/*
+ * An integer parameter, as Miniflux reads one: absent or not a number
+ * is def.
+ */
+static int64_t
+int_arg(struct req *r, const char *name, int64_t def)
+{
+	const char	*s, *errstr;
+	long long	 v;
+
+	if ((s = req_param(r, name)) == NULL || *s == '\0')
+		return def;
+	v = strtonum(s, INT64_MIN, INT64_MAX, &errstr);
+	if (errstr != NULL) {
+		log_debug("miniflux: %s=%s is %s", name, s, errstr);
+		return def;
+	}
+	return v;
+}
+
+/* A time filter: a positive number, else none (def). */
+static int64_t
+time_arg(struct req *r, const char *name, int64_t def)
+{
+	int64_t	 v = int_arg(r, name, 0);
+
+	return v > 0 ? v : def;
+}
+
+/* Go's strconv.ParseBool: 1, 0, or -1 for anything else. */
+static int
+bool_parse(const char *s)
+{
+	static const char *const yes[] = { "1", "t", "T", "TRUE", "true",
+	    "True" };
+	static const char *const no[] = { "0", "f", "F", "FALSE", "false",
+	    "False" };
+	size_t	 i;
+
+	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		if (strcmp(s, yes[i]) == 0)
+			return 1;
+		if (strcmp(s, no[i]) == 0)
+			return 0;
+	}
+	return -1;
+}
+
+/*
+ * Read the query of an entry list into q.  Orders: id and created_at
+ * (ids grow as entries are stored) list by id; published_at and the
+ * orders hearth has no index for (status, changed_at, category_title,
+ * category_id, title, author) by published_at.  A search lists by id.
+ * 0; -1 with a 400 answered for what Miniflux refuses too (an unknown
+ * status, order or direction, a negative limit or offset) and for an
+ * offset over MF_OFFSET_MAX.
+ */
+static int
+query_read(struct req *r, struct query *q)
+{
+	static const char *const by_pub[] = { "published_at", "status",
+	    "changed_at", "category_title", "category_id", "title", "author" };
+	const char	*v[MF_STATUS_MAX], *s;
+	size_t		 i, n;
+	int		 unread = 0, read = 0, removed = 0, k;
+
+	n = req_params(r, "status", v, MF_STATUS_MAX);
+	for (i = 0; i < n; i++) {
+		if (strcmp(v[i], "unread") == 0)
+			unread = 1;
+		else if (strcmp(v[i], "read") == 0)
+			read = 1;
+		else if (strcmp(v[i], "removed") == 0)
+			removed = 1;
+		else {
+			api_mf_error(r, 400, "Invalid entry status: use "
+			    "\"unread\", \"read\" or \"removed\".");
+			return -1;
+		}
+	}
+	q->read = unread == read ? -1 : read;
+	q->nothing = removed && !unread && !read;
+	q->starred = (s = req_param(r, "starred")) != NULL ?
+	    bool_parse(s) : -1;
+	q->pub_after = time_arg(r, "after", INT64_MIN);
+	q->pub_after = time_arg(r, "published_after", q->pub_after);
+	q->pub_before = time_arg(r, "before", INT64_MAX);
+	q->pub_before = time_arg(r, "published_before", q->pub_before);
+	q->changed_after = time_arg(r, "changed_after", INT64_MIN);
+	q->changed_before = time_arg(r, "changed_before", INT64_MAX);
+	q->id_after = time_arg(r, "after_entry_id", 0);
+	q->id_before = time_arg(r, "before_entry_id", INT64_MAX);
+	if ((s = req_param(r, "order")) == NULL ||
+	    strcmp(s, "published_at") == 0)
+		q->by_id = 0;
+	else if (strcmp(s, "id") == 0 || strcmp(s, "created_at") == 0)
+		q->by_id = 1;
+	else {
+		for (k = 0, i = 0; i < sizeof(by_pub) / sizeof(by_pub[0]); i++)
+			k |= strcmp(s, by_pub[i]) == 0;
+		if (!k) {
+			api_mf_error(r, 400, "Invalid entry order.");
+			return -1;
+		}
+	}
+	if ((s = req_param(r, "direction")) == NULL || strcmp(s, "asc") == 0)
+		q->asc = 1;
+	else if (strcmp(s, "desc") == 0)
+		q->asc = 0;
+	else {
+		api_mf_error(r, 400, "Invalid direction: use \"asc\" or "
+		    "\"desc\".");
+		return -1;
+	}
+	q->limit = int_arg(r, "limit", MF_LIMIT);
+	q->offset = int_arg(r, "offset", 0);
+	if (q->limit < 0 || q->offset < 0) {
+		api_mf_error(r, 400, "Offset and limit should be 0 or more.");
+		return -1;
+	}
+	if (q->offset > MF_OFFSET_MAX) {
+		api_mf_error(r, 400, "The offset is over 100000: page with "
+		    "before_entry_id or after_entry_id instead.");
+		return -1;
+	}
+	if (q->limit == 0 || q->limit > MF_LIMIT_MAX)
+		q->limit = MF_LIMIT_MAX;
+	if ((s = req_param(r, "search")) != NULL && *s != '\0' &&
+	    search_query(&q->search, s) == -1) {
+		api_mf_error(r, 400, "The search is too long.");
+		return -1;
+	}
+	if (q->search.oom)
+		return -1;
+	return 0;
+}
+
+/*
+ * Bind what q asks to st, a list or count statement: ?1 the user, the
+ * filters ?2 to ?11, ?12 limit, ?13 offset, ?14 the search; a count
+ * has only some of them.  0 or -1.
+ */
+static int
+query_bind(struct req *r, sqlite3_stmt *st, const struct query *q)
+{
+	int64_t	 v[13];
+	int	 i, n, rc;
+
+	n = sqlite3_bind_parameter_count(st);
+	v[0] = r->user_id;
+	v[1] = q->feed;
+	v[2] = q->category;
+	v[3] = q->read;
+	v[4] = q->starred;
+	v[5] = q->pub_after;
+	v[6] = q->pub_before;
+	v[7] = q->id_after;
+	v[8] = q->id_before;
+	v[9] = q->changed_after;
+	v[10] = q->changed_before;
+	v[11] = q->limit;
+	v[12] = q->offset;
+	for (i = 1; i <= n && i <= 13; i++) {
+		/* Filters ?2 to ?5 are NULL when not asked for. */
+		if (i >= 2 && i <= 5 && v[i - 1] <= (i <= 3 ? 0 : -1))
+			rc = sqlite3_bind_null(st, i);
+		else
+			rc = sqlite3_bind_int64(st, i, v[i - 1]);
+		if (rc != SQLITE_OK)
+			return -1;
+	}
+	if (n >= 14 && sqlite3_bind_text(st, 14, q->search.p,
+	    (int)q->search.len, SQLITE_STATIC) != SQLITE_OK)
+		return -1;
+	return 0;
+}
+
+/* Run a count statement for q; the count, or -1. */
+static int64_t
+count_run(struct req *r, enum stmt s, const struct query *q)
+{
+	sqlite3_stmt	*st;
+	int64_t		 n = -1;
+
+	if ((st = db_stmt(r->db, s)) == NULL)
+		return -1;
+	if (query_bind(r, st, q) == 0 && db_step(st) == 1)
+		n = sqlite3_column_int64(st, 0);
+	db_stmt_done(st);
+	return n;
+}
+
+/*
+ * The total of the list q, as Miniflux's "total": from an index alone
+ * when the filters allow (a read list is all less unread), else by the
+ * statement that applies them all.
+ */
+static int64_t
+total(struct req *r, const struct query *q, enum scope sc)
+{
+	int64_t	 all, unread;
+
+	if (q->search.len > 0)
+		return count_run(r, STMT_MF_COUNT_SEARCH, q);
+	if (q->changed_after != INT64_MIN || q->changed_before != INT64_MAX ||
+	    q->starred == 0 || (q->feed > 0 && q->category > 0))
+		return count_run(r, STMT_MF_COUNT_ANY, q);
+	if (q->starred == 1)
+		return count_run(r, STMT_MF_COUNT_STARRED, q);
+	if (q->read == 0)
+		return count_run(r, counts[1][sc], q);
+	if ((all = count_run(r, counts[0][sc], q)) == -1 || q->read == -1)
+		return all;
+	if ((unread = count_run(r, counts[1][sc], q)) == -1)
+		return -1;
+	return all - unread;
+}
+
+/*
+ * Minutes to read html at MF_WPM words a minute, rounded up: words
+ * are runs of other bytes than white space outside tags.
+ */
+static int64_t
+reading_time(const char *html)
+{
+	int64_t	 words = 0;
+	int	 tag = 0, in = 0;
+
+	if (html == NULL)
+		return 0;
+	for (; *html != '\0'; html++) {
+		if (*html == '<') {
+			tag = 1;
+			in = 0;
+		} else if (*html == '>' && tag)
+			tag = 0;
+		else if (tag)
+			continue;
+		else if (*html == ' ' || *html == '\n' || *html == '\t' ||
+		    *html == '\r')
+			in = 0;
+		else if (!in) {
+			in = 1;
+			words++;
+		}
+	}
+	return (words + MF_WPM - 1) / MF_WPM;
+}
+
+/* A text column, "" for NULL. */
+static const char *
+col_text(sqlite3_stmt *st, int col)
+{
+	const char	*s = (const char *)sqlite3_column_text(st, col);
+
+	return s != NULL ? s : "";
+}
+
+/* The enclosures of the user's entry id, as an array member. */
+static int
+enclosures(struct req *r, struct json *j, int64_t id)
+{
+	sqlite3_stmt	*st;
+	int		 step;
+
+	if ((st = db_stmt(r->db, STMT_MF_ENCLOSURES)) == NULL)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
+	    sqlite3_bind_int64(st, 2, id) != SQLITE_OK) {
+		db_stmt_done(st);
+		return -1;
+	}
+	json_arr_open(j, "enclosures");
+	while ((step = db_step(st)) == 1) {
+		json_obj_open(j, NULL);
+		json_int(j, "id", sqlite3_column_int64(st, 0));
+		json_int(j, "user_id", r->user_id);
+		json_int(j, "entry_id", id);
+		json_str(j, "url", col_text(st, 1));
+		json_str(j, "mime_type", col_text(st, 2));
+		json_int(j, "size", sqlite3_column_int64(st, 3));
+		json_int(j, "media_progression", 0);
+		json_close(j);
+	}
+	json_close(j);
+	db_stmt_done(st);
+	return step == -1 ? -1 : 0;
+}
+
+/*
+ * One entry of st (enum mf_col) as Miniflux shows it, with its feed.
+ * Content is the HTML sanitized at ingest; comments_url, share_code
+ * and tags hearth does not keep.
+ */
+static int
+entry_json(struct req *r, struct json *j, sqlite3_stmt *st)
+{
+	int64_t	 id = sqlite3_column_int64(st, MF_COL_ID);
+	const char *content = col_text(st, MF_COL_CONTENT);
+
+	json_obj_open(j, NULL);
+	json_int(j, "id", id);
+	json_int(j, "user_id", sqlite3_column_int64(st, MF_COL_USER_ID));
+	json_int(j, "feed_id", sqlite3_column_int64(st, MF_COL_FEED_ID));
+	json_str(j, "status", sqlite3_column_int(st, MF_COL_IS_READ) ?
+	    "read" : "unread");
+	json_str(j, "hash", col_text(st, MF_COL_HASH));
+	json_str(j, "title", col_text(st, MF_COL_TITLE));
+	json_str(j, "url", col_text(st, MF_COL_URL));
+	json_str(j, "comments_url", "");
+	mf_time(j, "published_at", sqlite3_column_int64(st,
+	    MF_COL_PUBLISHED_AT));
+	mf_time(j, "created_at", sqlite3_column_int64(st, MF_COL_CREATED_AT));
+	mf_time(j, "changed_at", sqlite3_column_int64(st, MF_COL_CHANGED_AT));
+	json_str(j, "content", content);
+	json_str(j, "author", col_text(st, MF_COL_AUTHOR));
+	json_str(j, "share_code", "");
+	json_bool(j, "starred", sqlite3_column_int(st, MF_COL_IS_STARRED));
+	json_int(j, "reading_time", reading_time(content));
+	if (enclosures(r, j, id) == -1)
+		return -1;
+	json_arr_open(j, "tags");
+	json_close(j);
+	mf_feed(j, "feed", st, MF_COL_FEED);
+	json_close(j);
+	return 0;
+}
+
+/*
+ * Answer the list q asks for: {"total": N, "entries": [...]}, newest or
+ * oldest first as direction= says.  sc is the scope whose index the
+ * walk takes.
+ */
+static int
+list(struct req *r, struct query *q)
+{
+	struct json	 j;
+	sqlite3_stmt	*st;
+	enum scope	 sc;
+	enum stmt	 s;
+	int64_t		 n;
+	int		 step;
+
+	sc = q->feed > 0 ? SCOPE_FEED : q->category > 0 ? SCOPE_CATEGORY :
+	    SCOPE_USER;
+	if (q->nothing) {
+		mf_begin(r, &j, 200);
+		json_obj_open(&j, NULL);
+		json_int(&j, "total", 0);
+		json_arr_open(&j, "entries");
+		return mf_end(r, &j);
+	}
+	if (q->search.len > 0)
+		s = q->asc ? STMT_MF_LIST_SEARCH_ASC : STMT_MF_LIST_SEARCH;
+	else if (q->by_id)
+		s = q->asc ? STMT_MF_LIST_ID_ASC : STMT_MF_LIST_ID;
+	else if (q->starred == 1)
+		s = q->asc ? STMT_MF_LIST_STARRED_ASC : STMT_MF_LIST_STARRED;
+	else
+		s = lists[q->asc][q->read == 0][sc];
+	if ((n = total(r, q, sc)) == -1)
+		return -1;
+	if ((st = db_stmt(r->db, s)) == NULL)
+		return -1;
+	if (query_bind(r, st, q) == -1) {
+		db_stmt_done(st);
+		return -1;
+	}
+	mf_begin(r, &j, 200);
+	json_obj_open(&j, NULL);
+	json_int(&j, "total", n);
+	json_arr_open(&j, "entries");
+	while ((step = db_step(st)) == 1)
+		if (entry_json(r, &j, st) == -1) {
+			step = -1;
+			break;
+		}
+	db_stmt_done(st);
+	if (step == -1) {
+		buf_reset(&r->resp.body);
+		return -1;
+	}
+	return mf_end(r, &j);
+}
+
+/*
+ * An entry list with its scope: the route's feed or category (404 when
+ * the user has none such), else the query's feed_id= or category_id=
+ * (400 for one the user lacks, as Miniflux answers).
+ */
+static int
+entries(struct req *r, int64_t feed, int64_t category)
+{
+	struct query	 q;
+	int		 n, rc = -1;
+
+	memset(&q, 0, sizeof(q));
+	buf_init(&q.search);
+	if (query_read(r, &q) == -1) {
+		rc = q.search.oom ? -1 : 0;
+		goto out;
+	}
+	if (feed > 0 || category > 0) {
+		q.feed = feed;
+		q.category = category;
+		n = feed > 0 ? mf_feed_exists(r, feed) :
+		    mf_category_exists(r, category);
+		if (n == 0)
+			api_mf_error(r, 404, NULL);
+		if (n != 1) {
+			rc = n == 0 ? 0 : -1;
+			goto out;
+		}
+	} else {
+		if ((q.feed = int_arg(r, "feed_id", 0)) < 0)
+			q.feed = 0;
+		if ((q.category = int_arg(r, "category_id", 0)) < 0)
+			q.category = 0;
+		n = q.feed > 0 ? mf_feed_exists(r, q.feed) : 1;
+		if (n == 0)
+			api_mf_error(r, 400, "Invalid feed ID.");
+		if (n == 1 && q.category > 0 &&
+		    (n = mf_category_exists(r, q.category)) == 0)
+			api_mf_error(r, 400, "Invalid category ID.");
+		if (n != 1) {
+			rc = n == 0 ? 0 : -1;
+			goto out;
+		}
+	}
+	rc = list(r, &q);
+out:
+	buf_release(&q.search);
+	return rc;
+}
+
+/*
+ * GET /v1/entries: the user's entries, filtered by status= (repeated:
+ * unread, read, removed; hearth removes nothing, so removed alone
+ * lists nothing), starred=, feed_id=, category_id=, before= and after=
+ * (published, UNIX seconds; also published_before= and _after=),
+ * changed_before= and _after=, before_entry_id= and after_entry_id=,
+ * search= (every word, as the web search takes them); ordered by
+ * order= and direction= (published_at, ascending, by default);
+ * limit= (100; at most MF_LIMIT_MAX) from offset=.
+ */
+int
+api_mf_entries(struct req *r)
+{
+	if (mf_auth(r) == -1)
+		return 0;
+	return entries(r, 0, 0);
+}
+
+/* GET /v1/feeds/ID/entries: as /v1/entries, of one feed. */
+int
+api_mf_feed_entries(struct req *r)
+{
+	int64_t	 id;
+
+	if (mf_auth(r) == -1 || mf_arg_id(r, 0, &id) == -1)
+		return 0;
+	return entries(r, id, 0);
+}
+
+/* GET /v1/categories/ID/entries: as /v1/entries, of one category. */
+int
+api_mf_category_entries(struct req *r)
+{
+	int64_t	 id;
+
+	if (mf_auth(r) == -1 || mf_arg_id(r, 0, &id) == -1)
+		return 0;
+	return entries(r, 0, id);
+}
+
+/* One entry of the user, of feed (or category) when not 0; or 404. */
+static int
+entry_one(struct req *r, int64_t id, int64_t feed, int64_t category)
+{
+	struct json	 j;
+	sqlite3_stmt	*st;
+	int		 step, rc = -1;
+
+	if ((st = db_stmt(r->db, STMT_MF_ENTRY_GET)) == NULL)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
+	    sqlite3_bind_int64(st, 2, id) != SQLITE_OK ||
+	    (feed > 0 && sqlite3_bind_int64(st, 3, feed) != SQLITE_OK) ||
+	    (category > 0 && sqlite3_bind_int64(st, 4, category) !=
+	    SQLITE_OK) || (step = db_step(st)) == -1)
+		goto out;
+	if (step == 0) {
+		api_mf_error(r, 404, NULL);
+		rc = 0;
+		goto out;
+	}
+	mf_begin(r, &j, 200);
+	if (entry_json(r, &j, st) == -1) {
+		buf_reset(&r->resp.body);
+		goto out;
+	}
+	rc = mf_end(r, &j);
+out:
+	db_stmt_done(st);
+	return rc;
+}
+
+/* GET /v1/entries/ID */
+int
+api_mf_entry(struct req *r)
+{
+	int64_t	 id;
+
+	if (mf_auth(r) == -1 || mf_arg_id(r, 0, &id) == -1)
+		return 0;
+	return entry_one(r, id, 0, 0);
+}
+
+/* GET /v1/feeds/ID/entries/ID */
+int
+api_mf_feed_entry(struct req *r)
+{
+	int64_t	 feed, id;
+
+	if (mf_auth(r) == -1 || mf_arg_id(r, 0, &feed) == -1 ||
+	    mf_arg_id(r, 1, &id) == -1)
+		return 0;
+	return entry_one(r, id, feed, 0);
+}
+
+/* GET /v1/categories/ID/entries/ID */
+int
+api_mf_category_entry(struct req *r)
+{
+	int64_t	 cat, id;
+
+	if (mf_auth(r) == -1 || mf_arg_id(r, 0, &cat) == -1 ||
+	    mf_arg_id(r, 1, &id) == -1)
+		return 0;
+	return entry_one(r, id, 0, cat);
+}
+
+/*
+ * entry_ids of body o, integers above 0, as a JSON array into ids.  0;
+ * -1 with a 400 answered for a missing or empty list or another value
+ * in it; -2 out of memory.
+ */
+static int
+entry_ids(struct req *r, json_t *o, struct buf *ids)
+{
+	json_t	*a, *v;
+	size_t	 i;
+
+	a = json_object_get(o, "entry_ids");
+	if (a == NULL || !json_is_array(a) || json_array_size(a) == 0) {
+		api_mf_error(r, 400, "The list of entries cannot be empty.");
+		return -1;
+	}
+	buf_putc(ids, '[');
+	json_array_foreach(a, i, v) {
+		if (!json_is_integer(v) || json_integer_value(v) <= 0) {
+			api_mf_error(r, 400, "Entry ids are integers above "
+			    "0.");
+			return -1;
+		}
+		if (i > 0)
+			buf_putc(ids, ',');
+		buf_printf(ids, "%lld", (long long)json_integer_value(v));
+	}
+	buf_putc(ids, ']');
+	return ids->oom ? -2 : 0;
+}
+
+/* Set the read (or starred) state of the user's entries ids to on. */
+static int
+entries_set(struct req *r, enum stmt s, const struct buf *ids, int on)
+{
+	sqlite3_stmt	*st;
+	int		 rc = -1;
+
+	if ((st = db_stmt(r->db, s)) == NULL)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, r->user_id) == SQLITE_OK &&
+	    sqlite3_bind_text(st, 2, ids->p, (int)ids->len, SQLITE_STATIC) ==
+	    SQLITE_OK && sqlite3_bind_int(st, 3, on) == SQLITE_OK &&
+	    sqlite3_bind_int64(st, 4, (int64_t)time(NULL)) == SQLITE_OK &&
+	    db_step(st) != -1)
+		rc = 0;
+	db_stmt_done(st);
+	return rc;
+}
+
+/*
+ * PUT /v1/entries {"entry_ids": [...], "status": "read"|"unread"}, and
+ * "starred": true|false as newer Miniflux takes it: 204 with no body.
+ * Ids of no entry of the user are passed over, as Miniflux does.  The
+ * body is JSON whatever its Content-Type (newsboat sends a form's).
+ */
+int
+api_mf_entries_status(struct req *r)
+{
+	json_t		*o;
+	struct buf	 ids;
+	const char	*status;
+	int		 n, starred, has_star, rc = -1;
+
+	if (mf_auth(r) == -1 || (o = mf_body(r)) == NULL)
+		return 0;
+	buf_init(&ids);
+	if ((n = entry_ids(r, o, &ids)) != 0) {
+		rc = n == -1 ? 0 : -1;
+		goto out;
+	}
+	status = json_string_value(json_object_get(o, "status"));
+	if ((has_star = json_is_boolean(json_object_get(o, "starred"))))
+		starred = json_is_true(json_object_get(o, "starred"));
+	else
+		starred = 0;
+	if (status == NULL && !has_star) {
+		api_mf_error(r, 400, "Either the status or the starred field "
+		    "must be specified.");
+		rc = 0;
+		goto out;
+	}
+	if (status != NULL && strcmp(status, "read") != 0 &&
+	    strcmp(status, "unread") != 0) {
+		api_mf_error(r, 400, "Invalid entry status: use \"read\" or "
+		    "\"unread\".");
+		rc = 0;
+		goto out;
+	}
+	if (db_begin(r->db, 1) == -1 ||
+	    (status != NULL && entries_set(r, STMT_ENTRY_SET_READ, &ids,
+	    strcmp(status, "read") == 0) == -1) ||
+	    (has_star && entries_set(r, STMT_ENTRY_SET_STARRED, &ids,
+	    starred) == -1) || db_commit(r->db) == -1)
+		goto out;
+	r->resp.status = 204;
+	rc = 0;
+out:
+	db_rollback(r->db);
+	json_decref(o);
+	buf_release(&ids);
+	return rc;
+}
+
+/*
+ * PUT /v1/entries/ID/bookmark: flip the star, as Miniflux defines it
+ * (a resend flips it back); 204, or 404 for no entry of the user.
+ */
+int
+api_mf_bookmark(struct req *r)
+{
+	sqlite3_stmt	*st;
+	int64_t		 id;
+	int		 n = -1;
+
+	if (mf_auth(r) == -1 || mf_arg_id(r, 0, &id) == -1)
+		return 0;
+	if ((st = db_stmt(r->db, STMT_MF_BOOKMARK)) == NULL)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, r->user_id) == SQLITE_OK &&
+	    sqlite3_bind_int64(st, 2, id) == SQLITE_OK &&
+	    sqlite3_bind_int64(st, 3, (int64_t)time(NULL)) == SQLITE_OK)
+		n = db_step(st);
+	db_stmt_done(st);
+	if (n == -1)
+		return -1;
+	if (sqlite3_changes(r->db->db) == 0)
+		api_mf_error(r, 404, NULL);
+	else
+		r->resp.status = 204;
+	return 0;
+}

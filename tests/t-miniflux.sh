@@ -1,0 +1,563 @@
+#!/bin/sh
+# t-miniflux.sh: the Miniflux-compatible /v1 API end to end, through a
+# real nginx on 127.0.0.1 running the shipped nginx/hearth.conf in front
+# of the sanitized hearth-fcgi from $HEARTH_BIN.
+#
+# Authentication (Basic with the API password, X-Auth-Token, wrong
+# ones, the error shape), newsboat 2.21's exact requests, every
+# endpoint: the user, categories, feeds (create, update, delete,
+# refresh, icon, counters, mark read), entries (filters, order,
+# paging, totals, one entry, status and star changes), discovery,
+# OPML export and import; status codes and JSON errors for what is
+# refused; two users kept apart.  curl is the client, perl's JSON::PP
+# reads the answers.
+
+top=${HEARTH_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+bin=${HEARTH_BIN:-$top/build/san}
+static=${HEARTH_STATIC:-$top/static}
+cd "$top" || exit 1
+. tests/lib/nginx.sh
+. tests/lib/webenv.sh
+
+pass=0
+fail=0
+ok() {
+	pass=$((pass + 1))
+	echo "ok - $*"
+}
+nok() {
+	fail=$((fail + 1))
+	echo "not ok - $*"
+}
+
+web_check || exit 1
+if ! perl -MJSON::PP -e 1 2>/dev/null; then
+	nok "prerequisite: perl's JSON::PP (Debian package perl-modules)"
+	exit 1
+fi
+web_scratch || exit 1
+
+# req [CURL ARGS...] URL: status in $code, headers in $S/h, body in $S/b.
+req() {
+	code=$(curl -s -o "$S/b" -D "$S/h" -w '%{http_code}' --max-time 10 \
+	    "$@" 2>/dev/null)
+	[ -n "$code" ] || code=000
+}
+hdr() {
+	tr -d '\r' < "$S/h" | awk -v n="$1" '
+		{ i = index($0, ":") }
+		i > 0 && tolower(substr($0, 1, i - 1)) == tolower(n) {
+			v = substr($0, i + 1); sub(/^[ \t]+/, "", v)
+		}
+		END { print v }'
+}
+has() {
+	grep -qF -- "$1" "$S/b"
+}
+# js PERL-EXPR: the value of EXPR, $j being the last body decoded; a
+# list is printed comma-separated.  "BADJSON" when it is not JSON.
+js() {
+	perl -MJSON::PP -e '
+		local $/;
+		open my $f, "<", $ARGV[0] or exit 2;
+		my $t = <$f>;
+		my $j = eval { JSON::PP->new->decode($t) };
+		if (!defined $j) { print "BADJSON\n"; exit 0 }
+		my @v = eval $ARGV[1];
+		die $@ if $@;
+		print join(",", map { defined $_ ? $_ : "undef" } @v), "\n";
+	    ' "$S/b" "$1"
+}
+# is WHAT WANT-STATUS [EXPR WANT-VALUE]: ok when the status is
+# WANT-STATUS and js EXPR prints WANT-VALUE.
+is() {
+	if [ "$code" != "$2" ]; then
+		nok "$1: status $code, want $2 ($(head -c 200 "$S/b"))"
+		return 1
+	fi
+	if [ $# -ge 4 ]; then
+		_got=$(js "$3")
+		if [ "$_got" != "$4" ]; then
+			nok "$1: $3 is '$_got', want '$4'"
+			return 1
+		fi
+	fi
+	ok "$1"
+}
+# err WHAT STATUS: the answer is STATUS with {"error_message": "..."}.
+err() {
+	is "$1" "$2" 'defined $j->{error_message} && length $j->{error_message} ? "message" : "none"' message
+}
+db() {
+	sqlite3 -cmd '.timeout 5000' "$S/var/hearth.db" "$1" 2>&1
+}
+# A (alice) and B (bob): curl with the user's Basic credentials.
+A() {
+	req -u alice:alice-api-pw-1 "$@"
+}
+B() {
+	req -u bob:bob-api-pw-22 "$@"
+}
+# put|post|del USER PATH [JSON]: a request with a JSON body.
+put() {
+	_u=$1
+	shift
+	$_u -X PUT -H 'Content-Type: application/json' ${2+--data-binary "$2"} \
+	    "$U$1"
+}
+post() {
+	_u=$1
+	shift
+	$_u -H 'Content-Type: application/json' --data-binary "$2" "$U$1"
+}
+del() {
+	$1 -X DELETE "$U$2"
+}
+
+web_conf "$S/hearth.conf" "$S/fcgi.sock" "workers = 2" \
+    "login_max_failures = 50" "login_lockout = 10m"
+web_data "$S/hearth.conf" || exit 1
+ctl="$bin/hearthctl -q -c $S/hearth.conf"
+if printf 'alice-api-pw-1\n' | $ctl -u alice api-password >/dev/null 2>&1 &&
+    printf 'bob-api-pw-22\n' | $ctl -u bob api-password >/dev/null 2>&1; then
+	ok "setup: API passwords of alice and bob"
+else
+	nok "setup: API passwords of alice and bob"
+	exit 1
+fi
+now=$(date +%s)
+tok=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
+toksum=$(printf '%s' "$tok" | sha256sum | cut -d' ' -f1)
+{
+	echo "BEGIN;"
+	echo "INSERT INTO api_token (user_id, kind, token_hash, label,
+	    created_at) VALUES (1, 'api', '$toksum', '', $now);"
+	echo "INSERT INTO icon (id, hash, mime_type, fetched_at, data)
+	    VALUES (7, 'h', 'image/png', $now, X'89504E470D0A1A0A00');"
+	echo "UPDATE feed SET icon_id = 7 WHERE id = 1;"
+	echo "UPDATE entry SET is_starred = 1 WHERE id IN (2, 9);"
+	echo "UPDATE entry SET is_read = 1 WHERE id IN (1, 9);"
+	echo "INSERT INTO enclosure (id, entry_id, url, mime_type, length)
+	    VALUES (5, 4, 'http://alpha.example/4.mp3', 'audio/mpeg', 1234);"
+	echo "COMMIT;"
+} | sqlite3 "$S/var/hearth.db" || { nok "setup: token, icon, states"; exit 1; }
+ok "setup: an X-Auth-Token, an icon, starred and read entries"
+
+if start_fcgi main "$S/hearth.conf"; then
+	ok "hearth-fcgi starts"
+else
+	nok "hearth-fcgi starts"
+	sed 's/^/#   /' "$S/main.log"
+	exit 1
+fi
+ngx_hearth "$S/n" nginx/hearth.conf "$S/fcgi.sock"
+if NGX_PING=/healthz NGX_PING_STATUS=200 ngx_start "$S/n"; then
+	ok "nginx starts with nginx/hearth.conf"
+else
+	nok "nginx starts with nginx/hearth.conf"
+	exit 1
+fi
+U=$NGX_URL
+
+# --- authentication ----------------------------------------------------
+
+req "$U/v1/me"
+err "no credentials: 401 with error_message" 401
+case $(hdr Content-Type) in
+application/json*) ok "errors are JSON" ;;
+*) nok "errors are JSON: $(hdr Content-Type)" ;;
+esac
+[ -z "$(hdr WWW-Authenticate)" ] &&
+    ok "no WWW-Authenticate: browsers keep no credentials" ||
+    nok "WWW-Authenticate sent"
+req -u alice:wrong-password "$U/v1/me"
+err "a wrong password: 401" 401
+req -u alice:alice-pass-1 "$U/v1/me"
+err "the web password is not the API password: 401" 401
+A "$U/v1/me"
+is "Basic with the API password: /v1/me" 200 \
+    '"$j->{id} $j->{username} " . ($j->{is_admin} ? "admin" : "user")' \
+    "1 alice user"
+req -H "X-Auth-Token: $tok" "$U/v1/me"
+is "X-Auth-Token" 200 '$j->{username}' alice
+req -H "X-Auth-Token: ${tok%?}0" -u alice:alice-api-pw-1 "$U/v1/me"
+err "a wrong X-Auth-Token is not rescued by good Basic credentials" 401
+B "$U/v1/me"
+is "bob's credentials are bob" 200 '$j->{id}' 2
+
+# --- newsboat 2.21's requests, as it sends them ------------------------
+
+A "$U/v1/categories"
+is "newsboat: GET /v1/categories, an array of {id, title}" 200 \
+    'map { "$_->{id}:$_->{title}" } @$j' "1:News"
+A "$U/v1/feeds"
+is "newsboat: GET /v1/feeds with category ids" 200 \
+    'map { "$_->{id}:$_->{title}:$_->{feed_url}:$_->{category}{id}" } @$j' \
+    "1:Alpha Weekly:http://127.0.0.1:9/alpha.xml:1,2:Beta Notes:http://127.0.0.1:9/beta.xml:0"
+has '"id":1,' && ! grep -q '"id":"' "$S/b" &&
+    ok "ids are JSON numbers" || nok "ids are JSON numbers"
+A "$U/v1/feeds/1/entries?order=published_at&direction=desc"
+is "newsboat: GET /v1/feeds/1/entries?order=published_at&direction=desc" \
+    200 '"$j->{total}:" . join(" ", map { "$_->{id}/$_->{status}" } @{$j->{entries}})' \
+    "8:1/read 2/unread 3/unread 4/unread 5/unread 6/unread 7/unread 8/unread"
+is "an entry: title, url, author, content, published_at in RFC 3339" 200 \
+    'my $e = $j->{entries}[1]; "$e->{title}|$e->{url}|$e->{author}|" . ($e->{content} =~ /zebra2/ ? "content" : "") . "|" . ($e->{published_at} =~ /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/ ? "rfc3339" : $e->{published_at})' \
+    "Post number 2 of feed 1|http://alpha.example/post/2|Writer 2|content|rfc3339"
+is "the entry's feed and category" 200 \
+    'my $e = $j->{entries}[1]; "$e->{feed_id} $e->{feed}{id} $e->{feed}{title} $e->{feed}{category}{id} $e->{feed}{category}{title} $e->{feed}{icon}{icon_id} $e->{starred}"' \
+    "1 1 Alpha Weekly 1 News 7 1"
+code=$(curl -s -o "$S/b" -w '%{http_code}' -u alice:alice-api-pw-1 -X PUT \
+    --data-binary '{"entry_ids":[3],"status":"read"}' "$U/v1/entries")
+if [ "$code" = 204 ] && [ ! -s "$S/b" ] &&
+    [ "$(db 'SELECT is_read FROM entry WHERE id = 3')" = 1 ]; then
+	ok "newsboat: PUT /v1/entries, JSON labelled as a form: 204, empty"
+else
+	nok "newsboat: PUT /v1/entries: $code, $(db 'SELECT is_read FROM entry WHERE id = 3')"
+fi
+put A /v1/entries '{"entry_ids":[3],"status":"unread"}'
+[ "$code" = 204 ] && [ "$(db 'SELECT is_read FROM entry WHERE id = 3')" = 0 ] &&
+    ok "PUT /v1/entries status unread" || nok "PUT /v1/entries status unread"
+
+# --- the user and categories --------------------------------------------
+
+A "$U/v1/me"
+is "/v1/me: the settings Miniflux shows" 200 \
+    '"$j->{entry_sorting_direction} $j->{entries_per_page} $j->{timezone}"' \
+    "desc 50 UTC"
+A "$U/v1/categories?counts=true"
+is "categories with counts" 200 \
+    'map { "$_->{id}:$_->{feed_count}:$_->{total_unread}:$_->{user_id}" } @$j' \
+    "1:1:7:1"
+post A /v1/categories '{"title":"  Tech   news "}'
+is "POST /v1/categories: 201, the title cleaned" 201 \
+    '"$j->{title}:$j->{user_id}"' "Tech news:1"
+cat_tech=$(js '$j->{id}')
+post A /v1/categories '{"title":"tech NEWS"}'
+err "a category of the same title (case aside): 400" 400
+post A /v1/categories '{"title":""}'
+err "an empty title: 400" 400
+post A /v1/categories '{"title":42}'
+err "a title that is not a string: 400" 400
+post A /v1/categories 'not json'
+err "a body that is not JSON: 400" 400
+post A /v1/categories '{"title":"x"} trailing'
+err "JSON with bytes after it: 400" 400
+post A /v1/categories '[1]'
+err "JSON that is not an object: 400" 400
+put A "/v1/categories/$cat_tech" '{"title":"Technology"}'
+is "PUT /v1/categories/ID: 201 with the new title" 201 '$j->{title}' \
+    Technology
+put A /v1/categories/1 '{"title":"technology"}'
+err "renaming to another category's title: 400" 400
+put A /v1/categories/2 '{"title":"Mine now"}'
+err "renaming bob's category: 404" 404
+[ "$(db 'SELECT title FROM category WHERE id = 2')" = "Bob stuff" ] &&
+    ok "bob's category is unchanged" || nok "bob's category changed"
+A "$U/v1/categories/1/feeds"
+is "GET /v1/categories/1/feeds" 200 'map { $_->{id} } @$j' 1
+A "$U/v1/categories/2/feeds"
+err "bob's category's feeds: 404" 404
+A "$U/v1/categories/1/entries?direction=desc&limit=3"
+is "GET /v1/categories/1/entries" 200 \
+    '"$j->{total}:" . join(",", map { $_->{id} } @{$j->{entries}})' "8:1,2,3"
+A "$U/v1/categories/1/entries/4"
+is "GET /v1/categories/1/entries/4" 200 '$j->{id}' 4
+A "$U/v1/categories/1/entries/9"
+err "an entry of another category: 404" 404
+A "$U/v1/categories/2/entries"
+err "bob's category's entries: 404" 404
+del A "/v1/categories/$cat_tech"
+[ "$code" = 204 ] && ok "DELETE /v1/categories/ID: 204" ||
+    nok "DELETE /v1/categories/ID: $code"
+del A "/v1/categories/$cat_tech"
+err "DELETE it again: 404" 404
+del A /v1/categories/2
+err "DELETE bob's category: 404" 404
+
+# --- feeds ---------------------------------------------------------------
+
+A "$U/v1/feeds/1"
+is "GET /v1/feeds/1" 200 \
+    '"$j->{id}|$j->{site_url}|$j->{category}{title}|$j->{icon}{feed_id}|$j->{password}|" . ($j->{checked_at} =~ /Z$/ ? "t" : "")' \
+    "1|http://alpha.example/|News|1||t"
+A "$U/v1/feeds/2"
+is "an uncategorised feed: category 0, no icon" 200 \
+    '"$j->{category}{id} $j->{category}{title} " . (defined $j->{icon} ? "icon" : "null")' \
+    "0 Uncategorised null"
+A "$U/v1/feeds/3"
+err "GET bob's feed: 404" 404
+A "$U/v1/feeds/x"
+err "GET /v1/feeds/x: 404" 404
+A "$U/v1/feeds/1/icon"
+is "GET /v1/feeds/1/icon" 200 '"$j->{id} $j->{mime_type} $j->{data}"' \
+    "7 image/png image/png;base64,iVBORw0KGgoA"
+A "$U/v1/feeds/2/icon"
+err "a feed without an icon: 404" 404
+A "$U/v1/feeds/counters"
+is "GET /v1/feeds/counters" 200 \
+    'join " ", map { my $k = $_; join(",", map { "$_=$j->{$k}{$_}" } sort keys %{$j->{$k}}) } qw(reads unreads)' \
+    "1=1,2=1 1=7,2=3"
+post A /v1/feeds '{"feed_url":"http://127.0.0.1:9/new.xml","category_id":1,"username":"u","password":"p"}'
+is "POST /v1/feeds: 201 {feed_id}" 201 'exists $j->{feed_id} ? "id" : "none"' id
+newf=$(js '$j->{feed_id}')
+[ "$(db "SELECT category_id, url, username, password FROM feed WHERE id = $newf")" = \
+    "1|http://127.0.0.1:9/new.xml|u|p" ] &&
+    ok "the new feed: category, URL, credentials" ||
+    nok "the new feed: $(db "SELECT category_id, url, username, password FROM feed WHERE id = $newf")"
+post A /v1/feeds '{"feed_url":"http://127.0.0.1:9/new.xml","category_id":1}'
+err "the same feed again: 400" 400
+post A /v1/feeds '{"feed_url":"ftp://example.org/f.xml"}'
+err "not http(s): 400" 400
+post A /v1/feeds '{"category_id":1}'
+err "no feed_url: 400" 400
+post A /v1/feeds '{"feed_url":"http://127.0.0.1:9/x.xml","category_id":2}'
+err "bob's category: 400" 400
+post A /v1/feeds '{"feed_url":"http://127.0.0.1:9/bob.xml"}'
+is "alice may subscribe to the URL bob has" 201
+aliceb=$(js '$j->{feed_id}')
+[ "$(db "SELECT category_id IS NULL FROM feed WHERE id = $aliceb")" = 1 ] &&
+    ok "no category_id: uncategorised" || nok "no category_id: uncategorised"
+put A "/v1/feeds/$newf" '{"title":"Renamed","category_id":0,"password":""}'
+is "PUT /v1/feeds/ID: 201 with the feed" 201 \
+    '"$j->{title} $j->{category}{id} $j->{username}"' "Renamed 1 u"
+[ "$(db "SELECT title, password FROM feed WHERE id = $newf")" = "Renamed|p" ] &&
+    ok "category 0 and an empty password change nothing" ||
+    nok "update: $(db "SELECT title, password FROM feed WHERE id = $newf")"
+put A "/v1/feeds/$newf" '{"feed_url":"http://127.0.0.1:9/alpha.xml"}'
+err "PUT another feed's URL: 400" 400
+put A "/v1/feeds/$newf" '{"feed_url":"http://127.0.0.1:9/moved.xml","disabled":true,"username":""}'
+is "PUT a new URL, disabled" 201 '"$j->{feed_url} " . ($j->{disabled} ? "off" : "on")' \
+    "http://127.0.0.1:9/moved.xml off"
+[ "$(db "SELECT url, disabled, username IS NULL, password IS NULL FROM feed WHERE id = $newf")" = \
+    "http://127.0.0.1:9/moved.xml|1|1|1" ] &&
+    ok "the URL moved, disabled, an empty username clears the credentials" ||
+    nok "update: $(db "SELECT url, disabled, username, password FROM feed WHERE id = $newf")"
+put A /v1/feeds/3 '{"title":"Mine"}'
+err "PUT bob's feed: 404" 404
+put A /v1/feeds/1 '{"title":5}'
+err "a title that is not a string: 400" 400
+put A "/v1/feeds/$newf/refresh"
+[ "$code" = 204 ] && ok "PUT /v1/feeds/ID/refresh: 204" ||
+    nok "PUT /v1/feeds/ID/refresh: $code"
+put A /v1/feeds/3/refresh
+err "refresh bob's feed: 404" 404
+put A /v1/feeds/refresh
+[ "$code" = 204 ] && ok "PUT /v1/feeds/refresh: 204" ||
+    nok "PUT /v1/feeds/refresh: $code"
+del A "/v1/feeds/$aliceb"
+[ "$code" = 204 ] && [ "$(db "SELECT count(*) FROM feed WHERE id = $aliceb")" = 0 ] &&
+    ok "DELETE /v1/feeds/ID: 204, gone" || nok "DELETE /v1/feeds/ID: $code"
+del A /v1/feeds/3
+err "DELETE bob's feed: 404" 404
+[ "$(db 'SELECT count(*) FROM feed WHERE id = 3')" = 1 ] &&
+    ok "bob's feed is still there" || nok "bob's feed was deleted"
+del A "/v1/feeds/$newf"
+
+# --- entries -------------------------------------------------------------
+
+# ids EXPR-SUFFIX: the ids of the last list, "total:ids".
+ids='"$j->{total}:" . join(",", map { $_->{id} } @{$j->{entries}})'
+A "$U/v1/entries"
+is "GET /v1/entries: all, published ascending by default" 200 "$ids" \
+    "12:12,11,10,9,8,7,6,5,4,3,2,1"
+A "$U/v1/entries?direction=desc&limit=3&offset=2"
+is "direction=desc, limit, offset" 200 "$ids" "12:3,4,5"
+A "$U/v1/entries?status=unread&direction=desc"
+is "status=unread" 200 "$ids" "10:2,3,4,5,6,7,8,10,11,12"
+A "$U/v1/entries?status=read"
+is "status=read (total: all less unread)" 200 "$ids" "2:9,1"
+A "$U/v1/entries?status=read&status=unread&limit=1"
+is "status=read&status=unread: both" 200 "$ids" "12:12"
+A "$U/v1/entries?status=removed"
+is "status=removed: hearth removes nothing" 200 "$ids" "0:"
+A "$U/v1/entries?status=gone"
+err "an unknown status: 400" 400
+A "$U/v1/entries?starred=true"
+is "starred=true" 200 "$ids" "2:9,2"
+A "$U/v1/entries?starred=1&status=unread"
+is "starred=1&status=unread" 200 "$ids" "1:2"
+A "$U/v1/entries?starred=false&status=unread&direction=desc&limit=2"
+is "starred=false&status=unread" 200 "$ids" "9:3,4"
+A "$U/v1/entries?order=id&direction=desc&limit=4"
+is "order=id&direction=desc" 200 "$ids" "12:12,11,10,9"
+A "$U/v1/entries?order=created_at&limit=2"
+is "order=created_at is id order" 200 "$ids" "12:1,2"
+A "$U/v1/entries?order=category_title&limit=1&direction=desc"
+is "order=category_title falls back to published_at" 200 "$ids" "12:1"
+A "$U/v1/entries?order=nonsense"
+err "an unknown order: 400" 400
+A "$U/v1/entries?direction=up"
+err "an unknown direction: 400" 400
+A "$U/v1/entries?limit=-1"
+err "a negative limit: 400" 400
+A "$U/v1/entries?offset=100001"
+err "an offset over the bound: 400" 400
+A "$U/v1/entries?after_entry_id=9&order=id"
+is "after_entry_id" 200 "$ids" "3:10,11,12"
+A "$U/v1/entries?before_entry_id=3&order=id&direction=desc"
+is "before_entry_id" 200 "$ids" "2:2,1"
+p5=$(db 'SELECT published_at FROM entry WHERE id = 5')
+A "$U/v1/entries?before=$p5&after=$((p5 - 7200 - 1))&direction=desc"
+is "before and after (published, UNIX seconds)" 200 "$ids" "2:6,7"
+A "$U/v1/entries?published_before=$p5&limit=1&direction=desc"
+is "published_before" 200 "$ids" "7:6"
+db "UPDATE entry SET changed_at = $now + 500 WHERE id IN (4, 11)" >/dev/null
+A "$U/v1/entries?changed_after=$((now + 100))&order=id"
+is "changed_after" 200 "$ids" "2:4,11"
+A "$U/v1/entries?changed_before=$((now + 100))&limit=1&order=id"
+is "changed_before" 200 "$ids" "10:1"
+A "$U/v1/entries?feed_id=2&direction=desc"
+is "feed_id=" 200 "$ids" "4:9,10,11,12"
+A "$U/v1/entries?category_id=1&status=unread&limit=2&direction=desc"
+is "category_id=" 200 "$ids" "7:2,3"
+A "$U/v1/entries?feed_id=3"
+err "feed_id of bob's feed: 400" 400
+A "$U/v1/entries?category_id=2"
+err "category_id of bob's category: 400" 400
+A "$U/v1/entries?search=zebra3"
+is "search" 200 "$ids" "1:3"
+A "$U/v1/entries?search=zebra*&status=unread&limit=2&direction=desc"
+is "search with a prefix, status and paging" 200 "$ids" "10:12,11"
+A "$U/v1/entries?search=%22%20OR%20(&limit=1"
+is "search: FTS syntax is only text" 200 "$ids" "0:"
+A "$U/v1/entries?search=secret"
+is "search: bob's entries are not alice's" 200 "$ids" "0:"
+A "$U/v1/entries?limit=0&direction=desc"
+is "limit=0: as many as allowed" 200 "$ids" \
+    "12:1,2,3,4,5,6,7,8,9,10,11,12"
+A "$U/v1/feeds/2/entries?status=unread&order=id"
+is "GET /v1/feeds/2/entries with filters" 200 "$ids" "3:10,11,12"
+A "$U/v1/feeds/3/entries"
+err "bob's feed's entries: 404" 404
+A "$U/v1/entries/4"
+is "GET /v1/entries/4 with its enclosure" 200 \
+    'my $n = $j->{enclosures}[0]; "$j->{id} $j->{status} $n->{id} $n->{url} $n->{mime_type} $n->{size} $n->{entry_id} " . scalar @{$j->{tags}}' \
+    "4 unread 5 http://alpha.example/4.mp3 audio/mpeg 1234 4 0"
+is "reading_time of a short entry" 200 '$j->{reading_time}' 1
+A "$U/v1/entries/100"
+err "GET bob's entry: 404" 404
+A "$U/v1/feeds/1/entries/4"
+is "GET /v1/feeds/1/entries/4" 200 '$j->{id}' 4
+A "$U/v1/feeds/2/entries/4"
+err "an entry of another feed: 404" 404
+B "$U/v1/entries"
+is "bob lists his entries only" 200 "$ids" "1:100"
+
+put A /v1/entries '{"entry_ids":[5,6,100],"status":"read"}'
+[ "$code" = 204 ] &&
+    [ "$(db 'SELECT group_concat(is_read) FROM entry WHERE id IN (5, 6, 100)')" = "1,1,0" ] &&
+    ok "PUT /v1/entries: alice's read, bob's 100 untouched" ||
+    nok "PUT /v1/entries: $code $(db 'SELECT group_concat(is_read) FROM entry WHERE id IN (5, 6, 100)')"
+put A /v1/entries '{"entry_ids":[5],"starred":true}'
+[ "$code" = 204 ] && [ "$(db 'SELECT is_starred FROM entry WHERE id = 5')" = 1 ] &&
+    ok "PUT /v1/entries starred" || nok "PUT /v1/entries starred"
+put A /v1/entries '{"entry_ids":[],"status":"read"}'
+err "an empty entry_ids: 400" 400
+put A /v1/entries '{"entry_ids":[1]}'
+err "neither status nor starred: 400" 400
+put A /v1/entries '{"entry_ids":[1],"status":"removed"}'
+err "status removed: 400" 400
+put A /v1/entries '{"entry_ids":["1"],"status":"read"}'
+err "an id that is not a number: 400" 400
+put A /v1/entries
+err "no body: 400" 400
+put A /v1/entries/7/bookmark
+[ "$code" = 204 ] && [ "$(db 'SELECT is_starred FROM entry WHERE id = 7')" = 1 ] &&
+    ok "PUT /v1/entries/7/bookmark: starred" || nok "bookmark: $code"
+put A /v1/entries/7/bookmark
+[ "$code" = 204 ] && [ "$(db 'SELECT is_starred FROM entry WHERE id = 7')" = 0 ] &&
+    ok "bookmark again: unstarred (a toggle, as Miniflux has it)" ||
+    nok "bookmark again: $code"
+put A /v1/entries/100/bookmark
+err "bookmark bob's entry: 404" 404
+put A /v1/feeds/2/mark-all-as-read
+[ "$code" = 204 ] &&
+    [ "$(db 'SELECT count(*) FROM entry WHERE feed_id = 2 AND is_read = 0')" = 0 ] &&
+    [ "$(db 'SELECT count(*) FROM entry WHERE feed_id = 1 AND is_read = 0')" -gt 0 ] &&
+    ok "PUT /v1/feeds/2/mark-all-as-read" || nok "feed mark-all-as-read: $code"
+put A /v1/feeds/3/mark-all-as-read
+err "mark bob's feed read: 404" 404
+[ "$(db 'SELECT is_read FROM entry WHERE id = 100')" = 0 ] &&
+    ok "bob's entry is still unread" || nok "bob's entry was marked"
+put A /v1/categories/1/mark-all-as-read
+[ "$code" = 204 ] &&
+    [ "$(db 'SELECT count(*) FROM entry WHERE user_id = 1 AND is_read = 0')" = 0 ] &&
+    ok "PUT /v1/categories/1/mark-all-as-read" ||
+    nok "category mark-all-as-read: $code"
+put A /v1/categories/2/mark-all-as-read
+err "mark bob's category read: 404" 404
+
+# --- discovery, OPML ------------------------------------------------------
+
+post A /v1/discover '{"url":"https://example.org/blog/feed.atom"}'
+is "discover: a feed's address is its own candidate" 200 \
+    'map { "$_->{url} $_->{type}" } @$j' "https://example.org/blog/feed.atom atom"
+post A /v1/discover '{"url":"https://example.org/index.xml"}'
+is "discover: index.xml" 200 'map { $_->{type} } @$j' rss
+post A /v1/discover '{"url":"https://example.org/about"}'
+err "discover: a page is refused, the fetcher finds its feed" 400
+has "subscribe" && ok "discover: the refusal says to subscribe" ||
+    nok "discover: the refusal says to subscribe"
+post A /v1/discover '{"url":"javascript:alert(1)"}'
+err "discover: not http(s)" 400
+A "$U/v1/export"
+case $(hdr Content-Type) in
+*xml*) has 'xmlUrl="http://127.0.0.1:9/alpha.xml"' && ! has bob.xml &&
+    ok "GET /v1/export: alice's OPML" || nok "GET /v1/export: content" ;;
+*) nok "GET /v1/export: $code $(hdr Content-Type)" ;;
+esac
+cat > "$S/import.opml" <<'EOF'
+<?xml version="1.0"?>
+<opml version="2.0"><head><title>t</title></head><body>
+<outline text="Imported"><outline type="rss" text="Gamma" xmlUrl="http://127.0.0.1:9/gamma.xml"/></outline>
+<outline type="rss" text="Alpha again" xmlUrl="http://127.0.0.1:9/alpha.xml"/>
+</body></opml>
+EOF
+A --data-binary @"$S/import.opml" "$U/v1/import"
+is "POST /v1/import: 201" 201 '$j->{message}' "Feeds imported successfully"
+[ "$(db "SELECT count(*) FROM feed WHERE user_id = 1 AND url = 'http://127.0.0.1:9/gamma.xml' AND category_id = (SELECT id FROM category WHERE title = 'Imported' AND user_id = 1)")" = 1 ] &&
+    [ "$(db "SELECT count(*) FROM feed WHERE user_id = 1 AND url = 'http://127.0.0.1:9/alpha.xml'")" = 1 ] &&
+    ok "import: the new feed in its folder, the known one once" ||
+    nok "import: feeds not as expected"
+A --data-binary 'this is not OPML' "$U/v1/import"
+err "import of something else: 400" 400
+
+# --- routing ---------------------------------------------------------------
+
+A "$U/v1/nothing"
+err "an unknown /v1 path: 404 in JSON" 404
+del A /v1/me
+err "DELETE /v1/me: 405 in JSON" 405
+case $(hdr Allow) in
+"GET, HEAD") ok "405: Allow: GET, HEAD" ;;
+*) nok "405: Allow: $(hdr Allow)" ;;
+esac
+A -X PATCH "$U/v1/feeds/1"
+err "PATCH /v1/feeds/1: 405" 405
+case $(hdr Allow) in
+"GET, HEAD, PUT, DELETE") ok "405: Allow lists the path's methods" ;;
+*) nok "405: Allow: $(hdr Allow)" ;;
+esac
+
+req -X OPTIONS -H 'Origin: https://reader.example' \
+    -H 'Access-Control-Request-Method: PUT' "$U/v1/entries"
+[ "$code" = 200 ] && [ "$(hdr Access-Control-Allow-Origin)" = "*" ] &&
+    case $(hdr Access-Control-Allow-Headers) in
+    *X-Auth-Token*) true ;;
+    *) false ;;
+    esac && ok "OPTIONS: the CORS preflight, without credentials" ||
+    nok "OPTIONS /v1/entries: $code, $(hdr Access-Control-Allow-Origin)"
+req -X OPTIONS "$U/v1/nothing"
+err "OPTIONS on no route: 404" 404
+req "$U/v1/feeds"
+[ "$(hdr Access-Control-Allow-Origin)" = "*" ] &&
+    ok "CORS headers on a 401 too" || nok "CORS headers on a 401"
+A "$U/v1/feeds"
+[ "$(hdr Access-Control-Allow-Origin)" = "*" ] &&
+    [ "$(tr -d '\r' < "$S/h" | grep -ci '^access-control-allow-origin:')" = 1 ] &&
+    ok "CORS headers on an answer, once" || nok "CORS headers on an answer"
+
+ngx_stop_all
+stop_fcgi main
+echo "# $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
