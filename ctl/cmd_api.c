@@ -42,8 +42,8 @@ cmd_api_password(struct ctl *c, int argc, char **argv)
 		buf_printf(&nk, "%s:%s", c->user_name, pw);
 		if (!nk.oom)
 			crypto_md5_hex(&key, nk.p, nk.len);
-		if (nk.oom || key.oom || crypto_password_hash(&hash, pw) == -1 ||
-		    hash.oom) {
+		if (nk.oom || key.oom ||
+		    crypto_password_hash(&hash, pw) == -1 || hash.oom) {
 			log_warnx("cannot hash the password");
 			goto out;
 		}

@@ -38,10 +38,10 @@
  * the one it was checked against.
  */
 struct cache_slot {
-	char		 key[DIGEST_HEX + 1];	/* SHA-256 of "name\0password" */
-	char		 hash[DIGEST_HEX + 1];	/* SHA-256 of the hash matched */
+	char		 key[DIGEST_HEX + 1];	/* SHA-256, "name\0password" */
+	char		 hash[DIGEST_HEX + 1];	/* SHA-256, the hash matched */
 	int64_t		 user_id;		/* 0: the slot is free */
-	uint64_t	 used;			/* cache_clock at the last hit */
+	uint64_t	 used;			/* cache_clock at last hit */
 };
 
 static pthread_mutex_t	 cache_lock = PTHREAD_MUTEX_INITIALIZER;

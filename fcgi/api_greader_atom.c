@@ -1,4 +1,4 @@
-/* api_greader_atom.c: Google Reader's Atom streams (/reader/atom/), FeedHQ style */
+/* api_greader_atom.c: Google Reader Atom streams (FeedHQ style) */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

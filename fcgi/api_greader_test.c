@@ -170,7 +170,7 @@ test_paging(struct db *d)
 		{ GR_KIND_READ, 1, -1, 0, INT64_MAX, "read" },
 		{ GR_KIND_STARRED, -1, 1, 0, INT64_MAX, "starred" },
 		{ GR_KIND_STARRED, 0, 1, 0, INT64_MAX, "starred unread" },
-		{ GR_KIND_ALL, -1, 0, NOW + 50, NOW + 400, "not starred, ot nt" },
+		{ GR_KIND_ALL, -1, 0, NOW + 50, NOW + 400, "unstarred, ot nt" },
 		{ GR_KIND_FEED, -1, -1, 0, INT64_MAX, "feed" },
 		{ GR_KIND_FEED, 0, -1, 0, INT64_MAX, "feed unread" },
 		{ GR_KIND_LABEL, -1, -1, 0, INT64_MAX, "label" },
@@ -224,8 +224,9 @@ test_paging(struct db *d)
 					    " INTO entry (feed_id, user_id,"
 					    " category_id, hash, published_at,"
 					    " created_at, changed_at) VALUES"
-					    " (1, 1, 1, 'new%d', %lld, %lld, 0)",
-					    extra++, NOW + 100000, NOW + 100000);
+					    " (1, 1, 1, 'new%d', %lld, %lld,"
+					    " 0)", extra++, NOW + 100000,
+					    NOW + 100000);
 					exec(d, sql);
 				}
 			}
@@ -327,7 +328,8 @@ main(void)
 		rc = api_greader_raw_tail(tails[i].uri, tails[i].prefix,
 		    strlen(tails[i].prefix), tails[i].marker, &b);
 		if (tails[i].out == NULL)
-			T_OK(rc == -1, "raw %s: not a stream path", tails[i].uri);
+			T_OK(rc == -1, "raw %s: not a stream path",
+			    tails[i].uri);
 		else {
 			T_OK(rc == 0, "raw %s: a stream path", tails[i].uri);
 			T_STR(rc == 0 ? (b.p != NULL ? b.p : "") : NULL,

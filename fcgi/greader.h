@@ -7,8 +7,10 @@
 
 #include "buf.h"
 
+struct json;
 struct req;
 
+#define GR_API_PATH	"/reader/api/0/"
 #define GR_ITEM_PREFIX	"tag:google.com,2005:reader/item/"
 #define GR_STREAM_TAG	"tag:google.com,2005:reader/"
 #define GR_STATE	"user/-/state/com.google/"
@@ -33,7 +35,7 @@ struct gr_query {
 	int		 read;		/* is_read wanted, -1: either */
 	int		 starred;	/* is_starred wanted, -1: either */
 	int		 empty;		/* nothing can match */
-	int		 unknown;	/* the stream names nothing of the user's */
+	int		 unknown;	/* names nothing of the user's */
 	int64_t		 ot;		/* stored at or after */
 	int64_t		 nt;		/* stored before */
 	int		 asc;		/* r=o: oldest first */
@@ -54,10 +56,21 @@ struct gr_page {
 	int		 more;
 };
 
-/* api_greader.c */
+/* api_greader.c: answers and the caller */
 int		 gr_auth(struct req *);
 int		 gr_preflight(struct req *);
 void		 gr_common_headers(struct req *);
+int		 gr_answer_text(struct req *, int, const char *);
+int		 gr_answer_ok(struct req *);
+int		 gr_json_done(struct req *, struct json *);
+void		 gr_label_str(struct json *, const char *, const char *,
+		    struct buf *);
+
+/* api_greader_stream.c: stream ids, queries, pages and items */
+const char	*gr_state_of(struct req *, const char *);
+const char	*gr_label_of(struct req *, const char *);
+int		 gr_feed_find(struct req *, const char *, int64_t *);
+int64_t		 gr_time_arg(const char *, int64_t);
 int		 gr_query_parse(struct req *, const char *, long long,
 		    long long, struct gr_query *);
 void		 gr_query_release(struct gr_query *);
@@ -69,6 +82,19 @@ void		 gr_id_array(struct buf *, const int64_t *, size_t);
 void		 gr_item_id(struct buf *, int64_t);
 int		 gr_stream_arg(struct req *, const char *, struct buf *);
 void		 gr_rfc3339(struct buf *, int64_t);
+int		 gr_items_ids(struct req *);
+int		 gr_items_contents(struct req *);
+int		 gr_stream_contents(struct req *);
+
+/* api_greader_edit.c: writes */
+int		 gr_edit_tag(struct req *);
+int		 gr_mark_all(struct req *);
+int		 gr_sub_edit(struct req *);
+int		 gr_quickadd(struct req *);
+int		 gr_rename_tag(struct req *);
+int		 gr_disable_tag(struct req *);
+int		 gr_sub_export(struct req *);
+int		 gr_sub_import(struct req *);
 
 /* Pure, unit-tested. */
 int64_t		 api_greader_item_id(const char *);

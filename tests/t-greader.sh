@@ -460,6 +460,10 @@ ga "$API/mark-all-as-read" -d "s=$ST/starred"
 is "mark-all-as-read starred" 200 OK
 check "mark-all-as-read starred: only those" test \
     "$(ids 'user_id = 1 AND is_read = 1')" = 3,5
+ga "$API/mark-all-as-read" -d "T=$TA"
+is "mark-all-as-read without a stream: 400" 400
+check "mark-all-as-read without a stream: nothing marked" \
+    test "$(ids 'user_id = 1 AND is_read = 1')" = 3,5
 sql "UPDATE entry SET is_read = 0 WHERE user_id = 1;
     UPDATE entry SET is_read = 1 WHERE id IN (2, 4)"
 
