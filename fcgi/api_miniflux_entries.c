@@ -652,6 +652,15 @@ entry_ids(struct req *r, json_t *o, struct buf *ids)
 	return ids->oom ? -2 : 0;
 }
 
+/* Whether member k of o is absent or null. */
+static int
+is_absent(json_t *o, const char *k)
+{
+	json_t	*m = json_object_get(o, k);
+
+	return m == NULL || json_is_null(m);
+}
+
 /* Set the read (or starred) state of the user's entries ids to on. */
 static int
 entries_set(struct req *r, enum stmt s, const struct buf *ids, int on)
@@ -697,6 +706,13 @@ api_mf_entries_status(struct req *r)
 		starred = json_is_true(json_object_get(o, "starred"));
 	else
 		starred = 0;
+	if ((status == NULL && !is_absent(o, "status")) ||
+	    (!has_star && !is_absent(o, "starred"))) {
+		api_mf_error(r, 400, "status is a string, starred a "
+		    "boolean.");
+		rc = 0;
+		goto out;
+	}
 	if (status == NULL && !has_star) {
 		api_mf_error(r, 400, "Either the status or the starred field "
 		    "must be specified.");

@@ -457,6 +457,8 @@ put A /v1/entries '{"entry_ids":[1]}'
 err "neither status nor starred: 400" 400
 put A /v1/entries '{"entry_ids":[1],"status":"removed"}'
 err "status removed: 400" 400
+put A /v1/entries '{"entry_ids":[1],"status":1,"starred":true}'
+err "a status that is not a string: 400" 400
 put A /v1/entries '{"entry_ids":["1"],"status":"read"}'
 err "an id that is not a number: 400" 400
 put A /v1/entries
