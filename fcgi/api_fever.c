@@ -548,7 +548,8 @@ marks(struct req *r, int *want)
 	    (as = req_param(r, "as")) != NULL) {
 		id = num_arg(r, "id", -1, INT64_MAX, -2);
 		if (strcmp(mark, "item") == 0 && id > 0) {
-			if (strcmp(as, "read") == 0 || strcmp(as, "unread") == 0) {
+			if (strcmp(as, "read") == 0 ||
+			    strcmp(as, "unread") == 0) {
 				rc = item_set(r, STMT_ENTRY_SET_READ, id,
 				    strcmp(as, "read") == 0);
 				*want |= WANT_UNREAD;

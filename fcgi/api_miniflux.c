@@ -115,10 +115,11 @@ api_mf_error(struct req *r, int status, const char *why)
 /*
  * Who calls: an X-Auth-Token when the request has that header (a wrong
  * one is not rescued by a Basic header), else Basic with the user's API
- * password; the CORS headers go with any answer.  0 with r->user_id set; -1 with the answer made: 401, 429
- * for an address locked out after failures, 500.  No WWW-Authenticate
- * goes with the 401, so a browser never caches credentials a page of
- * another site could then use.
+ * password; the CORS headers go with any answer.  0 with r->user_id
+ * set; -1 with the answer made: 401, 429 for an address locked out
+ * after failures, 500.  No WWW-Authenticate goes with the 401, so a
+ * browser never caches credentials a page of another site could then
+ * use.
  */
 int
 mf_auth(struct req *r)
