@@ -104,14 +104,17 @@ param_add(struct req *r, const char *s, size_t n)
 	return 0;
 }
 
-/* Split "a=1&b=2" (or ';'-separated) into parameters. */
+/*
+ * Split "a=1&b=2" into parameters.  Only '&' separates: some API clients
+ * send values unencoded, ';' included.
+ */
 static int
 params_parse(struct req *r, const char *s, size_t n)
 {
 	size_t	 i, start = 0;
 
 	for (i = 0; i <= n; i++)
-		if (i == n || s[i] == '&' || s[i] == ';') {
+		if (i == n || s[i] == '&') {
 			if (param_add(r, s + start, i - start) == -1)
 				return -1;
 			start = i + 1;
@@ -211,9 +214,10 @@ req_read(struct req *r)
 		buf_add(&r->body, chunk, (size_t)n);
 		len -= n;
 	}
+	/* A body without a type is taken for a form, as API clients send. */
 	ct = req_env(r, "CONTENT_TYPE");
-	if (r->body.len > 0 && ct != NULL &&
-	    strncasecmp(ct, "application/x-www-form-urlencoded", 33) == 0 &&
+	if (r->body.len > 0 && (ct == NULL || *ct == '\0' ||
+	    strncasecmp(ct, "application/x-www-form-urlencoded", 33) == 0) &&
 	    params_parse(r, r->body.p, r->body.len) == -1) {
 		r->resp.status = 400;
 		return -1;
