@@ -63,11 +63,8 @@ static int
 multipart_fields(struct req *r)
 {
 	const char			*ct;
-	const struct multipart_part	*p;
 	struct multipart		 mp;
-	struct param			*np;
 	struct buf			 err;
-	size_t				 i, cap;
 	int				 rc = -1;
 
 	ct = req_env(r, "CONTENT_TYPE");
@@ -81,31 +78,8 @@ multipart_fields(struct req *r)
 		buf_release(&err);
 		return -1;
 	}
-	for (i = 0; i < mp.n; i++) {
-		p = &mp.parts[i];
-		if (p->filename != NULL || p->len > FEVER_FIELD_MAX ||
-		    memchr(p->data, '\0', p->len) != NULL)
-			continue;
-		if (r->nparams == PARAMS_MAX)
-			goto out;
-		if (r->nparams == r->params_cap) {
-			cap = r->params_cap ? r->params_cap * 2 : 16;
-			if ((np = reallocarray(r->params, cap,
-			    sizeof(*np))) == NULL)
-				goto out;
-			r->params = np;
-			r->params_cap = cap;
-		}
-		np = &r->params[r->nparams];
-		np->name = strdup(p->name);
-		np->value = strndup(p->data, p->len);
-		if (np->name == NULL || np->value == NULL) {
-			free(np->name);
-			free(np->value);
-			goto out;
-		}
-		r->nparams++;
-	}
+	if (req_params_multipart(r, &mp, FEVER_FIELD_MAX) == -1)
+		goto out;
 	rc = 0;
 out:
 	multipart_release(&mp);

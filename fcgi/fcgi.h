@@ -64,12 +64,15 @@ struct req {
 	struct param	*params;	/* query, then form */
 	size_t		 nparams;
 	size_t		 params_cap;
+	int		 params_over;	/* more than PARAMS_MAX were sent */
 	char		*args[ARGS_MAX]; /* captured by the route */
 	int64_t		 user_id;	/* 0: nobody signed in */
 	char		*user_name;
 	char		*csrf;		/* this session's form token */
 	struct resp	 resp;
 };
+
+struct multipart;
 
 /* req.c */
 void		 req_init(struct req *, struct worker *);
@@ -79,6 +82,8 @@ void		 req_release(struct req *);
 const char	*req_env(const struct req *, const char *);
 const char	*req_param(const struct req *, const char *);
 size_t		 req_params(const struct req *, const char *, const char **,
+		    size_t);
+int		 req_params_multipart(struct req *, const struct multipart *,
 		    size_t);
 const char	*req_cookie(const struct req *, const char *, struct buf *);
 void		 resp_header(struct req *, const char *, const char *);

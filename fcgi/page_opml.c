@@ -35,45 +35,6 @@ page_opml_export(struct req *r)
 	return 0;
 }
 
-/*
- * Add the plain fields of an upload (csrf...) to the request's
- * parameters, as req.c adds those of a urlencoded form.  0 or -1.
- */
-static int
-fields_add(struct req *r, const struct multipart *mp)
-{
-	const struct multipart_part	*p;
-	struct param			*np;
-	size_t				 i, cap;
-
-	for (i = 0; i < mp->n; i++) {
-		p = &mp->parts[i];
-		if (p->filename != NULL || p->len > FIELD_MAX ||
-		    memchr(p->data, '\0', p->len) != NULL)
-			continue;
-		if (r->nparams == PARAMS_MAX)
-			return -1;
-		if (r->nparams == r->params_cap) {
-			cap = r->params_cap ? r->params_cap * 2 : 16;
-			if ((np = reallocarray(r->params, cap,
-			    sizeof(*np))) == NULL)
-				return -1;
-			r->params = np;
-			r->params_cap = cap;
-		}
-		np = &r->params[r->nparams];
-		np->name = strdup(p->name);
-		np->value = strndup(p->data, p->len);
-		if (np->name == NULL || np->value == NULL) {
-			free(np->name);
-			free(np->value);
-			return -1;
-		}
-		r->nparams++;
-	}
-	return 0;
-}
-
 /* Whether every folder name of the list fits a category name. */
 static int
 names_fit(const struct opml *o)
@@ -118,7 +79,7 @@ page_opml_import(struct req *r)
 		    FORM_IMPORT);
 		goto out;
 	}
-	if (fields_add(r, &mp) == -1)
+	if (req_params_multipart(r, &mp, FIELD_MAX) == -1)
 		goto out;
 	if (!csrf_ok(r)) {
 		rc = 0;

@@ -12,6 +12,7 @@
 #include "compat.h"
 #include "fcgi.h"
 #include "log.h"
+#include "multipart.h"
 
 void
 req_init(struct req *r, struct worker *w)
@@ -69,38 +70,86 @@ url_decode(char *s, int plus)
 	return (int)(o - start);
 }
 
-/* Add one decoded name=value pair; 0 or -1 (too many, or memory). */
+/*
+ * Append a parameter whose name and value the request now owns.  Past
+ * PARAMS_MAX the rest are dropped (logged at debug level): the raw body
+ * is still there for handlers that read it whole.  0, or -1 when out of
+ * memory (both strings freed).
+ */
 static int
-param_add(struct req *r, const char *s, size_t n)
+param_push(struct req *r, char *name, char *value)
 {
 	struct param	*p;
-	const char	*eq;
 	size_t		 cap;
 
-	if (n == 0)
+	if (name == NULL || value == NULL)
+		goto fail;
+	if (r->nparams == PARAMS_MAX) {
+		if (!r->params_over)
+			log_debug("%s: more than %d parameters, the rest "
+			    "ignored", r->uri, PARAMS_MAX);
+		r->params_over = 1;
+		free(name);
+		free(value);
 		return 0;
-	if (r->nparams == PARAMS_MAX)
-		return -1;
+	}
 	if (r->nparams == r->params_cap) {
 		cap = r->params_cap ? r->params_cap * 2 : 16;
 		if ((p = reallocarray(r->params, cap, sizeof(*p))) == NULL)
-			return -1;
+			goto fail;
 		r->params = p;
 		r->params_cap = cap;
 	}
-	p = &r->params[r->nparams];
-	eq = memchr(s, '=', n);
-	p->name = strndup(s, eq != NULL ? (size_t)(eq - s) : n);
-	p->value = eq != NULL ? strndup(eq + 1, n - (size_t)(eq - s) - 1) :
-	    strdup("");
-	if (p->name == NULL || p->value == NULL) {
-		free(p->name);
-		free(p->value);
-		return -1;
-	}
-	url_decode(p->name, 1);
-	url_decode(p->value, 1);
+	r->params[r->nparams].name = name;
+	r->params[r->nparams].value = value;
 	r->nparams++;
+	return 0;
+fail:
+	free(name);
+	free(value);
+	return -1;
+}
+
+/* Add one "name=value" (n bytes), percent-decoded; 0 or -1. */
+static int
+param_add(struct req *r, const char *s, size_t n)
+{
+	const char	*eq;
+	char		*name, *value;
+
+	if (n == 0)
+		return 0;
+	eq = memchr(s, '=', n);
+	name = strndup(s, eq != NULL ? (size_t)(eq - s) : n);
+	value = eq != NULL ? strndup(eq + 1, n - (size_t)(eq - s) - 1) :
+	    strdup("");
+	if (name != NULL)
+		url_decode(name, 1);
+	if (value != NULL)
+		url_decode(value, 1);
+	return param_push(r, name, value);
+}
+
+/*
+ * Add the plain fields of a multipart/form-data body (not the files, not
+ * fields over max bytes or holding NUL) to the parameters, after those
+ * already there, as a urlencoded form's are.  0, or -1 out of memory.
+ */
+int
+req_params_multipart(struct req *r, const struct multipart *mp, size_t max)
+{
+	const struct multipart_part	*p;
+	size_t				 i;
+
+	for (i = 0; i < mp->n; i++) {
+		p = &mp->parts[i];
+		if (p->filename != NULL || p->len > max ||
+		    memchr(p->data, '\0', p->len) != NULL)
+			continue;
+		if (param_push(r, strdup(p->name), strndup(p->data, p->len)) ==
+		    -1)
+			return -1;
+	}
 	return 0;
 }
 
@@ -184,8 +233,9 @@ req_read(struct req *r)
 		r->resp.status = 404;
 		return -1;
 	}
+	/* Too many in the query is refused; a body may be something else. */
 	if ((s = req_env(r, "QUERY_STRING")) != NULL &&
-	    params_parse(r, s, strlen(s)) == -1) {
+	    (params_parse(r, s, strlen(s)) == -1 || r->params_over)) {
 		r->resp.status = 400;
 		return -1;
 	}
@@ -401,7 +451,7 @@ req_reset(struct req *r)
 	r->path = r->user_name = r->csrf = NULL;
 	memset(r->args, 0, sizeof(r->args));
 	r->method = r->uri = r->remote = NULL;
-	r->head = r->https = 0;
+	r->head = r->https = r->params_over = 0;
 	r->user_id = 0;
 	r->resp.status = 0;
 	r->resp.type = NULL;
