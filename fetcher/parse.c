@@ -199,10 +199,18 @@ enum fx_cdata {
 	CD_THROUGH,	/* through libxml2 */
 };
 
-/* A CDATA section's text in the document, waiting for its marker. */
+/*
+ * A text run of at least RUN_MIN bytes with a reference in it goes around
+ * libxml2 the same way (entry bodies escaped as text: "&lt;p&gt;..."),
+ * decoded as libxml2 would decode it; see fix_run().
+ */
+#define RUN_MIN		256
+
+/* Text waiting for its marker: a CDATA section's, or a decoded run. */
 struct cdspan {
-	size_t		 off;
+	size_t		 off;		/* in the document, or in side */
 	size_t		 len;
+	int		 side;		/* a run decoded into fx->side */
 };
 
 /* The pre-scan's position in the document. */
@@ -219,6 +227,10 @@ struct fixup {
 	struct cdspan	*cd;		/* sections replaced by CDATA_PI */
 	size_t		 ncd, cdcap;
 	size_t		 cdnext;	/* the next one sax_pi() delivers */
+	size_t		 runskip;	/* no run to try before this */
+	int		 askrun;	/* CD_ASK is for a run, not CDATA */
+	struct buf	 run;		/* a run as the pre-scan writes it */
+	struct buf	 side;		/* runs decoded, for sax_pi() */
 };
 
 #define ONES	0x0101010101010101ULL
@@ -552,15 +564,26 @@ is_void(const char *name, size_t n)
 	    sizeof(void_elements[0]), str_cmp) != NULL;
 }
 
-/* Note a CDATA section's text for sax_pi(); -1 when memory runs out. */
+/* Forget the spans sax_pi() delivered, once it delivered them all. */
+static void
+cd_done(struct fixup *fx)
+{
+	if (fx->cdnext == fx->ncd) {
+		fx->cdnext = fx->ncd = 0;
+		buf_reset(&fx->side);
+	}
+}
+
+/*
+ * Note text for sax_pi(): len bytes at off in the document, or in
+ * fx->side if side is set.  Returns -1 when memory runs out.
+ */
 static int
-cd_add(struct fixup *fx, size_t off, size_t len)
+cd_add(struct fixup *fx, size_t off, size_t len, int side)
 {
 	struct cdspan	*v;
 	size_t		 cap;
 
-	if (fx->cdnext == fx->ncd)
-		fx->cdnext = fx->ncd = 0;	/* all delivered */
 	if (fx->ncd == fx->cdcap) {
 		cap = fx->cdcap ? fx->cdcap * 2 : 16;
 		if ((v = reallocarray(fx->cd, cap, sizeof(*v))) == NULL)
@@ -570,8 +593,18 @@ cd_add(struct fixup *fx, size_t off, size_t len)
 	}
 	fx->cd[fx->ncd].off = off;
 	fx->cd[fx->ncd].len = len;
+	fx->cd[fx->ncd].side = side;
 	fx->ncd++;
 	return 0;
+}
+
+/* Write the marker of the text noted last (CDATA_PI). */
+static void
+cd_marker(struct fixup *fx, struct buf *b)
+{
+	BUF_LIT(b, "<?" CDATA_PI " ");
+	buf_add(b, fx->token, TOKEN_LEN);
+	BUF_LIT(b, "?>");
 }
 
 /*
@@ -623,14 +656,14 @@ fix_text(struct fixup *fx, struct buf *b)
 		if (k >= i + 12 && memcmp(s + k - 3, "]]>", 3) == 0) {
 			if (fx->cdata == CD_NONE) {
 				fx->cdata = CD_ASK;
+				fx->askrun = 0;
 				return;
 			}
+			cd_done(fx);
 			if (fx->cdata == CD_AROUND &&
-			    cd_add(fx, i + 9, k - 3 - (i + 9)) == 0) {
+			    cd_add(fx, i + 9, k - 3 - (i + 9), 0) == 0) {
 				fx->cdata = CD_NONE;
-				BUF_LIT(b, "<?" CDATA_PI " ");
-				buf_add(b, fx->token, TOKEN_LEN);
-				BUF_LIT(b, "?>");
+				cd_marker(fx, b);
 				fx->i = k;
 				return;
 			}
@@ -730,6 +763,121 @@ fix_until(struct fixup *fx, struct buf *b, const char *end)
 }
 
 /*
+ * Append to fx->side the text libxml2 reports for the n bytes at t, a
+ * run as the pre-scan wrote it (no '<'): the five entities and the
+ * numeric references the pre-scan leaves (ASCII, decimal) become their
+ * characters, CR LF and a lone CR become LF (XML's line ends; a
+ * reference to CR stays CR).  Returns -1, having written nothing that
+ * counts, for anything else, such as "]]>", which libxml2 treats as an
+ * error.
+ */
+static int
+run_decode(struct fixup *fx, const char *t, size_t n)
+{
+	static const struct {
+		const char	*ref;
+		size_t		 len;
+		char		 c;
+	} ents[] = {
+		{ "&lt;", 4, '<' }, { "&gt;", 4, '>' }, { "&amp;", 5, '&' },
+		{ "&quot;", 6, '"' }, { "&apos;", 6, '\'' },
+	};
+	struct buf	*b = &fx->side;
+	size_t		 i = 0, start = 0, k, e;
+	unsigned long	 cp;
+
+	if (memmem(t, n, "]]>", 3) != NULL)
+		return -1;
+	while (i < n) {
+		if (t[i] != '&' && t[i] != '\r') {
+			i++;
+			continue;
+		}
+		buf_add(b, t + start, i - start);
+		if (t[i] == '\r') {
+			if (i + 1 >= n || t[i + 1] != '\n')
+				buf_putc(b, '\n');
+			start = ++i;
+			continue;
+		}
+		for (e = 0; e < nitems(ents); e++)
+			if (n - i >= ents[e].len &&
+			    memcmp(t + i, ents[e].ref, ents[e].len) == 0)
+				break;
+		if (e < nitems(ents)) {
+			buf_putc(b, ents[e].c);
+			i += ents[e].len;
+		} else if (n - i > 1 && t[i + 1] == '#' &&
+		    (k = charref(t + i + 1, n - i - 1, &cp)) > 0 &&
+		    cp < 0x80 && t[i + 2] != 'x' && t[i + 2] != 'X') {
+			buf_putc(b, (char)cp);
+			i += k + 1;
+		} else
+			return -1;
+		start = i;
+	}
+	buf_add(b, t + start, n - start);
+	return b->oom ? -1 : 0;
+}
+
+/*
+ * At the start of a long run of text with references in it (an entry
+ * body escaped as text), ask as for a CDATA section whether it may go
+ * around libxml2 (fx->cdata CD_ASK), then write it as fix_text() would
+ * into fx->run, decode that into fx->side and put CDATA_PI in its place.
+ * Returns 1 when it asked or wrote the marker, 0 for fix_text() to go on
+ * as usual.
+ */
+static int
+fix_run(struct fixup *fx, struct buf *b)
+{
+	const char	*s = fx->s, *lt;
+	size_t		 i = fx->i, e, j, off;
+
+	if (fx->token[0] == '\0' || i < fx->runskip || i == 0 ||
+	    s[i - 1] != '>' || s[i] == '<')
+		return 0;
+	if ((lt = memchr(s + i, '<', fx->n - i)) == NULL)
+		return 0;
+	e = (size_t)(lt - s);
+	fx->runskip = e;
+	if (e - i < RUN_MIN || memchr(s + i, '&', e - i) == NULL)
+		return 0;
+	if (fx->cdata == CD_NONE) {
+		fx->runskip = 0;
+		fx->cdata = CD_ASK;
+		fx->askrun = 1;
+		return 1;
+	}
+	if (fx->cdata != CD_AROUND) {
+		fx->cdata = CD_NONE;
+		return 0;
+	}
+	fx->cdata = CD_NONE;
+	/* The run as fix_text() would write it: copies and references. */
+	buf_reset(&fx->run);
+	for (j = i; j < e; j = fx->i) {
+		if ((lt = memchr(s + j, '&', e - j)) == NULL)
+			lt = s + e;
+		fix_copy(&fx->run, s + j, (size_t)(lt - (s + j)));
+		fx->i = (size_t)(lt - s);
+		if (fx->i < e)
+			fix_ref(fx, &fx->run);
+	}
+	fx->i = i;
+	cd_done(fx);
+	off = fx->side.len;
+	/* What fails goes to fix_text() as usual; side's tail is unused. */
+	if (fx->run.oom || fx->run.len == 0 ||
+	    run_decode(fx, fx->run.p, fx->run.len) == -1 ||
+	    cd_add(fx, off, fx->side.len - off, 1) == -1)
+		return 0;
+	cd_marker(fx, b);
+	fx->i = e;
+	return 1;
+}
+
+/*
  * Rewrite the document from fx->i until b holds at least want bytes, or
  * until a CDATA section asks what to do (fx->cdata is CD_ASK).
  */
@@ -740,7 +888,8 @@ fix_chunk(struct fixup *fx, struct buf *b, size_t want)
 	    fx->cdata != CD_ASK) {
 		switch (fx->state) {
 		case FX_TEXT:
-			fix_text(fx, b);
+			if (fix_run(fx, b) == 0)
+				fix_text(fx, b);
 			break;
 		case FX_TAG:
 			fix_tag(fx, b);
@@ -2477,6 +2626,10 @@ sax_pi(void *ctx, const xmlChar *target, const xmlChar *data)
 	cd = &fx->cd[fx->cdnext++];
 	if (p->stop || cd->len == 0 || p->depth > DEPTH_MAX)
 		return;
+	if (cd->side) {
+		capture_text(p, fx->side.p + cd->off, cd->len);
+		return;
+	}
 	u = (const unsigned char *)fx->s + cd->off;
 	if (fix_next(u, cd->len, 0) == cd->len) {
 		capture_text(p, fx->s + cd->off, cd->len);
@@ -2614,9 +2767,15 @@ parse_xml(struct parser *p, struct fixup *fx)
 		}
 		if (chunk.len > 0)
 			xmlParseChunk(p->ctxt, chunk.p, (int)chunk.len, 0);
+		/*
+		 * Once a document is not well-formed, libxml2 2.9 drops
+		 * the references to &lt; and the like from text: a run
+		 * then goes through it, to the same effect.
+		 */
 		if (fx->cdata == CD_ASK)
 			fx->cdata = fx->token[0] != '\0' &&
-			    at_content(p->ctxt) ? CD_AROUND : CD_THROUGH;
+			    at_content(p->ctxt) && (!fx->askrun ||
+			    p->ctxt->wellFormed) ? CD_AROUND : CD_THROUGH;
 	}
 	if (!p->stop)
 		xmlParseChunk(p->ctxt, NULL, 0, 1);
@@ -2653,6 +2812,8 @@ feed_parse(struct feed *f, const char *doc, size_t len, const char *base_url,
 
 	buf_init(&u);
 	memset(&fx, 0, sizeof(fx));
+	buf_init(&fx.run);
+	buf_init(&fx.side);
 	if (len > FEED_MAX_BYTES) {
 		buf_printf(err, "larger than %d bytes", FEED_MAX_BYTES);
 		return -1;
@@ -2731,6 +2892,8 @@ out:
 		parser_release(p);
 	free(p);
 	free(fx.cd);
+	buf_release(&fx.run);
+	buf_release(&fx.side);
 	buf_release(&u);
 	return rc;
 }
