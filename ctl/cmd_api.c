@@ -1,4 +1,4 @@
-/* cmd_api.c: hearthctl api-password: the reader-app password of a user */
+/* cmd_api.c: hearthctl api-password and api-key: reader-app credentials */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,6 +6,7 @@
 #include <openssl/crypto.h>
 
 #include "buf.h"
+#include "compat.h"
 #include "crypto.h"
 #include "ctl.h"
 #include "db.h"
@@ -74,4 +75,110 @@ out:
 	buf_release(&nk);
 	buf_release(&who);
 	return rc;
+}
+
+/*
+ * hearthctl api-key add [LABEL]: a new Miniflux API key (X-Auth-Token)
+ * for the -u user, printed once; only its SHA-256 is kept.  A key works
+ * while the user's APIs are on, until deleted.
+ */
+int
+cmd_api_key_add(struct ctl *c, int argc, char **argv)
+{
+	sqlite3_stmt	*st;
+	struct buf	 tok, hash;
+	const char	*label = argc == 1 ? argv[0] : "hearthctl";
+	int		 rc = CTL_ERR, r;
+
+	if (strncmp(label, "pw:", 3) == 0 || strlen(label) > 64) {
+		log_warnx("a key's label has at most 64 bytes and does not "
+		    "start with \"pw:\"");
+		return CTL_USAGE;
+	}
+	buf_init(&tok);
+	buf_init(&hash);
+	crypto_token(&tok, 32);
+	if (!tok.oom)
+		crypto_sha256_hex(&hash, tok.p, tok.len);
+	if (tok.oom || hash.oom) {
+		log_warnx("cannot make a key");
+		goto out;
+	}
+	st = db_stmt(&c->db, STMT_API_TOKEN_INSERT);
+	sqlite3_bind_int64(st, 1, c->user_id);
+	sqlite3_bind_text(st, 2, "api", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, hash.p, (int)hash.len, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, label, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 5, ctl_now());
+	r = db_step(st);
+	db_stmt_done(st);
+	if (r == -1)
+		goto out;
+	printf("%s\n", tok.p);
+	if (!c->quiet)
+		fprintf(stderr, "api key %lld for %s (shown once; send it as "
+		    "X-Auth-Token)\n",
+		    (long long)sqlite3_last_insert_rowid(c->db.db), c->user_name);
+	rc = CTL_OK;
+out:
+	if (tok.p != NULL)
+		OPENSSL_cleanse(tok.p, tok.cap);
+	buf_release(&tok);
+	buf_release(&hash);
+	return rc;
+}
+
+int
+cmd_api_key_list(struct ctl *c, int argc, char **argv)
+{
+	sqlite3_stmt	*st;
+	char		 made[32], used[32];
+	int64_t		 now = ctl_now();
+	int		 r;
+
+	(void)argc;
+	(void)argv;
+	st = db_stmt(&c->db, STMT_API_KEY_LIST);
+	sqlite3_bind_int64(st, 1, c->user_id);
+	printf("%5s %-10s %-10s %s\n", "ID", "CREATED", "USED", "LABEL");
+	while ((r = db_step(st)) == 1) {
+		ctl_when(made, sizeof(made), sqlite3_column_int64(st, 2), now);
+		ctl_when(used, sizeof(used), sqlite3_column_int64(st, 3), now);
+		printf("%5lld %-10s %-10s %s\n",
+		    (long long)sqlite3_column_int64(st, 0), made, used,
+		    (const char *)sqlite3_column_text(st, 1));
+	}
+	db_stmt_done(st);
+	return r == -1 ? CTL_ERR : CTL_OK;
+}
+
+int
+cmd_api_key_del(struct ctl *c, int argc, char **argv)
+{
+	sqlite3_stmt	*st;
+	const char	*errstr;
+	long long	 id;
+	int		 r;
+
+	(void)argc;
+	id = strtonum(argv[0], 1, INT64_MAX, &errstr);
+	if (errstr != NULL) {
+		log_warnx("\"%s\": a key id is a number (see api-key list)",
+		    argv[0]);
+		return CTL_USAGE;
+	}
+	st = db_stmt(&c->db, STMT_API_KEY_DELETE);
+	sqlite3_bind_int64(st, 1, c->user_id);
+	sqlite3_bind_int64(st, 2, id);
+	r = db_step(st);
+	db_stmt_done(st);
+	if (r == -1)
+		return CTL_ERR;
+	if (sqlite3_changes(c->db.db) == 0) {
+		log_warnx("%s has no api key %lld", c->user_name, id);
+		return CTL_ERR;
+	}
+	if (!c->quiet)
+		printf("deleted api key %lld\n", id);
+	return CTL_OK;
 }

@@ -766,6 +766,18 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " WHERE id = ?1",
 
 	/*
+	 * ?1 user id.  The user's Miniflux API keys (X-Auth-Token), which
+	 * hearthctl api-key issues.  Columns: id, label, created_at,
+	 * last_used_at.
+	 */
+	[STMT_API_KEY_LIST] =
+	    "SELECT id, label, created_at, last_used_at FROM api_token"
+	    " WHERE user_id = ?1 AND kind = 'api' ORDER BY id",
+	/* ?1 user id, ?2 key id. */
+	[STMT_API_KEY_DELETE] =
+	    "DELETE FROM api_token WHERE id = ?2 AND user_id = ?1"
+	    " AND kind = 'api'",
+	/*
 	 * A reader-app token: ?1 user id, ?2 kind ('api', 'greader'), ?3
 	 * SHA-256 hex of the token, ?4 label, ?5 now.
 	 */
@@ -1152,6 +1164,8 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_API_TOKEN_GET),
 	NAME(STMT_API_TOKEN_TOUCH),
 	NAME(STMT_API_TOKEN_PRUNE),
+	NAME(STMT_API_KEY_LIST),
+	NAME(STMT_API_KEY_DELETE),
 	NAME(STMT_API_USER_BY_FEVER_KEY),
 	NAME(STMT_GREADER_IDS_CREATED),
 	NAME(STMT_GREADER_IDS_UNREAD),

@@ -185,6 +185,24 @@ err "a wrong X-Auth-Token is not rescued by good Basic credentials" 401
 B "$U/v1/me"
 is "bob's credentials are bob" 200 '$j->{id}' 2
 
+# A key made by hearthctl api-key: printed once, works, then revoked.
+key=$($ctl -u bob api-key add phone 2>/dev/null)
+case $key in
+[0-9a-f]*) [ ${#key} -eq 64 ] && ok "hearthctl api-key add prints a key" ||
+    nok "hearthctl api-key add: '$key'" ;;
+*) nok "hearthctl api-key add: '$key'" ;;
+esac
+req -H "X-Auth-Token: $key" "$U/v1/me"
+is "the new key signs bob in" 200 '$j->{username}' bob
+kid=$($ctl -u bob api-key list | awk '$NF == "phone" { print $1 }')
+if [ -n "$kid" ] && $ctl -u bob api-key del "$kid" >/dev/null 2>&1; then
+	ok "hearthctl api-key list and del"
+else
+	nok "hearthctl api-key list and del (id '$kid')"
+fi
+req -H "X-Auth-Token: $key" "$U/v1/me"
+err "a deleted key: 401" 401
+
 # --- newsboat 2.21's requests, as it sends them ------------------------
 
 A "$U/v1/categories"
