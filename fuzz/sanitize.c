@@ -49,19 +49,24 @@ text_bad(const struct buf *t)
 /*
  * One input, three ways: as an entry body (the output must pass
  * sanitize_check(), and sanitizing it again must change nothing that
- * the checker cares about), as a title, and as a URL.
+ * the checker cares about; a sanitizer kept from input to input, as a
+ * feed's entries share one, must write what a fresh one writes), as a
+ * title, and as a URL.
  */
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static int	 init;
-	struct buf	 out, again, why, t, u1, u2;
+	static struct sanitizer *z;	/* kept: reachable, not a leak */
+	struct buf	 out, again, why, t, u1, u2, kept;
 	char		*url;
 	const char	*bad;
 	size_t		 n;
 
 	if (!init) {
 		log_init("fuzz-sanitize", LOG_DEST_STDERR, 0);
+		if ((z = sanitizer_new()) == NULL)
+			abort();
 		init = 1;
 	}
 	buf_init(&out);
@@ -70,11 +75,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	buf_init(&t);
 	buf_init(&u1);
 	buf_init(&u2);
+	buf_init(&kept);
 
 	if (sanitize_html(&out, (const char *)data, size, BASE) == -1 &&
 	    out.len > 0 && sanitize_check(out.p, out.len, &why) == -1)
 		fail("fallback output", why.p, data, size, &out);
 	buf_add(&out, "", 0);
+	sanitizer_html(z, &kept, (const char *)data, size, BASE);
+	buf_add(&kept, "", 0);
+	if (strcmp(kept.p, out.p) != 0)
+		fail("reused sanitizer", "output differs from a fresh one",
+		    data, size, &kept);
 	if (sanitize_check(out.p, out.len, &why) == -1)
 		fail("sanitize_check", why.p, data, size, &out);
 	/* Sanitized HTML goes through again unharmed. */
@@ -107,5 +118,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	buf_release(&t);
 	buf_release(&u1);
 	buf_release(&u2);
+	buf_release(&kept);
 	return 0;
 }
