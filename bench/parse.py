@@ -394,16 +394,22 @@ def edges(out):
 def stages(total, incl, e):
 	"""Where hearth's instructions go, by pipeline stage: rows of
 	(depth, label, Ir); None when the expected functions are missing."""
-	need = ("feed_parse", "xmlParseChunk", "sanitize_html", "feed_json")
+	# feed_parse calls sanitizer_html() (a sanitizer per feed) since
+	# 2026-11; sanitize_html() is the one-shot wrapper.
+	san = "sanitizer_html" if "sanitizer_html" in incl else \
+	    "sanitize_html"
+	need = ("feed_parse", "xmlParseChunk", san, "feed_json")
 	if any(n not in incl for n in need):
 		return None
 	fp = incl["feed_parse"]
-	utf8 = e.get(("feed_parse", "charset_to_utf8"), 0)
+	utf8 = e.get(("feed_parse", "charset_to_utf8"), 0) + \
+	    e.get(("feed_parse", "charset_utf8_as_is"), 0)
 	chunk = e.get(("feed_parse", "xmlParseChunk"), 0)
 	sax = sum(v for k, v in incl.items() if k.startswith("sax_"))
-	sh = incl["sanitize_html"]
-	hread = e.get(("sanitize_html", "htmlReadMemory"), 0)
-	hfree = e.get(("sanitize_html", "xmlFreeDoc"), 0)
+	sh = incl[san]
+	hread = e.get((san, "htmlReadMemory"), 0) + \
+	    e.get((san, "htmlCtxtReadMemory"), 0)
+	hfree = e.get((san, "xmlFreeDoc"), 0)
 	urls = e.get(("walk_elem", "url_render"), 0) + \
 	    e.get(("walk_elem'2", "url_render"), 0)
 	st = incl.get("sanitize_text", 0)
@@ -412,12 +418,13 @@ def stages(total, incl, e):
 		(0, "whole process", total),
 		(1, "startup, reading the file, writing, exit", total - fp - js),
 		(1, "feed_parse", fp),
-		(2, "charset_to_utf8 (UTF-8 check and repair)", utf8),
+		(2, "charset_to_utf8 / charset_utf8_as_is (UTF-8 check and repair)",
+		    utf8),
 		(2, "pre-scan (fix_chunk, inlined) and set-up", fp - utf8 - chunk),
 		(2, "xmlParseChunk (libxml2 push parser)", chunk),
 		(3, "libxml2's own XML parsing", chunk - sax),
 		(3, "hearth's SAX callbacks (sax_*)", sax),
-		(4, "sanitize_html", sh),
+		(4, san, sh),
 		(5, "htmlReadMemory (libxml2 HTML parser, tree)", hread),
 		(5, "xmlFreeDoc", hfree),
 		(5, "tree walk and serializing", sh - hread - hfree),

@@ -133,6 +133,8 @@ cmd_parse(int argc, char *argv[])
 		    err.p != NULL ? err.p : "cannot parse");
 		goto out;
 	}
+	/* The entries own copies of all they need: give the input back. */
+	buf_release(&doc);
 	if (tsv)
 		feed_tsv(&out, &f);
 	else {

@@ -2494,6 +2494,20 @@ escapes_capture(const struct parser *p, const char *key)
 	    c->slot >= p->es && c->slot < p->es + E__MAX);
 }
 
+/*
+ * libxml2 2.9 drops every entity reference, &lt; and &amp; included,
+ * once a document is known not to be well-formed, even when recovering:
+ * one duplicated attribute early in a feed would strip the markup out of
+ * every later escaped body.  The error was counted when it was reported,
+ * so each callback says "well-formed so far" again.
+ */
+static void
+recover(struct parser *p)
+{
+	if (p->ctxt != NULL)
+		p->ctxt->wellFormed = 1;
+}
+
 static void
 sax_start(void *udata, const xmlChar *xlocal, const xmlChar *xprefix,
     const xmlChar *xuri, int nns, const xmlChar **ns, int na, int ndef,
@@ -2509,6 +2523,7 @@ sax_start(void *udata, const xmlChar *xlocal, const xmlChar *xprefix,
 	(void)nns;
 	(void)ns;
 	(void)ndef;
+	recover(p);
 	if (p->stop || ++p->depth > DEPTH_MAX)
 		return;
 	up = &p->fr[p->depth - 1];
@@ -2590,6 +2605,7 @@ sax_end(void *ctx, const xmlChar *local, const xmlChar *prefix,
 
 	(void)prefix;
 	(void)uri;
+	recover(p);
 	if (p->stop || p->depth == 0)
 		return;
 	element_end(p, (const char *)local, 0);
@@ -2600,6 +2616,7 @@ sax_text(void *ctx, const xmlChar *s, int n)
 {
 	struct parser	*p = ctx;
 
+	recover(p);
 	if (p->stop || n <= 0 || p->depth > DEPTH_MAX)
 		return;
 	capture_text(p, (const char *)s, (size_t)n);
