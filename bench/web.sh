@@ -1,0 +1,557 @@
+#!/bin/sh
+# web.sh: the responder benchmark: hearth-fcgi behind nginx (the shipped
+# nginx/hearth.conf) on a generated database of a reader's size, each
+# page next to nginx serving the same bytes as a static file, and the
+# responder's memory after a burst; what it measures is in the report
+# it writes, bench/results-web.md.
+#
+# usage: sh bench/web.sh [-d SECS] [-r ROUNDS] [-w WAIT] [-n BURST]
+#                        [-e ENTRIES] [-o CONF-LINE] [--db FILE] [--quick]
+#                        [--callgrind N | --no-callgrind] [-k] [--no-write]
+#                        [-h]
+#
+#   -d SECS      each wrk run's length (3)
+#   -r ROUNDS    rounds of every hearth/floor pair (3)
+#   -w WAIT      idle seconds before the last memory sample (60)
+#   -n BURST     requests in the memory burst (10000)
+#   -e ENTRIES   entries of the main user (100000)
+#   -o LINE      a line for hearth-fcgi's hearth.conf ("db_mmap_size = 2G"),
+#                repeatable; the report lists them
+#   --db FILE    the database of an earlier run (-k keeps it:
+#                DIR/var/hearth.db) instead of generating one
+#   --quick      -d 1 -r 1 -w 10 -e 20000 --callgrind 50: a smoke run of
+#                about a minute
+#   --callgrind N  requests of each page profiled at the end under
+#                valgrind --tool=callgrind, one worker (300)
+#   --no-callgrind  no profile
+#   -k           keep the scratch directory
+#   --no-write   print the report only, not bench/results-web.md
+#
+# Needs build/hearth-fcgi and build/hearthctl (make; or HEARTH_FCGI and
+# HEARTH_CTL), nginx (nginx-light), wrk, curl, sqlite3 and python3;
+# valgrind unless --no-callgrind.  About 4.5 minutes with the defaults
+# on 2 cores (3 without the profile).
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+fcgi=${HEARTH_FCGI:-$top/build/hearth-fcgi}
+ctl=${HEARTH_CTL:-$top/build/hearthctl}
+dur=3
+rounds=3
+wait_s=60
+burst=10000
+nentries=100000
+quick=0
+cg=300
+keep=0
+write=1
+opts=
+reuse=
+args="$*"
+
+usage() {
+	sed -n '8,33s/^# \{0,1\}//p' "$0"
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	-d)	dur=$2; shift ;;
+	-r)	rounds=$2; shift ;;
+	-w)	wait_s=$2; shift ;;
+	-n)	burst=$2; shift ;;
+	-e)	nentries=$2; shift ;;
+	-o)	opts="$opts$2
+"; shift ;;
+	--db)	reuse=$2; shift ;;
+	--quick) quick=1; dur=1; rounds=1; wait_s=10; nentries=20000; cg=50 ;;
+	--callgrind) cg=$2; shift ;;
+	--no-callgrind) cg=0 ;;
+	-k)	keep=1 ;;
+	--no-write) write=0 ;;
+	-h|--help) usage; exit 0 ;;
+	*)	usage >&2; exit 2 ;;
+	esac
+	shift
+done
+if [ -n "$reuse" ]; then
+	reuse=$(cd "$(dirname "$reuse")" && pwd)/$(basename "$reuse") ||
+	    exit 1
+fi
+for v in "$dur" "$rounds" "$wait_s" "$burst" "$nentries" "$cg"; do
+	case $v in
+	''|*[!0-9]*) usage >&2; exit 2 ;;
+	esac
+done
+
+export LC_ALL=C
+unset HEARTH_CONF
+. "$top/tests/lib/nginx.sh"
+
+die() {
+	echo "web.sh: $*" >&2
+	exit 1
+}
+
+say() {
+	echo "web.sh: $*" >&2
+}
+
+for p in "$fcgi" "$ctl"; do
+	[ -x "$p" ] || die "$p missing: make build/hearth-fcgi build/hearthctl"
+done
+ngx_check >&2 || die "nginx missing"
+for p in wrk curl sqlite3 python3; do
+	command -v "$p" >/dev/null 2>&1 ||
+	    die "$p missing (apt-get install $p)"
+done
+if [ "$cg" -gt 0 ]; then
+	command -v valgrind >/dev/null 2>&1 ||
+	    die "valgrind missing (apt-get install valgrind; or --no-callgrind)"
+fi
+
+started=$(date +%s)
+# The source the build in build/ is presumably from, read now: others
+# may commit while this runs.
+rev=$(git -C "$top" rev-parse --short HEAD 2>/dev/null)
+git -C "$top" status --porcelain -- fcgi lib sql 2>/dev/null | grep -q . &&
+    rev="$rev (with uncommitted changes in fcgi/, lib/ or sql/)"
+[ -n "${HEARTH_FCGI:-}" ] && rev="$rev; hearth-fcgi: $HEARTH_FCGI"
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+date_start=$(date -u '+%Y-%m-%d %H:%M:%S')
+
+# A short path: the unix socket's name has at most 107 bytes.
+S=$(mktemp -d /tmp/hearth-bw.XXXXXX) || exit 1
+# Every process runs under timeout(1): a run killed hard leaves nothing
+# behind for long.
+life=$((900 + 12 * rounds * (dur + 3) + wait_s))
+[ "$cg" -gt 0 ] && life=$((life + 1000))
+NGX_LIFETIME=$life
+fcgi_tp=
+fcgi_pid=
+
+fcgi_stop() {
+	[ -n "$fcgi_tp" ] || return 0
+	kill -TERM "$fcgi_tp" 2>/dev/null
+	_n=0
+	# 30 s: callgrind writes its profile on the way out.
+	while kill -0 "$fcgi_tp" 2>/dev/null && [ "$_n" -lt 300 ]; do
+		_n=$((_n + 1))
+		sleep 0.1
+	done
+	kill -KILL "$fcgi_tp" 2>/dev/null
+	[ -n "$fcgi_pid" ] && kill -KILL "$fcgi_pid" 2>/dev/null
+	wait "$fcgi_tp" 2>/dev/null
+	fcgi_tp=
+	fcgi_pid=
+}
+
+cleanup() {
+	fcgi_stop
+	ngx_stop_all
+	if [ "$keep" -eq 1 ]; then
+		echo "kept $S" >&2
+	else
+		rm -rf "$S"
+	fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+R=$S/results			# what the report is made from
+: > "$R"
+
+# --- the database -------------------------------------------------------
+C=$S/hearth.conf
+DB=${reuse:-$S/var/hearth.db}
+sock=$S/hearth-fcgi.sock
+mkdir -p "$S/var" || exit 1
+{
+	echo "data_dir = $S/var"
+	echo "database = $DB"
+	echo "socket = $sock"
+	echo "socket_mode = 0600"
+	[ -n "$opts" ] && printf '%s' "$opts"
+} > "$C"
+if [ -n "$reuse" ]; then
+	[ -f "$reuse" ] || die "$reuse: no such database"
+	echo "gen_s	reused" >> "$R"
+else
+	"$ctl" -q -c "$C" init >"$S/ctl.log" 2>&1 &&
+	    echo "bench-password-1" | "$ctl" -q -c "$C" user add bench \
+	    >>"$S/ctl.log" 2>&1 &&
+	    echo "other-password-2" | "$ctl" -q -c "$C" user add other \
+	    >>"$S/ctl.log" 2>&1 ||
+	    { cat "$S/ctl.log" >&2; die "hearthctl failed"; }
+	say "generating $nentries entries..."
+	python3 "$top/bench/gendb.py" -e "$nentries" > "$S/data.sql" ||
+	    die "gendb.py failed"
+	t0=$(date +%s.%N)
+	timeout 600 sqlite3 "$DB" < "$S/data.sql" > "$S/sql.log" 2>&1 ||
+	    { tail -n 5 "$S/sql.log" >&2; die "the data did not load"; }
+	t1=$(date +%s.%N)
+	echo "gen_s	$(awk -v a="$t0" -v b="$t1" \
+	    'BEGIN { printf "%.1f", b - a }')" >> "$R"
+fi
+printf 'opts\t%s\n' "$(printf '%s' "$opts" | tr '\n' ';')" >> "$R"
+q() {
+	sqlite3 -cmd '.timeout 5000' "$DB" "$1"
+}
+echo "db_bytes	$(stat -c %s "$DB")" >> "$R"
+q "SELECT 'db_counts', count(*), sum(is_read = 0), sum(is_starred),
+    avg(length(content)), min(length(content)), max(length(content))
+    FROM entry WHERE user_id = 1;
+    SELECT 'db_feeds', count(*), count(DISTINCT category_id)
+    FROM feed WHERE user_id = 1;
+    SELECT 'db_other', count(*) FROM entry WHERE user_id = 2;" |
+    tr '|' '\t' >> "$R"
+
+# The pages: the feed with the 10th most entries, all of them; and an
+# entry of it already read, about the average size, as linked from
+# that feed's page (so opening it writes nothing; page_entry.c reads
+# the state first and updates only an unread entry).
+feed=$(q "SELECT feed_id FROM entry WHERE user_id = 1 GROUP BY feed_id
+    ORDER BY count(*) DESC, feed_id LIMIT 1 OFFSET 9")
+[ -n "$feed" ] || die "no feed picked"
+
+# --- hearth-fcgi and nginx -------------------------------------------------
+# fcgi_start CONF [WRAPPER...]: hearth-fcgi in the background, pid in
+# fcgi_pid once its socket is there.
+fcgi_start() {
+	_c=$1
+	shift
+	rm -f "$sock"
+	HEARTH_STATIC_DIR=$top/static timeout -s TERM "$life" "$@" "$fcgi" \
+	    -c "$_c" </dev/null >>"$S/fcgi.log" 2>&1 &
+	fcgi_tp=$!
+	_n=0
+	while [ ! -S "$sock" ] && [ "$_n" -lt 600 ]; do
+		kill -0 "$fcgi_tp" 2>/dev/null || break
+		_n=$((_n + 1))
+		sleep 0.1
+	done
+	[ -S "$sock" ] || { tail -n 5 "$S/fcgi.log" >&2; return 1; }
+	# (The file has no newline: not for read.)
+	fcgi_pid=$(cut -d' ' -f1 "/proc/$fcgi_tp/task/$fcgi_tp/children")
+	[ -n "$fcgi_pid" ] && [ -r "/proc/$fcgi_pid/smaps_rollup" ]
+}
+fcgi_start "$C" || die "hearth-fcgi did not start"
+
+# nginx from the shipped template, as scripts/run fills it, plus one
+# location for the floor: the saved pages as static files, with the
+# headers hearth sends (floor.conf, written once they are known).
+N=$S/ngx
+ngx_new "$N" || exit 1
+: > "$N/floor.conf"
+mkdir -p "$N/www/floor" || exit 1
+sed -e "s|@PREFIX@|@DIR@|g" -e "s|@STATIC@|$top/static|g" \
+    -e "s|@SOCKET@|$sock|g" "$top/nginx/hearth.conf" |
+    awk '/^[ \t]*location \/static\/ \{/ && !done {
+		print "\t\tlocation /__floor/ {"
+		print "\t\t\talias @DIR@/www/floor/;"
+		print "\t\t\tcharset utf-8;"
+		print "\t\t\tinclude @DIR@/floor.conf;"
+		print "\t\t}"
+		done = 1
+	}
+	{ print }' > "$N/nginx.conf.in"
+grep -q __floor "$N/nginx.conf.in" || die "no place for the floor in nginx/hearth.conf"
+NGX_PING=/healthz NGX_PING_STATUS=200 ngx_start "$N" >&2 ||
+    die "nginx did not start"
+U=$NGX_URL
+
+# Sign in as a browser does.
+code=$(curl -s -o /dev/null -c "$S/jar" -w '%{http_code}' --max-time 10 \
+    -d 'name=bench&password=bench-password-1' "$U/login")
+[ "$code" = 303 ] || die "POST /login: $code, not 303"
+tok=$(awk '$6 == "hearth_session" { print $7 }' "$S/jar" | tail -n 1)
+[ -n "$tok" ] || die "no session cookie"
+cookie="Cookie: hearth_session=$tok"
+
+# get PATH FILE: the page's body into FILE, headers into FILE.h; 200 only.
+get() {
+	_c=$(curl -s -o "$2" -D "$2.h" -w '%{http_code}' --max-time 10 \
+	    -H "$cookie" "$U$1")
+	[ "$_c" = 200 ] || die "GET $1: $_c"
+}
+
+# mem PHASE: the responder's /proc/PID/smaps_rollup, kB, and the Rss of
+# its mappings of the database file (from /proc/PID/smaps).
+mem() {
+	_dbrss=$(awk -v f="$DB" '
+		/^[0-9a-f]+-[0-9a-f]+ / { m = ($NF == f) }
+		m && $1 == "Rss:" { s += $2 }
+		END { print s + 0 }' "/proc/$fcgi_pid/smaps")
+	awk -v p="$1" -v d="$_dbrss" '
+		{ sub(":", "", $1); v[$1] = $2 }
+		END { printf "mem\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", p,
+		    v["Rss"], v["Pss"], v["Private_Dirty"], v["Private_Clean"],
+		    v["Anonymous"], v["Swap"], d }' \
+	    "/proc/$fcgi_pid/smaps_rollup" >> "$R"
+}
+
+get / "$S/warm.html"
+mem "idle, after start and one request"
+
+get "/feed/$feed?all=1" "$S/feedpage.html"
+entry_href=
+for h in $(grep -o 'href="/entry/[0-9]*?l=[^"]*"' "$S/feedpage.html" |
+    sed 's/^href="//; s/"$//; s/&amp;/\&/g'); do
+	id=${h#/entry/}
+	id=${id%%\?*}
+	ok=$(q "SELECT 1 FROM entry WHERE id = $id AND is_read = 1
+	    AND length(content) BETWEEN 2500 AND 3400")
+	if [ "$ok" = 1 ]; then
+		entry_href=$h
+		break
+	fi
+done
+[ -n "$entry_href" ] || die "no read entry of average size on /feed/$feed"
+
+# The three pages, saved for the floor.  The header set is hearth's,
+# taken from the list page, less what nginx sets itself.
+W=$N/www/floor
+get / "$W/list.html"
+get "$entry_href" "$W/entry.html"
+get "/feed/$feed?all=1" "$W/feed.html"
+get /healthz "$W/healthz.txt"
+grep -q 'class="entry-row' "$W/list.html" || die "the unread list has no rows"
+grep -q 'class="entry-content' "$W/entry.html" || die "the entry page has no body"
+tr -d '\r' < "$W/list.html.h" | awk -F': ' '
+	NR == 1 || $1 == "" { next }
+	tolower($1) ~ /^(server|date|content-type|content-length|connection|vary|set-cookie|transfer-encoding)$/ { next }
+	{
+		v = substr($0, length($1) + 3)
+		if (v ~ /[$"\\]/) {
+			print "web.sh: header " $1 ": a value nginx would read" \
+			    " otherwise" > "/dev/stderr"
+			exit 1
+		}
+		printf "add_header %s \"%s\";\n", $1, v
+	}' > "$N/floor.conf" || die "cannot copy hearth's headers"
+kill -HUP "$(cat "$N/logs/nginx.pid")" || die "nginx reload failed"
+n=0
+while :; do
+	h=$(curl -s -o /dev/null -D - --max-time 5 "$U/__floor/list.html" |
+	    tr -d '\r' | grep -ci '^content-security-policy:')
+	[ "$h" = 1 ] && break
+	n=$((n + 1))
+	[ "$n" -lt 50 ] || die "the floor location does not answer with hearth's headers"
+	sleep 0.1
+done
+for f in list.html entry.html feed.html healthz.txt; do
+	curl -s -o "$S/floor-check" --max-time 5 -H "$cookie" \
+	    "$U/__floor/$f" || die "floor $f"
+	cmp -s "$W/$f" "$S/floor-check" || die "the floor's $f is not hearth's bytes"
+	echo "size	${f%.*}	$(stat -c %s "$W/$f")" >> "$R"
+done
+printf 'page\tlist\t/\npage\tentry\t%s\npage\tfeed\t/feed/%s?all=1\n' \
+    "$entry_href" "$feed" >> "$R"
+
+# --- wrk --------------------------------------------------------------------
+cat > "$S/stats.lua" <<'EOF'
+done = function(s, lat, req)
+	local e = s.errors
+	io.write(string.format("WRK\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n",
+	    lat:percentile(50), lat:percentile(75), lat:percentile(90),
+	    lat:percentile(99), lat.max, s.requests, s.duration,
+	    e.connect + e.read + e.write + e.status + e.timeout))
+end
+EOF
+# cycle.lua PATHS LIMIT: each thread requests the paths in turn and
+# stops after LIMIT responses (0: no limit).
+cat > "$S/cycle.lua" <<'EOF'
+local paths, n, i, limit = {}, 0, 0, 0
+init = function(args)
+	for l in io.lines(args[1]) do paths[#paths + 1] = l end
+	limit = tonumber(args[2])
+end
+request = function()
+	i = i + 1
+	return wrk.format(nil, paths[(i - 1) % #paths + 1])
+end
+response = function(status)
+	n = n + 1
+	if limit > 0 and n >= limit then wrk.thread:stop() end
+end
+EOF
+cat "$S/stats.lua" >> "$S/cycle.lua"
+
+log=$N/logs/access.log
+# bad: the responses in the access log (emptied before each run) not
+# 200, less the 499s of the requests wrk leaves in flight when it stops.
+bad() {
+	awk '$9 != 200 && $9 != 499' "$log" | wc -l
+}
+
+# run KIND PAGE CONC ROUND SIDE URL [-- PATHS LIMIT]: one wrk run of dur
+# seconds (or rdur when set).  With PATHS, each thread goes through them
+# and stops after LIMIT responses; wrk itself waits out its -d all the
+# same, so it is interrupted (it then reports as at the end) once the
+# access log holds LIMIT responses per thread.
+run() {
+	_kind=$1 _page=$2 _c=$3 _r=$4 _side=$5 _url=$6
+	shift 6
+	_t=1
+	[ "$_c" -gt 1 ] && _t=2
+	: > "$log"
+	_d=${rdur:-$dur}
+	if [ $# -gt 0 ]; then
+		_script=$S/cycle.lua
+		_want=$(($3 * _t))
+	else
+		_script=$S/stats.lua
+		_want=0
+	fi
+	timeout $((_d + 20)) wrk -t"$_t" -c"$_c" -d"${_d}s" --timeout 5s \
+	    -s "$_script" -H "$cookie" "$_url" "$@" > "$S/wrk.out" 2>&1 &
+	_wp=$!
+	if [ "$_want" -gt 0 ]; then
+		while kill -0 "$_wp" 2>/dev/null; do
+			if [ "$(wc -l < "$log")" -ge "$_want" ]; then
+				# timeout passes the INT on to wrk
+				kill -INT "$_wp" 2>/dev/null
+				break
+			fi
+			sleep 0.05
+		done
+	fi
+	wait "$_wp"
+	_w=$(grep '^WRK' "$S/wrk.out" | cut -f2-)
+	[ -n "$_w" ] || { cat "$S/wrk.out" >&2; die "wrk failed on $_url"; }
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$_kind" "$_page" "$_c" "$_r" \
+	    "$_side" "$_w" "$(bad)" >> "$R"
+}
+
+path_of() {
+	case $1 in
+	list)	echo / ;;
+	entry)	echo "$entry_href" ;;
+	feed)	echo "/feed/$feed?all=1" ;;
+	healthz) echo /healthz ;;
+	esac
+}
+
+floor_of() {
+	case $1 in
+	healthz) echo /__floor/healthz.txt ;;
+	*)	echo "/__floor/$1.html" ;;
+	esac
+}
+
+# Warm the pages and the floor (not recorded).
+for p in list entry feed healthz; do
+	timeout 20 wrk -t1 -c1 -d1s "$U$(path_of $p)" -H "$cookie" >/dev/null 2>&1
+	timeout 20 wrk -t1 -c1 -d1s "$U$(floor_of $p)" -H "$cookie" \
+	    >/dev/null 2>&1
+done
+
+r=1
+while [ "$r" -le "$rounds" ]; do
+	# The pages at 1 and 16 connections; /healthz (no database, 3
+	# bytes) at 1, for the fixed cost of a FastCGI round trip.
+	for pc in list:1 list:16 entry:1 entry:16 feed:1 feed:16 healthz:1; do
+		p=${pc%:*}
+		c=${pc#*:}
+		say "round $r/$rounds: $p, $c connection(s)"
+		run pair "$p" "$c" "$r" hearth "$U$(path_of $p)"
+		run pair "$p" "$c" "$r" floor "$U$(floor_of $p)"
+	done
+	# Opening entries that are unread: one UPDATE each (entry_set in
+	# page_entry.c), along the unread list as a reader goes; then
+	# they are made unread again for the next round.
+	q "SELECT '/entry/' || id FROM entry WHERE user_id = 1 AND
+	    is_read = 0 ORDER BY published_at DESC, id DESC" > "$S/unread.paths"
+	awk '{ print "/__floor/entry.html?" NR }' "$S/unread.paths" \
+	    > "$S/floor.paths"
+	nun=$(wc -l < "$S/unread.paths")
+	mark=$(date +%s)
+	say "round $r/$rounds: opening unread entries (writes)"
+	run write entry-unread 1 "$r" hearth "$U/" -- "$S/unread.paths" "$nun"
+	run write entry-unread 1 "$r" floor "$U/" -- "$S/floor.paths" "$nun"
+	q "UPDATE entry SET is_read = 0 WHERE user_id = 1 AND is_read = 1
+	    AND changed_at >= $mark;
+	    SELECT 'unread_after_reset', count(*) FROM entry
+	    WHERE user_id = 1 AND is_read = 0;" | tr '|' '\t' >> "$R"
+	r=$((r + 1))
+done
+
+# --- memory -------------------------------------------------------------------
+# A burst of BURST requests over a browsing mix (lists, feeds,
+# categories, entries already read), 16 connections, then idle.
+{
+	echo /
+	echo /all
+	echo /starred
+	q "SELECT '/feed/' || id || '?all=1' FROM feed WHERE user_id = 1
+	    ORDER BY id LIMIT 40;
+	    SELECT '/category/' || id FROM category WHERE user_id = 1;
+	    SELECT '/entry/' || id FROM entry WHERE user_id = 1 AND is_read = 1
+	    AND id % 397 = 0 ORDER BY id LIMIT 200;"
+} > "$S/burst.paths"
+echo "burst_paths	$(wc -l < "$S/burst.paths")" >> "$R"
+say "burst: $burst requests"
+half=$((burst / 2))
+# Bounded by the count, and by 120 s.
+rdur=120 run mix burst 16 1 hearth "$U/" -- "$S/burst.paths" "$half"
+mem "right after the burst"
+say "idle for $wait_s s"
+sleep "$wait_s"
+mem "$wait_s s later"
+
+# --- callgrind ---------------------------------------------------------------
+# Each page alone: hearth-fcgi with one worker under callgrind, counting
+# inside worker_main only (not the start-up), N requests on one
+# connection, then stopped so that the profile is written.
+if [ "$cg" -gt 0 ]; then
+	fcgi_stop
+	C1=$S/hearth1.conf
+	{ cat "$C"; echo "workers = 1"; } > "$C1"
+	for p in list entry feed; do
+		say "callgrind: $cg requests of $p, one worker"
+		fcgi_start "$C1" valgrind --tool=callgrind \
+		    --callgrind-out-file="$S/cg.$p.out" \
+		    --toggle-collect=worker_main ||
+		    die "hearth-fcgi under callgrind did not start"
+		path_of "$p" > "$S/cg.paths"
+		rdur=300 run cg "$p" 1 1 hearth "$U/" -- "$S/cg.paths" "$cg"
+		fcgi_stop
+		[ -s "$S/cg.$p.out" ] || die "no callgrind profile for $p"
+		callgrind_annotate --inclusive=no "$S/cg.$p.out" \
+		    > "$S/cg.$p.self" 2>/dev/null
+		callgrind_annotate --inclusive=yes "$S/cg.$p.out" \
+		    > "$S/cg.$p.incl" 2>/dev/null
+		echo "callgrind	$p	$cg	$S/cg.$p.self	$S/cg.$p.incl" >> "$R"
+	done
+fi
+
+# --- the report -------------------------------------------------------------------
+load_end=$(cut -d' ' -f1-3 /proc/loadavg)
+{
+	echo "cmd	sh bench/web.sh${args:+ $args}"
+	echo "date	$date_start UTC"
+	echo "elapsed	$(( $(date +%s) - started ))"
+	echo "nproc	$(nproc 2>/dev/null || echo '?')"
+	echo "cpu	$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+	echo "memtotal	$(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
+	echo "kernel	$(uname -sr)"
+	echo "os	$(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME")"
+	echo "load_start	$load_start"
+	echo "load_end	$load_end"
+	echo "rev	$rev"
+	echo "nginx	$("$NGX_BIN" -v 2>&1 | sed 's/.*nginx\///')"
+	echo "wrk	$(wrk -v 2>&1 | head -n 1 | cut -d' ' -f2)"
+	echo "sqlite	$(sqlite3 -version | cut -d' ' -f1)"
+	echo "dur	$dur"
+	echo "rounds	$rounds"
+	echo "wait	$wait_s"
+	echo "burst	$burst"
+	echo "quick	$quick"
+} >> "$R"
+[ "$keep" -eq 1 ] && cp "$R" "$S/results.tsv"
+python3 "$top/bench/webreport.py" "$R" > "$S/report.md" ||
+    die "webreport.py failed"
+cat "$S/report.md"
+if [ "$write" -eq 1 ]; then
+	cp "$S/report.md" "$top/bench/results-web.md" &&
+	    say "wrote bench/results-web.md"
+fi
