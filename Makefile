@@ -187,13 +187,16 @@ run:
 
 # --- benchmarks (not part of check) ----------------------------------
 
-bench: bench-parse bench-fetch
+bench: bench-parse bench-fetch bench-web
 
 bench-parse: $(B)/hearth-fetch
 	sh bench/parse.sh
 
 bench-fetch: $(B)/hearth-fetch $(B)/hearthctl
 	sh bench/fetch.sh
+
+bench-web: $(B)/hearth-fcgi $(B)/hearthctl
+	sh bench/web.sh
 
 # --- install ----------------------------------------------------------
 
@@ -221,7 +224,7 @@ uninstall:
 clean:
 	rm -rf $(B)
 
-.PHONY: all check test run lint fuzz fuzz-build bench bench-parse bench-fetch install \
+.PHONY: all check test run lint fuzz fuzz-build bench bench-parse bench-fetch bench-web install \
 	uninstall clean
 .PRECIOUS: $(SAN)/%.o $(FZ)/%.o
 .SECONDARY:

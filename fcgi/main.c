@@ -80,7 +80,7 @@ worker_db(struct worker *w)
 {
 	const struct conf	*c = &w->app->conf;
 
-	if (db_open(&w->db, c->database, 0) == -1 ||
+	if (db_open(&w->db, c->database, DB_LAZY) == -1 ||
 	    db_set_busy_timeout(&w->db, (int)c->db_busy_timeout_ms) == -1 ||
 	    db_set_cache_size(&w->db, (int)(c->db_cache_size / 1024)) == -1 ||
 	    db_set_mmap_size(&w->db, c->db_mmap_size) == -1)
@@ -188,6 +188,8 @@ main(int argc, char *argv[])
 		if ((errno = pthread_create(&workers[i].thread, NULL,
 		    worker_main, &workers[i])) != 0)
 			fatal("pthread_create");
+	/* What opening and checking left behind goes before the first wait. */
+	mem_trim();
 	log_info("%d workers ready, database %s", n, app.conf.database);
 
 	/* Wait for the signal to stop; requests in flight finish. */

@@ -12,7 +12,6 @@
 #include <time.h>
 #include <unistd.h>
 #ifdef __GLIBC__
-#include <malloc.h>
 #endif
 
 #include <libxml/parser.h>
@@ -206,19 +205,6 @@ on_signal(int sig)
 	stop = 1;
 }
 
-/*
- * Give the memory of a pass back to the system before sleeping: SQLite's
- * caches, and glibc's free lists (other libcs return it by themselves).
- */
-static void
-mem_give_back(void)
-{
-	sqlite3_release_memory(INT_MAX);
-#ifdef __GLIBC__
-	malloc_trim(0);
-#endif
-}
-
 static int64_t
 mono_s(void)
 {
@@ -284,7 +270,7 @@ pass_loop(const struct conf *conf, const struct pass_want *w, int64_t every)
 		if (pass_main(conf, w) == -1)
 			log_warnx("the pass could not run; trying again in "
 			    "%llds", (long long)every);
-		mem_give_back();
+		mem_trim();
 		sleep_until(start + every);
 	}
 	log_info("stopping on a signal");

@@ -4,6 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sqlite3.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #include "compat.h"
 
 #ifndef HAVE_STRLCPY
@@ -67,3 +72,18 @@ strtonum(const char *s, long long min, long long max, const char **errstr)
 	return v;
 }
 #endif
+
+/*
+ * Give freed memory back to the system: SQLite's caches, and glibc's
+ * free lists (other libcs return it by themselves).  For a process about
+ * to sit idle, whose dirty pages would otherwise be swapped or
+ * compressed.
+ */
+void
+mem_trim(void)
+{
+	sqlite3_release_memory(INT_MAX);
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
+}

@@ -75,7 +75,7 @@ static const struct conf_key keys[] = {
 	    10 * MINUTE * 1000, "5s", NULL, 0 },
 	{ "db_cache_size", CT_SIZE, O(db_cache_size), 64 * KIB, GIB, "2M",
 	    NULL, 0 },
-	{ "db_mmap_size", CT_SIZE, O(db_mmap_size), 0, 16 * GIB, "256M",
+	{ "db_mmap_size", CT_SIZE, O(db_mmap_size), 0, 16 * GIB, "2G",
 	    NULL, 0 },
 	{ "fetch_allow_private", CT_BOOL, O(fetch_allow_private), 0, 1, "yes",
 	    NULL, 0 },

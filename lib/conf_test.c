@@ -406,7 +406,7 @@ check_defaults(void)
 	T_OK(c.samples_keep_days == 90, "defaults: samples_keep_days");
 	T_OK(c.sample_interval == 300, "defaults: sample_interval");
 	T_OK(c.db_cache_size == 2 * 1024 * 1024, "defaults: db_cache_size");
-	T_OK(c.db_mmap_size == 256LL * 1024 * 1024, "defaults: db_mmap_size");
+	T_OK(c.db_mmap_size == 2048LL * 1024 * 1024, "defaults: db_mmap_size");
 	T_OK(c.db_busy_timeout_ms == 5000, "defaults: db_busy_timeout");
 	T_OK(c.path == NULL, "defaults: no file");
 	conf_release(&c);

@@ -187,10 +187,21 @@ db_open(struct db *d, const char *path, int flags)
 	if (db_set_busy_timeout(d, DB_BUSY_MS) == -1 ||
 	    db_configure(d, flags) == -1 || db_migrate(d, flags) == -1)
 		goto out;
-	for (s = 0; s < STMT__MAX; s++)
+	for (s = 0; s < STMT__MAX; s++) {
 		if (db_prepare(d, stmt_name(s), stmt_text(s),
 		    &d->stmt[s]) == -1)
 			goto out;
+		/*
+		 * A long-lived process with several connections keeps
+		 * only the statements it uses (about 1.6 MiB each for
+		 * all of them): each is checked here, so a typo still
+		 * stops the program at start, and made again on use.
+		 */
+		if (flags & DB_LAZY) {
+			sqlite3_finalize(d->stmt[s]);
+			d->stmt[s] = NULL;
+		}
+	}
 	rc = 0;
 out:
 	if (rc == -1)
@@ -249,13 +260,20 @@ db_prepare(struct db *d, const char *name, const char *sql,
  * The prepared statement s, ready for binding.  Hand it back with
  * db_stmt_done() once its rows are read: a statement left mid-way keeps
  * a read transaction open, which stops the WAL from being checkpointed.
- * One found so is reset here, with a warning naming it.
+ * One found so is reset here, with a warning naming it.  With DB_LAZY
+ * the statement is prepared on first use; NULL then means out of memory
+ * (logged), which binding and db_step() pass on as errors.
  */
 sqlite3_stmt *
 db_stmt(struct db *d, enum stmt s)
 {
 	sqlite3_stmt	*st = d->stmt[s];
 
+	/* DB_LAZY: checked at open, so only memory can fail here. */
+	if (st == NULL && db_prepare(d, stmt_name(s), stmt_text(s),
+	    &d->stmt[s]) == -1)
+		return NULL;
+	st = d->stmt[s];
 	if (sqlite3_stmt_busy(st)) {
 		log_warnx("%s: not done with, reset", stmt_name(s));
 		sqlite3_reset(st);
@@ -281,6 +299,8 @@ db_stmt_done(sqlite3_stmt *st)
 int
 db_step(sqlite3_stmt *st)
 {
+	if (st == NULL)
+		return -1;
 	switch (sqlite3_step(st)) {
 	case SQLITE_ROW:
 		return 1;

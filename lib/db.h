@@ -19,10 +19,11 @@ struct db {
 
 #define DB_CREATE	0x01	/* create the file if it is missing */
 #define DB_READONLY	0x02	/* no writes; no migration either */
+#define DB_LAZY		0x04	/* check every statement, keep none prepared */
 
 /* Defaults set by db_open(); the setters change them. */
 #define DB_BUSY_MS	5000			/* wait for a lock this long */
-#define DB_MMAP_SIZE	(256LL * 1024 * 1024)	/* bytes read through mmap */
+#define DB_MMAP_SIZE	(2048LL * 1024 * 1024)	/* bytes read through mmap */
 #define DB_CACHE_KIB	2048			/* private page cache */
 
 /* A migration, sql/migrate/NNNN-name.sql, embedded by scripts/embed-sql. */
