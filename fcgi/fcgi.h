@@ -33,6 +33,12 @@ struct worker {
 	struct db	 db;
 	FCGX_Request	 fr;
 	volatile sig_atomic_t done;	/* the thread has left its loop */
+	/* The top bar's figures, kept while the database is unchanged. */
+	int64_t		 nav_user;	/* whose; 0: nothing kept */
+	unsigned int	 nav_version;	/* SQLITE_FCNTL_DATA_VERSION then */
+	int64_t		 nav_changes;	/* sqlite3_total_changes64() then */
+	int64_t		 nav_unread;
+	char		 nav_theme[8];	/* "auto", "light" or "dark" */
 };
 
 struct param {

@@ -243,6 +243,50 @@ top_bar(struct req *r, enum nav nav, long long unread)
 }
 
 /*
+ * The signed-in user's theme and unread count for the top bar, into the
+ * worker.  Counting is most of a small page's cost, so the figures are
+ * kept until the database changes: SQLite's data version moves on every
+ * other connection's commit, the total of changes on this one's.  0, or
+ * -1 when they cannot be had (the bar then shows none).
+ */
+static int
+nav_load(struct req *r)
+{
+	struct worker	*w = r->w;
+	sqlite3_stmt	*st;
+	const char	*t;
+	unsigned int	 v = 0;
+	int64_t		 changes;
+	int		 rc = -1;
+
+	changes = sqlite3_total_changes64(r->db->db);
+	if (sqlite3_file_control(r->db->db, "main", SQLITE_FCNTL_DATA_VERSION,
+	    &v) != SQLITE_OK)
+		w->nav_user = 0;
+	else if (w->nav_user == r->user_id && w->nav_version == v &&
+	    w->nav_changes == changes)
+		return 0;
+	if ((st = db_stmt(r->db, STMT_WEB_NAV)) == NULL)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, r->user_id) == SQLITE_OK &&
+	    db_step(st) == 1) {
+		/* Three known values: anything else is "auto". */
+		t = (const char *)sqlite3_column_text(st, 0);
+		if (t == NULL || (strcmp(t, "light") != 0 &&
+		    strcmp(t, "dark") != 0))
+			t = "auto";
+		strlcpy(w->nav_theme, t, sizeof(w->nav_theme));
+		w->nav_unread = sqlite3_column_int64(st, 1);
+		w->nav_user = r->user_id;
+		w->nav_version = v;
+		w->nav_changes = changes;
+		rc = 0;
+	}
+	db_stmt_done(st);
+	return rc;
+}
+
+/*
  * Start an HTML answer: the security headers, the head with the style
  * sheet and the script, and for a signed-in user the top bar (nav marks
  * the current section).  The page writes its content next and ends with
@@ -253,26 +297,17 @@ void
 page_begin(struct req *r, const char *title, enum nav nav)
 {
 	struct buf	*b = &r->resp.body;
-	sqlite3_stmt	*st = NULL;
 	const char	*theme = "auto";
 	long long	 unread = 0;
 
 	pthread_once(&assets_once, assets_init);
 	html_headers(r);
-	if (r->user_id != 0 && (st = db_stmt(r->db, STMT_WEB_NAV)) != NULL &&
-	    sqlite3_bind_int64(st, 1, r->user_id) == SQLITE_OK &&
-	    db_step(st) == 1) {
-		/* Three known values: anything else is "auto". */
-		theme = (const char *)sqlite3_column_text(st, 0);
-		if (theme == NULL || (strcmp(theme, "light") != 0 &&
-		    strcmp(theme, "dark") != 0))
-			theme = "auto";
-		unread = sqlite3_column_int64(st, 1);
+	if (r->user_id != 0 && nav_load(r) == 0) {
+		theme = r->w->nav_theme;
+		unread = r->w->nav_unread;
 	}
 	HTML_LIT(b, "<!doctype html>\n<html lang=\"en\" data-theme=\"");
 	html_puts(b, theme);
-	if (st != NULL)
-		db_stmt_done(st);
 	HTML_LIT(b, "\">\n<head>\n<meta charset=\"utf-8\">\n"
 	    "<meta name=\"viewport\""
 	    " content=\"width=device-width, initial-scale=1\">\n"

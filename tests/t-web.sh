@@ -699,6 +699,23 @@ is "back=//evil.example is not followed" 303 \
     test "$(hdr Location)" = /entry/1
 check "mark an entry unread: stored" \
     test "$(db 'SELECT is_read FROM entry WHERE id = 1')" = 0
+# The top bar's unread count is kept per worker until the database
+# changes: a mark here, or a write by another process, shows at once.
+navcount() {
+	as alice "$U/all"
+	sed -n 's/.*id="unread-count">\([0-9]*\)<.*/\1/p' "$S/b" | head -n 1
+}
+n0=$(navcount)
+want=$(db "SELECT count(*) FROM entry WHERE user_id = 1 AND is_read = 0")
+check "the top bar counts the unread entries ($n0)" test "$n0" = "$want"
+as alice -d "csrf=$csrf&back=/" "$U/entry/1/read"
+n1=$(navcount)
+check "after a mark here, the count follows ($n0 -> $n1)" \
+    test "$n1" = "$((n0 - 1))"
+db "UPDATE entry SET is_read = 0 WHERE id = 1" >/dev/null
+n2=$(navcount)
+check "after another process's write, the count follows ($n1 -> $n2)" \
+    test "$n2" = "$n0"
 as alice -H 'Accept: application/json' -d "csrf=$csrf" "$U/entry/2/star"
 is "star an entry (JSON for the script)" 200 has '"starred":true'
 check "star an entry: stored" \
