@@ -106,7 +106,7 @@ def main():
 		    ", ".join("`%s`" % o for o in opts))
 	else:
 		conf = ("the defaults (4 workers, db_cache_size 2M,"
-		    " db_mmap_size 256M)")
+		    " db_mmap_size 2G)")
 	w("Database (bench/gendb.py, deterministic): %s entries of the"
 	    " signed-in user in %s feeds and %s categories (some feeds"
 	    " uncategorised), %s unread, %s starred, bodies of %d bytes on"
@@ -214,7 +214,7 @@ def main():
 		    " FastCGI round trip alone (nginx, the unix socket, libfcgi)"
 		    " is about %s, %.1fx the floor of a tiny file.\n" %
 		    (us(hh), us(hf), us(hh - hf), hh / hf if hf else 0))
-	mm = 256 * 1024 * 1024
+	mm = 2048 * 1024 * 1024	# hearth.conf's default
 	for o in opts:
 		k, _, v = o.partition("=")
 		if k.strip() == "db_mmap_size":
