@@ -187,7 +187,9 @@ run:
 
 # --- benchmarks (not part of check) ----------------------------------
 
-bench: bench-parse bench-fetch bench-web
+bench:
+	sh scripts/deps bench
+	$(MAKE) bench-parse bench-fetch bench-web
 
 bench-parse: $(B)/hearth-fetch
 	sh bench/parse.sh
