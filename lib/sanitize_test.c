@@ -770,7 +770,7 @@ test_reuse(void)
 	struct sanitizer	*z;
 	struct buf		 a, b, big;
 	const char		*in;
-	size_t			 i, n, nin, same = 0;
+	size_t			 i, n, nin, nv, ne, same = 0;
 	int			 ra, rb;
 
 	buf_init(&a);
@@ -783,16 +783,16 @@ test_reuse(void)
 	T_OK(z != NULL, "sanitizer_new");
 	if (z == NULL)
 		return;
-	nin = sizeof(vecs) / sizeof(vecs[0]) + sizeof(exacts) /
-	    sizeof(exacts[0]) + 2;
+	nv = sizeof(vecs) / sizeof(vecs[0]);
+	ne = sizeof(exacts) / sizeof(exacts[0]);
+	nin = nv + ne + 2;
 	for (n = 0; n < 2 * nin; n++) {
 		i = n % nin;
-		if (i < sizeof(vecs) / sizeof(vecs[0]))
+		if (i < nv)
 			in = vecs[i].in;
-		else if ((i -= sizeof(vecs) / sizeof(vecs[0])) <
-		    sizeof(exacts) / sizeof(exacts[0]))
-			in = exacts[i].in;
-		else if (i == sizeof(exacts) / sizeof(exacts[0]))
+		else if (i - nv < ne)
+			in = exacts[i - nv].in;
+		else if (i - nv == ne)
 			in = big.p;
 		else
 			in = NULL;
