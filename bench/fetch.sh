@@ -235,8 +235,9 @@ $nfeeds generated feeds (RSS 2.0 and Atom in turn, $nitems items each, $(awk -v 
 $rows
 Target (issue "The fetcher"): peak RSS under 24 MiB refreshing $nfeeds feeds.
 
-- with the default db_mmap_size (256M): $(verdict "$first_peak")
-- with db_mmap_size = 0: $(verdict "$nommap_peak")
+- with the defaults: $(verdict "$first_peak")
+- with db_mmap_size = 0: $(verdict "$nommap_peak") (the same: a pass maps
+  no database whatever db_mmap_size says; that serves the responder)
 
 Peak RSS is \`/usr/bin/time\`'s maximum resident set: it counts the pages of files mapped into the process, the shared libraries (about 10 MiB) and, with db_mmap_size above 0, the database file itself, of which the kernel maps whole runs of cached pages around each page SQLite touches.  Those pages are the page cache, shared with every other reader of the database and dropped first under memory pressure; "peak anon" is the fetcher's own memory (heap and stacks: RssAnon from /proc, sampled every 10 ms).
 
