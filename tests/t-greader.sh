@@ -40,16 +40,6 @@ req() {
 	[ -n "$code" ] || code=000
 }
 
-# hdr NAME: the value of header NAME of the last response.
-hdr() {
-	tr -d '\r' < "$S/h" | awk -v n="$1" '
-		{ i = index($0, ":") }
-		i > 0 && tolower(substr($0, 1, i - 1)) == tolower(n) {
-			v = substr($0, i + 1); sub(/^[ \t]+/, "", v)
-		}
-		END { print v }'
-}
-
 has() {
 	grep -qF -- "$1" "$S/b"
 }

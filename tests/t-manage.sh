@@ -36,20 +36,6 @@ check() {
 web_check || exit 1
 web_scratch || exit 1
 
-# req [CURL ARGS...] URL: status in $code, headers in $S/h, body in $S/b.
-req() {
-	code=$(curl -s -o "$S/b" -D "$S/h" -w '%{http_code}' --max-time 10 \
-	    "$@" 2>/dev/null)
-	[ -n "$code" ] || code=000
-}
-hdr() {
-	tr -d '\r' < "$S/h" | awk -v n="$1" '
-		{ i = index($0, ":") }
-		i > 0 && tolower(substr($0, 1, i - 1)) == tolower(n) {
-			v = substr($0, i + 1); sub(/^[ \t]+/, "", v)
-		}
-		END { print v }'
-}
 has() {
 	grep -qF -- "$1" "$S/b"
 }

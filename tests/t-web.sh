@@ -41,25 +41,7 @@ check() {
 web_check || exit 1
 web_scratch || exit 1
 
-# --- helpers ---------------------------------------------------------
-
-# req [CURL ARGS...] URL: one request; status in $code, headers in
-# $S/h, body in $S/b.  Never follows redirects.
-req() {
-	code=$(curl -s -o "$S/b" -D "$S/h" -w '%{http_code}' --max-time 10 \
-	    "$@" 2>/dev/null)
-	[ -n "$code" ] || code=000
-}
-
-# hdr NAME: the value of the last header NAME of the last response.
-hdr() {
-	tr -d '\r' < "$S/h" | awk -v n="$1" '
-		{ i = index($0, ":") }
-		i > 0 && tolower(substr($0, 1, i - 1)) == tolower(n) {
-			v = substr($0, i + 1); sub(/^[ \t]+/, "", v)
-		}
-		END { print v }'
-}
+# --- helpers (req and hdr come from tests/lib/webenv.sh) -------------
 
 # hdrs NAME: every value of header NAME, one a line.
 hdrs() {
