@@ -310,26 +310,14 @@ test_plans(struct db *d, const char *when)
 		{ STMT_SESSION_DELETE_OTHERS, NULL },
 		{ STMT_THROTTLE_GET, NULL },
 	};
-	sqlite3_stmt	*st;
-	struct buf	 sql, plan;
+	struct buf	 plan;
 	size_t		 i;
 	int		 ok;
 
-	buf_init(&sql);
 	buf_init(&plan);
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		buf_reset(&sql);
 		buf_reset(&plan);
-		buf_printf(&sql, "EXPLAIN QUERY PLAN %s", stmt_text(t[i].s));
-		ok = sqlite3_prepare_v2(d->db, sql.p, -1, &st, NULL) ==
-		    SQLITE_OK;
-		while (ok && sqlite3_step(st) == SQLITE_ROW) {
-			buf_puts(&plan, (const char *)sqlite3_column_text(st,
-			    3));
-			buf_puts(&plan, "; ");
-		}
-		if (ok)
-			sqlite3_finalize(st);
+		ok = db_plan(d, t[i].s, &plan) == 0;
 		ok = ok && plan.p != NULL &&
 		    strstr(plan.p, "SCAN entry") == NULL &&
 		    strstr(plan.p, "SCAN session") == NULL &&
@@ -338,7 +326,6 @@ test_plans(struct db *d, const char *when)
 		T_OK(ok, "%s (%s): %s", stmt_name(t[i].s), when,
 		    plan.p != NULL ? plan.p : "no plan");
 	}
-	buf_release(&sql);
 	buf_release(&plan);
 }
 

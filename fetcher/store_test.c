@@ -838,29 +838,16 @@ test_plans(void)
 		{ STMT_FEED_GET_ID, "USING INTEGER PRIMARY KEY" },
 		{ STMT_SAMPLE_LAST, "USING COVERING INDEX sample_ts" },
 	};
-	sqlite3_stmt	*st;
-	struct buf	 sql, plan;
-	const char	*line;
+	struct buf	 plan;
 	size_t		 i;
 	int		 scan;
 
-	buf_init(&sql);
 	buf_init(&plan);
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		buf_reset(&sql);
 		buf_reset(&plan);
-		buf_printf(&sql, "EXPLAIN QUERY PLAN %s", stmt_text(cases[i].s));
-		scan = 0;
-		if (sqlite3_prepare_v2(db.db, sql.p, -1, &st, NULL) ==
-		    SQLITE_OK) {
-			while (sqlite3_step(st) == SQLITE_ROW) {
-				line = (const char *)sqlite3_column_text(st, 3);
-				buf_printf(&plan, "%s\n", line);
-				if (strncmp(line, "SCAN ", 5) == 0)
-					scan = 1;
-			}
-			sqlite3_finalize(st);
-		}
+		scan = db_plan(&db, cases[i].s, &plan) == -1 ||
+		    plan.p == NULL || strncmp(plan.p, "SCAN ", 5) == 0 ||
+		    strstr(plan.p, "\nSCAN ") != NULL;
 		T_OK(!scan && plan.p != NULL &&
 		    strstr(plan.p, cases[i].want) != NULL, "%s: %s, no scan",
 		    stmt_name(cases[i].s), cases[i].want);
@@ -868,7 +855,6 @@ test_plans(void)
 		    strstr(plan.p, cases[i].want) == NULL)
 			printf("# plan:\n%s", plan.p != NULL ? plan.p : "");
 	}
-	buf_release(&sql);
 	buf_release(&plan);
 }
 

@@ -7,6 +7,7 @@
 
 #include <sqlite3.h>
 
+#include "buf.h"
 #include "compat.h"
 #include "db.h"
 #include "log.h"
@@ -328,6 +329,32 @@ int
 db_commit(struct db *d)
 {
 	return db_exec(d, "commit", "COMMIT");
+}
+
+/*
+ * Append the query plan of statement s to plan, one line a step as
+ * EXPLAIN QUERY PLAN describes it ("SEARCH entry USING INDEX ...\n").
+ * For tests and diagnostics.  0, or -1 when it cannot be planned.
+ */
+int
+db_plan(struct db *d, enum stmt s, struct buf *plan)
+{
+	sqlite3_stmt	*st;
+	struct buf	 sql;
+	int		 rc = -1;
+
+	buf_init(&sql);
+	buf_printf(&sql, "EXPLAIN QUERY PLAN %s", stmt_text(s));
+	if (sql.oom || sqlite3_prepare_v2(d->db, sql.p, -1, &st, NULL) !=
+	    SQLITE_OK)
+		goto out;
+	while (sqlite3_step(st) == SQLITE_ROW)
+		buf_printf(plan, "%s\n", sqlite3_column_text(st, 3));
+	sqlite3_finalize(st);
+	rc = plan->oom ? -1 : 0;
+out:
+	buf_release(&sql);
+	return rc;
 }
 
 /* Roll back the open transaction, if an error has not already. */

@@ -8,6 +8,8 @@
 
 #include "stmt.h"
 
+struct buf;
+
 /*
  * One connection and its prepared statements.  It belongs to one thread
  * at a time (each responder worker opens its own).
@@ -51,5 +53,6 @@ int		 db_set_busy_timeout(struct db *, int);
 int		 db_set_mmap_size(struct db *, long long);
 int		 db_set_cache_size(struct db *, int);
 int		 db_version(struct db *, int *);
+int		 db_plan(struct db *, enum stmt, struct buf *);
 
 #endif
