@@ -16,6 +16,8 @@
 #define ARGS_MAX	4	/* path segments a route captures */
 
 /* Process-lifetime state, built before the workers start. */
+struct stats_file;
+
 struct app {
 	struct conf	 conf;
 	int		 listen_fd;
@@ -23,6 +25,7 @@ struct app {
 	const char	*prefix;	/* conf.path_prefix, "/" or "/x/" */
 	size_t		 prefix_len;	/* without its last slash */
 	volatile sig_atomic_t quit;	/* SIGTERM or SIGINT seen */
+	struct stats_file *stats;	/* live figures, or NULL */
 };
 
 /* One worker thread: its own connection and request. */
@@ -72,6 +75,7 @@ struct req {
 	size_t		 params_cap;
 	int		 params_over;	/* more than PARAMS_MAX were sent */
 	char		*args[ARGS_MAX]; /* captured by the route */
+	int		 route;		/* its index, route_count() if none */
 	int64_t		 user_id;	/* 0: nobody signed in */
 	char		*user_name;
 	char		*csrf;		/* this session's form token */
@@ -99,6 +103,8 @@ int		 url_decode(char *, int);
 
 /* route.c */
 int		 route(struct req *);
+int		 route_count(void);
+const char	*route_pattern(int);
 
 /* page_misc.c */
 void		 page_error(struct req *, int, const char *);

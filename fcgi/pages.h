@@ -7,6 +7,12 @@ struct req;
 /* page_misc.c */
 int	page_healthz(struct req *);
 
+/* metrics.c: /metrics */
+int	page_metrics(struct req *);
+
+/* page_stats.c: /stats */
+int	page_stats(struct req *);
+
 /* page_login.c */
 int	page_login(struct req *);
 int	page_logout(struct req *);

@@ -25,6 +25,7 @@ struct route {
  */
 static const struct route routes[] = {
 	{ M_GET, "/healthz", page_healthz },
+	{ M_GET, "/metrics", page_metrics },
 	/* the web reader: sign-in, lists, entries */
 	{ M_GET | M_POST, "/login", page_login },
 	{ M_POST, "/logout", page_logout },
@@ -55,6 +56,7 @@ static const struct route routes[] = {
 	{ M_POST, "/settings/api", page_settings_api },
 	{ M_GET, "/search", page_search },
 	{ M_GET, "/digest", page_digest },
+	{ M_GET, "/stats", page_stats },
 	/* Fever, with or without the slash */
 	{ M_GET | M_POST, "/fever", api_fever },
 	{ M_GET | M_POST, "/fever/", api_fever },
@@ -142,6 +144,20 @@ args_clear(struct req *r)
 	}
 }
 
+/* How many routes there are; the index of "none". */
+int
+route_count(void)
+{
+	return (int)NROUTES;
+}
+
+/* The pattern of route i, "" for none: the route label of /metrics. */
+const char *
+route_pattern(int i)
+{
+	return i >= 0 && i < (int)NROUTES ? routes[i].pattern : "";
+}
+
 /*
  * Dispatch the request to its handler.  Returns the handler's result:
  * 0 with r->resp filled, or -1 for a 500.
@@ -165,6 +181,7 @@ route(struct req *r)
 		m = M_OPTIONS;
 	else
 		m = 0;
+	r->route = (int)NROUTES;
 	for (i = 0; i < NROUTES; i++) {
 		if (!match(r, routes[i].pattern, r->path)) {
 			args_clear(r);
@@ -175,6 +192,7 @@ route(struct req *r)
 			args_clear(r);
 			continue;
 		}
+		r->route = (int)i;
 		return routes[i].fn(r);
 	}
 	if (allowed) {

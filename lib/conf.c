@@ -124,6 +124,8 @@ static const struct conf_key keys[] = {
 	{ "socket", CT_PATH, O(socket), 0, 0, "hearth-fcgi.sock", NULL,
 	    CF_DATADIR },
 	{ "socket_mode", CT_MODE, O(socket_mode), 0, 0777, "0660", NULL, 0 },
+	{ "stats_file", CT_PATH, O(stats_file), 0, 0, "hearth-fcgi.stats",
+	    NULL, CF_DATADIR },
 	{ "trusted_proxies", CT_STR, O(trusted_proxies), 0, 0, "127.0.0.1 ::1",
 	    check_addrs, 0 },
 	{ "workers", CT_INT, O(workers), 1, 64, "4", NULL, 0 },

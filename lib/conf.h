@@ -24,6 +24,7 @@ struct conf {
 	char		*socket;	/* FastCGI unix socket */
 	int		 socket_mode;	/* its permissions, e.g. 0660 */
 	char		*fetch_lock;	/* single-flight lock of hearth-fetch */
+	char		*stats_file;	/* live figures, shared by the programs */
 
 	/* hearth-fcgi */
 	int		 workers;	/* threads answering requests */

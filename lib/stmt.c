@@ -538,13 +538,30 @@ static const char *const stmt_sql[STMT__MAX] = {
 	/*
 	 * A fetch pass's sample: ?1 now, ?2 the pass's duration (ms), ?3
 	 * its peak resident memory, ?4 database and ?5 WAL size (bytes),
-	 * ?6 feeds checked, ?7 of which failed.  The responder's columns
-	 * stay NULL.
+	 * ?6 feeds checked, ?7 of which failed; the responder's ?8 Rss, ?9
+	 * Pss, ?10 Private_Dirty, ?11 Swap (bytes), ?12 requests since the
+	 * last sample, ?13 their median and ?14 99th percentile latency
+	 * (us).  What could not be read stays NULL.
 	 */
 	[STMT_SAMPLE_INSERT] =
 	    "INSERT INTO sample (ts, fetch_ms, fetch_peak_rss, db_size,"
-	    " wal_size, feeds_checked, fetch_errors)"
-	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	    " wal_size, feeds_checked, fetch_errors, responder_rss,"
+	    " responder_pss, responder_private_dirty, responder_swap,"
+	    " requests, latency_p50_us, latency_p99_us)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
+	    " ?13, ?14)",
+	/*
+	 * ?1 a time: the samples taken since, oldest first.  Columns: ts,
+	 * responder_rss, responder_pss, responder_private_dirty,
+	 * responder_swap, requests, latency_p50_us, latency_p99_us,
+	 * fetch_ms, fetch_peak_rss, db_size, wal_size, feeds_checked,
+	 * fetch_errors (each may be NULL but ts).
+	 */
+	[STMT_SAMPLE_RANGE] =
+	    "SELECT ts, responder_rss, responder_pss, responder_private_dirty,"
+	    " responder_swap, requests, latency_p50_us, latency_p99_us,"
+	    " fetch_ms, fetch_peak_rss, db_size, wal_size, feeds_checked,"
+	    " fetch_errors FROM sample WHERE ts >= ?1 ORDER BY ts",
 	/* Columns: the time of the newest sample, NULL if none. */
 	[STMT_SAMPLE_LAST] =
 	    "SELECT max(ts) FROM sample",
@@ -1120,6 +1137,7 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_STATS_COUNTS),
 	NAME(STMT_BACKUP),
 	NAME(STMT_SAMPLE_INSERT),
+	NAME(STMT_SAMPLE_RANGE),
 	NAME(STMT_SAMPLE_LAST),
 	NAME(STMT_SAMPLE_PRUNE),
 	NAME(STMT_SESSION_INSERT),
