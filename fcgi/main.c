@@ -6,9 +6,11 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <fcgiapp.h>
@@ -19,6 +21,7 @@
 #include "db.h"
 #include "fcgi.h"
 #include "log.h"
+#include "stats.h"
 
 #define BACKLOG		128
 
@@ -88,16 +91,27 @@ worker_db(struct worker *w)
 	return 0;
 }
 
+static uint64_t
+now_us(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
 /*
  * A worker: accept, answer, reset, until shutdown.  Accepts are taken
- * one thread at a time, as libfcgi's threaded example does.
+ * one thread at a time, as libfcgi's threaded example does.  Each
+ * request is timed from its accept to the hand-over of its answer.
  */
 static void *
 worker_main(void *arg)
 {
 	struct worker	*w = arg;
 	struct req	 r;
-	int		 rc;
+	uint64_t	 t0;
+	int		 rc, status, rt;
 
 	req_init(&r, w);
 	for (;;) {
@@ -106,13 +120,19 @@ worker_main(void *arg)
 		pthread_mutex_unlock(&accept_lock);
 		if (rc < 0)
 			break;
+		t0 = now_us();
+		r.route = route_count();
 		if (req_read(&r) == -1)
 			page_error(&r, r.resp.status, NULL);
 		else if (route(&r) == -1)
 			page_error(&r, 500, NULL);
 		resp_send(&r);
+		status = r.resp.status;
+		rt = r.route;
 		req_reset(&r);
 		FCGX_Finish_r(&w->fr);
+		if (w->app->stats != NULL)
+			stats_request(w->app->stats, rt, status, now_us() - t0);
 	}
 	req_release(&r);
 	w->done = 1;
@@ -155,6 +175,11 @@ main(int argc, char *argv[])
 	buf_release(&err);
 	app.prefix = app.conf.path_prefix;
 	app.prefix_len = strlen(app.prefix) - 1;
+	if (route_count() >= STATS_ROUTES)
+		fatalx("%d routes: raise STATS_ROUTES", route_count());
+	/* Without the stats file the reader works; /metrics says less. */
+	if ((app.stats = stats_open(app.conf.stats_file)) != NULL)
+		stats_fcgi_start(app.stats, app.conf.workers);
 
 	if (FCGX_Init() != 0)
 		fatalx("FCGX_Init failed");
@@ -222,6 +247,7 @@ main(int argc, char *argv[])
 	free(workers);
 	if (app.own_socket)
 		unlink(app.conf.socket);
+	stats_close(app.stats);
 	conf_release(&app.conf);
 	log_info("stopped");
 	return 0;

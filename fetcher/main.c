@@ -271,6 +271,13 @@ pass_loop(const struct conf *conf, const struct pass_want *w, int64_t every)
 			log_warnx("the pass could not run; trying again in "
 			    "%llds", (long long)every);
 		mem_trim();
+		/* Samples keep their pace when passes are further apart. */
+		while (!stop && conf->sample_interval > 0 &&
+		    mono_s() + conf->sample_interval < start + every) {
+			sleep_until(mono_s() + conf->sample_interval);
+			if (!stop && pass_sample_only(conf) == 0)
+				mem_trim();
+		}
 		sleep_until(start + every);
 	}
 	log_info("stopping on a signal");

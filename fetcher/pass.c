@@ -22,6 +22,7 @@
 #include "fetch.h"
 #include "feed.h"
 #include "log.h"
+#include "stats.h"
 #include "url.h"
 
 #define DISCOVER_MAX	8	/* candidate feed URLs tried per page */
@@ -947,40 +948,87 @@ pass_checkpoint(struct db *db)
 		log_warnx("checkpoint: %s", sqlite3_errmsg(db->db));
 }
 
-/* The pass's sample, unless one was taken within sample_interval. */
+/* Bind v to column i of st, or leave it NULL when v is negative. */
 static void
+bind_known(sqlite3_stmt *st, int i, int64_t v)
+{
+	if (v >= 0)
+		sqlite3_bind_int64(st, i, v);
+}
+
+/*
+ * The responder's figures for a sample, read without waking it: its
+ * memory from /proc and the requests counted in the stats file since
+ * the last sample (taking them resets that window).
+ */
+static void
+sample_responder(sqlite3_stmt *st, struct stats_file *sf)
+{
+	struct procmem	 m;
+	uint64_t	 n, p50, p99;
+	pid_t		 pid;
+
+	if (sf == NULL || (pid = stats_fcgi_alive(sf)) == 0)
+		return;
+	if (procmem_read(pid, &m) == 0) {
+		bind_known(st, 8, m.rss);
+		bind_known(st, 9, m.pss);
+		bind_known(st, 10, m.private_dirty);
+		bind_known(st, 11, m.swap);
+	}
+	stats_take_window(sf, &n, &p50, &p99);
+	sqlite3_bind_int64(st, 12, (int64_t)n);
+	if (n > 0) {
+		sqlite3_bind_int64(st, 13, (int64_t)p50);
+		sqlite3_bind_int64(st, 14, (int64_t)p99);
+	}
+}
+
+/*
+ * A sample, unless one was taken within sample_interval: the pass's
+ * figures when ps is not NULL (else a sample between passes), the
+ * responder's, the file sizes.  Returns whether one was written.
+ */
+static int
 pass_sample(struct db *db, const struct conf *conf,
-    const struct pass_stats *ps, int64_t now, int64_t ms, int64_t rss,
-    int64_t dbsize, int64_t walsize)
+    const struct pass_stats *ps, int64_t ms, int64_t rss,
+    struct stats_file *sf)
 {
 	sqlite3_stmt	*st;
-	int64_t		 last = -1;
+	struct buf	 wal;
+	int64_t		 now, last = -1;
 	int		 r;
 
+	now = (int64_t)time(NULL);
 	st = db_stmt(db, STMT_SAMPLE_LAST);
 	if ((r = db_step(st)) == 1 &&
 	    sqlite3_column_type(st, 0) != SQLITE_NULL)
 		last = sqlite3_column_int64(st, 0);
 	db_stmt_done(st);
 	if (r == -1)
-		return;
+		return 0;
 	/* A tenth of slack: cron's ticks and the pass's length vary. */
 	if (last != -1 && conf->sample_interval > 0 &&
 	    now - last < conf->sample_interval * 9 / 10) {
-		log_debug("sample: the last is %llds old; none this pass",
+		log_debug("sample: the last is %llds old; none now",
 		    (long long)(now - last));
-		return;
+		return 0;
 	}
 	st = db_stmt(db, STMT_SAMPLE_INSERT);
 	sqlite3_bind_int64(st, 1, now);
-	sqlite3_bind_int64(st, 2, ms);
-	if (rss >= 0)
-		sqlite3_bind_int64(st, 3, rss);
-	sqlite3_bind_int64(st, 4, dbsize);
-	sqlite3_bind_int64(st, 5, walsize);
-	sqlite3_bind_int(st, 6, ps->checked);
-	sqlite3_bind_int(st, 7, ps->errors);
-	db_step(st);
+	if (ps != NULL) {
+		sqlite3_bind_int64(st, 2, ms);
+		bind_known(st, 3, rss);
+		sqlite3_bind_int(st, 6, ps->checked);
+		sqlite3_bind_int(st, 7, ps->errors);
+	}
+	buf_init(&wal);
+	buf_printf(&wal, "%s-wal", conf->database);
+	sqlite3_bind_int64(st, 4, file_size(conf->database));
+	sqlite3_bind_int64(st, 5, wal.oom ? 0 : file_size(wal.p));
+	buf_release(&wal);
+	sample_responder(st, sf);
+	r = db_step(st);
 	db_stmt_done(st);
 	if (conf->samples_keep_days > 0) {
 		st = db_stmt(db, STMT_SAMPLE_PRUNE);
@@ -989,6 +1037,27 @@ pass_sample(struct db *db, const struct conf *conf,
 		db_step(st);
 		db_stmt_done(st);
 	}
+	return r != -1;
+}
+
+/* The pass's figures into the stats file, for /metrics. */
+static void
+pass_record(struct stats_file *sf, const struct pass_stats *ps, int64_t ms,
+    int64_t rss)
+{
+	struct stats_fetch	*f = &sf->fetch;
+
+	f->ms = ms;
+	f->peak_rss = rss;
+	f->checked = ps->checked;
+	f->errors = ps->errors;
+	f->not_modified = ps->not_modified;
+	f->entries_new = ps->entries_new;
+	f->entries_updated = ps->entries_updated;
+	f->bytes = ps->bytes;
+	f->passes++;
+	/* Last: a reader that sees the new time sees the figures. */
+	__atomic_store_n(&f->ended, (int64_t)time(NULL), __ATOMIC_RELEASE);
 }
 
 /*
@@ -1003,10 +1072,10 @@ pass_upkeep(struct db *db, const struct conf *conf,
     const struct pass_stats *ps, int64_t t0)
 {
 	struct buf	 wal;
-	int64_t		 now, ms, rss, dbsize, walsize;
+	struct stats_file *sf;
+	int64_t		 ms, rss, walsize;
 
-	now = (int64_t)time(NULL);
-	store_retention(db, conf, now);
+	store_retention(db, conf, (int64_t)time(NULL));
 	/* optimize may write statistics: before the checkpoint. */
 	if (sqlite3_exec(db->db, "PRAGMA optimize", NULL, NULL, NULL) !=
 	    SQLITE_OK)
@@ -1016,10 +1085,12 @@ pass_upkeep(struct db *db, const struct conf *conf,
 	buf_printf(&wal, "%s-wal", conf->database);
 	walsize = wal.oom ? 0 : file_size(wal.p);
 	buf_release(&wal);
-	dbsize = file_size(conf->database);
 	rss = peak_rss();
 	ms = pass_now_ms() - t0;
-	pass_sample(db, conf, ps, now, ms, rss, dbsize, walsize);
+	if ((sf = stats_open(conf->stats_file)) != NULL)
+		pass_record(sf, ps, ms, rss);
+	pass_sample(db, conf, ps, ms, rss, sf);
+	stats_close(sf);
 	log_info("pass: %d feeds checked (%d new content, %d not modified, "
 	    "%d errors), %d new and %d updated entries, %lld KiB in %lld "
 	    "ms, peak RSS %lld MiB, WAL %lld KiB", ps->checked,
@@ -1171,4 +1242,25 @@ out:
 	if (fd != -1)
 		close(fd);
 	return rc;
+}
+
+/*
+ * A sample between passes, for --every with passes further apart than
+ * sample_interval: the responder's figures and the file sizes, no
+ * fetch figures.  Returns 0, or -1 when the database cannot be opened.
+ */
+int
+pass_sample_only(const struct conf *conf)
+{
+	struct stats_file	*sf;
+	struct db		 db;
+
+	memset(&db, 0, sizeof(db));
+	if (pass_open(&db, conf) == -1)
+		return -1;
+	sf = stats_open(conf->stats_file);
+	pass_sample(&db, conf, NULL, 0, -1, sf);
+	stats_close(sf);
+	db_close(&db);
+	return 0;
 }

@@ -9,8 +9,8 @@
  * Latency buckets: four per power of two of microseconds, so a
  * percentile read from them is off by 9% at most.  Bucket 0 holds
  * durations under 1 us; bucket i > 0 those from stats_bucket_floor(i)
- * up to stats_bucket_floor(i + 1); the last one everything from 2^27 us
- * (134 s) up.
+ * up to stats_bucket_floor(i + 1); the last one everything from
+ * 7 * 2^24 us (117 s) up.
  */
 #define STATS_NLAT	109
 #define STATS_ROUTES	128	/* route slots; the last is "no route" */
