@@ -11,30 +11,69 @@
 #include "pages.h"
 #include "stats.h"
 
-/* Headers that a proxy or a tunnel adds: such a request is not local. */
+/* Headers that name the client a proxy or a tunnel forwarded. */
 static const char *const forwarded[] = {
-	"HTTP_X_FORWARDED_FOR", "HTTP_FORWARDED", "HTTP_X_REAL_IP",
-	"HTTP_CF_CONNECTING_IP", "HTTP_TRUE_CLIENT_IP",
+	"HTTP_X_FORWARDED_FOR", "HTTP_X_REAL_IP", "HTTP_CF_CONNECTING_IP",
+	"HTTP_TRUE_CLIENT_IP",
 };
 
 static int
-is_loopback(const char *a)
+is_loopback(const char *a, size_t n)
 {
-	return a != NULL && (strncmp(a, "127.", 4) == 0 ||
-	    strcmp(a, "::1") == 0 || strncmp(a, "::ffff:127.", 11) == 0);
+	return (n >= 4 && strncmp(a, "127.", 4) == 0) ||
+	    (n == 3 && strncmp(a, "::1", 3) == 0) ||
+	    (n >= 11 && strncmp(a, "::ffff:127.", 11) == 0);
+}
+
+/* Whether every address of a comma-separated list is a loopback one. */
+static int
+all_loopback(const char *s)
+{
+	size_t	 n;
+
+	for (;;) {
+		s += strspn(s, " \t");
+		n = strcspn(s, ", \t");
+		if (!is_loopback(s, n))
+			return 0;
+		s += n;
+		s += strspn(s, " \t");
+		if (*s != ',')
+			return *s == '\0';
+		s++;
+	}
+}
+
+/*
+ * Whether r comes from this machine: from a loopback address, and not
+ * through a proxy or tunnel (which also connects from loopback) that
+ * names another client in a forwarding header.
+ */
+static int
+is_local(const struct req *r)
+{
+	const char	*h;
+	size_t		 i;
+
+	if (r->remote == NULL || !all_loopback(r->remote) ||
+	    req_env(r, "HTTP_FORWARDED") != NULL)
+		return 0;
+	for (i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		if ((h = req_env(r, forwarded[i])) != NULL &&
+		    !all_loopback(h))
+			return 0;
+	return 1;
 }
 
 /*
  * Whether r may read the metrics: it carries the configured bearer
- * token, or it comes straight from this machine.  A tunnel or proxy on
- * this machine also connects from a loopback address, so a request with
- * a forwarding header counts as remote.  Answers the refusal itself.
+ * token, or it comes from this machine.  Answers a refusal itself.
  */
 static int
 metrics_allowed(struct req *r)
 {
 	const char	*tok = r->app->conf.metrics_token, *h;
-	size_t		 i, n;
+	size_t		 n;
 
 	h = req_env(r, "HTTP_AUTHORIZATION");
 	if (tok[0] != '\0' && h != NULL && strncmp(h, "Bearer ", 7) == 0) {
@@ -45,11 +84,7 @@ metrics_allowed(struct req *r)
 		page_error(r, 403, "That metrics token is wrong.");
 		return 0;
 	}
-	for (i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
-		if (req_env(r, forwarded[i]) != NULL)
-			break;
-	if (is_loopback(r->remote) && i == sizeof(forwarded) /
-	    sizeof(forwarded[0]))
+	if (is_local(r))
 		return 1;
 	if (tok[0] != '\0') {
 		resp_header(r, "WWW-Authenticate", "Bearer realm=\"metrics\"");

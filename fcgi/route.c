@@ -188,6 +188,9 @@ route(struct req *r)
 			continue;
 		}
 		if (!(routes[i].methods & m)) {
+			/* A 405 counts under the first path that matched. */
+			if (!allowed)
+				r->route = (int)i;
 			allowed |= routes[i].methods;
 			args_clear(r);
 			continue;
