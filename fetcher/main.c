@@ -1,5 +1,9 @@
 /* main.c: hearth-fetch's command line: a fetch pass, a loop, parse */
+#include <sys/resource.h>
 #include <sys/select.h>
+#ifdef __linux__
+#include <sys/syscall.h>
+#endif
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,8 +15,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#ifdef __GLIBC__
-#endif
 
 #include <libxml/parser.h>
 #include <sqlite3.h>
@@ -285,6 +287,27 @@ pass_loop(const struct conf *conf, const struct pass_want *w, int64_t every)
 }
 
 /*
+ * Give way to the responder: its reads must not wait behind a pass's
+ * parsing and sanitizing on a small machine.  CPU niceness 10 and, on
+ * Linux, the lowest best-effort I/O priority (not the idle class, under
+ * which a busy disk could starve the pass's short writes).  Failing is
+ * harmless: the pass runs as it would have.
+ */
+static void
+lower_priority(void)
+{
+	errno = 0;
+	if (getpriority(PRIO_PROCESS, 0) < 10 && errno == 0 &&
+	    setpriority(PRIO_PROCESS, 0, 10) == -1)
+		log_debug("setpriority: %s", strerror(errno));
+#ifdef SYS_ioprio_set
+	/* IOPRIO_WHO_PROCESS, class 2 (best effort) level 7. */
+	if (syscall(SYS_ioprio_set, 1, 0, (2 << 13) | 7) == -1)
+		log_debug("ioprio_set: %s", strerror(errno));
+#endif
+}
+
+/*
  * hearth-fetch [-dv] [-c file] [--every duration | --all | --feed x...]:
  * one pass over the due feeds (or those named, or all), or a pass every
  * duration.  Exit status 0 when the pass ran, whatever happened to the
@@ -348,6 +371,7 @@ cmd_pass(int argc, char *argv[])
 		log_warnx("%s", err.p != NULL ? err.p : "configuration");
 		goto out;
 	}
+	lower_priority();
 	xmlInitParser();
 	if (fetch_global_init() == -1)
 		log_warnx("cannot set up libcurl");
