@@ -256,12 +256,19 @@ fi
 
 # --- docs against code -------------------------------------------------
 
+# names FILE DECL: the names (first strings) of the rows of the C table
+# that the line DECL opens, sorted.
+names() {
+	awk -v decl="$2" '$0 == decl { t = 1; next }
+	    t && /^\};/ { t = 0 }
+	    t && match($0, /^[ \t]*\{ "[^"]+"/) {
+		s = substr($0, RSTART, RLENGTH); sub(/^[ \t]*\{ "/, "", s)
+		sub(/"$/, "", s); print s }' "$1" | sort
+}
+
 # The keys table of lib/conf.c against the .It Ic entries of hearth.conf.5.
-awk '/^static const struct conf_key keys\[\] = \{/ { t = 1; next }
-    t && /^\};/ { t = 0 }
-    t && match($0, /^[ \t]*\{ "[a-z0-9_]+"/) {
-	s = substr($0, RSTART, RLENGTH); sub(/^[ \t]*\{ "/, "", s);
-	sub(/"$/, "", s); print s }' lib/conf.c | sort >"$scratch/keys-code"
+names lib/conf.c 'static const struct conf_key keys[] = {' \
+    >"$scratch/keys-code"
 sed -n 's/^\.It Ic \([a-z0-9_]*\) Ar .*/\1/p' man/hearth.conf.5 |
     sort >"$scratch/keys-man"
 n=$(wc -l <"$scratch/keys-code")
@@ -276,11 +283,8 @@ fi
 
 # The commands table of ctl/main.c against hearthctl.8's command list:
 # ".It Cm word [word] ..." or ".It Xo" then ".Cm word [word] ...".
-awk '/^static const struct ctl_cmd cmds\[\] = \{/ { t = 1; next }
-    t && /^\};/ { t = 0 }
-    t && match($0, /^[ \t]*\{ "[a-z -]+"/) {
-	s = substr($0, RSTART, RLENGTH); sub(/^[ \t]*\{ "/, "", s);
-	sub(/"$/, "", s); print s }' ctl/main.c | sort >"$scratch/cmds-code"
+names ctl/main.c 'static const struct ctl_cmd cmds[] = {' \
+    >"$scratch/cmds-code"
 awk '/^\.Sh / { sec = $2 }
     sec != "DESCRIPTION" { next }
     /^\.It Xo$/ { xo = 1; next }
