@@ -66,6 +66,13 @@ PROGS =		hearth-fetch hearthctl $(if $(FCGI_SRC),hearth-fcgi)
 # but main.o.
 nomain =	$(filter-out %/main.o,$(1))
 
+# The compiler and flags of the last build, in build/flags: objects
+# depend on it, so another PREFIX (compiled in) or CFLAGS rebuilds them.
+FLAGS_NOW :=	$(subst ',,$(CC) $(CFLAGS) $(ALL_CPPFLAGS))
+ifneq ($(FLAGS_NOW),$(shell cat $(B)/flags 2>/dev/null))
+$(shell mkdir -p $(B) && printf '%s\n' '$(FLAGS_NOW)' > $(B)/flags)
+endif
+
 # --- the release build: build/rel/ ------------------------------------
 
 REL =		$(B)/rel
@@ -79,7 +86,7 @@ $(GEN_SQL): scripts/embed-sql sql/schema.sql $(wildcard sql/migrate/*.sql)
 	sh scripts/embed-sql sql/schema.sql sql/migrate/*.sql >$@.tmp
 	mv $@.tmp $@
 
-$(REL)/%.o: %.c
+$(REL)/%.o: %.c $(B)/flags
 	@mkdir -p $(@D)
 	$(CC) $(REL_CFLAGS) $(ALL_CPPFLAGS) -MMD -MP -c -o $@ $<
 
@@ -104,7 +111,7 @@ SAN_FETCH =	$(call nomain,$(FETCH_SRC:%.c=$(SAN)/%.o))
 SAN_CTL =	$(call nomain,$(CTL_SRC:%.c=$(SAN)/%.o))
 SAN_FCGI =	$(call nomain,$(FCGI_SRC:%.c=$(SAN)/%.o))
 
-$(SAN)/%.o: %.c
+$(SAN)/%.o: %.c $(B)/flags
 	@mkdir -p $(@D)
 	$(CC) $(SAN_ALL) $(ALL_CPPFLAGS) -MMD -MP -c -o $@ $<
 
@@ -165,7 +172,7 @@ FZ_CFLAGS =	-g -O1 -fsanitize=fuzzer-no-link,address,undefined \
 		-fno-sanitize-recover=all
 FUZZ_TIME ?=	600
 
-$(FZ)/%.o: %.c
+$(FZ)/%.o: %.c $(B)/flags
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FZ_CFLAGS) $(ALL_CPPFLAGS) -MMD -MP -c -o $@ $<
 
