@@ -185,7 +185,7 @@ axis_fit(struct axis *a, enum unit u, int64_t max)
 	m = (double)max / a->div;
 	if (m <= 0)
 		m = 1;
-	rough = m / 4;
+	rough = m / 4.0;
 	p = pow(10, floor(log10(rough)));
 	f = rough / p;
 	if (f <= 1)
