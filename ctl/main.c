@@ -34,7 +34,8 @@ static const struct ctl_cmd cmds[] = {
 	{ "opml import", "FILE|-", 1, 1, CTL_NEEDS_USER, cmd_opml_import },
 	{ "opml export", "[FILE]", 0, 1, CTL_NEEDS_USER, cmd_opml_export },
 	{ "backup", "FILE", 1, 1, CTL_NEEDS_DB, cmd_backup },
-	{ "stats", "", 0, 0, CTL_NEEDS_DB, cmd_stats },
+	{ "stats", "[--range day|week|month] [--json]", 0, 3, CTL_NEEDS_DB,
+	    cmd_stats },
 };
 
 #define NCMDS	(sizeof(cmds) / sizeof(cmds[0]))

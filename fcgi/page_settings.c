@@ -144,6 +144,12 @@ settings_render(struct req *r, const struct prefs *p, int status,
 	html_href(r, "/password");
 	HTML_LIT(b, "\">Change your password</a></p>\n</section>\n");
 
+	HTML_LIT(b, "<section class=\"resources\">\n<h2>Resources</h2>\n"
+	    "<p><a href=\"");
+	html_href(r, "/stats");
+	HTML_LIT(b, "\">Memory, latency, database size and fetch passes"
+	    "</a>, from the samples hearth-fetch takes.</p>\n</section>\n");
+
 	HTML_LIT(b, "<section class=\"api\" id=\"api\">\n<h2>Reader apps</h2>\n"
 	    "<p>Apps such as NetNewsWire, Reeder or ReadYou sign in through "
 	    "the Google Reader, Fever or Miniflux interfaces with your user "

@@ -3,7 +3,8 @@
 # package), through nginx running the shipped nginx/hearth.conf in front
 # of the sanitized hearth-fcgi: sign in, keyboard reading, starring,
 # marking all read, search, the management pages; no console errors or
-# CSP violations; screenshots at desktop and phone sizes in
+# CSP violations; the resources page's charts over 8 days of samples;
+# screenshots at desktop and phone sizes in
 # build/test-out/screenshots/.  The browser is driven over the DevTools
 # protocol by tests/browser/reader.py (python3, standard library only).
 
@@ -13,6 +14,7 @@ static=${HEARTH_STATIC:-$top/static}
 cd "$top" || exit 1
 . tests/lib/nginx.sh
 . tests/lib/webenv.sh
+. tests/lib/samples.sh
 
 fail=0
 ok() {
@@ -32,6 +34,11 @@ web_scratch || exit 1
 
 web_conf "$S/hearth.conf" "$S/fcgi.sock" "workers = 3"
 web_data "$S/hearth.conf" || exit 1
+if samples_sql "$(date +%s)" 8 | sqlite3 -batch "$S/var/hearth.db"; then
+	ok "setup: 8 days of resource samples"
+else
+	nok "setup: 8 days of resource samples"
+fi
 if ! start_fcgi main "$S/hearth.conf"; then
 	nok "hearth-fcgi starts"
 	sed 's/^/#   /' "$S/main.log"

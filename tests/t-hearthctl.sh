@@ -1,7 +1,8 @@
 #!/bin/sh
 # t-hearthctl.sh: hearthctl end to end: init, users, -u, categories,
 # feeds, OPML import and export (round trip, hostile files), backup,
-# stats and command line misuse, checked through sqlite3 and the output.
+# stats (counts, the resource samples' table and JSON) and command line
+# misuse, checked through sqlite3 and the output.
 #
 # Each test runs in a fresh directory with HEARTH_CONF unset and its own
 # configuration file "data_dir = DIR/var" given with -c.
@@ -808,6 +809,107 @@ check "stats prints a wal line" grep -q '^wal  *[0-9][0-9]* bytes$' "$T/out"
 run -u bob feed list
 check "bob's unread count is shown in feed list" \
     grep -q '^ *11 *1 never ' "$T/out"
+
+# The resource samples: none yet, then a few with known figures.  Bucket
+# edges are in local time: UTC here, so the arithmetic below holds.
+export TZ=UTC
+run stats
+check "stats without samples says so" \
+    out_has "samples    none yet: hearth-fetch writes one every 5 minutes"
+run stats --json
+check "stats --json without samples: valid, no latest, 96 empty buckets" \
+    eval 'st 0 && python3 -m json.tool "$T/out" >/dev/null &&
+    python3 -c "import json, sys; d = json.load(open(sys.argv[1]));
+s = d[\"samples\"]; sys.exit(not (s[\"count\"] == 0 and s[\"latest\"] is None
+and s[\"newest\"] is None and len(s[\"buckets\"]) == 96 and
+all(b[\"samples\"] == 0 and b[\"responder_rss\"] is None
+for b in s[\"buckets\"])))" "$T/out"'
+now=$(date +%s)
+b0=$((now - now % 900))
+M=1048576
+q "INSERT INTO sample (ts, responder_rss, requests, latency_p50_us,
+    latency_p99_us, fetch_ms, db_size, fetch_errors) VALUES
+    ($b0, 2 * $M, 100, 1000, 3000, 1500, 10 * $M, 1),
+    ($b0 + 1, 3 * $M, 300, 2000, 9000, 500, 10 * $M, 2),
+    ($b0 - 7200, $M, 10, 50, 60, 20, 9 * $M, 0),
+    ($b0 - 3 * 86400, 5 * $M, NULL, NULL, NULL, NULL, NULL, NULL)"
+run stats
+check "stats: the counts still come first" \
+    eval 'st 0 && is "$(head -n 4 "$T/out")" "$want"'
+check "stats: 3 samples in the last 24 hours, 15-minute buckets" \
+    out_has "samples    3 in the last 24 hours, in buckets of 15 minutes (times in UTC)"
+check "stats: a header with the units" \
+    grep -q '^time  *samples  *rss_MiB  *pss_MiB  *dirty_MiB  *swap_MiB  *requests  *p50_ms  *p99_ms  *fetch_s  *peak_MiB  *db_MiB  *wal_MiB  *feeds  *errors$' "$T/out"
+check "stats: one row per 15-minute bucket, 96" \
+    is "$(grep -c '^[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T' "$T/out")" 96
+# The last bucket: Rss the maximum, requests and errors the sums, p50
+# the mean weighted by requests ((100 * 1 + 300 * 2) / 400 = 1.75 ms).
+last=$(date -u -d "@$b0" +%Y-%m-%dT%H:%M)
+check "stats: the last bucket has max Rss, summed requests, weighted p50" \
+    eval 'grep "^$last " "$T/out" | tr -s " " |
+    grep -q "^$last 2 3.00 - - - 400 1.750 9.000 1.500 - 10.00 - - 3$"'
+two=$(date -u -d "@$((b0 - 7200))" +%Y-%m-%dT%H:%M)
+check "stats: two hours before, one sample" \
+    eval 'grep "^$two " "$T/out" | tr -s " " |
+    grep -q "^$two 1 1.00 - - - 10 0.050 0.060 0.020 - 9.00 - - 0$"'
+check "stats: every other bucket is a gap of dashes" \
+    is "$(grep -c '^[0-9-]*T[0-9:]*  *0  *-  *-  *-  *-  *-  *-  *-  *-  *-  *-  *-  *-  *-$' "$T/out")" 94
+run stats --range week
+check "stats --range week: 168 hourly buckets, the 3-day-old sample in" \
+    eval 'st 0 && out_has "samples    4 in the last 7 days, in buckets of 1 hour" &&
+    is "$(grep -c "^[0-9-]*T" "$T/out")" 168'
+run stats --range month
+check "stats --range month: 120 buckets of 6 hours" \
+    eval 'st 0 && out_has "in buckets of 6 hours" &&
+    is "$(grep -c "^[0-9-]*T" "$T/out")" 120'
+run stats --json
+check "stats --json is valid JSON" \
+    eval 'st 0 && python3 -m json.tool "$T/out" >/dev/null'
+check "stats --json: the counts, the range, the figures in stored units" \
+    python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["samples"]
+b = s["buckets"]
+last, two = b[-1], b[-9]
+ok = (d["users"] == 2 and d["feeds"] == 11 and d["entries"] == 11 and
+      d["database_bytes"] > 0 and "wal_bytes" in d and
+      s["range"] == "day" and s["step"] == 900 and len(b) == 96 and
+      s["count"] == 3 and s["to"] - s["from"] == 86400 and
+      last["start"] == int(sys.argv[2]) and last["samples"] == 2 and
+      last["responder_rss"] == 3 * 1048576 and last["requests"] == 400 and
+      last["latency_p50_us"] == 1750 and last["latency_p99_us"] == 9000 and
+      last["fetch_ms"] == 1500 and last["fetch_errors"] == 3 and
+      last["responder_pss"] is None and
+      two["samples"] == 1 and two["responder_rss"] == 1048576 and
+      s["latest"]["ts"] == int(sys.argv[2]) + 1 and
+      s["latest"]["responder_rss"] == 3 * 1048576 and
+      s["latest"]["fetch_ms"] == 500 and
+      s["newest"] == int(sys.argv[2]) + 1 and
+      sum(x["samples"] for x in b) == 3)
+sys.exit(0 if ok else 1)' "$T/out" "$b0"
+run stats --range week --json
+check "stats --range week --json: 168 buckets of an hour, 4 samples" \
+    python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["samples"]
+sys.exit(not (s["range"] == "week" and s["step"] == 3600 and
+    len(s["buckets"]) == 168 and s["count"] == 4))' "$T/out"
+q "DELETE FROM sample WHERE ts > $b0 - 86400"
+run stats
+check "stats: no sample in the range, the newest named" \
+    eval 'st 0 && out_has "samples    none in the last 24 hours: the newest is from $(date -u -d "@$((b0 - 3 * 86400))" +%Y-%m-%dT%H:%M)"'
+run stats --range year
+check "stats --range year: status 2, the ranges named" \
+    eval 'st 2 && err_has "--range is day, week or month, not \"year\""'
+run stats --range
+check "stats --range without a value: status 2" st 2
+run stats --bogus
+check "stats --bogus: status 2" eval 'st 2 && err_has "unexpected \"--bogus\""'
+run stats --json --json --range day --json
+check "stats with four arguments: status 2 and its usage" \
+    eval 'st 2 && err_has "usage: hearthctl stats [--range day|week|month] [--json]"'
+unset TZ
 
 # ---- misuse and configuration ------------------------------------------
 

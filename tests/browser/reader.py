@@ -6,7 +6,7 @@ URL is the reader behind nginx (web_data's users and entries, see
 tests/lib/webenv.sh); DATABASE its SQLite file, read to check what the
 pages changed.  Signs alice in, reads through a list with the keyboard
 (j/k, m, s, o), stars, marks all as read, searches, and looks at the
-management pages; takes screenshots at desktop and phone sizes; and
+management pages and the resources page (/stats); takes screenshots at desktop and phone sizes; and
 fails on any console error, uncaught exception or CSP violation.  Prints
 one "ok - " or "not ok - " line per check; exits 1 when one failed.
 """
@@ -283,9 +283,78 @@ def run(r):
         r.shot(name)
         r.errors_since(path)
 
+    stats(r)
+
     # The whole run, once more, for the record.
     check(not p.errors, "no console errors or CSP violations at all (%d)" %
           len(p.errors))
+
+
+def stats(r):
+    """/stats over the samples t-browser.sh inserted (tests/lib/samples.sh:
+    8 days, no sample 4 to 6 hours ago)."""
+    p = r.p
+    status = r.go("/stats")
+    check(status == 200, "/stats renders (%s)" % status)
+    n = p.eval("document.querySelectorAll('figure.chart svg').length")
+    check(n == 4, "/stats: four charts (%s)" % n)
+    box = p.eval("(function () { var b = document.querySelector("
+                 "'#chart-memory svg').getBoundingClientRect();"
+                 " return [b.width, b.height]; })()")
+    check(box[0] > 400 and box[1] > 100,
+          "/stats: the memory chart is drawn, %dx%d px" % tuple(box))
+    n = p.eval("document.querySelectorAll('#chart-memory polyline').length")
+    check(n >= 10, "/stats: five memory lines, each broken by the gap"
+          " (%s polylines)" % n)
+    stroke = p.eval("getComputedStyle(document.querySelector("
+                    "'#chart-memory polyline.s1')).stroke")
+    check(stroke not in (None, "", "none", "rgb(0, 0, 0)"),
+          "/stats: the lines take their colour from hearth.css (%s)" %
+          stroke)
+    fill = p.eval("getComputedStyle(document.querySelector("
+                  "'#chart-memory polyline.s1')).fill")
+    check(fill == "none", "/stats: the lines are not filled (%s)" % fill)
+    n = p.eval("document.querySelectorAll('#chart-fetch rect').length")
+    check(n > 50, "/stats: fetch bars (%s)" % n)
+    check(p.eval("!document.querySelector('details.data').open"),
+          "/stats: the data table starts folded")
+    r.errors_since("/stats")
+
+    # Screenshots of the top, the charts further down, the open table.
+    for name, sel in (("stats", None), ("stats-latency", "#chart-latency"),
+                      ("stats-size", "#chart-size")):
+        for label, (w, h) in (("desktop", DESKTOP), ("phone", PHONE)):
+            p.viewport(w, h, mobile=label == "phone")
+            r.b.pump(0.15)
+            if sel:
+                p.eval("document.querySelector('%s').scrollIntoView()" % sel)
+            else:
+                p.eval("window.scrollTo(0, 0)")
+            r.b.pump(0.1)
+            if label == "phone":
+                sw = p.eval("document.documentElement.scrollWidth")
+                check(sw <= w, "/stats on a phone: no sideways scrolling"
+                      " (%s px wide)" % sw)
+                fs = p.eval("document.querySelector('#chart-memory svg"
+                            " text').getBoundingClientRect().height")
+                check(fs >= 9, "/stats on a phone: axis labels %.1f px"
+                      " tall" % fs)
+            p.screenshot(os.path.join(r.shots, "%s-%s.png" % (name, label)))
+    p.viewport(*DESKTOP)
+    p.eval("document.querySelector('details.data').open = true;"
+           " document.querySelector('details.data').scrollIntoView()")
+    r.b.pump(0.15)
+    n = p.eval("document.querySelectorAll('details.data tbody tr').length")
+    check(n > 80, "/stats: the open table has a row per bucket with"
+          " samples (%s)" % n)
+    p.screenshot(os.path.join(r.shots, "stats-table-desktop.png"))
+
+    status = r.go("/stats?range=week")
+    check(status == 200 and p.eval("document.querySelectorAll("
+                                   "'figure.chart svg').length") == 4,
+          "/stats?range=week renders its charts (%s)" % status)
+    p.screenshot(os.path.join(r.shots, "stats-week-desktop.png"))
+    r.errors_since("/stats?range=week")
 
 
 def trace():
