@@ -1,4 +1,4 @@
-/* cmd_doctor.c: hearthctl doctor: check a running installation, say what to fix */
+/* cmd_doctor.c: hearthctl doctor: check an installation, say what to fix */
 #include <sys/types.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -216,8 +216,8 @@ check_database(struct doctor *d)
 	if (stat(path, &st) == -1) {
 		ck_say(&k, L_FAIL, "%s: %s", path, strerror(errno));
 		if (errno == ENOENT)
-			ck_fix(&k, "create it with \"hearthctl%s init\", or set "
-			    "database in hearth.conf to the file you have",
+			ck_fix(&k, "create it with \"hearthctl%s init\", or "
+			    "set database in hearth.conf to the file you have",
 			    d->cflag);
 		else
 			ck_fix(&k, "let this user (uid %d) reach the folders "
@@ -267,8 +267,8 @@ check_database(struct doctor *d)
 			    "in vain", path, (long long)ms);
 			ck_fix(&k, "a process keeps a write transaction open "
 			    "(a hung hearth-fetch, a sqlite3 shell left inside "
-			    "BEGIN): find it with \"fuser -v %s %s-wal\" and end "
-			    "it", path, path);
+			    "BEGIN): find it with \"fuser -v %s %s-wal\" and "
+			    "end it", path, path);
 		} else {
 			ck_say(&k, L_FAIL, "%s: cannot write: %s", path,
 			    sqlite3_errmsg(d->db.db));
@@ -428,33 +428,38 @@ check_wal(struct doctor *d)
 }
 
 /*
+ * lib/stats.c's header values, private to it: a file doctor reads
+ * must have them, or its figures are of another layout.
+ */
+#define STATS_FILE_MAGIC	0x68727473
+#define STATS_FILE_VERSION	1
+
+/*
  * The end of the fetcher's last pass in the stats file (conf
- * stats_file), read without mapping or changing it; 0 when there is
- * none or it has another layout.
+ * stats_file), read with pread: stats_open() would make a missing or
+ * foreign file anew, and doctor changes nothing.  0 when there is none
+ * or it has another layout.
  */
 static int64_t
 stats_fetch_ended(const char *path)
 {
 	struct stats_fetch	 f;
 	struct stat		 st;
-	uint64_t		 size;
+	struct {
+		uint32_t	 magic;
+		uint32_t	 version;
+		uint64_t	 size;
+	}			 h;
 	int64_t			 ended = 0;
 	int			 fd;
-#ifdef STATS_MAGIC
-	uint32_t		 magic;
-#endif
 
 	if (*path == '\0' || (fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
 		return 0;
 	if (fstat(fd, &st) == 0 &&
 	    st.st_size >= (off_t)sizeof(struct stats_file) &&
-	    pread(fd, &size, sizeof(size), offsetof(struct stats_file,
-	    size)) == (ssize_t)sizeof(size) &&
-	    size == sizeof(struct stats_file) &&
-#ifdef STATS_MAGIC
-	    pread(fd, &magic, sizeof(magic), 0) == (ssize_t)sizeof(magic) &&
-	    magic == STATS_MAGIC &&
-#endif
+	    pread(fd, &h, sizeof(h), 0) == (ssize_t)sizeof(h) &&
+	    h.magic == STATS_FILE_MAGIC && h.version == STATS_FILE_VERSION &&
+	    h.size == sizeof(struct stats_file) &&
 	    pread(fd, &f, sizeof(f), offsetof(struct stats_file, fetch)) ==
 	    (ssize_t)sizeof(f))
 		ended = f.ended;
@@ -513,7 +518,7 @@ static void
 check_fetcher(struct doctor *d)
 {
 	struct check	 k;
-	int64_t		 sample = 0, checked = 0, ended, nfeeds = 0, limit;
+	int64_t		 sample = 0, checked = 0, nfeeds = 0, ended, limit;
 	const char	*err, *what = NULL;
 	char		 ago[32], lim[32];
 	long		 pid;
@@ -647,7 +652,7 @@ check_socket(struct doctor *d)
 		    (unsigned)(st.st_mode & 07777), (int)st.st_uid,
 		    (int)st.st_gid);
 	else
-		mode[0] = '\0';
+		strlcpy(mode, "mode unknown", sizeof(mode));
 	t0 = mono_ms();
 	r = fcgi_request(path, params, SOCKET_MS, &a);
 	ms = mono_ms() - t0;

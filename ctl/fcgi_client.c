@@ -1,4 +1,4 @@
-/* fcgi_client.c: one FastCGI request over a unix socket, for hearthctl doctor */
+/* fcgi_client.c: one FastCGI request over a unix socket (hearthctl doctor) */
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -255,7 +255,8 @@ connect_to(const char *path, int64_t deadline, int *fdp,
 static void
 request_bytes(struct buf *req, const char *const *params)
 {
-	static const unsigned char begin[8] = { 0, 1 };	/* FCGI_RESPONDER */
+	/* role FCGI_RESPONDER (1), flags 0: close when done */
+	static const unsigned char begin[8] = { 0, 1 };
 	struct buf	 nv;
 	size_t		 i;
 

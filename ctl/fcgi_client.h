@@ -1,4 +1,4 @@
-/* fcgi_client.h: one FastCGI request over a unix socket, for hearthctl doctor */
+/* fcgi_client.h: one FastCGI request over a unix socket (hearthctl doctor) */
 #ifndef HEARTH_FCGI_CLIENT_H
 #define HEARTH_FCGI_CLIENT_H
 

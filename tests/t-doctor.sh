@@ -235,16 +235,26 @@ fi
 
 # --- the fetcher: an old pass, no pass at all, a clock gone back -------
 
+# The pass also left its end in the stats file; a configuration naming
+# another one shows what the database alone says.
+web_conf "$S/nostats.conf" "$S/fcgi.sock" "stats_file = $S/var/none.stats"
 cp "$DB" "$S/db.bak"
 old=$(($(date +%s) - 10 * 86400))
 sqlite3 "$DB" "UPDATE sample SET ts = $old; UPDATE feed SET checked_at = $old
     WHERE checked_at IS NOT NULL"
+DC=$S/nostats.conf
 doctor --url "$U/"
 expect "last pass 10 days ago: warn fetcher, exit 0" 0 \
-    "warn fetcher the last pass ended 10d ago" \
+    "warn fetcher the last pass ended 10d ago (by its sample)" \
     "fix fetcher from cron" "ok socket answered"
-sqlite3 "$DB" "DELETE FROM sample; UPDATE feed SET checked_at = NULL"
+DC=
 doctor --url "$U/"
+expect "the same, but the stats file knows a recent pass: ok" 0 \
+    "ok fetcher (by the stats file)"
+sqlite3 "$DB" "DELETE FROM sample; UPDATE feed SET checked_at = NULL"
+DC=$S/nostats.conf
+doctor --url "$U/"
+DC=
 expect "no pass ever: warn fetcher" 0 \
     "warn fetcher no pass has ever finished" "fix fetcher hearth-fetch"
 sqlite3 "$DB" "INSERT INTO sample (ts) VALUES ($(date +%s) + 86400)"
