@@ -23,6 +23,7 @@ struct ctl {
 	char		*user_name;	/* after ctl_user(); owned */
 	int		 quiet;		/* -q: no progress, no notes */
 	int		 yes;		/* -y: no confirmation prompts */
+	const char	*conf_err;	/* CTL_CONF_SOFT: why conf_load failed */
 };
 
 struct ctl_cmd {
@@ -35,6 +36,7 @@ struct ctl_cmd {
 
 #define CTL_NEEDS_DB	0x01	/* an existing database, opened */
 #define CTL_NEEDS_USER	0x02	/* and the user it acts for */
+#define CTL_CONF_SOFT	0x04	/* runs even when the configuration fails */
 
 /* ctl.c */
 int	 ctl_open(struct ctl *);
@@ -48,6 +50,9 @@ int	 ctl_read_file(const char *, char **, size_t *, size_t);
 int	 cmd_init(struct ctl *, int, char **);
 int	 cmd_backup(struct ctl *, int, char **);
 int	 cmd_stats(struct ctl *, int, char **);
+
+/* cmd_doctor.c */
+int	 cmd_doctor(struct ctl *, int, char **);
 
 /* cmd_user.c */
 int	 cmd_user_add(struct ctl *, int, char **);

@@ -36,6 +36,7 @@ static const struct ctl_cmd cmds[] = {
 	{ "backup", "FILE", 1, 1, CTL_NEEDS_DB, cmd_backup },
 	{ "stats", "[--range day|week|month] [--json]", 0, 3, CTL_NEEDS_DB,
 	    cmd_stats },
+	{ "doctor", "[--deep] [--url URL]", 0, 3, CTL_CONF_SOFT, cmd_doctor },
 };
 
 #define NCMDS	(sizeof(cmds) / sizeof(cmds[0]))
@@ -138,8 +139,12 @@ main(int argc, char *argv[])
 	}
 
 	if (conf_load(&c.conf, conf_file, &err) == -1) {
-		log_warnx("%s", err.p != NULL ? err.p : "configuration");
-		goto out;
+		if (!(cmd->flags & CTL_CONF_SOFT)) {
+			log_warnx("%s", err.p != NULL ? err.p : "configuration");
+			goto out;
+		}
+		/* doctor reports it as its first finding */
+		c.conf_err = err.p != NULL ? err.p : "configuration";
 	}
 	if ((cmd->flags & (CTL_NEEDS_DB | CTL_NEEDS_USER)) &&
 	    ctl_open(&c) == -1)

@@ -35,11 +35,33 @@ page_error(struct req *r, int status, const char *why)
 	buf_putc(&r->resp.body, '\n');
 }
 
-/* GET /healthz: the responder is up and has its database open. */
+/*
+ * GET /healthz: the responder is up and has its database open.  With
+ * check=1 (hearthctl doctor), it also tells what it saw of the request
+ * on the way through the web server: whether an Authorization header
+ * arrived (never its value), its own path_prefix and the path of
+ * REQUEST_URI (visible ASCII only, the rest as '?').  Neither form reads
+ * the database, so monitors may ask as often as they like.
+ */
 int
 page_healthz(struct req *r)
 {
+	struct buf	*b = &r->resp.body;
+	const char	*s, *auth;
+	size_t		 i;
+
 	r->resp.type = "text/plain; charset=utf-8";
-	BUF_LIT(&r->resp.body, "ok\n");
+	BUF_LIT(b, "ok\n");
+	if ((s = req_param(r, "check")) == NULL || strcmp(s, "1") != 0)
+		return 0;
+	auth = req_env(r, "HTTP_AUTHORIZATION");
+	buf_printf(b, "authorization: %s\n", auth != NULL && *auth != '\0' ?
+	    "yes" : "no");
+	buf_printf(b, "prefix: %s\n", r->app->prefix);
+	BUF_LIT(b, "uri: ");
+	for (i = 0; r->uri[i] != '\0' && r->uri[i] != '?' && i < 1024; i++)
+		buf_putc(b, r->uri[i] > ' ' && r->uri[i] < 0x7f ?
+		    r->uri[i] : '?');
+	buf_putc(b, '\n');
 	return 0;
 }

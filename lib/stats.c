@@ -18,9 +18,6 @@
 #include "log.h"
 #include "stats.h"
 
-#define STATS_MAGIC	0x68727473	/* "strh" */
-#define STATS_VERSION	1
-
 static const int codes[] = STATS_CODES;
 
 /* --- the histogram ----------------------------------------------------- */

@@ -54,6 +54,9 @@ struct stats_fetch {
 	int64_t		 passes;	/* counted since the file was made */
 };
 
+#define STATS_MAGIC	0x68727473	/* "strh" */
+#define STATS_VERSION	1
+
 struct stats_file {
 	uint32_t	 magic;
 	uint32_t	 version;

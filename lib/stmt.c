@@ -569,6 +569,19 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_SAMPLE_PRUNE] =
 	    "DELETE FROM sample WHERE ts < ?1",
 	/*
+	 * Columns: the newest check of any feed (NULL if none was ever
+	 * checked), the number of feeds not disabled.  A scan: for
+	 * hearthctl doctor, over a table of a few hundred rows.
+	 */
+	[STMT_FEED_CHECKED_LAST] =
+	    "SELECT max(checked_at), sum(disabled = 0) FROM feed",
+	/* Columns: the journal mode ("wal"), read without changing it. */
+	[STMT_DB_JOURNAL_MODE] =
+	    "PRAGMA journal_mode",
+	/* Rows: "ok", or one line per problem found (hearthctl doctor). */
+	[STMT_DB_QUICK_CHECK] =
+	    "PRAGMA quick_check",
+	/*
 	 * ?1 user id, ?2 SHA-256 hex of the token, ?3 the CSRF secret, ?4
 	 * now, ?5 expiry, ?6 User-Agent or NULL, ?7 client address.
 	 */
@@ -1140,6 +1153,9 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_SAMPLE_RANGE),
 	NAME(STMT_SAMPLE_LAST),
 	NAME(STMT_SAMPLE_PRUNE),
+	NAME(STMT_FEED_CHECKED_LAST),
+	NAME(STMT_DB_JOURNAL_MODE),
+	NAME(STMT_DB_QUICK_CHECK),
 	NAME(STMT_SESSION_INSERT),
 	NAME(STMT_SESSION_GET),
 	NAME(STMT_SESSION_TOUCH),
