@@ -15,10 +15,10 @@ B =		build
 
 UNAME_S :=	$(shell uname -s)
 ifeq ($(UNAME_S),Darwin)
-# Homebrew keeps sqlite, libxml2, curl and openssl out of the default
-# paths; point pkg-config at them, and at fcgi's headers.
+# Homebrew keeps sqlite, libxml2 and curl out of the default paths;
+# point pkg-config at them, and at fcgi's headers.
 BREW :=		$(shell brew --prefix 2>/dev/null || echo /opt/homebrew)
-export PKG_CONFIG_PATH := $(BREW)/opt/sqlite/lib/pkgconfig:$(BREW)/opt/libxml2/lib/pkgconfig:$(BREW)/opt/curl/lib/pkgconfig:$(BREW)/opt/openssl@3/lib/pkgconfig:$(PKG_CONFIG_PATH)
+export PKG_CONFIG_PATH := $(BREW)/opt/sqlite/lib/pkgconfig:$(BREW)/opt/libxml2/lib/pkgconfig:$(BREW)/opt/curl/lib/pkgconfig:$(PKG_CONFIG_PATH)
 FCGI_CFLAGS ?=	-I$(BREW)/include
 FCGI_LIBS ?=	-L$(BREW)/lib -lfcgi
 else
@@ -27,17 +27,20 @@ FCGI_CFLAGS ?=
 FCGI_LIBS ?=	-lfcgi
 endif
 
-PKGS =		sqlite3 libxml-2.0 libcurl jansson libcrypto
+PKGS =		sqlite3 libxml-2.0 libcurl jansson
 PKG_CFLAGS :=	$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null || \
 		    echo -I/usr/include/libxml2)
 PKG_LIBS :=	$(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || \
-		    echo -lsqlite3 -lxml2 -lcurl -ljansson -lcrypto)
+		    echo -lsqlite3 -lxml2 -lcurl -ljansson)
 
-# libc probes: use the system's strlcpy and strtonum where it has them.
-probe =		$(shell printf '\#include <stdlib.h>\n\#include <string.h>\nint main(void){%s;return 0;}\n' '$(1)' | \
+# libc probes: use the system's strlcpy, strtonum and explicit_bzero
+# where it has them.
+# (\043 is "#", which GNU make 4.3 and later would keep escaped.)
+probe =		$(shell printf '\043include <stdlib.h>\n\043include <string.h>\nint main(void){%s;return 0;}\n' '$(1)' | \
 		    $(CC) $(OS_CPPFLAGS) -x c -o /dev/null - 2>/dev/null && echo $(2))
 HAVE :=		$(call probe,char b[2];strlcpy(b,"a",2),-DHAVE_STRLCPY) \
-		$(call probe,const char *e;strtonum("1",0,1,&e),-DHAVE_STRTONUM)
+		$(call probe,const char *e;strtonum("1",0,1,&e),-DHAVE_STRTONUM) \
+		$(call probe,char b[2];explicit_bzero(b,2),-DHAVE_EXPLICIT_BZERO)
 
 WARNINGS =	-Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes \
 		-Wmissing-declarations -Wshadow -Wpointer-arith -Wcast-qual \

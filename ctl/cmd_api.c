@@ -3,8 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/crypto.h>
-
 #include "buf.h"
 #include "compat.h"
 #include "crypto.h"
@@ -65,11 +63,11 @@ cmd_api_password(struct ctl *c, int argc, char **argv)
 	rc = CTL_OK;
 out:
 	if (pw != NULL) {
-		OPENSSL_cleanse(pw, strlen(pw));
+		explicit_bzero(pw, strlen(pw));
 		free(pw);
 	}
 	if (nk.p != NULL)
-		OPENSSL_cleanse(nk.p, nk.cap);
+		explicit_bzero(nk.p, nk.cap);
 	buf_release(&hash);
 	buf_release(&key);
 	buf_release(&nk);
@@ -122,7 +120,7 @@ cmd_api_key_add(struct ctl *c, int argc, char **argv)
 	rc = CTL_OK;
 out:
 	if (tok.p != NULL)
-		OPENSSL_cleanse(tok.p, tok.cap);
+		explicit_bzero(tok.p, tok.cap);
 	buf_release(&tok);
 	buf_release(&hash);
 	return rc;

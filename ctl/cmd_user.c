@@ -6,9 +6,8 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include <openssl/crypto.h>
-
 #include "buf.h"
+#include "compat.h"
 #include "crypto.h"
 #include "ctl.h"
 #include "db.h"
@@ -91,8 +90,8 @@ ctl_read_password(const char *who, char **pw)
 	else
 		rc = 0;
 out:
-	OPENSSL_cleanse(a, sizeof(a));
-	OPENSSL_cleanse(b, sizeof(b));
+	explicit_bzero(a, sizeof(a));
+	explicit_bzero(b, sizeof(b));
 	return rc;
 }
 
@@ -141,7 +140,7 @@ ctl_password_hash(const char *who, struct buf *h)
 		log_warnx("cannot hash the password");
 		rc = -1;
 	}
-	OPENSSL_cleanse(pw, strlen(pw));
+	explicit_bzero(pw, strlen(pw));
 	free(pw);
 	return rc;
 }

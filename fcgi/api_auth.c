@@ -7,7 +7,6 @@
 #include <strings.h>
 #include <time.h>
 
-#include <openssl/crypto.h>
 #include <sqlite3.h>
 
 #include "api.h"
@@ -413,7 +412,7 @@ out:
 	if (st != NULL)
 		db_stmt_done(st);
 	if (k.p != NULL)
-		OPENSSL_cleanse(k.p, k.cap);
+		explicit_bzero(k.p, k.cap);
 	buf_release(&k);
 	buf_release(&key);
 	buf_release(&hfp);
@@ -445,7 +444,7 @@ api_auth_basic(struct req *r)
 	} else
 		rc = api_auth_password(r, name, pw);
 	if (b.p != NULL)
-		OPENSSL_cleanse(b.p, b.cap);
+		explicit_bzero(b.p, b.cap);
 	buf_release(&b);
 	return rc;
 }

@@ -6,13 +6,13 @@
 #include <strings.h>
 #include <time.h>
 
-#include <openssl/evp.h>
 #include <sqlite3.h>
 
 #include "api.h"
 #include "api_miniflux.h"
 #include "buf.h"
 #include "compat.h"
+#include "crypto.h"
 #include "db.h"
 #include "fcgi.h"
 #include "json.h"
@@ -36,22 +36,9 @@
 void
 api_icon_data(struct buf *b, const char *mime, const void *data, size_t n)
 {
-	size_t	 need;
-
 	buf_puts(b, mime != NULL ? mime : "application/octet-stream");
 	BUF_LIT(b, ";base64,");
-	if (n > (SIZE_MAX - 1) / 4 * 3 - 3) {
-		b->oom = 1;
-		return;
-	}
-	need = (n + 2) / 3 * 4;
-	if (n > INT32_MAX || buf_grow(b, need) == -1) {
-		b->oom = 1;
-		return;
-	}
-	/* EVP_EncodeBlock() writes the NUL, for which buf_grow() made room. */
-	b->len += (size_t)EVP_EncodeBlock((unsigned char *)b->p + b->len,
-	    data, (int)n);
+	crypto_b64_add(b, data, n);
 }
 
 /*

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/crypto.h>
 #include <sqlite3.h>
 
 #include "buf.h"
@@ -362,7 +361,7 @@ page_settings_api(struct req *r)
 out:
 	/* The password went through nk: wipe it. */
 	if (nk.p != NULL)
-		OPENSSL_cleanse(nk.p, nk.cap);
+		explicit_bzero(nk.p, nk.cap);
 	buf_release(&hash);
 	buf_release(&key);
 	buf_release(&nk);

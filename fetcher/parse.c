@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include <libxml/parser.h>
-#include <openssl/evp.h>
 
 #include "buf.h"
 #include "compat.h"
@@ -2141,27 +2140,15 @@ static void
 capture_base64(struct parser *p)
 {
 	struct capture	*c = &p->cap;
-	EVP_ENCODE_CTX	*ctx;
 	struct buf	 raw;
-	int		 n = 0, m = 0;
 
 	buf_init(&raw);
-	if (c->b.len > INT32_MAX || (ctx = EVP_ENCODE_CTX_new()) == NULL) {
-		buf_reset(&c->b);
-		return;
-	}
-	if (buf_grow(&raw, c->b.len) == 0) {
-		EVP_DecodeInit(ctx);
-		if (EVP_DecodeUpdate(ctx, (unsigned char *)raw.p, &n,
-		    (const unsigned char *)c->b.p, (int)c->b.len) == -1 ||
-		    EVP_DecodeFinal(ctx, (unsigned char *)raw.p + n,
-		    &m) == -1) {
+	if (crypto_b64_decode(&raw, c->b.p != NULL ? c->b.p : "", c->b.len,
+	    CRYPTO_B64_LOOSE) == -1) {
+		if (!raw.oom)
 			log_debug("base64 content not understood");
-			n = m = 0;
-		}
-		raw.len = (size_t)(n + m);
+		raw.len = 0;
 	}
-	EVP_ENCODE_CTX_free(ctx);
 	buf_reset(&c->b);
 	buf_reset(&p->tmp);
 	utf8_repair(&p->tmp, raw.p, raw.len);

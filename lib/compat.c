@@ -1,4 +1,4 @@
-/* compat.c: strlcpy, strlcat and strtonum where libc lacks them */
+/* compat.c: strlcpy, strlcat, strtonum, explicit_bzero where libc lacks them */
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -70,6 +70,22 @@ strtonum(const char *s, long long min, long long max, const char **errstr)
 		return 0;
 	}
 	return v;
+}
+#endif
+
+#ifndef HAVE_EXPLICIT_BZERO
+/*
+ * Zero n bytes at p even when p is never read again (secrets): through
+ * a volatile pointer, which the compiler may not optimize away as it
+ * may a memset() before free() or return.
+ */
+void
+explicit_bzero(void *p, size_t n)
+{
+	volatile unsigned char	*q = p;
+
+	while (n-- > 0)
+		*q++ = 0;
 }
 #endif
 

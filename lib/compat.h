@@ -13,6 +13,10 @@ size_t		 strlcat(char *, const char *, size_t);
 long long	 strtonum(const char *, long long, long long, const char **);
 
 #endif
+#ifndef HAVE_EXPLICIT_BZERO
+void		 explicit_bzero(void *, size_t);
+
+#endif
 
 void		 mem_trim(void);
 
