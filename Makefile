@@ -32,6 +32,12 @@ PKG_CFLAGS :=	$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null || \
 		    echo -I/usr/include/libxml2)
 PKG_LIBS :=	$(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || \
 		    echo -lsqlite3 -lxml2 -lcurl -ljansson)
+# hearth-fcgi links only what it uses: no libxml2 (hearthctl reads OPML
+# uploads for it) and no libcurl, whether or not the linker drops unused
+# libraries by itself (--as-needed).
+FCGI_PKGS =	sqlite3 jansson
+FCGI_PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(FCGI_PKGS) 2>/dev/null || \
+		    echo -lsqlite3 -ljansson)
 
 # libc probes: use the system's strlcpy, strtonum and explicit_bzero
 # where it has them.
@@ -53,6 +59,7 @@ ALL_CPPFLAGS =	$(OS_CPPFLAGS) $(HAVE) -DHEARTH_VERSION='"$(VERSION)"' \
 		-DHEARTH_SHAREDIR='"$(SHAREDIR)"' \
 		-Ilib $(PKG_CFLAGS) $(FCGI_CFLAGS) $(CPPFLAGS)
 LIBS =		$(PKG_LIBS) -lpthread -lm
+FCGI_ALL_LIBS =	$(FCGI_LIBS) $(FCGI_PKG_LIBS) -lpthread -lm
 
 GEN_SQL =	$(B)/gen/migrations.c
 LIB_SRC =	$(filter-out %_test.c,$(wildcard lib/*.c)) $(GEN_SQL)
@@ -104,7 +111,7 @@ $(B)/hearthctl: $(CTL_SRC:%.c=$(REL)/%.o) $(REL)/libhearth.a
 	$(CC) $(REL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(B)/hearth-fcgi: $(FCGI_SRC:%.c=$(REL)/%.o) $(REL)/libhearth.a
-	$(CC) $(REL_CFLAGS) $(LDFLAGS) -o $@ $^ $(FCGI_LIBS) $(LIBS)
+	$(CC) $(REL_CFLAGS) $(LDFLAGS) -o $@ $^ $(FCGI_ALL_LIBS)
 
 # --- the sanitized build for tests: build/san/ ------------------------
 
@@ -129,7 +136,7 @@ $(SAN)/hearthctl: $(CTL_SRC:%.c=$(SAN)/%.o) $(SAN)/libhearth.a
 	$(CC) $(SAN_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(SAN)/hearth-fcgi: $(FCGI_SRC:%.c=$(SAN)/%.o) $(SAN)/libhearth.a
-	$(CC) $(SAN_ALL) $(LDFLAGS) -o $@ $^ $(FCGI_LIBS) $(LIBS)
+	$(CC) $(SAN_ALL) $(LDFLAGS) -o $@ $^ $(FCGI_ALL_LIBS)
 
 # A unit test links its own folder's objects (less main) and the library.
 $(SAN)/lib/%_test: $(SAN)/lib/%_test.o $(SAN)/libhearth.a

@@ -557,52 +557,35 @@ gr_sub_export(struct req *r)
 int
 gr_sub_import(struct req *r)
 {
-	struct subs_import	 im;
-	struct opml		 o;
-	struct buf		 err;
-	int64_t			 now = (int64_t)time(NULL);
-	size_t			 i;
+	struct opml_result	 res;
 	int			 rc = -1;
 
-	memset(&im, 0, sizeof(im));
-	memset(&o, 0, sizeof(o));
-	buf_init(&err);
-	if (opml_parse(&o, r->body.p != NULL ? r->body.p : "", r->body.len,
-	    &err) == -1) {
-		log_debug("%s: OPML import refused: %s", r->user_name,
-		    err.p != NULL ? err.p : "?");
-		rc = gr_answer_text(r, 400, "That is not an OPML document.");
+	memset(&res, 0, sizeof(res));
+	buf_init(&res.why);
+	switch (spawn_opml_import(r, r->body.p != NULL ? r->body.p : "",
+	    r->body.len, &res)) {
+	case -1:
 		goto out;
-	}
-	for (i = 0; i < o.n; i++)
-		if (o.items[i].category != NULL &&
-		    strlen(o.items[i].category) > SUBS_NAME_MAX) {
+	case 1:
+		if (res.long_folder)
 			rc = gr_answer_text(r, 400,
 			    "A folder name is too long.");
-			goto out;
+		else {
+			log_debug("%s: OPML import refused: %s", r->user_name,
+			    res.why.len > 0 ? res.why.p : "?");
+			rc = gr_answer_text(r, 400,
+			    "That is not an OPML document.");
 		}
-	if (db_begin(r->db, 1) == -1)
-		goto out;
-	for (i = 0; i < o.n; i++)
-		if (subs_import_item(r->db, r->user_id, &im, &o.items[i],
-		    now) == -1) {
-			db_rollback(r->db);
-			goto out;
-		}
-	if (db_commit(r->db) == -1) {
-		db_rollback(r->db);
 		goto out;
 	}
 	log_info("%s imported OPML through the Google Reader API: %zu feeds "
-	    "added, %zu there already, %zu bad URLs", r->user_name, im.added,
-	    im.existing, im.bad);
-	if (im.added > 0)
+	    "added, %zu there already, %zu bad URLs", r->user_name, res.added,
+	    res.existing, res.bad);
+	if (res.added > 0)
 		spawn_fetch(r, 0);
 	rc = gr_answer_ok(r);
 out:
-	subs_import_release(&im);
-	opml_release(&o);
-	buf_release(&err);
+	buf_release(&res.why);
 	return rc;
 }
 

@@ -1346,58 +1346,44 @@ api_mf_export(struct req *r)
 int
 api_mf_import(struct req *r)
 {
-	struct subs_import	 im;
-	struct opml		 o;
+	struct opml_result	 res;
 	struct json		 j;
-	struct buf		 err, why;
-	int64_t			 now = (int64_t)time(NULL);
-	size_t			 i;
+	struct buf		 why;
 	int			 rc = -1;
 
 	if (mf_auth(r) == -1)
 		return 0;
-	memset(&im, 0, sizeof(im));
-	memset(&o, 0, sizeof(o));
-	buf_init(&err);
+	memset(&res, 0, sizeof(res));
+	buf_init(&res.why);
 	buf_init(&why);
-	if (opml_parse(&o, r->body.p != NULL ? r->body.p : "", r->body.len,
-	    &err) == -1) {
-		BUF_LIT(&why, "This file cannot be imported: ");
-		buf_puts(&why, err.p != NULL ? err.p : "it is not OPML");
-		api_mf_error(r, 400, why.oom ? "Not OPML." : why.p);
+	switch (spawn_opml_import(r, r->body.p != NULL ? r->body.p : "",
+	    r->body.len, &res)) {
+	case -1:
+		goto out;
+	case 1:
+		if (res.long_folder)
+			api_mf_error(r, 400, "A folder name is over 1024 "
+			    "bytes long.");
+		else {
+			BUF_LIT(&why, "This file cannot be imported: ");
+			buf_puts(&why, res.why.len > 0 ? res.why.p :
+			    "it is not OPML");
+			api_mf_error(r, 400, why.oom ? "Not OPML." : why.p);
+		}
 		rc = 0;
 		goto out;
 	}
-	for (i = 0; i < o.n; i++)
-		if (o.items[i].category != NULL &&
-		    strlen(o.items[i].category) > SUBS_NAME_MAX) {
-			api_mf_error(r, 400, "A folder name is over 1024 "
-			    "bytes long.");
-			rc = 0;
-			goto out;
-		}
-	if (db_begin(r->db, 1) == -1)
-		goto out;
-	for (i = 0; i < o.n; i++)
-		if (subs_import_item(r->db, r->user_id, &im, &o.items[i],
-		    now) == -1)
-			goto out;
-	if (db_commit(r->db) == -1)
-		goto out;
 	log_info("%s imported an OPML file by the API: %zu feeds added, "
 	    "%zu there already, %zu duplicates, %zu bad URLs", r->user_name,
-	    im.added, im.existing, o.duplicates, im.bad);
-	if (im.added > 0)
+	    res.added, res.existing, res.duplicates, res.bad);
+	if (res.added > 0)
 		spawn_fetch(r, 0);
 	mf_begin(r, &j, 201);
 	json_obj_open(&j, NULL);
 	json_str(&j, "message", "Feeds imported successfully");
 	rc = mf_end(r, &j);
 out:
-	db_rollback(r->db);
-	subs_import_release(&im);
-	opml_release(&o);
-	buf_release(&err);
+	buf_release(&res.why);
 	buf_release(&why);
 	return rc;
 }

@@ -5,8 +5,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct buf;
+#include "buf.h"
+
 struct req;
+
+/* What spawn_opml_import() reports; why is buf_init()ed by the caller. */
+struct opml_result {
+	size_t		 added;		/* feeds subscribed */
+	size_t		 categories;	/* made on the way */
+	size_t		 existing;	/* subscribed already */
+	size_t		 duplicates;	/* listed twice in the document */
+	size_t		 bad;		/* URLs that are not http(s) */
+	int		 long_folder;	/* refused: a folder name too long */
+	struct buf	 why;		/* refused: the parser's reason */
+};
 
 /* Which form of the feeds page comes back open, refilled. */
 enum feeds_form {
@@ -22,6 +34,8 @@ int		 feeds_render(struct req *, int, const char *, int);
 int		 spawn_fetch(struct req *, int64_t);
 int		 spawn_fetch_path(char *, size_t);
 int		 spawn_detached(const char *, char *const []);
+int		 spawn_opml_import(struct req *, const char *, size_t,
+		    struct opml_result *);
 
 /* manage.c */
 const char	*flash_text(const char *);

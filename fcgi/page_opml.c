@@ -1,8 +1,10 @@
-/* page_opml.c: OPML export (a download) and import (a file upload) */
+/*
+ * page_opml.c: OPML export (a download) and import (a file upload, which
+ * hearthctl reads: see spawn_opml_import())
+ */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "buf.h"
 #include "db.h"
@@ -10,7 +12,6 @@
 #include "log.h"
 #include "manage.h"
 #include "multipart.h"
-#include "opml.h"
 #include "pages.h"
 #include "subs.h"
 
@@ -35,19 +36,6 @@ page_opml_export(struct req *r)
 	return 0;
 }
 
-/* Whether every folder name of the list fits a category name. */
-static int
-names_fit(const struct opml *o)
-{
-	size_t	 i;
-
-	for (i = 0; i < o->n; i++)
-		if (o->items[i].category != NULL &&
-		    strlen(o->items[i].category) > SUBS_NAME_MAX)
-			return 0;
-	return 1;
-}
-
 /*
  * POST /opml, multipart/form-data with the file in "file": every feed
  * of the list the user lacks is subscribed, all in one transaction,
@@ -57,18 +45,15 @@ int
 page_opml_import(struct req *r)
 {
 	const struct multipart_part	*file;
-	struct subs_import		 im;
+	struct opml_result		 res;
 	struct multipart		 mp;
-	struct opml			 o;
 	struct buf			 err, loc;
-	int64_t				 now = (int64_t)time(NULL);
-	size_t				 i;
-	int				 n, rc = -1;
+	int				 rc = -1;
 
 	if (need_user(r) == -1)
 		return 0;
-	memset(&im, 0, sizeof(im));
-	memset(&o, 0, sizeof(o));
+	memset(&res, 0, sizeof(res));
+	buf_init(&res.why);
 	buf_init(&err);
 	buf_init(&loc);
 	if (multipart_parse(&mp, req_env(r, "CONTENT_TYPE"),
@@ -91,48 +76,36 @@ page_opml_import(struct req *r)
 		    FORM_IMPORT);
 		goto out;
 	}
-	if (opml_parse(&o, file->data, file->len, &err) == -1) {
-		buf_reset(&loc);
+	switch (spawn_opml_import(r, file->data, file->len, &res)) {
+	case -1:
+		goto out;
+	case 1:
+		if (res.long_folder) {
+			rc = feeds_render(r, 422, "That file has a folder name "
+			    "over 1024 bytes long: shorten it and import the "
+			    "file again.", FORM_IMPORT);
+			goto out;
+		}
 		BUF_LIT(&loc, "That file cannot be imported: ");
-		buf_puts(&loc, err.p != NULL ? err.p : "it is not OPML");
+		buf_puts(&loc, res.why.len > 0 ? res.why.p : "it is not OPML");
 		buf_putc(&loc, '.');
 		rc = loc.oom ? -1 : feeds_render(r, 422, loc.p, FORM_IMPORT);
 		goto out;
 	}
-	if (!names_fit(&o)) {
-		rc = feeds_render(r, 422, "That file has a folder name over "
-		    "1024 bytes long: shorten it and import the file again.",
-		    FORM_IMPORT);
-		goto out;
-	}
-	if (db_begin(r->db, 1) == -1)
-		goto out;
-	for (i = 0; i < o.n; i++)
-		if ((n = subs_import_item(r->db, r->user_id, &im,
-		    &o.items[i], now)) == -1) {
-			db_rollback(r->db);
-			goto out;
-		}
-	if (db_commit(r->db) == -1) {
-		db_rollback(r->db);
-		goto out;
-	}
 	log_info("%s imported an OPML file: %zu feeds added, %zu there "
-	    "already, %zu duplicates, %zu bad URLs", r->user_name, im.added,
-	    im.existing, o.duplicates, im.bad);
-	if (im.added > 0)
+	    "already, %zu duplicates, %zu bad URLs", r->user_name, res.added,
+	    res.existing, res.duplicates, res.bad);
+	if (res.added > 0)
 		spawn_fetch(r, 0);
-	buf_reset(&loc);
 	buf_printf(&loc, "/feeds?msg=imported&a=%zu&c=%zu&e=%zu&d=%zu&b=%zu",
-	    im.added, im.categories, im.existing, o.duplicates, im.bad);
+	    res.added, res.categories, res.existing, res.duplicates, res.bad);
 	if (loc.oom)
 		goto out;
 	resp_redirect(r, 303, loc.p);
 	rc = 0;
 out:
-	subs_import_release(&im);
-	opml_release(&o);
 	multipart_release(&mp);
+	buf_release(&res.why);
 	buf_release(&err);
 	buf_release(&loc);
 	return rc;

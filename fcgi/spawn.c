@@ -1,4 +1,7 @@
-/* spawn.c: start hearth-fetch in the background, never waiting for it */
+/*
+ * spawn.c: start hearth-fetch in the background, never waiting for it;
+ * run hearthctl for an OPML import, waiting a bounded time
+ */
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -12,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifdef __APPLE__
@@ -23,9 +27,13 @@
 #include "fcgi.h"
 #include "log.h"
 #include "manage.h"
+#include "opml.h"
 
 #define FETCH_PROG	"hearth-fetch"
+#define CTL_PROG	"hearthctl"
 #define EXEC_WAIT_MS	2000	/* for the exec to happen, at most */
+#define IMPORT_WAIT_MS	45000	/* for an import, under nginx's 60 s */
+#define OUT_MAX		4096	/* bytes kept of hearthctl's output */
 #define FD_LOOP_MAX	65536	/* descriptors closed one by one, at most */
 
 #if defined(__OpenBSD__) || defined(__FreeBSD__) || defined(__NetBSD__) || \
@@ -63,20 +71,20 @@ exe_dir(char *dir, size_t dirsz)
 }
 
 /*
- * Where hearth-fetch is, into path (pathsz bytes): beside the running
- * program (how both are installed and built), else the first in $PATH.
- * Found here, before any fork, so the child only has to exec.  0, or -1
- * when there is none (not logged).
+ * Where the program prog is, into path (pathsz bytes): beside the
+ * running program (how all are installed and built), else the first in
+ * $PATH.  Found here, before any fork, so the child only has to exec.
+ * 0, or -1 when there is none (not logged).
  */
-int
-spawn_fetch_path(char *path, size_t pathsz)
+static int
+prog_path(const char *prog, char *path, size_t pathsz)
 {
 	const char	*p, *end;
 	char		 dir[PATH_MAX];
 	size_t		 n;
 
 	if (exe_dir(dir, sizeof(dir)) == 0 &&
-	    (size_t)snprintf(path, pathsz, "%s%s", dir, FETCH_PROG) < pathsz &&
+	    (size_t)snprintf(path, pathsz, "%s%s", dir, prog) < pathsz &&
 	    access(path, X_OK) == 0)
 		return 0;
 	if ((p = getenv("PATH")) == NULL)
@@ -86,10 +94,17 @@ spawn_fetch_path(char *path, size_t pathsz)
 		if ((n = (size_t)(end - p)) == 0 || *p != '/')
 			continue;	/* relative entries are not trusted */
 		if ((size_t)snprintf(path, pathsz, "%.*s/%s", (int)n, p,
-		    FETCH_PROG) < pathsz && access(path, X_OK) == 0)
+		    prog) < pathsz && access(path, X_OK) == 0)
 			return 0;
 	}
 	return -1;
+}
+
+/* Where hearth-fetch is, as prog_path() finds it. */
+int
+spawn_fetch_path(char *path, size_t pathsz)
+{
+	return prog_path(FETCH_PROG, path, pathsz);
 }
 
 /* A pipe whose ends close on exec; at once where pipe2() exists. */
@@ -113,6 +128,27 @@ pipe_cloexec(int p[2])
 }
 
 /*
+ * In a child about to exec: every signal back to its default action
+ * (ignored ones stay ignored across exec: SIGPIPE, for one) and none
+ * blocked (the workers block some).  Async-signal-safe.
+ */
+static void
+child_signals(void)
+{
+	struct sigaction	 sa;
+	sigset_t		 none;
+	int			 sig;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	for (sig = 1; sig < NSIG; sig++)
+		sigaction(sig, &sa, NULL);	/* some refuse: no matter */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/*
  * The grandchild: a new session, default signals, /dev/null for the
  * standard descriptors, everything else closed (the FastCGI socket,
  * database files) but the report pipe at fd 3, which closes on exec.
@@ -121,19 +157,10 @@ pipe_cloexec(int p[2])
 static void
 child_exec(const char *path, char *const argv[], int report, int maxfd)
 {
-	struct sigaction	 sa;
-	sigset_t		 none;
-	int			 fd, e, sig;
+	int	 fd, e;
 
 	setsid();
-	/* Ignored signals stay ignored across exec: SIGPIPE, for one. */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_DFL;
-	sigemptyset(&sa.sa_mask);
-	for (sig = 1; sig < NSIG; sig++)
-		sigaction(sig, &sa, NULL);	/* some refuse: no matter */
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
+	child_signals();
 	if (report != 3) {
 		if (dup2(report, 3) == -1)
 			goto fail;
@@ -270,4 +297,281 @@ spawn_fetch(struct req *r, int64_t feed)
 	log_debug("started %s%s%s", path, feed > 0 ? " --feed " : "",
 	    feed > 0 ? id : "");
 	return 0;
+}
+
+/* Milliseconds on a clock that does not jump. */
+static int64_t
+now_ms(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * The child of spawn_run(): fds[0..2] become its standard input, output
+ * and error, everything else is closed.  Each is first moved above 2,
+ * in case one of them is a standard descriptor already.  Only
+ * async-signal-safe calls: the parent has other threads.
+ */
+static void
+child_run(const char *path, char *const argv[], int fds[3], int maxfd)
+{
+	int	 i, fd;
+
+	child_signals();
+	for (i = 0; i < 3; i++)
+		if ((fds[i] = fcntl(fds[i], F_DUPFD, 3)) == -1)
+			_exit(127);
+	for (i = 0; i < 3; i++)
+		if (dup2(fds[i], i) == -1)
+			_exit(127);
+#ifdef HAVE_CLOSEFROM
+	(void)maxfd;
+	(void)fd;
+	closefrom(3);
+#else
+	for (fd = 3; fd < maxfd; fd++)
+		close(fd);
+#endif
+	execv(path, argv);
+	_exit(127);
+}
+
+/* Keep up to OUT_MAX bytes of what came; the rest is read and dropped. */
+static void
+keep(struct buf *b, const char *p, size_t n)
+{
+	if (b->len < OUT_MAX)
+		buf_add(b, p, n < OUT_MAX - b->len ? n : OUT_MAX - b->len);
+}
+
+/*
+ * Feed the child's standard input from in and collect its output until
+ * both output pipes close or the deadline passes.  fd[0] is the input's
+ * write end (non-blocking), fd[1] and fd[2] the output's read ends; each
+ * is closed and set to -1 when done.  0, or -1 at the deadline.
+ */
+static int
+run_io(int fd[3], const char *in, size_t inlen, struct buf *out,
+    struct buf *err, int64_t deadline)
+{
+	struct pollfd	 pfd[3];
+	char		 chunk[4096];
+	size_t		 off = 0;
+	ssize_t		 k;
+	int64_t		 left;
+	int		 i, n, which[3];
+
+	for (;;) {
+		for (n = 0, i = 0; i < 3; i++)
+			if (fd[i] != -1) {
+				pfd[n].fd = fd[i];
+				pfd[n].events = i == 0 ? POLLOUT : POLLIN;
+				which[n++] = i;
+			}
+		if (n == 0 || (fd[1] == -1 && fd[2] == -1))
+			return 0;
+		if ((left = deadline - now_ms()) <= 0)
+			return -1;
+		if (poll(pfd, (nfds_t)n, (int)left) == -1) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		for (i = 0; i < n; i++) {
+			if (pfd[i].revents == 0)
+				continue;
+			if (which[i] == 0) {
+				k = write(fd[0], in + off, inlen - off);
+				if (k > 0)
+					off += (size_t)k;
+				/* EPIPE: it stopped reading; its status says why. */
+				if ((k == -1 && errno != EAGAIN && errno != EINTR)
+				    || off == inlen) {
+					close(fd[0]);
+					fd[0] = -1;
+				}
+				continue;
+			}
+			k = read(pfd[i].fd, chunk, sizeof(chunk));
+			if (k > 0)
+				keep(which[i] == 1 ? out : err, chunk,
+				    (size_t)k);
+			else if (k == 0 || (errno != EAGAIN && errno != EINTR)) {
+				close(fd[which[i]]);
+				fd[which[i]] = -1;
+			}
+		}
+	}
+}
+
+/*
+ * Reap the child pid into *status, polling until the deadline.  0, or
+ * -1 when it is still running then (or cannot be waited for).
+ */
+static int
+reap(pid_t pid, int *status, int64_t deadline)
+{
+	pid_t	 w;
+
+	for (;;) {
+		if ((w = waitpid(pid, status, WNOHANG)) == pid)
+			return 0;
+		if (w == -1 && errno != EINTR)
+			return -1;
+		if (now_ms() >= deadline)
+			return -1;
+		poll(NULL, 0, 10);
+	}
+}
+
+/*
+ * Run path with argv and wait for it, timeout_ms at most: the inlen
+ * bytes at in on its standard input, its standard output and error into
+ * out and err (OUT_MAX bytes of each kept).  Past the deadline it is
+ * killed.  Returns its exit status, or -1 (logged) when it could not
+ * run, was killed, or took too long.
+ */
+static int
+spawn_run(const char *path, char *const argv[], const char *in,
+    size_t inlen, struct buf *out, struct buf *err, int timeout_ms)
+{
+	int64_t		 deadline = now_ms() + timeout_ms;
+	pid_t		 pid;
+	long		 lim;
+	int		 p[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } };
+	int		 mine[3] = { -1, -1, -1 }, child[3];
+	int		 status, i, maxfd, rc = -1;
+
+	lim = sysconf(_SC_OPEN_MAX);
+	maxfd = lim < 0 || lim > FD_LOOP_MAX ? FD_LOOP_MAX : (int)lim;
+	for (i = 0; i < 3; i++)
+		if (pipe_cloexec(p[i]) == -1) {
+			log_warn("run %s: pipe", path);
+			goto out;
+		}
+	if (fcntl(p[0][1], F_SETFL, O_NONBLOCK) == -1) {
+		log_warn("run %s: fcntl", path);
+		goto out;
+	}
+	if ((pid = fork()) == -1) {
+		log_warn("run %s: fork", path);
+		goto out;
+	}
+	if (pid == 0) {
+		child[0] = p[0][0];
+		child[1] = p[1][1];
+		child[2] = p[2][1];
+		child_run(path, argv, child, maxfd);
+	}
+	/* The child reads p[0] and writes p[1] and p[2]; here the reverse. */
+	mine[0] = p[0][1];
+	mine[1] = p[1][0];
+	mine[2] = p[2][0];
+	close(p[0][0]);
+	close(p[1][1]);
+	close(p[2][1]);
+	for (i = 0; i < 3; i++)
+		p[i][0] = p[i][1] = -1;
+	if (inlen == 0) {
+		close(mine[0]);
+		mine[0] = -1;
+	}
+	if (run_io(mine, in, inlen, out, err, deadline) == -1 ||
+	    reap(pid, &status, deadline) == -1) {
+		log_warnx("run %s: no answer after %d ms: stopped", path,
+		    timeout_ms);
+		kill(pid, SIGKILL);
+		while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+			;
+		goto out;
+	}
+	if (WIFEXITED(status))
+		rc = WEXITSTATUS(status);
+	else
+		log_warnx("run %s: killed by signal %d", path,
+		    WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+out:
+	for (i = 0; i < 3; i++) {
+		if (p[i][0] != -1)
+			close(p[i][0]);
+		if (p[i][1] != -1)
+			close(p[i][1]);
+		if (mine[i] != -1)
+			close(mine[i]);
+	}
+	return rc;
+}
+
+/*
+ * Import the OPML document of len bytes at doc for the signed-in user:
+ * hearthctl [-c CONF] opml import --user-id ID --summary -, fed the
+ * document on its standard input.  The responder never parses a
+ * document itself (and so never loads libxml2); hearthctl does, in one
+ * transaction of its own.  Fills res.  Returns 0 when the list was
+ * imported, 1 when it was refused (res->why holds the parser's reason,
+ * or res->long_folder is set), -1 on any other failure (logged).
+ */
+int
+spawn_opml_import(struct req *r, const char *doc, size_t len,
+    struct opml_result *res)
+{
+	struct buf	 out, err;
+	char		 path[PATH_MAX], id[32], *nl;
+	char		*argv[10];
+	int		 n = 0, status, rc = -1;
+
+	/* What hearthctl would refuse to read at all. */
+	if (opml_check_size(len, &res->why) == -1)
+		return res->why.oom ? -1 : 1;
+	buf_init(&out);
+	buf_init(&err);
+	if (prog_path(CTL_PROG, path, sizeof(path)) == -1) {
+		log_warnx("%s not found beside hearth-fcgi nor in PATH: "
+		    "cannot import OPML", CTL_PROG);
+		return -1;
+	}
+	snprintf(id, sizeof(id), "%lld", (long long)r->user_id);
+	argv[n++] = (char *)CTL_PROG;
+	if (r->app->conf.path != NULL) {
+		argv[n++] = (char *)"-c";
+		argv[n++] = r->app->conf.path;
+	}
+	argv[n++] = (char *)"opml";
+	argv[n++] = (char *)"import";
+	argv[n++] = (char *)"--user-id";
+	argv[n++] = id;
+	argv[n++] = (char *)"--summary";
+	argv[n++] = (char *)"-";
+	argv[n] = NULL;
+	status = spawn_run(path, argv, doc, len, &out, &err, IMPORT_WAIT_MS);
+	if (out.oom || err.oom)
+		goto out;
+	if (err.len > 0 && status != 0)
+		log_warnx("%s opml import: %.*s", CTL_PROG,
+		    (int)(err.p[err.len - 1] == '\n' ? err.len - 1 : err.len),
+		    err.p);
+	if (out.p != NULL && (nl = strchr(out.p, '\n')) != NULL)
+		*nl = '\0';
+	if (status == 0 && out.p != NULL && sscanf(out.p,
+	    "imported %zu %zu %zu %zu %zu", &res->added, &res->categories,
+	    &res->existing, &res->duplicates, &res->bad) == 5)
+		rc = 0;
+	else if (status == 1 && out.p != NULL &&
+	    strncmp(out.p, "not-opml ", 9) == 0) {
+		buf_puts(&res->why, out.p + 9);
+		rc = res->why.oom ? -1 : 1;
+	} else if (status == 1 && out.p != NULL &&
+	    strcmp(out.p, "long-folder") == 0) {
+		res->long_folder = 1;
+		rc = 1;
+	} else if (status != -1)
+		log_warnx("%s opml import failed (status %d)", CTL_PROG,
+		    status);
+out:
+	buf_release(&out);
+	buf_release(&err);
+	return rc;
 }

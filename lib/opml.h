@@ -30,10 +30,16 @@ struct opml {
 	size_t			 duplicates;	/* how many in dups */
 };
 
+/* opml.c (libxml2) */
 int	opml_parse(struct opml *, const char *, size_t, struct buf *);
+void	opml_release(struct opml *);
+
+/* opml_write.c */
+int	opml_check_size(size_t, struct buf *);
+void	opml_clean_into(struct buf *, const char *, int);
 void	opml_clean_title(struct buf *, const char *);
 void	opml_clean_category(struct buf *, const char *);
-void	opml_release(struct opml *);
+size_t	opml_next_name(const char *, size_t *, const char **);
 void	opml_write(struct buf *, const char *, const struct opml_item *,
 	    size_t);
 

@@ -531,6 +531,38 @@ check "bob has his own 10 feeds and 5 categories" \
     f.user_id WHERE u.name = 'bob') || ' ' || (SELECT count(*) FROM category
     c JOIN user u ON u.id = c.user_id WHERE u.name = 'bob')")" "10 5"
 
+# --user-id and --summary, as hearth-fcgi runs it for an upload: bob
+# (id 2 here) by id, with several users and no -u.
+bid=$(q "SELECT id FROM user WHERE name = 'bob'")
+"$ctl" -c "$C" opml import --user-id "$bid" --summary - < "$real" \
+    >"$T/out" 2>"$T/err"
+rc=$?
+sancheck opml import --summary
+check "--summary again for bob: one line of counts, no notes" \
+    eval 'st 0 && is "$(cat "$T/out")" "imported 0 0 10 2 1" && test ! -s "$T/err"'
+echo "not xml" | "$ctl" -c "$C" opml import --summary --user-id "$bid" - \
+    >"$T/out" 2>"$T/err"
+rc=$?
+check "--summary of something else: status 1, not-opml and the reason" \
+    eval 'st 1 && is "$(cat "$T/out")" "not-opml not an OPML file: Start tag expected, '"'<'"' not found, line 1"'
+long=$(printf '%01100d' 0)
+printf '<opml version="2.0"><body><outline text="%s"><outline xmlUrl="https://l.example/f"/></outline></body></opml>' \
+    "$long" | "$ctl" -c "$C" opml import --summary --user-id "$bid" - \
+    >"$T/out" 2>"$T/err"
+rc=$?
+check "--summary of a folder name over 1024 bytes: status 1, long-folder" \
+    eval 'st 1 && is "$(cat "$T/out")" "long-folder"'
+"$ctl" -c "$C" opml import --summary --user-id 99 - < "$real" \
+    >"$T/out" 2>"$T/err"
+rc=$?
+check "--user-id of nobody: status 1, told, no line" \
+    eval 'st 1 && err_has "no user with id 99" && test ! -s "$T/out"'
+run opml import --user-id x "$real"
+check "--user-id that is not a number: status 1" \
+    eval 'st 1 && err_has "--user-id x"'
+run opml import --bogus "$real"
+check "an unknown option of opml import: status 2" st 2
+
 # What hearthctl itself lets one make must survive the round trip too.
 # hearthctl may store such names normalized or refuse them (status 2).
 fresh init alice

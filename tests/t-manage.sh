@@ -305,6 +305,7 @@ cat > "$S/in.opml" <<'EOF'
 <outline text="Gopher" xmlUrl="gopher://old.example/feed"/>
 </body></opml>
 EOF
+bob_feeds=$(db "SELECT count(*) FROM feed WHERE user_id = 2")
 as alice -F "csrf=$csrf" -F "file=@$S/in.opml;type=text/x-opml" "$U/opml"
 is "import: 303 with the counts" 303 test "$(hdr Location)" = \
     "/feeds?msg=imported&a=2&c=1&e=1&d=1&b=1"
@@ -319,6 +320,29 @@ echo "not xml" > "$S/bad.opml"
 as alice -F "csrf=$csrf" -F "file=@$S/bad.opml" "$U/opml"
 is "import a file that is not OPML: 422, the feeds page" 422 \
     has "cannot be imported"
+check "with the reason hearthctl's parser gives" grep -qF \
+    "That file cannot be imported: not an OPML file: Start tag expected" "$S/b"
+cat > "$S/laughs.opml" <<'EOF'
+<?xml version="1.0"?>
+<!DOCTYPE opml [
+ <!ENTITY lol "lol">
+ <!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+ <!ENTITY lol2 "&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;">
+]>
+<opml version="2.0"><body>
+<outline text="&lol2;" xmlUrl="http://127.0.0.1:9/laughs.xml"/>
+</body></opml>
+EOF
+as alice -F "csrf=$csrf" -F "file=@$S/laughs.opml" "$U/opml"
+is "import a file declaring entities: 422" 422 has "entity declarations"
+long=$(printf '%01100d' 0)
+printf '<opml version="2.0"><body><outline text="%s"><outline text="L" xmlUrl="http://127.0.0.1:9/long.xml"/></outline></body></opml>' \
+    "$long" > "$S/long.opml"
+as alice -F "csrf=$csrf" -F "file=@$S/long.opml" "$U/opml"
+is "import a folder name over 1024 bytes: 422" 422 \
+    has "folder name over 1024 bytes long"
+check "bob's subscriptions untouched by alice's imports" test \
+    "$(db "SELECT count(*) FROM feed WHERE user_id = 2")" = "$bob_feeds"
 as alice -F "csrf=$csrf" "$U/opml"
 is "import without a file: 422" 422 has "Choose an OPML file"
 as alice -H "Content-Type: multipart/form-data" --data-binary "junk" \

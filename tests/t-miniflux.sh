@@ -527,6 +527,15 @@ is "POST /v1/import: 201" 201 '$j->{message}' "Feeds imported successfully"
     nok "import: feeds not as expected"
 A --data-binary 'this is not OPML' "$U/v1/import"
 err "import of something else: 400" 400
+is "the 400 gives hearthctl's parser's reason" 400 '$j->{error_message}' \
+    "This file cannot be imported: not an OPML file: Start tag expected, '<' not found, line 1"
+long=$(printf '%01100d' 0)
+A --data-binary "<opml version=\"2.0\"><body><outline text=\"$long\"><outline text=\"L\" xmlUrl=\"http://127.0.0.1:9/long.xml\"/></outline></body></opml>" \
+    "$U/v1/import"
+is "import with a folder name over 1024 bytes: 400" 400 \
+    '$j->{error_message}' "A folder name is over 1024 bytes long."
+[ "$(db "SELECT count(*) FROM feed WHERE url = 'http://127.0.0.1:9/long.xml'")" = 0 ] &&
+    ok "and nothing of it was imported" || nok "the long folder's feed was imported"
 
 # --- routing ---------------------------------------------------------------
 
