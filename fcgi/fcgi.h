@@ -26,6 +26,7 @@ struct app {
 	size_t		 prefix_len;	/* without its last slash */
 	volatile sig_atomic_t quit;	/* SIGTERM or SIGINT seen */
 	struct stats_file *stats;	/* live figures, or NULL */
+	uint64_t	 served;	/* requests answered, for idleness */
 };
 
 /* One worker thread: its own connection and request. */

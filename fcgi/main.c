@@ -24,6 +24,7 @@
 #include "stats.h"
 
 #define BACKLOG		128
+#define IDLE_CHECK	5	/* seconds between looks for idleness */
 
 static struct app	 app;
 static pthread_mutex_t	 accept_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -133,6 +134,7 @@ worker_main(void *arg)
 		FCGX_Finish_r(&w->fr);
 		if (w->app->stats != NULL)
 			stats_request(w->app->stats, rt, status, now_us() - t0);
+		__atomic_fetch_add(&w->app->served, 1, __ATOMIC_RELAXED);
 	}
 	req_release(&r);
 	w->done = 1;
@@ -146,6 +148,8 @@ main(int argc, char *argv[])
 	struct sigaction	 sa;
 	struct buf		 err;
 	sigset_t		 mask, old;
+	struct timespec		 ts;
+	uint64_t		 served, seen = 0, trimmed = 0;
 	const char		*conf_file = NULL;
 	int			 ch, debug = 0, i, n, sig, tries, left;
 
@@ -217,11 +221,33 @@ main(int argc, char *argv[])
 	mem_trim();
 	log_info("%d workers ready, database %s", n, app.conf.database);
 
-	/* Wait for the signal to stop; requests in flight finish. */
-	do {
-		if (sigwait(&mask, &sig) != 0)
-			sig = SIGTERM;
-	} while (sig == SIGHUP);
+	/*
+	 * Wait for the signal to stop; requests in flight finish.  Every
+	 * IDLE_CHECK seconds, when requests came before but none since the
+	 * last look, the heap they left goes back to the system: an idle
+	 * responder keeps almost no dirty memory to be swapped or
+	 * compressed and faulted back in by the next request.
+	 */
+	for (;;) {
+		ts.tv_sec = IDLE_CHECK;
+		ts.tv_nsec = 0;
+		if ((sig = sigtimedwait(&mask, NULL, &ts)) == -1) {
+			if (errno != EAGAIN && errno != EINTR)
+				sig = SIGTERM;
+			else {
+				served = __atomic_load_n(&app.served,
+				    __ATOMIC_RELAXED);
+				if (served == seen && served != trimmed) {
+					mem_trim();
+					trimmed = served;
+				}
+				seen = served;
+				continue;
+			}
+		}
+		if (sig != SIGHUP)
+			break;
+	}
 	log_info("signal %d: finishing the requests in flight", sig);
 	app.quit = 1;
 	FCGX_ShutdownPending();
