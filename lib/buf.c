@@ -76,8 +76,9 @@ fail:
 	return -1;
 }
 
+/* buf_add() when the bytes do not fit, or after a failure. */
 void
-buf_add(struct buf *b, const char *s, size_t n)
+buf_add_slow(struct buf *b, const char *s, size_t n)
 {
 	if (buf_grow(b, n) == -1)
 		return;
@@ -102,25 +103,102 @@ buf_putc_slow(struct buf *b, char c)
 	buf_add(b, &c, 1);
 }
 
+/*
+ * Append printf-style.  The text is formatted straight into the room
+ * left, and a second time only when it did not fit.
+ */
 void
 buf_printf(struct buf *b, const char *fmt, ...)
 {
 	va_list	 ap;
+	size_t	 room;
 	int	 n;
 
+	if (b->oom)
+		return;
+	room = b->cap > b->len ? b->cap - b->len : 0;
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(room > 0 ? b->p + b->len : NULL, room, fmt, ap);
 	va_end(ap);
 	if (n < 0) {
 		b->oom = 1;
 		return;
 	}
-	if (buf_grow(b, (size_t)n) == -1)
+	if ((size_t)n < room) {
+		b->len += (size_t)n;
 		return;
+	}
+	if (buf_grow(b, (size_t)n) == -1) {
+		if (b->p != NULL)
+			b->p[b->len] = '\0';
+		return;
+	}
 	va_start(ap, fmt);
 	vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	b->len += (size_t)n;
+}
+
+/* "00" to "99": two digits a step, half the divisions. */
+static const char digits2[201] =
+    "0001020304050607080910111213141516171819"
+    "2021222324252627282930313233343536373839"
+    "4041424344454647484950515253545556575859"
+    "6061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/* Write the digits of u so that they end before end; the first one. */
+static char *
+udigits(char *end, unsigned long long u)
+{
+	unsigned int	 i;
+
+	while (u >= 100) {
+		i = (unsigned int)(u % 100) * 2;
+		u /= 100;
+		*--end = digits2[i + 1];
+		*--end = digits2[i];
+	}
+	if (u >= 10) {
+		i = (unsigned int)u * 2;
+		*--end = digits2[i + 1];
+		*--end = digits2[i];
+	} else
+		*--end = (char)('0' + u);
+	return end;
+}
+
+/*
+ * Append v in decimal, as "%lld" would, without printf: pages write
+ * thousands of ids and times.
+ */
+void
+buf_int(struct buf *b, long long v)
+{
+	char	 tmp[24], *p;
+
+	p = udigits(tmp + sizeof(tmp), v < 0 ?
+	    0ULL - (unsigned long long)v : (unsigned long long)v);
+	if (v < 0)
+		*--p = '-';
+	buf_add(b, p, (size_t)(tmp + sizeof(tmp) - p));
+}
+
+/*
+ * Append v in decimal with leading zeros up to width digits, as "%0*llu"
+ * would (width at most 20; more digits than width are all written).
+ */
+void
+buf_uint0(struct buf *b, unsigned long long v, int width)
+{
+	char	 tmp[24], *p, *end = tmp + sizeof(tmp);
+
+	if (width > 20)
+		width = 20;
+	p = udigits(end, v);
+	while (end - p < width)
+		*--p = '0';
+	buf_add(b, p, (size_t)(end - p));
 }
 
 /*

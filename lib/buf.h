@@ -3,6 +3,7 @@
 #define HEARTH_BUF_H
 
 #include <stddef.h>
+#include <string.h>
 
 /*
  * A growable byte buffer.  Writers never report errors: a failed
@@ -25,14 +26,32 @@ void	 buf_init(struct buf *);
 void	 buf_reset(struct buf *);
 void	 buf_release(struct buf *);
 int	 buf_grow(struct buf *, size_t);
-void	 buf_add(struct buf *, const char *, size_t);
+void	 buf_add_slow(struct buf *, const char *, size_t);
 void	 buf_puts(struct buf *, const char *);
 void	 buf_putc_slow(struct buf *, char);
 void	 buf_printf(struct buf *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
+void	 buf_int(struct buf *, long long);
+void	 buf_uint0(struct buf *, unsigned long long, int);
 char	*buf_steal(struct buf *);
 
 #define BUF_LIT(b, s)	buf_add((b), "" s "", sizeof(s) - 1)
+
+/*
+ * Append n bytes at s.  Inline, as pages make thousands of small
+ * writes, most of them literals whose copy the compiler then unrolls.
+ */
+static inline void
+buf_add(struct buf *b, const char *s, size_t n)
+{
+	if (!b->oom && n < b->cap - b->len) {
+		if (n > 0)
+			memcpy(b->p + b->len, s, n);
+		b->len += n;
+		b->p[b->len] = '\0';
+	} else
+		buf_add_slow(b, s, n);
+}
 
 /* Append one byte; inline, since writers call it once per character. */
 static inline void

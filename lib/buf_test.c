@@ -1,10 +1,84 @@
 /* buf_test.c: unit tests for the byte buffer */
+#include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
 #include "test.h"
+
+/* buf_int() of v against what printf's %lld writes. */
+static void
+check_int(long long v)
+{
+	struct buf	 b;
+	char		 want[32];
+
+	buf_init(&b);
+	BUF_LIT(&b, "<");
+	buf_int(&b, v);
+	snprintf(want, sizeof(want), "<%lld", v);
+	T_STR(b.p, want, "buf_int %lld", v);
+	buf_release(&b);
+}
+
+/* buf_uint0() of v, width against printf's %0*llu. */
+static void
+check_uint0(unsigned long long v, int width)
+{
+	struct buf	 b;
+	char		 want[32];
+
+	buf_init(&b);
+	buf_uint0(&b, v, width);
+	snprintf(want, sizeof(want), "%0*llu", width, v);
+	T_STR(b.p, want, "buf_uint0 %llu, width %d", v, width);
+	buf_release(&b);
+}
+
+static void
+test_numbers(void)
+{
+	static const long long	 ints[] = { 0, 1, -1, 9, 10, -10, 99, 100,
+	    1764547155LL, -1764547155LL, 100000, LLONG_MAX, LLONG_MIN,
+	    LLONG_MIN + 1 };
+	static const struct {
+		unsigned long long	 v;
+		int			 width;
+	} pads[] = { { 0, 0 }, { 0, 1 }, { 0, 4 }, { 5, 2 }, { 59, 2 },
+	    { 2026, 4 }, { 123, 2 }, { 7, 20 }, { ULLONG_MAX, 0 },
+	    { ULLONG_MAX, 20 } };
+	struct buf	 b;
+	char		 big[300];
+	size_t		 i;
+
+	for (i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
+		check_int(ints[i]);
+	for (i = 0; i < sizeof(pads) / sizeof(pads[0]); i++)
+		check_uint0(pads[i].v, pads[i].width);
+
+	/* printf into the room left, and past it. */
+	buf_init(&b);
+	buf_grow(&b, 10);
+	buf_printf(&b, "%d", 12);
+	T_STR(b.p, "12", "printf fits the room left");
+	memset(big, 'y', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	buf_printf(&b, "%s.", big);
+	T_OK(b.len == 2 + sizeof(big) && b.p[2] == 'y' &&
+	    b.p[b.len - 1] == '.' && b.p[b.len] == '\0',
+	    "printf past the room grows and writes it all");
+	buf_release(&b);
+	buf_init(&b);
+	BUF_LIT(&b, "kept");
+	b.oom = 1;
+	buf_printf(&b, "%s", big);
+	buf_int(&b, 5);
+	T_OK(b.len == 4 && strcmp(b.p, "kept") == 0,
+	    "printf and buf_int after oom write nothing");
+	buf_release(&b);
+}
 
 int
 main(void)
@@ -12,6 +86,8 @@ main(void)
 	struct buf	 b;
 	char		*s;
 	size_t		 i;
+
+	test_numbers();
 
 	buf_init(&b);
 	T_OK(b.p == NULL && b.len == 0 && !b.oom, "init is empty");
