@@ -135,4 +135,15 @@ int		 need_user(struct req *);
 int		 csrf_ok(struct req *);
 void		 html_href(struct req *, const char *);
 
+/*
+ * html_href() of a literal path ("/feeds"), which needs no escaping;
+ * nor does the prefix (conf.c's check_prefix() allows no character
+ * HTML would change).
+ */
+#define HREF_LIT(r, s) do {						\
+	struct buf *href_b = &(r)->resp.body;				\
+	buf_add(href_b, (r)->app->prefix, (r)->app->prefix_len);	\
+	buf_add(href_b, "" s "", sizeof(s) - 1);			\
+} while (0)
+
 #endif

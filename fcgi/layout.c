@@ -69,20 +69,23 @@ static const struct navitem {
 	[NAV_SETTINGS] = { "/settings", "Settings", "settings" },
 };
 
-/* The keyboard help, also the list of what hearth.js answers to. */
-static const char *const help_keys[][2] = {
-	{ "j / k", "next / previous entry" },
-	{ "o, Enter", "open the entry" },
-	{ "v", "open the original in a new tab" },
-	{ "m", "mark read / unread" },
-	{ "s", "star / unstar" },
-	{ "r", "reload" },
-	{ "/", "search" },
-	{ "g u", "go to unread" },
-	{ "g s", "go to starred" },
-	{ "g f", "go to feeds" },
-	{ "?", "this help" },
-};
+/*
+ * The keyboard help, also the list of what hearth.js answers to: one
+ * literal, as no part of it changes.
+ */
+#define HELP_KEY(k, what)	"<dt><kbd>" k "</kbd></dt><dd>" what "</dd>\n"
+#define HELP_KEYS							\
+	HELP_KEY("j / k", "next / previous entry")			\
+	HELP_KEY("o, Enter", "open the entry")				\
+	HELP_KEY("v", "open the original in a new tab")			\
+	HELP_KEY("m", "mark read / unread")				\
+	HELP_KEY("s", "star / unstar")					\
+	HELP_KEY("r", "reload")						\
+	HELP_KEY("/", "search")						\
+	HELP_KEY("g u", "go to unread")					\
+	HELP_KEY("g s", "go to starred")				\
+	HELP_KEY("g f", "go to feeds")					\
+	HELP_KEY("?", "this help")
 
 /* The first VER_LEN hex digits of the SHA-256 of dir/name into ver. */
 static int
@@ -167,20 +170,24 @@ assets_init(void)
 void
 html_href(struct req *r, const char *path)
 {
-	html_text(&r->resp.body, r->app->prefix, r->app->prefix_len);
+	/* check_prefix() lets in no character escaping would change. */
+	buf_add(&r->resp.body, r->app->prefix, r->app->prefix_len);
 	html_puts(&r->resp.body, path);
 }
 
-/* The headers every HTML answer carries. */
+/*
+ * The headers every HTML answer carries, as resp_header() would write
+ * them: constants, without a line break but the lines' own.
+ */
 static void
 html_headers(struct req *r)
 {
 	r->resp.type = "text/html; charset=utf-8";
-	resp_header(r, "Content-Security-Policy", CSP);
-	resp_header(r, "X-Content-Type-Options", "nosniff");
-	resp_header(r, "Referrer-Policy", "no-referrer");
-	resp_header(r, "X-Frame-Options", "DENY");
-	resp_header(r, "Cache-Control", "no-store");
+	BUF_LIT(&r->resp.head, "Content-Security-Policy: " CSP "\r\n"
+	    "X-Content-Type-Options: nosniff\r\n"
+	    "Referrer-Policy: no-referrer\r\n"
+	    "X-Frame-Options: DENY\r\n"
+	    "Cache-Control: no-store\r\n");
 }
 
 static void
@@ -218,9 +225,12 @@ top_bar(struct req *r, enum nav nav, long long unread)
 			HTML_LIT(b, " aria-current=\"page\"");
 		HTML_LIT(b, ">");
 		html_puts(b, navitems[i].label);
-		if (i == NAV_UNREAD)
-			buf_printf(b, " <span class=\"count\" id=\"unread-count\">"
-			    "%lld</span>", unread);
+		if (i == NAV_UNREAD) {
+			HTML_LIT(b, " <span class=\"count\""
+			    " id=\"unread-count\">");
+			buf_int(b, unread);
+			HTML_LIT(b, "</span>");
+		}
 		HTML_LIT(b, "</a></li>\n");
 	}
 	HTML_LIT(b, "</ul></nav>\n<form class=\"search\" role=\"search\""
@@ -338,23 +348,14 @@ void
 page_end(struct req *r)
 {
 	struct buf	*b = &r->resp.body;
-	size_t		 i;
 
 	HTML_LIT(b, "</main>\n");
-	if (r->user_id != 0) {
+	if (r->user_id != 0)
 		HTML_LIT(b, "<div id=\"help\" class=\"help\" hidden>"
 		    "<div class=\"help-box\" role=\"dialog\""
 		    " aria-labelledby=\"help-title\">\n"
-		    "<h2 id=\"help-title\">Keyboard shortcuts</h2>\n<dl>\n");
-		for (i = 0; i < sizeof(help_keys) / sizeof(help_keys[0]); i++) {
-			HTML_LIT(b, "<dt><kbd>");
-			html_puts(b, help_keys[i][0]);
-			HTML_LIT(b, "</kbd></dt><dd>");
-			html_puts(b, help_keys[i][1]);
-			HTML_LIT(b, "</dd>\n");
-		}
-		HTML_LIT(b, "</dl>\n<p><button type=\"button\" id=\"help-close\">"
-		    "Close</button></p>\n</div></div>\n");
-	}
+		    "<h2 id=\"help-title\">Keyboard shortcuts</h2>\n<dl>\n"
+		    HELP_KEYS "</dl>\n<p><button type=\"button\""
+		    " id=\"help-close\">Close</button></p>\n</div></div>\n");
 	HTML_LIT(b, "</body>\n</html>\n");
 }

@@ -82,7 +82,9 @@ cursor_parse(const char *s, struct cursor *c)
 void
 cursor_write(struct buf *b, int64_t published, int64_t id)
 {
-	buf_printf(b, "%lld.%lld", (long long)published, (long long)id);
+	buf_int(b, published);
+	buf_putc(b, '.');
+	buf_int(b, id);
 }
 
 /*
@@ -136,7 +138,7 @@ list_write(struct buf *b, const struct list *l)
 		if (l->id == 0)
 			buf_putc(b, 'n');
 		else
-			buf_printf(b, "%lld", (long long)l->id);
+			buf_int(b, l->id);
 		return;
 	default:
 		buf_putc(b, 'u');
@@ -164,7 +166,7 @@ list_path(struct buf *b, const struct list *l)
 		if (l->id == 0)
 			BUF_LIT(b, "none");
 		else
-			buf_printf(b, "%lld", (long long)l->id);
+			buf_int(b, l->id);
 		if (l->all)
 			BUF_LIT(b, "?all=1");
 		return;
@@ -225,9 +227,70 @@ list_bind(sqlite3_stmt *st, int64_t user, const struct list *l,
 }
 
 /*
+ * Split t into its UTC date and time as gmtime_r() does (tm_year,
+ * tm_mon, tm_mday, tm_hour, tm_min, tm_sec only), with the civil
+ * calendar arithmetic of Howard Hinnant's civil_from_days(): gmtime_r()
+ * takes a lock and costs ten times more, once a row.  -1 when the year
+ * does not fit tm_year, as gmtime_r() fails then.
+ */
+static int
+utc_split(int64_t t, struct tm *tm)
+{
+	int64_t	 days = t / 86400, secs = t % 86400;
+	int64_t	 z, era, doe, yoe, doy, mp, y, m;
+
+	if (secs < 0) {
+		secs += 86400;
+		days--;
+	}
+	z = days + 719468;		/* days since 0000-03-01 */
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = z - era * 146097;		/* [0, 146096] */
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;	/* March is 0 */
+	m = mp < 10 ? mp + 3 : mp - 9;
+	y = yoe + era * 400 + (m <= 2);
+	if (y - 1900 > INT_MAX || y - 1900 < INT_MIN)
+		return -1;
+	tm->tm_year = (int)(y - 1900);
+	tm->tm_mon = (int)m - 1;
+	tm->tm_mday = (int)(doy - (153 * mp + 2) / 5 + 1);
+	tm->tm_hour = (int)(secs / 3600);
+	tm->tm_min = (int)(secs / 60 % 60);
+	tm->tm_sec = (int)(secs % 60);
+	return 0;
+}
+
+/* The year of tm as "%04d" writes it. */
+static void
+time_year(struct buf *b, const struct tm *tm)
+{
+	long long	 y = (long long)tm->tm_year + 1900;
+
+	if (y < 0) {
+		buf_putc(b, '-');
+		buf_uint0(b, (unsigned long long)-y, 3);
+	} else
+		buf_uint0(b, (unsigned long long)y, 4);
+}
+
+/* What follows the year in datetime=, up to title='s year. */
+#define DT_TAIL	"-MM-DDTHH:MM:SSZ\" title=\""
+
+/* Two digits of v (0 to 99) at p. */
+static void
+put2(char *p, int v)
+{
+	p[0] = (char)('0' + v / 10);
+	p[1] = (char)('0' + v % 10);
+}
+
+/*
  * Write the time t as <time>: the exact UTC time in datetime= and
  * title=, and a short text relative to now: "now", "5m", "3h", "2d",
- * then "12 Mar" this year and "12 Mar 2024" before.
+ * then "12 Mar" this year and "12 Mar 2024" before.  Lists write one a
+ * row, so without printf.
  */
 void
 time_html(struct buf *b, int64_t t, time_t now)
@@ -235,31 +298,49 @@ time_html(struct buf *b, int64_t t, time_t now)
 	static const char *const mon[12] = { "Jan", "Feb", "Mar", "Apr",
 	    "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
 	struct tm	 tm, tn;
-	time_t		 tt = (time_t)t;
-	int64_t		 d = (int64_t)now - t;
+	int64_t		 d;
+	char		 dt[sizeof(DT_TAIL)];
 
-	if (gmtime_r(&tt, &tm) == NULL || gmtime_r(&now, &tn) == NULL) {
+	/* now - t, or for a wild t (no overflow) anything past a week. */
+	d = t < (int64_t)now - INT32_MAX ? INT32_MAX : (int64_t)now - t;
+	if (utc_split(t, &tm) == -1) {
 		BUF_LIT(b, "<time>?</time>");
 		return;
 	}
-	buf_printf(b, "<time datetime=\"%04d-%02d-%02dT%02d:%02d:%02dZ\""
-	    " title=\"%04d-%02d-%02d %02d:%02d UTC\">", tm.tm_year + 1900,
-	    tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-	    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-	    tm.tm_min);
+	/* "-MM-DDTHH:MM:SS" and "-MM-DD HH:MM" after each year. */
+	memcpy(dt, DT_TAIL, sizeof(dt));
+	put2(dt + 1, tm.tm_mon + 1);
+	put2(dt + 4, tm.tm_mday);
+	put2(dt + 7, tm.tm_hour);
+	put2(dt + 10, tm.tm_min);
+	put2(dt + 13, tm.tm_sec);
+	BUF_LIT(b, "<time datetime=\"");
+	time_year(b, &tm);
+	buf_add(b, dt, sizeof(dt) - 1);
+	time_year(b, &tm);
+	dt[6] = ' ';
+	buf_add(b, dt, 12);
+	BUF_LIT(b, " UTC\">");
 	if (d >= 0 && d < 60)
 		BUF_LIT(b, "now");
-	else if (d >= 0 && d < 3600)
-		buf_printf(b, "%dm", (int)(d / 60));
-	else if (d >= 0 && d < 86400)
-		buf_printf(b, "%dh", (int)(d / 3600));
-	else if (d >= 0 && d < 7 * 86400)
-		buf_printf(b, "%dd", (int)(d / 86400));
-	else if (tm.tm_year == tn.tm_year)
-		buf_printf(b, "%d %s", tm.tm_mday, mon[tm.tm_mon]);
-	else
-		buf_printf(b, "%d %s %d", tm.tm_mday, mon[tm.tm_mon],
-		    tm.tm_year + 1900);
+	else if (d >= 0 && d < 3600) {
+		buf_int(b, d / 60);
+		buf_putc(b, 'm');
+	} else if (d >= 0 && d < 86400) {
+		buf_int(b, d / 3600);
+		buf_putc(b, 'h');
+	} else if (d >= 0 && d < 7 * 86400) {
+		buf_int(b, d / 86400);
+		buf_putc(b, 'd');
+	} else {
+		buf_int(b, tm.tm_mday);
+		buf_putc(b, ' ');
+		buf_puts(b, mon[tm.tm_mon]);
+		if (utc_split(now, &tn) == -1 || tm.tm_year != tn.tm_year) {
+			buf_putc(b, ' ');
+			buf_int(b, (long long)tm.tm_year + 1900);
+		}
+	}
 	BUF_LIT(b, "</time>");
 }
 

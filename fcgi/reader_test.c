@@ -1,5 +1,6 @@
 /* reader_test.c: the web reader's parsers: paths, cursors, lists, cookies */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -174,6 +175,102 @@ test_ids(void)
 	    "id_parse refuses 0, negatives, junk, overflow");
 }
 
+/* time_html() as it was written with printf, to compare against. */
+static void
+time_printf(struct buf *b, int64_t t, time_t now)
+{
+	static const char *const mon[12] = { "Jan", "Feb", "Mar", "Apr",
+	    "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
+	struct tm	 tm, tn;
+	time_t		 tt = (time_t)t;
+	int64_t		 d = (int64_t)now - t;
+
+	if (gmtime_r(&tt, &tm) == NULL || gmtime_r(&now, &tn) == NULL) {
+		BUF_LIT(b, "<time>?</time>");
+		return;
+	}
+	/* (The year as long long: tm_year + 1900 may not fit an int.) */
+	buf_printf(b, "<time datetime=\"%04lld-%02d-%02dT%02d:%02d:%02dZ\""
+	    " title=\"%04lld-%02d-%02d %02d:%02d UTC\">",
+	    (long long)tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+	    tm.tm_hour, tm.tm_min, tm.tm_sec, (long long)tm.tm_year + 1900,
+	    tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min);
+	if (d >= 0 && d < 60)
+		BUF_LIT(b, "now");
+	else if (d >= 0 && d < 3600)
+		buf_printf(b, "%dm", (int)(d / 60));
+	else if (d >= 0 && d < 86400)
+		buf_printf(b, "%dh", (int)(d / 3600));
+	else if (d >= 0 && d < 7 * 86400)
+		buf_printf(b, "%dd", (int)(d / 86400));
+	else if (tm.tm_year == tn.tm_year)
+		buf_printf(b, "%d %s", tm.tm_mday, mon[tm.tm_mon]);
+	else
+		buf_printf(b, "%d %s %lld", tm.tm_mday, mon[tm.tm_mon],
+		    (long long)tm.tm_year + 1900);
+	BUF_LIT(b, "</time>");
+}
+
+/*
+ * time_html() writes what printf wrote, over times spread from before
+ * year 0 to after 9999 and around now (a fixed pseudo-random walk).
+ */
+static void
+time_same(void)
+{
+	struct buf	 got, want;
+	uint64_t	 x = 88172645463325252ULL;
+	int64_t		 t;
+	time_t		 now = (time_t)1764460800;
+	int		 i, bad = 0;
+
+	/*
+	 * Edges: the epoch, leap days, centuries, and the last and first
+	 * second whose year fits an int (gmtime_r() fails past them).
+	 */
+	static const int64_t	 edge[] = { 0, -1, 86399, 86400,
+	    951782400, 951868800, 4107456000LL, 4107542400LL,
+	    -2203891200LL, -62167219200LL, -62167219201LL,
+	    67768036191676799LL, 67768036191676800LL,
+	    -67768040609827200LL, -67768040609827201LL,
+	    INT64_MAX, INT64_MIN + 4000000000LL };
+	const int	 nedge = (int)(sizeof(edge) / sizeof(edge[0]));
+
+	buf_init(&got);
+	buf_init(&want);
+	for (i = 0; i < 20000 && bad < 3; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		if (i < nedge)
+			t = edge[i];
+		else if (i % 5 == 0)	/* the last weeks */
+			t = (int64_t)now - (int64_t)(x % (30 * 86400));
+		else if (i % 5 == 1)	/* years 1900 to 2100 */
+			t = (int64_t)(x % 6311390400ULL) - 2208988800LL;
+		else if (i % 5 == 2)	/* years -2000 to 12000 */
+			t = (int64_t)(x % 441796377600ULL) - 125333395200LL;
+		else if (i % 5 == 3)	/* anything, but now - t fits */
+			t = (int64_t)(x >> 2) - (int64_t)(x >> 1 & (1ULL << 61));
+		else			/* a little ahead */
+			t = (int64_t)now + (int64_t)(x % 86400);
+		buf_reset(&got);
+		buf_reset(&want);
+		time_html(&got, t, now);
+		time_printf(&want, t, now);
+		if (got.p == NULL || want.p == NULL ||
+		    strcmp(got.p, want.p) != 0) {
+			T_STR(got.p, want.p, "time_html %lld as printf wrote it",
+			    (long long)t);
+			bad++;
+		}
+	}
+	T_OK(bad == 0 && i == 20000, "time_html writes what printf wrote, "
+	    "20000 times");
+	buf_release(&got);
+	buf_release(&want);
+}
+
 static void
 test_time(void)
 {
@@ -212,7 +309,16 @@ test_time(void)
 	T_STR(b.p, "<time datetime=\"2024-12-31T23:59:59Z\""
 	    " title=\"2024-12-31 23:59 UTC\">31 Dec 2024</time>",
 	    "time_html writes the UTC time in datetime and title");
+	buf_reset(&b);
+	time_html(&b, -62198755200LL, (time_t)1764460800);
+	T_STR(b.p, "<time datetime=\"-001-01-01T00:00:00Z\""
+	    " title=\"-001-01-01 00:00 UTC\">1 Jan -1</time>",
+	    "time_html of a year before 0, as %%04d writes it");
+	buf_reset(&b);
+	time_html(&b, INT64_MIN, (time_t)1764460800);
+	T_STR(b.p, "<time>?</time>", "time_html of a year past an int");
 	buf_release(&b);
+	time_same();
 }
 
 /* A request whose only FastCGI parameter is HTTP_COOKIE=cookie. */
