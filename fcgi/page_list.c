@@ -28,9 +28,10 @@ struct listing {
 };
 
 /*
- * Write the read and star toggles of entry id: small POST forms that
- * work without the script, which submits them in place.  back_read and
- * back_star are where each answer sends the browser (site paths).
+ * Write the read and star toggles of entry id on its own page: small
+ * POST forms that work without the script, which submits them in
+ * place.  back_read and back_star are where each answer sends the
+ * browser (site paths).  List rows share one form (row_toggles()).
  */
 void
 entry_toggles(struct req *r, int64_t id, int is_read, int is_starred,
@@ -42,8 +43,9 @@ entry_toggles(struct req *r, int64_t id, int is_read, int is_starred,
 	for (i = 0; i < 2; i++) {
 		on = i == 0 ? is_read : is_starred;
 		HTML_LIT(b, "<form method=\"post\" class=\"toggle\" action=\"");
-		html_href(r, "/entry/");
-		buf_printf(b, "%lld/", (long long)id);
+		HREF_LIT(r, "/entry/");
+		buf_int(b, id);
+		buf_putc(b, '/');
 		if (i == 0)
 			html_puts(b, on ? "unread" : "read");
 		else
@@ -77,15 +79,13 @@ entry_meta(struct req *r, sqlite3_stmt *st, int icon_col, time_t now)
 	HTML_LIT(b, "<div class=\"row-meta\">");
 	if (sqlite3_column_type(st, icon_col) != SQLITE_NULL) {
 		HTML_LIT(b, "<img class=\"icon\" src=\"");
-		html_href(r, "/icon/");
-		buf_printf(b, "%lld", (long long)sqlite3_column_int64(st,
-		    icon_col));
+		HREF_LIT(r, "/icon/");
+		buf_int(b, sqlite3_column_int64(st, icon_col));
 		HTML_LIT(b, "\" alt=\"\" width=\"16\" height=\"16\">");
 	}
 	HTML_LIT(b, "<a class=\"feed\" href=\"");
-	html_href(r, "/feed/");
-	buf_printf(b, "%lld", (long long)sqlite3_column_int64(st,
-	    ENTRY_COL_FEED_ID));
+	HREF_LIT(r, "/feed/");
+	buf_int(b, sqlite3_column_int64(st, ENTRY_COL_FEED_ID));
 	HTML_LIT(b, "\">");
 	html_puts(b, (const char *)sqlite3_column_text(st,
 	    ENTRY_COL_FEED_TITLE));
@@ -101,14 +101,41 @@ entry_meta(struct req *r, sqlite3_stmt *st, int icon_col, time_t now)
 }
 
 /*
+ * Write the read and star toggles of a list row: buttons of the form
+ * around the list (rows_open()), which carries the CSRF token and
+ * back= once for every row; each button posts to its own formaction.
+ * The script submits them in place.
+ */
+static void
+row_toggles(struct req *r, int64_t id, int is_read, int is_starred)
+{
+	struct buf	*b = &r->resp.body;
+
+	HTML_LIT(b, "<button formaction=\"");
+	HREF_LIT(r, "/entry/");
+	buf_int(b, id);
+	if (is_read)
+		HTML_LIT(b, "/unread\" data-toggle=\"read\">Mark unread");
+	else
+		HTML_LIT(b, "/read\" data-toggle=\"read\">Mark read");
+	HTML_LIT(b, "</button><button formaction=\"");
+	HREF_LIT(r, "/entry/");
+	buf_int(b, id);
+	if (is_starred)
+		HTML_LIT(b, "/unstar\" data-toggle=\"star\">Unstar");
+	else
+		HTML_LIT(b, "/star\" data-toggle=\"star\">Star");
+	HTML_LIT(b, "</button>");
+}
+
+/*
  * Write one row of a list from st, a statement with the columns of
  * STMT_WEB_LIST_* (enum entry_col up to ENTRY_COL_LIST_MAX, then
- * WEB_COL_ICON_ID).  ltok is the list's short form, for the entry link;
- * back the site path the toggles come back to.
+ * WEB_COL_ICON_ID), inside the form rows_open() wrote.  ltok is the
+ * list's short form, for the entry link.
  */
-void
-entry_row(struct req *r, sqlite3_stmt *st, const char *back,
-    const char *ltok, time_t now)
+static void
+entry_row(struct req *r, sqlite3_stmt *st, const char *ltok, time_t now)
 {
 	struct buf	*b = &r->resp.body;
 	const char	*title;
@@ -122,15 +149,18 @@ entry_row(struct req *r, sqlite3_stmt *st, const char *back,
 		HTML_LIT(b, " unread");
 	if (is_starred)
 		HTML_LIT(b, " starred");
-	buf_printf(b, "\" id=\"e%lld\" data-id=\"%lld\"", (long long)id,
-	    (long long)id);
+	HTML_LIT(b, "\" id=\"e");
+	buf_int(b, id);
+	HTML_LIT(b, "\" data-id=\"");
+	buf_int(b, id);
+	HTML_LIT(b, "\"");
 	URL_ATTR(b, " data-url=\"",
 	    (const char *)sqlite3_column_text(st, ENTRY_COL_URL));
 	HTML_LIT(b, ">\n");
 	entry_meta(r, st, WEB_COL_ICON_ID, now);
 	HTML_LIT(b, "\n<a class=\"row-title\" href=\"");
-	html_href(r, "/entry/");
-	buf_printf(b, "%lld", (long long)id);
+	HREF_LIT(r, "/entry/");
+	buf_int(b, id);
 	HTML_LIT(b, "?l=");
 	html_puts(b, ltok);
 	HTML_LIT(b, "\">");
@@ -140,8 +170,27 @@ entry_row(struct req *r, sqlite3_stmt *st, const char *back,
 	else
 		HTML_LIT(b, "(untitled)");
 	HTML_LIT(b, "</a>\n<div class=\"row-actions\">");
-	entry_toggles(r, id, is_read, is_starred, back, back);
+	row_toggles(r, id, is_read, is_starred);
 	HTML_LIT(b, "</div>\n</li>\n");
+}
+
+/*
+ * Open the list of rows: one POST form around it, whose hidden fields
+ * (the CSRF token, back= the site path each answer sends the browser
+ * to) serve every row's buttons, so a page carries the token a few
+ * times instead of twice a row.  Without formaction a button would
+ * post here; every row's button has one.
+ */
+static void
+rows_open(struct req *r, const char *back)
+{
+	struct buf	*b = &r->resp.body;
+
+	HTML_LIT(b, "<form method=\"post\" class=\"rows\">");
+	csrf_field(r);
+	HTML_LIT(b, "<input type=\"hidden\" name=\"back\" value=\"");
+	html_puts(b, back);
+	HTML_LIT(b, "\">\n<ol class=\"entries\">\n");
 }
 
 /* The "mark as read" form for the rows up to c, or nothing. */
@@ -154,7 +203,7 @@ mark_form(struct req *r, const struct listing *ls, const struct cursor *c,
 	if (ls->l.kind == LIST_STARRED)
 		return;
 	HTML_LIT(b, "<form method=\"post\" class=\"mark-read\" action=\"");
-	html_href(r, "/mark-read");
+	HREF_LIT(r, "/mark-read");
 	HTML_LIT(b, "\">");
 	csrf_field(r);
 	HTML_LIT(b, "<input type=\"hidden\" name=\"scope\" value=\"");
@@ -170,7 +219,7 @@ mark_form(struct req *r, const struct listing *ls, const struct cursor *c,
 		if (ls->l.id == 0)
 			HTML_LIT(b, "none");
 		else
-			buf_printf(b, "%lld", (long long)ls->l.id);
+			buf_int(b, ls->l.id);
 		HTML_LIT(b, "\">");
 	}
 	HTML_LIT(b, "<input type=\"hidden\" name=\"before\" value=\"");
@@ -279,7 +328,7 @@ list_page(struct req *r, struct listing *ls, const char *site)
 		html_puts(b, empty_text(ls));
 		HTML_LIT(b, "</p>\n");
 	} else
-		HTML_LIT(b, "<ol class=\"entries\">\n");
+		rows_open(r, back.p);
 	while (step == 1) {
 		if (n == ls->page_size) {
 			more = 1;
@@ -288,13 +337,13 @@ list_page(struct req *r, struct listing *ls, const char *site)
 		last.published = sqlite3_column_int64(st,
 		    ENTRY_COL_PUBLISHED_AT);
 		last.id = sqlite3_column_int64(st, ENTRY_COL_ID);
-		entry_row(r, st, back.p, ltok.p, now);
+		entry_row(r, st, ltok.p, now);
 		n++;
 		if ((step = db_step(st)) == -1)
 			goto out;
 	}
 	if (n > 0)
-		HTML_LIT(b, "</ol>\n");
+		HTML_LIT(b, "</ol>\n</form>\n");
 	HTML_LIT(b, "<nav class=\"pager\">");
 	list_path(&p, &ls->l);
 	if (ls->has_at) {

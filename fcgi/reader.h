@@ -76,7 +76,5 @@ void		 login_succeeded(struct req *, const char *);
 void		 entry_meta(struct req *, sqlite3_stmt *, int, time_t);
 void		 entry_toggles(struct req *, int64_t, int, int, const char *,
 		    const char *);
-void		 entry_row(struct req *, sqlite3_stmt *, const char *,
-		    const char *, time_t);
 
 #endif

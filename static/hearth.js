@@ -47,26 +47,37 @@
 			window.open(url, '_blank', 'noopener,noreferrer');
 	}
 
+	/*
+	 * A toggle is a form.toggle (an entry's page) or a button of the
+	 * form around a list's rows, which posts to its formaction: where
+	 * it posts is in action or formaction.
+	 */
+	function actionAttr(t) {
+		return t.tagName === 'FORM' ? 'action' : 'formaction';
+	}
+
 	/* Bring every toggle of the entry el in line with the answer s. */
 	function applyState(el, s) {
-		var forms = el.querySelectorAll('form.toggle');
-		var i, f, kind, base, on, button;
+		var toggles = el.querySelectorAll('[data-toggle]');
+		var i, t, kind, attr, base, on, button;
 
 		el.classList.toggle('unread', !s.read);
 		el.classList.toggle('starred', !!s.starred);
-		for (i = 0; i < forms.length; i++) {
-			f = forms[i];
-			kind = f.getAttribute('data-toggle');
-			base = f.getAttribute('action').replace(/[^\/]+$/, '');
+		for (i = 0; i < toggles.length; i++) {
+			t = toggles[i];
+			kind = t.getAttribute('data-toggle');
+			attr = actionAttr(t);
+			base = t.getAttribute(attr).replace(/[^\/]+$/, '');
 			on = kind === 'read' ? s.read : s.starred;
-			button = f.querySelector('button');
+			button = t.tagName === 'FORM' ?
+			    t.querySelector('button') : t;
 			if (kind === 'read') {
-				f.setAttribute('action', base +
+				t.setAttribute(attr, base +
 				    (on ? 'unread' : 'read'));
 				button.textContent = on ? 'Mark unread' :
 				    'Mark read';
 			} else {
-				f.setAttribute('action', base +
+				t.setAttribute(attr, base +
 				    (on ? 'unstar' : 'star'));
 				button.textContent = on ? 'Unstar' : 'Star';
 			}
@@ -84,15 +95,24 @@
 			c.textContent = String(Math.max(0, n + delta));
 	}
 
-	/* Submit a toggle form with fetch(); a normal submit if that fails. */
-	function submitToggle(form) {
-		var el = form.closest('[data-id]');
-		var action = form.getAttribute('action');
+	/* Submit a toggle with fetch(); a normal submit if that fails. */
+	function submitToggle(t) {
+		var el = t.closest('[data-id]');
+		var form = t.tagName === 'FORM' ? t : t.form;
+		var action = t.getAttribute(actionAttr(t));
 		var wasRead = /\/unread$/.test(action);
-		var isReadForm = form.getAttribute('data-toggle') === 'read';
+		var isReadToggle = t.getAttribute('data-toggle') === 'read';
 
-		if (!window.fetch || !window.URLSearchParams || !el) {
+		/* submit() ignores formaction: the form takes it on. */
+		function plain() {
+			form.setAttribute('action', action);
 			form.submit();
+		}
+
+		if (!form)
+			return;
+		if (!window.fetch || !window.URLSearchParams || !el) {
+			plain();
 			return;
 		}
 		fetch(action, {
@@ -106,20 +126,17 @@
 			return res.json();
 		}).then(function (s) {
 			applyState(el, s);
-			if (isReadForm && wasRead !== s.read)
+			if (isReadToggle && wasRead !== s.read)
 				adjustCount(s.read ? -1 : 1);
-		}).catch(function () {
-			form.submit();
-		});
+		}).catch(plain);
 	}
 
 	function toggle(kind) {
 		var el = target();
-		var f = el && el.querySelector(
-		    'form.toggle[data-toggle="' + kind + '"]');
+		var t = el && el.querySelector('[data-toggle="' + kind + '"]');
 
-		if (f)
-			submitToggle(f);
+		if (t)
+			submitToggle(t);
 	}
 
 	function help(show) {
@@ -237,13 +254,24 @@
 		}
 	}
 
+	/*
+	 * A row's button is known by the event's submitter; a browser
+	 * without it submits the form as it is, which works too.
+	 */
 	document.addEventListener('submit', function (ev) {
-		var f = ev.target;
+		var f = ev.target, t = null;
 
-		if (!f.matches || !f.matches('form.toggle'))
+		if (!f.matches)
+			return;
+		if (f.matches('form.toggle'))
+			t = f;
+		else if (f.matches('form.rows') && ev.submitter &&
+		    ev.submitter.hasAttribute('data-toggle'))
+			t = ev.submitter;
+		if (!t)
 			return;
 		ev.preventDefault();
-		submitToggle(f);
+		submitToggle(t);
 	});
 	document.addEventListener('keydown', onKey);
 	document.addEventListener('click', function (ev) {

@@ -603,6 +603,51 @@ fi
 csrf=$(field csrf)
 check "the page carries a CSRF token" test -n "$csrf"
 before=$(field before)
+# The rows' buttons share one form, which carries the token and back=
+# once; each button posts to its formaction.  Posted as a browser
+# without the script posts them, a row's Mark read marks its entry and
+# the row then offers Mark unread, which undoes it.
+ntok=$(grep -o 'name="csrf"' "$S/b" | wc -l)
+check "the unread list carries the CSRF token a few times, not per row ($ntok)" \
+    test "$ntok" -le 4
+rows=$(tr '\n' ' ' < "$S/b" |
+    sed -n 's/.*<form method="post" class="rows">\(.*\)<\/ol>.*/\1/p')
+rfield() {
+	printf '%s' "$rows" | sed 's/<input/\n<input/g' |
+	    grep "name=\"$1\"" | head -n 1 |
+	    sed -n 's/.*value="\([^"]*\)".*/\1/p'
+}
+nbut=$(printf '%s' "$rows" |
+    grep -o '<button formaction="/entry/[0-9]*/[a-z]*" data-toggle="[a-z]*">' |
+    wc -l)
+check "the rows' form: 12 rows, 2 buttons each ($nbut)" test "$nbut" = 24
+check "the rows' form carries this session's token" \
+    test "$(rfield csrf)" = "$csrf"
+fa=$(printf '%s' "$rows" | grep -o 'formaction="/entry/[0-9]*/read"' |
+    head -n 1 | sed 's/^formaction="//; s/"$//')
+eid=${fa#/entry/}
+eid=${eid%/read}
+as alice --data-urlencode "csrf=$(rfield csrf)" \
+    --data-urlencode "back=$(rfield back)" "$U$fa"
+is "a row's Mark read, posted without the script: 303 back to the list" \
+    303 test "$(hdr Location)" = /
+check "a row's Mark read: entry $eid stored read" \
+    test "$(db "SELECT is_read FROM entry WHERE id = $eid")" = 1
+as alice "$U/all"
+rows=$(tr '\n' ' ' < "$S/b" |
+    sed -n 's/.*<form method="post" class="rows">\(.*\)<\/ol>.*/\1/p')
+if printf '%s' "$rows" | grep -q \
+    "formaction=\"/entry/$eid/unread\" data-toggle=\"read\">Mark unread<"; then
+	ok "the row now offers Mark unread"
+else
+	nok "the row now offers Mark unread"
+fi
+as alice --data-urlencode "csrf=$(rfield csrf)" \
+    --data-urlencode "back=$(rfield back)" "$U/entry/$eid/unread"
+is "a row's Mark unread: 303 back to its list" 303 \
+    test "$(hdr Location)" = /all
+check "a row's Mark unread: entry $eid stored unread" \
+    test "$(db "SELECT is_read FROM entry WHERE id = $eid")" = 0
 page "all entries" alice /all 'Post number 3 of feed 1'
 page "a feed" alice /feed/1 'Post number 8 of feed 1'
 if has 'Post number 9 of feed 2'; then

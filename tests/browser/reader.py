@@ -193,6 +193,32 @@ def run(r):
           "s: entry %d is starred in the database" % eid)
     r.errors_since("keyboard on the list")
 
+    # A row's Star button (of the one form around the rows) stars it in
+    # place too, and its label turns to Unstar; clicked again, unstars.
+    eid3 = r.row_id(3)
+    star = ("document.querySelectorAll('.entry-row')[3]"
+            ".querySelector('button[data-toggle=\"star\"]')")
+    p.eval(star + ".click()")
+    try:
+        p.wait_for(star + ".textContent === 'Unstar'", 5)
+        ok("a row's Star button stars it in place")
+    except cdp.CDPError as e:
+        nok("a row's Star button stars it in place: %s" % e)
+    check(r.path() == "/", "Star: no page load (%s)" % r.path())
+    time.sleep(0.2)
+    check(r.db("SELECT is_starred FROM entry WHERE id = ?", eid3) == 1,
+          "Star: entry %d is starred in the database" % eid3)
+    p.eval(star + ".click()")
+    try:
+        p.wait_for(star + ".textContent === 'Star'", 5)
+        ok("the row's Unstar button unstars it in place")
+    except cdp.CDPError as e:
+        nok("the row's Unstar button unstars it in place: %s" % e)
+    time.sleep(0.2)
+    check(r.db("SELECT is_starred FROM entry WHERE id = ?", eid3) == 0,
+          "Unstar: entry %d is not starred in the database" % eid3)
+    r.errors_since("row buttons")
+
     # o opens it.
     title = p.eval("document.querySelectorAll('.entry-row')[1]"
                    ".querySelector('.row-title').textContent")
