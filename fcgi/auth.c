@@ -51,7 +51,7 @@ out:
 
 /*
  * Look up the session the request's cookie names.  Returns 1 with
- * r->user_id, r->user_name and r->csrf set, 0 when nobody is signed in,
+ * r->user_id, r->user_name, r->csrf and the user's list order set, 0 when nobody is signed in,
  * or -1 on a database or memory failure (logged).
  */
 int
@@ -87,6 +87,8 @@ session_load(struct req *r)
 		goto out;
 	}
 	r->user_id = sqlite3_column_int64(st, 1);
+	user_order_set(r, sqlite3_column_int(st, 5),
+	    (const char *)sqlite3_column_text(st, 6));
 	db_stmt_done(st);
 	st = NULL;
 	rc = 1;

@@ -79,6 +79,8 @@ struct req {
 	int		 route;		/* its index, route_count() if none */
 	int64_t		 user_id;	/* 0: nobody signed in */
 	char		*user_name;
+	int		 page_size;	/* the user's list length; 0: not read */
+	int		 asc;		/* the user's order: oldest first */
 	char		*csrf;		/* this session's form token */
 	struct resp	 resp;
 };

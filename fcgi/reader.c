@@ -415,28 +415,42 @@ id_parse(const char *s)
 }
 
 /*
- * The signed-in user's page size and list order (asc 1: oldest first).
- * Returns 0, or -1 (logged) when the user cannot be read.
+ * Keep the user's page size (1 to 500, else 50) and sort_order column
+ * ("oldest": asc) in r, as user_order() gives them.
+ */
+void
+user_order_set(struct req *r, int page_size, const char *order)
+{
+	r->page_size = page_size >= 1 && page_size <= 500 ? page_size : 50;
+	r->asc = order != NULL && strcmp(order, "oldest") == 0;
+}
+
+/*
+ * The signed-in user's page size and list order (asc 1: oldest first):
+ * those the session brought, else read.  Returns 0, or -1 (logged) when
+ * the user cannot be read.
  */
 int
 user_order(struct req *r, int *page_size, int *asc)
 {
 	sqlite3_stmt	*st;
-	const char	*order;
 	int		 rc = -1;
 
-	if ((st = db_stmt(r->db, STMT_USER_GET)) == NULL)
-		return -1;
-	if (sqlite3_bind_int64(st, 1, r->user_id) == SQLITE_OK &&
-	    db_step(st) == 1) {
-		*page_size = sqlite3_column_int(st, USER_COL_PAGE_SIZE);
-		if (*page_size < 1 || *page_size > 500)
-			*page_size = 50;
-		order = (const char *)sqlite3_column_text(st,
-		    USER_COL_SORT_ORDER);
-		*asc = order != NULL && strcmp(order, "oldest") == 0;
-		rc = 0;
+	if (r->page_size == 0) {
+		if ((st = db_stmt(r->db, STMT_USER_GET)) == NULL)
+			return -1;
+		if (sqlite3_bind_int64(st, 1, r->user_id) == SQLITE_OK &&
+		    db_step(st) == 1) {
+			user_order_set(r, sqlite3_column_int(st,
+			    USER_COL_PAGE_SIZE), (const char *)
+			    sqlite3_column_text(st, USER_COL_SORT_ORDER));
+			rc = 0;
+		}
+		db_stmt_done(st);
+		if (rc == -1)
+			return -1;
 	}
-	db_stmt_done(st);
-	return rc;
+	*page_size = r->page_size;
+	*asc = r->asc;
+	return 0;
 }

@@ -59,6 +59,7 @@ void		 back_path(struct req *, struct buf *);
 int		 wants_json(const struct req *);
 int64_t		 id_parse(const char *);
 int		 user_order(struct req *, int *, int *);
+void		 user_order_set(struct req *, int, const char *);
 
 /* Write lit, a literal ending in `="`, and a checked URL; or nothing. */
 #define URL_ATTR(b, lit, u)	url_attr((b), "" lit "", sizeof(lit) - 1, (u))

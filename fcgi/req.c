@@ -453,6 +453,7 @@ req_reset(struct req *r)
 	r->method = r->uri = r->remote = NULL;
 	r->head = r->https = r->params_over = 0;
 	r->user_id = 0;
+	r->page_size = r->asc = 0;
 	r->resp.status = 0;
 	r->resp.type = NULL;
 }

@@ -592,11 +592,13 @@ static const char *const stmt_sql[STMT__MAX] = {
 	/*
 	 * ?1 SHA-256 hex of the token, ?2 now: a session not expired.
 	 * Columns: session id, user id, user name, CSRF secret,
-	 * last_used_at.
+	 * last_used_at, and the user's page size and order, which every
+	 * list wants (one query fewer).
 	 */
 	[STMT_SESSION_GET] =
 	    "SELECT session.id, session.user_id, user.name,"
-	    " session.csrf_secret, session.last_used_at"
+	    " session.csrf_secret, session.last_used_at, user.page_size,"
+	    " user.sort_order"
 	    " FROM session CROSS JOIN user ON user.id = session.user_id"
 	    " WHERE session.token_hash = ?1 AND session.expires_at > ?2",
 	/* ?1 user id, ?2 session id, ?3 now. */
