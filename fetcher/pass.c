@@ -1089,7 +1089,9 @@ pass_upkeep(struct db *db, const struct conf *conf,
 	ms = pass_now_ms() - t0;
 	if ((sf = stats_open(conf->stats_file)) != NULL)
 		pass_record(sf, ps, ms, rss);
-	pass_sample(db, conf, ps, ms, rss, sf);
+	/* The sample's row goes too: the WAL is empty when the pass ends. */
+	if (pass_sample(db, conf, ps, ms, rss, sf))
+		pass_checkpoint(db);
 	stats_close(sf);
 	log_info("pass: %d feeds checked (%d new content, %d not modified, "
 	    "%d errors), %d new and %d updated entries, %lld KiB in %lld "
@@ -1259,7 +1261,8 @@ pass_sample_only(const struct conf *conf)
 	if (pass_open(&db, conf) == -1)
 		return -1;
 	sf = stats_open(conf->stats_file);
-	pass_sample(&db, conf, NULL, 0, -1, sf);
+	if (pass_sample(&db, conf, NULL, 0, -1, sf))
+		pass_checkpoint(&db);
 	stats_close(sf);
 	db_close(&db);
 	return 0;

@@ -242,6 +242,8 @@ row=$(sqlite3 -separator ' ' "$S/var/hearth.db" 'SELECT responder_rss > 0,
     requests, latency_p50_us > 0, latency_p99_us >= latency_p50_us,
     fetch_ms >= 0, fetch_peak_rss > 0, db_size > 0, wal_size >= 0,
     feeds_checked, fetch_errors FROM sample ORDER BY id DESC LIMIT 1')
+is "the WAL is empty after the pass, its sample row included" \
+    "$(stat -c %s "$S/var/hearth.db-wal" 2>/dev/null || echo 0)" 0
 is "one sample per pass (sample_interval 0)" \
     "$(sqlite3 "$S/var/hearth.db" 'SELECT count(*) FROM sample')" \
     $((n_before + 1))
