@@ -84,7 +84,7 @@ worker_db(struct worker *w)
 {
 	const struct conf	*c = &w->app->conf;
 
-	if (db_open(&w->db, c->database, DB_LAZY) == -1 ||
+	if (db_open(&w->db, c->database, DB_LAZY | DB_RANDOM) == -1 ||
 	    db_set_busy_timeout(&w->db, (int)c->db_busy_timeout_ms) == -1 ||
 	    db_set_cache_size(&w->db, (int)(c->db_cache_size / 1024)) == -1 ||
 	    db_set_mmap_size(&w->db, c->db_mmap_size) == -1)

@@ -180,7 +180,8 @@ db_open(struct db *d, const char *path, int flags)
 		if (flags & DB_CREATE)
 			oflags |= SQLITE_OPEN_CREATE;
 	}
-	if (sqlite3_open_v2(path, &d->db, oflags, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(path, &d->db, oflags, flags & DB_RANDOM ?
+	    db_vfs_random() : NULL) != SQLITE_OK) {
 		log_warnx("%s: %s", path, d->db != NULL ?
 		    sqlite3_errmsg(d->db) : "out of memory");
 		goto out;

@@ -22,6 +22,9 @@ struct db {
 #define DB_CREATE	0x01	/* create the file if it is missing */
 #define DB_READONLY	0x02	/* no writes; no migration either */
 #define DB_LAZY		0x04	/* check every statement, keep none prepared */
+#define DB_RANDOM	0x08	/* no read-around when faulting the mmap in */
+
+#define DB_VFS_RANDOM	"hearth-random"	/* the VFS of DB_RANDOM */
 
 /* Defaults set by db_open(); the setters change them. */
 #define DB_BUSY_MS	5000			/* wait for a lock this long */
@@ -38,6 +41,9 @@ struct db_migration {
 extern const struct db_migration db_migrations[];
 extern const size_t		 db_migrations_len;
 extern const char		 db_schema_sql[];	/* sql/schema.sql */
+
+/* db_vfs.c */
+const char	*db_vfs_random(void);
 
 int		 db_open(struct db *, const char *, int);
 void		 db_close(struct db *);

@@ -1125,6 +1125,69 @@ test_fts_cascade(struct db *d, const struct fixture *fx)
 	}
 }
 
+/*
+ * The flags smaps gives the mapping of path: "rr" is MADV_RANDOM, no
+ * read-around.  "" when path is not mapped, NULL without /proc.
+ */
+static char *
+map_flags(const char *path, char *out, size_t n)
+{
+	char	 line[512];
+	FILE	*f;
+	int	 in = 0;
+
+	if ((f = fopen("/proc/self/smaps", "r")) == NULL)
+		return NULL;
+	out[0] = '\0';
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (strchr(line, '-') != NULL && strchr(line, ':') != NULL &&
+		    line[0] != ' ' && strncmp(line, "VmFlags", 7) != 0 &&
+		    strstr(line, " kB") == NULL)
+			in = strstr(line, path) != NULL &&
+			    strstr(line, "-wal") == NULL &&
+			    strstr(line, "-shm") == NULL;
+		else if (in && strncmp(line, "VmFlags:", 8) == 0) {
+			snprintf(out, n, "%s", line + 8);
+			break;
+		}
+	}
+	fclose(f);
+	return out;
+}
+
+/* DB_RANDOM: the database's mapping is advised MADV_RANDOM. */
+static void
+test_random(const char *path)
+{
+	struct db	 d;
+	char		 fl[256];
+	int		 n = 0;
+
+	if (map_flags(path, fl, sizeof(fl)) == NULL)
+		return;
+	T_OK(db_vfs_random() != NULL, "the VFS \"%s\" registers",
+	    DB_VFS_RANDOM);
+	T_OK(db_open(&d, path, DB_RANDOM) == 0, "open through it");
+	if (d.db == NULL)
+		return;
+	T_OK(sqlite3_exec(d.db, "SELECT count(*) FROM entry", NULL, NULL,
+	    NULL) == SQLITE_OK, "read through it");
+	map_flags(path, fl, sizeof(fl));
+	T_OK(fl[0] != '\0', "the database is mapped");
+	T_OK(strstr(fl, " rr") != NULL, "its mapping reads at random "
+	    "(VmFlags:%.*s)", (int)strcspn(fl, "\n"), fl);
+	T_OK(sqlite3_exec(d.db, "BEGIN IMMEDIATE; CREATE TABLE t (x);"
+	    "INSERT INTO t VALUES (1); COMMIT", NULL, NULL, NULL) ==
+	    SQLITE_OK, "and writes through it");
+	n = sqlite3_exec(d.db, "DROP TABLE t", NULL, NULL, NULL);
+	T_OK(n == SQLITE_OK, "drops a table");
+	db_close(&d);
+	T_OK(db_open(&d, path, 0) == 0 && sqlite3_exec(d.db,
+	    "PRAGMA quick_check", NULL, NULL, NULL) == SQLITE_OK,
+	    "the default VFS opens the result");
+	db_close(&d);
+}
+
 int
 main(void)
 {
@@ -1159,6 +1222,7 @@ main(void)
 	test_writes(&d, &fx);
 	test_fts_cascade(&d, &fx);
 	db_close(&d);
+	test_random(path);
 	db_unlink(path);
 	rmdir(tmpdir);
 	return T_DONE();
