@@ -36,6 +36,7 @@ struct worker {
 	int		 id;
 	struct db	 db;
 	FCGX_Request	 fr;
+	pthread_mutex_t	 busy;		/* held while answering a request */
 	volatile sig_atomic_t done;	/* the thread has left its loop */
 	/* The top bar's figures, kept while the database is unchanged. */
 	int64_t		 nav_user;	/* whose; 0: nothing kept */

@@ -121,6 +121,7 @@ worker_main(void *arg)
 		pthread_mutex_unlock(&accept_lock);
 		if (rc < 0)
 			break;
+		pthread_mutex_lock(&w->busy);
 		t0 = now_us();
 		r.route = route_count();
 		if (req_read(&r) == -1)
@@ -135,10 +136,31 @@ worker_main(void *arg)
 		if (w->app->stats != NULL)
 			stats_request(w->app->stats, rt, status, now_us() - t0);
 		__atomic_fetch_add(&w->app->served, 1, __ATOMIC_RELAXED);
+		pthread_mutex_unlock(&w->busy);
 	}
 	req_release(&r);
 	w->done = 1;
 	return NULL;
+}
+
+/*
+ * Nothing came for a while: each worker not answering a request gives
+ * back its prepared statements (about 0.4 MiB each after a browsing
+ * burst; made again on their next use, a few hundred microseconds) and
+ * its page cache, then the heap goes back to the system.
+ */
+static void
+idle_trim(struct worker *workers, int n)
+{
+	int	 i;
+
+	for (i = 0; i < n; i++) {
+		if (pthread_mutex_trylock(&workers[i].busy) != 0)
+			continue;
+		db_shrink(&workers[i].db);
+		pthread_mutex_unlock(&workers[i].busy);
+	}
+	mem_trim();
 }
 
 int
@@ -207,6 +229,7 @@ main(int argc, char *argv[])
 	for (i = 0; i < n; i++) {
 		workers[i].app = &app;
 		workers[i].id = i;
+		pthread_mutex_init(&workers[i].busy, NULL);
 		if (worker_db(&workers[i]) == -1)
 			fatalx("cannot open the database %s", app.conf.database);
 		if (FCGX_InitRequest(&workers[i].fr, app.listen_fd,
@@ -224,7 +247,7 @@ main(int argc, char *argv[])
 	/*
 	 * Wait for the signal to stop; requests in flight finish.  Every
 	 * IDLE_CHECK seconds, when requests came before but none since the
-	 * last look, the heap they left goes back to the system: an idle
+	 * last look, what they left goes back to the system: an idle
 	 * responder keeps almost no dirty memory to be swapped or
 	 * compressed and faulted back in by the next request.
 	 */
@@ -238,7 +261,7 @@ main(int argc, char *argv[])
 				served = __atomic_load_n(&app.served,
 				    __ATOMIC_RELAXED);
 				if (served == seen && served != trimmed) {
-					mem_trim();
+					idle_trim(workers, n);
 					trimmed = served;
 				}
 				seen = served;
@@ -269,6 +292,7 @@ main(int argc, char *argv[])
 		pthread_join(workers[i].thread, NULL);
 		FCGX_Free(&workers[i].fr, 1);
 		db_close(&workers[i].db);
+		pthread_mutex_destroy(&workers[i].busy);
 	}
 	free(workers);
 	if (app.own_socket)

@@ -211,6 +211,25 @@ out:
 	return rc;
 }
 
+/*
+ * Give back what the connection holds beyond its schema: the prepared
+ * statements, which db_stmt() makes again on their next use, and the
+ * page cache.  For a long-lived process's connection between uses.
+ */
+void
+db_shrink(struct db *d)
+{
+	enum stmt	 s;
+
+	for (s = 0; s < STMT__MAX; s++)
+		if (d->stmt[s] != NULL) {
+			sqlite3_finalize(d->stmt[s]);
+			d->stmt[s] = NULL;
+		}
+	if (d->db != NULL)
+		sqlite3_db_release_memory(d->db);
+}
+
 /* Finalize the statements and close; d may be closed or zeroed already. */
 void
 db_close(struct db *d)

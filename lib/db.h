@@ -47,6 +47,7 @@ const char	*db_vfs_random(void);
 
 int		 db_open(struct db *, const char *, int);
 void		 db_close(struct db *);
+void		 db_shrink(struct db *);
 int		 db_prepare(struct db *, const char *, const char *,
 		    sqlite3_stmt **);
 sqlite3_stmt	*db_stmt(struct db *, enum stmt);

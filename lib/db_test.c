@@ -1176,6 +1176,19 @@ test_random(const char *path)
 	T_OK(fl[0] != '\0', "the database is mapped");
 	T_OK(strstr(fl, " rr") != NULL, "its mapping reads at random "
 	    "(VmFlags:%.*s)", (int)strcspn(fl, "\n"), fl);
+	{
+		sqlite3_stmt	*st = db_stmt(&d, STMT_SAMPLE_LAST);
+
+		T_OK(st != NULL && db_step(st) == 1, "a statement runs");
+		db_stmt_done(st);
+		db_shrink(&d);
+		T_OK(d.stmt[STMT_SAMPLE_LAST] == NULL,
+		    "db_shrink finalizes the prepared statements");
+		st = db_stmt(&d, STMT_SAMPLE_LAST);
+		T_OK(st != NULL && db_step(st) == 1,
+		    "and db_stmt makes one again on its next use");
+		db_stmt_done(st);
+	}
 	T_OK(sqlite3_exec(d.db, "BEGIN IMMEDIATE; CREATE TABLE t (x);"
 	    "INSERT INTO t VALUES (1); COMMIT", NULL, NULL, NULL) ==
 	    SQLITE_OK, "and writes through it");
