@@ -204,9 +204,12 @@ run:
 
 # --- benchmarks (not part of check) ----------------------------------
 
+# bench: every benchmark in one go, one table in bench/RESULTS.md
+# (BENCH_QUICK=1: a smoke run on a small database, a few minutes).
 bench:
 	sh scripts/deps bench
-	$(MAKE) bench-parse bench-fetch bench-web
+	$(MAKE) $(B)/hearth-fcgi $(B)/hearth-fetch $(B)/hearthctl
+	BENCH_QUICK=$(BENCH_QUICK) sh bench/run.sh
 
 bench-parse: $(B)/hearth-fetch
 	sh bench/parse.sh
@@ -214,7 +217,7 @@ bench-parse: $(B)/hearth-fetch
 bench-fetch: $(B)/hearth-fetch $(B)/hearthctl
 	sh bench/fetch.sh
 
-bench-web: $(B)/hearth-fcgi $(B)/hearthctl
+bench-web: $(B)/hearth-fcgi $(B)/hearthctl $(B)/hearth-fetch
 	sh bench/web.sh
 
 # --- install ----------------------------------------------------------

@@ -583,6 +583,24 @@ def report(a, m, v, sets, res, rounds, cg, rss, top_self, top_incl,
 	return "\n".join(L)
 
 
+def write_lines(path, sets, res, cg, rss, rounds):
+	"""The measures as lines: "parse CORPUS TOOL BYTES SECONDS..."
+	(one figure per round), "parse_ir TOOL IR BYTES", "parse_rss TOOL
+	KIB" and "parse_rounds N"."""
+	with open(path, "w") as fp:
+		fp.write("parse_rounds\t%d\n" % rounds)
+		for (k, tool), xs in sorted(res.items()):
+			n = sum(b for _, b, _ in sets.get(k, []))
+			fp.write("parse\t%s\t%s\t%d\t%s\n" % (k, tool, n,
+			    "\t".join("%.6f" % x for x in xs)))
+		if cg:
+			n = sets["cg"][0][1]
+			for tool, ir in sorted(cg.items()):
+				fp.write("parse_ir\t%s\t%d\t%d\n" % (tool, ir, n))
+		for tool, kib in sorted(rss.items()):
+			fp.write("parse_rss\t%s\t%s\n" % (tool, kib))
+
+
 def main():
 	ap = argparse.ArgumentParser(prog="parse.sh",
 	    description="hearth feed-parser benchmark")
@@ -624,6 +642,9 @@ def main():
 	    help="seconds allowed each process under callgrind")
 	ap.add_argument("--budget", type=int, default=300,
 	    help="seconds the whole run should take, roughly")
+	ap.add_argument("--lines",
+	    help="also write the measures as tab-separated lines to this"
+	    " file (for bench/run.sh)")
 	ap.add_argument("--quick", action="store_true",
 	    help="a small corpus and 3 rounds, to try the script out")
 	a = ap.parse_args()
@@ -684,6 +705,8 @@ def main():
 				rss[t.name] = peak_rss(a, t, path, d)
 		text = report(a, m, v, sets, res, rounds, cg, rss, top_self,
 		    top_incl, stage_rows, time.monotonic() - t_start)
+		if a.lines:
+			write_lines(a.lines, sets, res, cg, rss, rounds)
 	finally:
 		if not a.dir and not a.keep:
 			shutil.rmtree(d, ignore_errors=True)

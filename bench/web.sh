@@ -8,19 +8,33 @@
 # usage: sh bench/web.sh [-d SECS] [-r ROUNDS] [-w WAIT] [-n BURST]
 #                        [-e ENTRIES] [-o CONF-LINE] [--db FILE] [--quick]
 #                        [--callgrind N | --no-callgrind] [-k] [--no-write]
-#                        [-h]
+#                        [--pages LIST] [--no-unread] [--evict N]
+#                        [--farm FEEDS] [--busy N] [--passes N]
+#                        [--raw FILE] [-h]
 #
 #   -d SECS      each wrk run's length (3)
 #   -r ROUNDS    rounds of every hearth/floor pair (3)
 #   -w WAIT      idle seconds before the last memory sample (60)
 #   -n BURST     requests in the memory burst (10000)
-#   -e ENTRIES   entries of the main user (100000)
+#   -e ENTRIES   entries of the main user (100000; bench/mkdb.sh makes
+#                the database once and caches it in build/bench/)
 #   -o LINE      a line for hearth-fcgi's hearth.conf ("db_mmap_size = 2G"),
 #                repeatable; the report lists them
-#   --db FILE    the database of an earlier run (-k keeps it:
-#                DIR/var/hearth.db) instead of generating one
-#   --quick      -d 1 -r 1 -w 10 -e 20000 --callgrind 50: a smoke run of
-#                about a minute
+#   --db FILE    a database made by bench/mkdb.sh (or an earlier run's,
+#                -k keeps it: DIR/var/hearth.db); it is written to
+#   --pages LIST the pages measured against their floor, among list
+#                entry feed greader fever healthz (all)
+#   --no-unread  skip opening unread entries (the writes row)
+#   --evict N    N cycles of a request after evicting the database from
+#                the page cache, against a warm one (5)
+#   --farm FEEDS subscribe to FEEDS local feeds and run fetch passes at
+#                the end (0: none, the default)
+#   --busy N     passes while wrk reads the unread list (3)
+#   --passes N   passes of the long write run (20)
+#   --raw FILE   write the measurements (tab-separated lines) to FILE
+#                instead of rendering bench/results-web.md
+#   --quick      -d 1 -r 1 -w 10 -e 20000 --callgrind 50 --evict 2
+#                --busy 1 --passes 3: a smoke run of about a minute
 #   --callgrind N  requests of each page profiled at the end under
 #                valgrind --tool=callgrind, one worker (300)
 #   --no-callgrind  no profile
@@ -29,13 +43,15 @@
 #
 # Needs build/hearth-fcgi and build/hearthctl (make; or HEARTH_FCGI and
 # HEARTH_CTL), nginx (nginx-light), wrk, curl, sqlite3 and python3;
-# valgrind unless --no-callgrind.  About 4.5 minutes with the defaults
-# on 2 cores (3 without the profile).
+# valgrind unless --no-callgrind; with --farm build/hearth-fetch (or
+# HEARTH_FETCH) and /usr/bin/time.  About 5 minutes with the defaults
+# on 2 cores (3.5 without the profile).
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 fcgi=${HEARTH_FCGI:-$top/build/hearth-fcgi}
 ctl=${HEARTH_CTL:-$top/build/hearthctl}
+fetch=${HEARTH_FETCH:-$top/build/hearth-fetch}
 dur=3
 rounds=3
 wait_s=60
@@ -48,9 +64,16 @@ write=1
 opts=
 reuse=
 args="$*"
+pages="list entry feed greader fever healthz"
+unread=1
+evict=5
+farm=0
+busy=3
+passes=20
+raw=
 
 usage() {
-	sed -n '8,33s/^# \{0,1\}//p' "$0"
+	sed -n '8,55s/^# \{0,1\}//p' "$0"
 }
 
 while [ $# -gt 0 ]; do
@@ -63,7 +86,15 @@ while [ $# -gt 0 ]; do
 	-o)	opts="$opts$2
 "; shift ;;
 	--db)	reuse=$2; shift ;;
-	--quick) quick=1; dur=1; rounds=1; wait_s=10; nentries=20000; cg=50 ;;
+	--quick) quick=1; dur=1; rounds=1; wait_s=10; nentries=20000; cg=50
+		evict=2; busy=1; passes=3 ;;
+	--pages) pages=$2; shift ;;
+	--no-unread) unread=0 ;;
+	--evict) evict=$2; shift ;;
+	--farm)	farm=$2; shift ;;
+	--busy)	busy=$2; shift ;;
+	--passes) passes=$2; shift ;;
+	--raw)	raw=$2; shift ;;
 	--callgrind) cg=$2; shift ;;
 	--no-callgrind) cg=0 ;;
 	-k)	keep=1 ;;
@@ -77,7 +108,8 @@ if [ -n "$reuse" ]; then
 	reuse=$(cd "$(dirname "$reuse")" && pwd)/$(basename "$reuse") ||
 	    exit 1
 fi
-for v in "$dur" "$rounds" "$wait_s" "$burst" "$nentries" "$cg"; do
+for v in "$dur" "$rounds" "$wait_s" "$burst" "$nentries" "$cg" "$evict" \
+    "$farm" "$busy" "$passes"; do
 	case $v in
 	''|*[!0-9]*) usage >&2; exit 2 ;;
 	esac
@@ -100,6 +132,16 @@ for p in "$fcgi" "$ctl"; do
 	[ -x "$p" ] || die "$p missing: make build/hearth-fcgi build/hearthctl"
 done
 ngx_check >&2 || die "nginx missing"
+for p in $pages; do
+	case $p in
+	list|entry|feed|greader|fever|healthz) ;;
+	*)	die "--pages: no page $p" ;;
+	esac
+done
+if [ "$farm" -gt 0 ]; then
+	[ -x "$fetch" ] || die "$fetch missing: make build/hearth-fetch"
+	[ -x /usr/bin/time ] || die "/usr/bin/time missing (apt-get install time)"
+fi
 for p in wrk curl sqlite3 python3; do
 	command -v "$p" >/dev/null 2>&1 ||
 	    die "$p missing (apt-get install $p)"
@@ -125,6 +167,7 @@ S=$(mktemp -d /tmp/hearth-bw.XXXXXX) || exit 1
 # behind for long.
 life=$((900 + 12 * rounds * (dur + 3) + wait_s))
 [ "$cg" -gt 0 ] && life=$((life + 1000))
+life=$((life + 30 * evict + 120 * (busy + passes)))
 NGX_LIFETIME=$life
 fcgi_tp=
 fcgi_pid=
@@ -176,18 +219,11 @@ if [ -n "$reuse" ]; then
 	[ -f "$reuse" ] || die "$reuse: no such database"
 	echo "gen_s	reused" >> "$R"
 else
-	"$ctl" -q -c "$C" init >"$S/ctl.log" 2>&1 &&
-	    echo "bench-password-1" | "$ctl" -q -c "$C" user add bench \
-	    >>"$S/ctl.log" 2>&1 &&
-	    echo "other-password-2" | "$ctl" -q -c "$C" user add other \
-	    >>"$S/ctl.log" 2>&1 ||
-	    { cat "$S/ctl.log" >&2; die "hearthctl failed"; }
-	say "generating $nentries entries..."
-	python3 "$top/bench/gendb.py" -e "$nentries" > "$S/data.sql" ||
-	    die "gendb.py failed"
+	# web.sh's own size: 300 feeds, bodies of 6-11 blocks.
 	t0=$(date +%s.%N)
-	timeout 600 sqlite3 "$DB" < "$S/data.sql" > "$S/sql.log" 2>&1 ||
-	    { tail -n 5 "$S/sql.log" >&2; die "the data did not load"; }
+	cached=$(HEARTH_CTL=$ctl sh "$top/bench/mkdb.sh" -e "$nentries" \
+	    -f 300 -b 6,11) || die "bench/mkdb.sh failed"
+	cp "$cached" "$DB" || die "cannot copy $cached"
 	t1=$(date +%s.%N)
 	echo "gen_s	$(awk -v a="$t0" -v b="$t1" \
 	    'BEGIN { printf "%.1f", b - a }')" >> "$R"
@@ -267,10 +303,56 @@ tok=$(awk '$6 == "hearth_session" { print $7 }' "$S/jar" | tail -n 1)
 [ -n "$tok" ] || die "no session cookie"
 cookie="Cookie: hearth_session=$tok"
 
-# get PATH FILE: the page's body into FILE, headers into FILE.h; 200 only.
+# The reader apps' credentials (bench/mkdb.sh sets the API password): a
+# Google Reader token from ClientLogin, and the Fever key, the MD5 of
+# "name:password".
+case " $pages " in
+*" greader "*|*" fever "*)
+	gtok=$(curl -s --max-time 10 \
+	    -d 'Email=bench&Passwd=bench-api-pass-1' \
+	    "$U/accounts/ClientLogin" | sed -n 's/^Auth=//p')
+	[ -n "$gtok" ] || die "ClientLogin failed: no API password?"
+	fkey=$(printf 'bench:bench-api-pass-1' | md5sum | cut -d' ' -f1)
+	;;
+esac
+
+# hdr_of PAGE: the credentials header of a page's requests.
+hdr_of() {
+	case $1 in
+	greader) echo "Authorization: GoogleLogin auth=$gtok" ;;
+	*)	echo "$cookie" ;;
+	esac
+}
+
+path_of() {
+	case $1 in
+	list)	echo / ;;
+	entry)	echo "$entry_href" ;;
+	feed)	echo "/feed/$feed?all=1" ;;
+	healthz) echo /healthz ;;
+	greader) echo "/reader/api/0/stream/items/ids?s=user/-/state/com.google/reading-list&n=1000" ;;
+	fever)	echo "/fever/?api&items&api_key=$fkey" ;;
+	esac
+}
+
+# file_of PAGE: its floor's file name.
+file_of() {
+	case $1 in
+	healthz) echo healthz.txt ;;
+	greader|fever) echo "$1.json" ;;
+	*)	echo "$1.html" ;;
+	esac
+}
+
+floor_of() {
+	echo "/__floor/$(file_of "$1")"
+}
+
+# get PATH FILE [PAGE]: the page's body into FILE, headers into FILE.h;
+# 200 only.
 get() {
 	_c=$(curl -s -o "$2" -D "$2.h" -w '%{http_code}' --max-time 10 \
-	    -H "$cookie" "$U$1")
+	    -H "$(hdr_of "${3:-list}")" "$U$1")
 	[ "$_c" = 200 ] || die "GET $1: $_c"
 }
 
@@ -294,12 +376,13 @@ mem "idle, after start and one request"
 
 get "/feed/$feed?all=1" "$S/feedpage.html"
 entry_href=
+avg=$(awk -F'\t' '$1 == "db_counts" { printf "%d", $5 }' "$R")
 for h in $(grep -o 'href="/entry/[0-9]*?l=[^"]*"' "$S/feedpage.html" |
     sed 's/^href="//; s/"$//; s/&amp;/\&/g'); do
 	id=${h#/entry/}
 	id=${id%%\?*}
 	ok=$(q "SELECT 1 FROM entry WHERE id = $id AND is_read = 1
-	    AND length(content) BETWEEN 2500 AND 3400")
+	    AND length(content) BETWEEN $avg * 0.85 AND $avg * 1.2")
 	if [ "$ok" = 1 ]; then
 		entry_href=$h
 		break
@@ -310,12 +393,24 @@ done
 # The three pages, saved for the floor.  The header set is hearth's,
 # taken from the list page, less what nginx sets itself.
 W=$N/www/floor
-get / "$W/list.html"
-get "$entry_href" "$W/entry.html"
-get "/feed/$feed?all=1" "$W/feed.html"
-get /healthz "$W/healthz.txt"
+for p in list $pages; do
+	get "$(path_of $p)" "$W/$(file_of $p)" "$p"
+done
 grep -q 'class="entry-row' "$W/list.html" || die "the unread list has no rows"
-grep -q 'class="entry-content' "$W/entry.html" || die "the entry page has no body"
+case " $pages " in
+*" entry "*)
+	grep -q 'class="entry-content' "$W/entry.html" ||
+	    die "the entry page has no body" ;;
+esac
+case " $pages " in
+*" greader "*)
+	grep -q '"itemRefs"' "$W/greader.json" ||
+	    die "stream/items/ids has no itemRefs" ;;
+esac
+case " $pages " in
+*" fever "*)
+	grep -q '"items":\[{' "$W/fever.json" || die "fever items has no items" ;;
+esac
 tr -d '\r' < "$W/list.html.h" | awk -F': ' '
 	NR == 1 || $1 == "" { next }
 	tolower($1) ~ /^(server|date|content-type|content-length|connection|vary|set-cookie|transfer-encoding)$/ { next }
@@ -338,14 +433,14 @@ while :; do
 	[ "$n" -lt 50 ] || die "the floor location does not answer with hearth's headers"
 	sleep 0.1
 done
-for f in list.html entry.html feed.html healthz.txt; do
+for p in $pages; do
+	f=$(file_of $p)
 	curl -s -o "$S/floor-check" --max-time 5 -H "$cookie" \
 	    "$U/__floor/$f" || die "floor $f"
 	cmp -s "$W/$f" "$S/floor-check" || die "the floor's $f is not hearth's bytes"
-	echo "size	${f%.*}	$(stat -c %s "$W/$f")" >> "$R"
+	echo "size	$p	$(stat -c %s "$W/$f")" >> "$R"
+	printf 'page\t%s\t%s\n' "$p" "$(path_of $p)" >> "$R"
 done
-printf 'page\tlist\t/\npage\tentry\t%s\npage\tfeed\t/feed/%s?all=1\n' \
-    "$entry_href" "$feed" >> "$R"
 
 # --- wrk --------------------------------------------------------------------
 cat > "$S/stats.lua" <<'EOF'
@@ -403,7 +498,8 @@ run() {
 		_want=0
 	fi
 	timeout $((_d + 20)) wrk -t"$_t" -c"$_c" -d"${_d}s" --timeout 5s \
-	    -s "$_script" -H "$cookie" "$_url" "$@" > "$S/wrk.out" 2>&1 &
+	    -s "$_script" -H "$(hdr_of "$_page")" "$_url" "$@" \
+	    > "$S/wrk.out" 2>&1 &
 	_wp=$!
 	if [ "$_want" -gt 0 ]; then
 		while kill -0 "$_wp" 2>/dev/null; do
@@ -422,25 +518,11 @@ run() {
 	    "$_side" "$_w" "$(bad)" >> "$R"
 }
 
-path_of() {
-	case $1 in
-	list)	echo / ;;
-	entry)	echo "$entry_href" ;;
-	feed)	echo "/feed/$feed?all=1" ;;
-	healthz) echo /healthz ;;
-	esac
-}
-
-floor_of() {
-	case $1 in
-	healthz) echo /__floor/healthz.txt ;;
-	*)	echo "/__floor/$1.html" ;;
-	esac
-}
 
 # Warm the pages and the floor (not recorded).
-for p in list entry feed healthz; do
-	timeout 20 wrk -t1 -c1 -d1s "$U$(path_of $p)" -H "$cookie" >/dev/null 2>&1
+for p in $pages; do
+	timeout 20 wrk -t1 -c1 -d1s "$U$(path_of $p)" -H "$(hdr_of $p)" \
+	    >/dev/null 2>&1
 	timeout 20 wrk -t1 -c1 -d1s "$U$(floor_of $p)" -H "$cookie" \
 	    >/dev/null 2>&1
 done
@@ -449,7 +531,9 @@ r=1
 while [ "$r" -le "$rounds" ]; do
 	# The pages at 1 and 16 connections; /healthz (no database, 3
 	# bytes) at 1, for the fixed cost of a FastCGI round trip.
-	for pc in list:1 list:16 entry:1 entry:16 feed:1 feed:16 healthz:1; do
+	for pc in $(for p in $pages; do
+		if [ "$p" = healthz ]; then echo "$p:1"; else echo "$p:1 $p:16"; fi
+	    done); do
 		p=${pc%:*}
 		c=${pc#*:}
 		say "round $r/$rounds: $p, $c connection(s)"
@@ -459,6 +543,10 @@ while [ "$r" -le "$rounds" ]; do
 	# Opening entries that are unread: one UPDATE each (entry_set in
 	# page_entry.c), along the unread list as a reader goes; then
 	# they are made unread again for the next round.
+	if [ "$unread" -eq 0 ]; then
+		r=$((r + 1))
+		continue
+	fi
 	q "SELECT '/entry/' || id FROM entry WHERE user_id = 1 AND
 	    is_read = 0 ORDER BY published_at DESC, id DESC" > "$S/unread.paths"
 	awk '{ print "/__floor/entry.html?" NR }' "$S/unread.paths" \
@@ -497,6 +585,199 @@ mem "right after the burst"
 say "idle for $wait_s s"
 sleep "$wait_s"
 mem "$wait_s s later"
+
+# --- the first request after eviction ----------------------------------------
+# Each cycle: the unread list three times (the median is the warm
+# figure), then the database and its -wal dropped from the page cache
+# (posix_fadvise DONTNEED), then the list again, the cold one.  The
+# kernel keeps the pages mapped into a process (the workers' mmap of
+# the database), so a running responder keeps what it touched; fincore
+# says how much stayed.  A second series restarts hearth-fcgi first,
+# without evicting: the cost of a fresh process alone.  A third one
+# restarts it, then evicts, so nothing is mapped: every page the
+# request needs comes from the disk.  /proc/PID/io's read_bytes is
+# what the responder read from the block device during the cold
+# request.
+cat > "$S/evict.py" <<'PY'
+import os, sys
+for path in sys.argv[1:]:
+	try:
+		fd = os.open(path, os.O_RDONLY)
+	except FileNotFoundError:
+		continue
+	os.fsync(fd)
+	os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+	os.close(fd)
+PY
+# resident: pages of the database in the page cache (fincore), or -1.
+resident() {
+	if command -v fincore >/dev/null 2>&1; then
+		fincore -nb -o PAGES "$DB" 2>/dev/null | awk '{ print $1; exit }'
+	else
+		echo -1
+	fi
+}
+readb() {
+	awk '$1 == "read_bytes:" { print $2 }' "/proc/$fcgi_pid/io" 2>/dev/null
+}
+# treq PAGE: one request's total time in microseconds.
+treq() {
+	curl -s -o /dev/null -w '%{http_code} %{time_total}\n' --max-time 30 \
+	    -H "$(hdr_of "$1")" "$U$(path_of "$1")" |
+	    awk '$1 != 200 { exit 1 } { printf "%d\n", $2 * 1000000 }'
+}
+if [ "$evict" -gt 0 ]; then
+	pagesz=$(getconf PAGESIZE)
+	echo "evict_total	$(( ($(stat -c %s "$DB") + pagesz - 1) / pagesz ))" >> "$R"
+	for mode in running fresh restart; do
+		i=1
+		while [ "$i" -le "$evict" ]; do
+			say "evict ($mode) $i/$evict"
+			# warm: the median of three
+			warm=$( (treq list && treq list && treq list) |
+			    sort -n | sed -n 2p)
+			[ -n "$warm" ] || die "GET / failed"
+			if [ "$mode" != running ]; then
+				fcgi_stop
+				fcgi_start "$C" || die "hearth-fcgi did not restart"
+			fi
+			before=$(resident)
+			[ "$mode" = fresh ] ||
+			    python3 "$S/evict.py" "$DB" "$DB-wal" ||
+			    die "evict.py failed"
+			after=$(resident)
+			rb0=$(readb)
+			cold=$(treq list) || die "GET / failed"
+			rb1=$(readb)
+			printf 'evict\t%s\t%d\t%d\t%d\t%d\t%d\t%d\n' "$mode" "$i" \
+			    "$warm" "$cold" "$before" "$after" \
+			    "$(( ${rb1:-0} - ${rb0:-0} ))" >> "$R"
+			i=$((i + 1))
+		done
+	done
+fi
+
+# --- fetch passes -------------------------------------------------------------
+# FEEDS local feeds (bench/genfarm.py, rewritten before each pass so each
+# feed brings new items) on another nginx, subscribed by the signed-in
+# user; the database's own feeds are put off (their hosts do not exist).
+# Each pass runs hearth-fetch under /usr/bin/time -v while the -wal
+# file's size is sampled every 20 ms.  First BUSY passes with wrk
+# reading the unread list at 1 connection during the pass, each after
+# as long a wrk run with the fetcher idle; then PASSES passes alone, the
+# long write run.
+if [ "$farm" -gt 0 ]; then
+	FN=$S/farm
+	ngx_new "$FN" || exit 1
+	echo "location /f/ { }" > "$FN/server.conf"
+	fbase=$(( $(date +%s) / 86400 * 86400 - 2 * 86400 ))
+	fitems=15
+	fnew=5
+	python3 "$top/bench/genfarm.py" "$FN/www/f" "$farm" "$fitems" \
+	    "$fnew" 0 "$fbase" || die "genfarm.py failed"
+	ngx_start "$FN" >&2 || die "the farm's nginx did not start"
+	FU=$NGX_URL
+	{
+		echo '<?xml version="1.0" encoding="UTF-8"?>'
+		echo '<opml version="2.0"><head><title>farm</title></head><body>'
+		i=1
+		while [ "$i" -le "$farm" ]; do
+			if [ $((i % 2)) -eq 1 ]; then x=rss; else x=atom; fi
+			printf '<outline type="rss" text="f%04d" xmlUrl="%s/f/feed%04d.%s"/>\n' \
+			    "$i" "$FU" "$i" "$x"
+			i=$((i + 1))
+		done
+		echo '</body></opml>'
+	} > "$S/farm.opml"
+	"$ctl" -q -c "$C" -u bench opml import "$S/farm.opml" >/dev/null ||
+	    die "hearthctl opml import failed"
+	CF=$S/fetch.conf
+	# Retention off: the generated entries are a year old and would go.
+	{
+		cat "$C"
+		echo "fetch_allow_private = yes"
+		echo "fetch_per_host_gap = 0"
+		echo "fetch_per_host_inflight = 8"
+		echo "fetch_max_inflight = 8"
+		echo "fetch_batch = $farm"
+		echo "retention_read_days = 0"
+		echo "retention_unread_days = 0"
+		echo "sample_interval = 0"
+	} > "$CF"
+	furl="$FU/f/%"
+	q "UPDATE feed SET next_check_at = 4000000000 WHERE url NOT LIKE '$furl'"
+	echo "farm	$farm	$fitems	$fnew" >> "$R"
+
+	walsz() {
+		stat -c %s "$DB-wal" 2>/dev/null || echo 0
+	}
+	# fpass KIND N: one pass; a "pass" line.
+	fpass() {
+		python3 "$top/bench/genfarm.py" "$FN/www/f" "$farm" "$fitems" \
+		    "$fnew" "$2" "$fbase" || die "genfarm.py failed"
+		q "UPDATE feed SET next_check_at = 0 WHERE url LIKE '$furl'"
+		_s0=$(q "SELECT seq FROM sqlite_sequence WHERE name = 'entry'")
+		timeout 600 /usr/bin/time -v -o "$S/ftime" "$fetch" -c "$CF" \
+		    >"$S/fetch.out" 2>&1 </dev/null &
+		_fp=$!
+		_wp=0
+		while kill -0 "$_fp" 2>/dev/null; do
+			_w=$(walsz)
+			[ "$_w" -gt "$_wp" ] && _wp=$_w
+			sleep 0.02
+		done
+		wait "$_fp" || { tail -n 5 "$S/fetch.out" >&2; die "hearth-fetch failed"; }
+		_wa=$(walsz)
+		_s1=$(q "SELECT seq FROM sqlite_sequence WHERE name = 'entry'")
+		_ok=$(q "SELECT count(*) FROM feed WHERE url LIKE '$furl'
+		    AND last_status = 200")
+		awk -F': ' -v k="$1" -v n="$2" -v new=$((_s1 - _s0)) \
+		    -v wp="$_wp" -v wa="$_wa" -v ok="$_ok" '
+			/Elapsed \(wall clock\)/ {
+				m = split($2, t, ":"); s = 0
+				for (i = 1; i <= m; i++) s = s * 60 + t[i]
+				wall = s
+			}
+			/User time/ { u = $2 }
+			/System time/ { sy = $2 }
+			/Maximum resident set size/ { rss = $2 }
+			END { printf "pass\t%s\t%d\t%.2f\t%.2f\t%.2f\t%d\t%d\t%d\t%d\t%d\n",
+			    k, n, wall, u, sy, rss, new, wp, wa, ok }' \
+		    "$S/ftime" >> "$R"
+	}
+	# The first pass stores every feed's items; not measured.
+	say "the first pass over $farm feeds"
+	fpass first 0
+	n=1
+	r=1
+	while [ "$r" -le "$busy" ]; do
+		say "busy $r/$busy: the unread list, idle then during a pass"
+		bdur=$(awk -F'\t' '$1 == "pass" { d = $4 } END {
+		    d = int(d + 0.999); print (d < 3 ? 3 : d) }' "$R")
+		rdur=$bdur run busy list 1 "$r" idle "$U/"
+		: > "$log"
+		timeout 700 wrk -t1 -c1 -d600s --timeout 5s -s "$S/stats.lua" \
+		    -H "$cookie" "$U/" > "$S/wrk.out" 2>&1 &
+		wp=$!
+		sleep 0.2
+		fpass busy "$n"
+		kill -INT "$wp" 2>/dev/null
+		wait "$wp"
+		w=$(grep '^WRK' "$S/wrk.out" | cut -f2-)
+		[ -n "$w" ] || { cat "$S/wrk.out" >&2; die "wrk failed"; }
+		printf 'busy\tlist\t1\t%s\tduring\t%s\t%s\n' "$r" "$w" "$(bad)" >> "$R"
+		n=$((n + 1))
+		r=$((r + 1))
+	done
+	r=1
+	while [ "$r" -le "$passes" ]; do
+		say "write run: pass $r/$passes"
+		fpass write "$n"
+		n=$((n + 1))
+		r=$((r + 1))
+	done
+	echo "db_bytes_after	$(stat -c %s "$DB")" >> "$R"
+fi
 
 # --- callgrind ---------------------------------------------------------------
 # Each page alone: hearth-fcgi with one worker under callgrind, counting
@@ -548,6 +829,10 @@ load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "quick	$quick"
 } >> "$R"
 [ "$keep" -eq 1 ] && cp "$R" "$S/results.tsv"
+if [ -n "$raw" ]; then
+	cp "$R" "$raw" || die "cannot write $raw"
+	exit 0
+fi
 python3 "$top/bench/webreport.py" "$R" > "$S/report.md" ||
     die "webreport.py failed"
 cat "$S/report.md"

@@ -4,6 +4,7 @@
 #
 # usage: python3 bench/webreport.py RESULTS > report.md
 
+import os
 import statistics
 import sys
 
@@ -32,6 +33,8 @@ PAGES = {
 	"feed": "feed, all entries",
 	"entry-unread": "entry, opened unread (1 UPDATE each)",
 	"healthz": "/healthz (no database)",
+	"greader": "Google Reader stream/items/ids (n=1000)",
+	"fever": "Fever items",
 }
 
 
@@ -97,8 +100,9 @@ def main():
 	if info["gen_s"] == "reused":
 		loaded = "the database of an earlier run (`--db`)"
 	else:
-		loaded = ("loaded by the sqlite3 CLI in one transaction in %s s"
-		    " (the FTS triggers included)" % info["gen_s"])
+		loaded = ("made by bench/mkdb.sh (one transaction through"
+		    " python3's sqlite3, the FTS triggers included; cached in"
+		    " build/bench/) and copied in %s s" % info["gen_s"])
 	opts = [o.strip() for o in info.get("opts", "").split(";")
 	    if o.strip()]
 	if opts:
@@ -118,9 +122,8 @@ def main():
 	    (dc[0], df[0], df[1], dc[1], dc[2], float(dc[3]), dc[4], dc[5],
 	    info["db_other"], int(info["db_bytes"]) / 1e6, loaded, conf))
 
-	w("Pages: the unread list `%s` (%d bytes), an entry `%s` (%d bytes),"
-	    " a feed `%s` (%d bytes), and `/healthz` (%d bytes, no database:"
-	    " the fixed cost of a FastCGI round trip)."
+	w("Pages: %s.  (`/healthz` needs no database: the fixed cost of a"
+	    " FastCGI round trip.)"
 	    "  The floor is the same nginx serving the very same bytes as a"
 	    " static file from a location with hearth's response headers"
 	    " (CSP, nosniff, Referrer-Policy, X-Frame-Options, Cache-Control),"
@@ -129,9 +132,8 @@ def main():
 	    " %s round(s); each cell is the median over the rounds, and the"
 	    " ratio is the median of the rounds' hearth/floor ratios of p50"
 	    " (their range in brackets).\n\n" %
-	    (paths["list"], sizes["list"], paths["entry"], sizes["entry"],
-	    paths["feed"], sizes["feed"], sizes.get("healthz", 0), info["dur"],
-	    info["rounds"]))
+	    ("; ".join("%s `%s` (%d bytes)" % (PAGES[p], paths[p],
+	    sizes.get(p, 0)) for p in paths), info["dur"], info["rounds"]))
 
 	w("| page | conns | hearth p50 | p75 | p90 | p99 | req/s |"
 	    " floor p50 | floor p99 | floor req/s | p50 ratio | non-200 |\n")
@@ -140,6 +142,8 @@ def main():
 	order = [("pair", "list", 1), ("pair", "list", 16),
 	    ("pair", "entry", 1), ("pair", "entry", 16),
 	    ("pair", "feed", 1), ("pair", "feed", 16),
+	    ("pair", "greader", 1), ("pair", "greader", 16),
+	    ("pair", "fever", 1), ("pair", "fever", 16),
 	    ("write", "entry-unread", 1), ("pair", "healthz", 1)]
 	for kind, page, c in order:
 		h = [r for r in runs if r["kind"] == kind and r["page"] == page
@@ -294,6 +298,28 @@ def main():
 				    n / max(unread, 1), unread))
 
 
+def extra(path, w):
+	"""The eviction cycles and the fetch passes (--evict, --farm), as
+	bench/report.py renders them in `make bench`'s table."""
+	sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+	import report
+	d = report.load(path)
+	rows = []
+	for part in (report.rows_busy, report.rows_evict, report.rows_fetch):
+		try:
+			part(d, lambda *cells: rows.append(cells))
+		except (report.Bad, KeyError, IndexError, ValueError,
+		    ZeroDivisionError):
+			pass
+	if not rows:
+		return
+	w("\n\n## Eviction and fetch passes\n\nMedians; bench/README.md tells"
+	    " how each is measured.\n\n| row | measure | value | floor / peer |"
+	    " ratio | budget | verdict |\n|---|---|---:|---:|---:|---|---|\n")
+	for r in rows:
+		w("| %s |\n" % " | ".join(r))
+
+
 def size_of(v):
 	"""Bytes of a hearth.conf size such as 256M or 2G."""
 	mult = {"K": 1024, "M": 1024 ** 2, "G": 1024 ** 3}
@@ -340,3 +366,4 @@ def annotate(path):
 
 if __name__ == "__main__":
 	main()
+	extra(sys.argv[1], sys.stdout.write)

@@ -1,0 +1,387 @@
+#!/usr/bin/env python3
+# report.py: bench/RESULTS.md from the lines bench/run.sh gathers:
+# "m KEY VALUE" (the machine, the run), bench/web.sh --raw's lines and
+# bench/parse.py --lines' lines, all tab-separated.
+#
+# usage: python3 bench/report.py LINES > RESULTS.md
+#
+# Every figure is a median over the runs of the same measure; each row
+# puts it next to its floor or peer from the same run, the ratio, the
+# budget and whether it is met.  Exit status 1 when a part's lines are
+# missing or malformed (the report would lie), 0 otherwise, whatever
+# the verdicts.
+
+import statistics
+import sys
+
+MIB = 1024			# kB in a MiB (smaps counts kB)
+PAGES = [("list", "unread list `/`"), ("entry", "an entry page"),
+    ("greader", "Google Reader stream/items/ids, reading-list, n=1000"),
+    ("fever", "Fever `?api&items`")]
+# Budgets: the issue "observability"'s, DESIGN's, and the issues named.
+LIST_RATIO = 3.0		# "The responder and the web reader"
+BUSY_RATIO = 1.25
+EVICT_RATIO = 10.0
+DIRTY_KB = 2 * MIB
+RSS_KB = 8 * MIB
+FETCH_RSS_KB = 24 * MIB
+WRITE_FLAT = 1.10
+PARSE_RATIO = 2.0		# "Feed parsing and HTML sanitizing"
+# DESIGN's reference points, the Go rewrite.
+GO_DIRTY_MB = 42.2
+GO_FETCH_PEAK_MB = 51.5
+
+
+class Bad(Exception):
+	pass
+
+
+def med(xs):
+	if not xs:
+		raise Bad("no figures")
+	return statistics.median(xs)
+
+
+def us(v):
+	"""Microseconds as text."""
+	if v >= 10000:
+		return "%.1f ms" % (v / 1000)
+	if v >= 1000:
+		return "%.2f ms" % (v / 1000)
+	return "%d µs" % round(v)
+
+
+def mib(kb):
+	return "%.1f MiB" % (kb / MIB)
+
+
+def size(b):
+	if b >= 10 ** 6:
+		return "%.1f MB" % (b / 1e6)
+	if b >= 10 ** 4:
+		return "%.0f KB" % (b / 1e3)
+	return "%d bytes" % b
+
+
+def verdict(ok):
+	return "met" if ok else "**not met**"
+
+
+def load(path):
+	d = {"m": {}, "wrk": [], "mem": [], "evict": [], "pass": [],
+	    "parse": [], "ir": {}, "size": {}, "page": {}, "info": {}}
+	for line in open(path, encoding="utf-8"):
+		f = line.rstrip("\n").split("\t")
+		k = f[0]
+		if k == "m" and len(f) >= 3:
+			d["m"][f[1]] = f[2]
+		elif k in ("pair", "busy", "mix") and len(f) == 14:
+			d["wrk"].append({"kind": k, "page": f[1], "c": int(f[2]),
+			    "round": int(f[3]), "side": f[4], "p50": int(f[5]),
+			    "p99": int(f[8]), "n": int(f[10]), "dur": int(f[11]),
+			    "err": int(f[12]) + int(f[13])})
+		elif k == "mem" and len(f) == 9:
+			d["mem"].append((f[1], [int(x) for x in f[2:9]]))
+		elif k == "evict" and len(f) == 8:
+			d["evict"].append({"mode": f[1], "warm": int(f[3]),
+			    "cold": int(f[4]), "before": int(f[5]),
+			    "after": int(f[6]), "read": int(f[7])})
+		elif k == "pass" and len(f) == 11:
+			d["pass"].append({"kind": f[1], "n": int(f[2]),
+			    "wall": float(f[3]), "cpu": float(f[4]) + float(f[5]),
+			    "rss": int(f[6]), "new": int(f[7]), "walpeak": int(f[8]),
+			    "walafter": int(f[9]), "ok": int(f[10])})
+		elif k == "parse" and len(f) >= 5:
+			d["parse"].append((f[1], f[2], int(f[3]),
+			    [float(x) for x in f[4:]]))
+		elif k == "parse_ir" and len(f) == 4:
+			d["ir"][f[1]] = (int(f[2]), int(f[3]))
+		elif k == "size" and len(f) == 3:
+			d["size"][f[1]] = int(f[2])
+		elif k == "page" and len(f) == 3:
+			d["page"][f[1]] = f[2]
+		elif len(f) >= 2:
+			d["info"][k] = f[1:]
+	return d
+
+
+def rps(rs):
+	return med([x["n"] * 1e6 / x["dur"] for x in rs if x["dur"] > 0])
+
+
+def rows_web(d, row):
+	"""Row 1: each page at 1 and 16 connections against its floor."""
+	for page, label in PAGES:
+		for c in (1, 16):
+			h = [r for r in d["wrk"] if r["kind"] == "pair" and
+			    r["page"] == page and r["c"] == c and
+			    r["side"] == "hearth"]
+			fl = [r for r in d["wrk"] if r["kind"] == "pair" and
+			    r["page"] == page and r["c"] == c and
+			    r["side"] == "floor"]
+			if not h or not fl:
+				raise Bad("no wrk figures for %s at %d" % (page, c))
+			ratios = []
+			for r in h:
+				m = [x for x in fl if x["round"] == r["round"]]
+				if m and m[0]["p50"] > 0:
+					ratios.append(r["p50"] / m[0]["p50"])
+			rt = med(ratios)
+			err = sum(x["err"] for x in h + fl)
+			if page == "list" and c == 1:
+				budget = "≤ %.0fx" % LIST_RATIO
+				ok = verdict(rt <= LIST_RATIO)
+			else:
+				budget, ok = "none set", "—"
+			row("1", "%s, %d conn. (%s): p50 / p99 / req/s%s" % (label,
+			    c, size(d["size"].get(page, 0)),
+			    ", %d errors or non-200" % err if err else ""),
+			    "%s / %s / %.0f" % (us(med([x["p50"] for x in h])),
+			    us(med([x["p99"] for x in h])), rps(h)),
+			    "%s / %s / %.0f" % (us(med([x["p50"] for x in fl])),
+			    us(med([x["p99"] for x in fl])), rps(fl)),
+			    "%.1fx p50" % rt, budget, ok)
+
+
+def rows_busy(d, row):
+	"""Row 2: the unread list's p99 during a fetch pass vs idle."""
+	b = [r for r in d["wrk"] if r["kind"] == "busy"]
+	rounds = sorted(set(r["round"] for r in b))
+	ratios, idle, during = [], [], []
+	for n in rounds:
+		i = [r for r in b if r["round"] == n and r["side"] == "idle"]
+		u = [r for r in b if r["round"] == n and r["side"] == "during"]
+		if i and u and i[0]["p99"] > 0:
+			ratios.append(u[0]["p99"] / i[0]["p99"])
+			idle.append(i[0])
+			during.append(u[0])
+	rt = med(ratios)
+	row("2", "unread list, 1 conn., during a %s-feed pass: p99 (p50)" %
+	    d["info"]["farm"][0], "%s (%s)" %
+	    (us(med([x["p99"] for x in during])),
+	    us(med([x["p50"] for x in during]))),
+	    "idle %s (%s)" % (us(med([x["p99"] for x in idle])),
+	    us(med([x["p50"] for x in idle]))), "%.2fx p99" % rt,
+	    "≤ %.2fx" % BUSY_RATIO, verdict(rt <= BUSY_RATIO))
+
+
+def rows_evict(d, row):
+	"""Row 3: the first request after eviction against a warm one."""
+	total = int(d["info"]["evict_total"][0])
+	what = {
+		"running": "database evicted under the running responder",
+		"fresh": "responder restarted, nothing evicted",
+		"restart": "responder restarted, then the database evicted",
+	}
+	for mode in ("running", "fresh", "restart"):
+		e = [x for x in d["evict"] if x["mode"] == mode]
+		if not e:
+			raise Bad("no eviction figures (%s)" % mode)
+		rt = med([x["cold"] / x["warm"] for x in e if x["warm"] > 0])
+		res = med([x["after"] for x in e])
+		note = ""
+		if mode != "fresh" and res >= 0:
+			note = ("; %.0f%% of the file's pages still cached after the"
+			    " eviction" % (100.0 * res / total))
+		rd = med([x["read"] for x in e])
+		row("3", "first unread list request, %s (%d cycles%s; %s read"
+		    " from disk)" % (what[mode], len(e), note, size(rd)),
+		    us(med([x["cold"] for x in e])),
+		    "warm %s" % us(med([x["warm"] for x in e])),
+		    "%.1fx" % rt, "< %.0fx" % EVICT_RATIO,
+		    verdict(rt < EVICT_RATIO))
+
+
+def rows_mem(d, row):
+	"""Row 4: hearth-fcgi's memory idle, after the burst, later."""
+	if len(d["mem"]) < 3:
+		raise Bad("no memory figures")
+	for phase, v in d["mem"]:
+		rss, pss, dirty, swap, dbrss = v[0], v[1], v[2], v[5], v[6]
+		row("4", "hearth-fcgi memory, %s: Rss (without the database's"
+		    " mapping) / Pss / Private_Dirty / Swap" % phase,
+		    "%s (%s) / %s / %s / %s" % (mib(rss), mib(rss - dbrss),
+		    mib(pss), mib(dirty), mib(swap)),
+		    "Go rewrite: %.1f MB dirty anon." % GO_DIRTY_MB,
+		    "%.2fx dirty" % (dirty * 1024 / (GO_DIRTY_MB * 1e6)),
+		    "Private_Dirty < 2 MiB; Rss < 8 MiB",
+		    "dirty %s; Rss %s (%s without the mapping)" % (
+		    verdict(dirty < DIRTY_KB), verdict(rss < RSS_KB),
+		    verdict(rss - dbrss < RSS_KB)))
+
+
+def rows_fetch(d, row):
+	"""Rows 5 and 6: the passes alone."""
+	w = [p for p in d["pass"] if p["kind"] == "write"]
+	if len(w) < 2:
+		raise Bad("too few write passes")
+	feeds = int(d["info"]["farm"][0])
+	bad = [p for p in d["pass"] if p["ok"] != feeds]
+	peak = max(p["rss"] for p in w)
+	row("5", "hearth-fetch peak RSS over a %d-feed pass (max of %d passes;"
+	    " median %s)" % (feeds, len(w), mib(med([p["rss"] for p in w]))),
+	    mib(peak), "Go rewrite: %.1f MB during a batch" % GO_FETCH_PEAK_MB,
+	    "%.2fx" % (peak * 1024 / (GO_FETCH_PEAK_MB * 1e6)),
+	    "< 24 MiB", verdict(peak < FETCH_RSS_KB))
+	row("5", "hearth-fetch pass: wall time; CPU per feed (%d new items"
+	    " per feed%s)" % (int(d["info"]["farm"][2]),
+	    "; %d passes with feeds not 200" % len(bad) if bad else ""),
+	    "%.2f s; %.2f ms" % (med([p["wall"] for p in w]),
+	    med([p["cpu"] * 1000 / feeds for p in w])), "—", "—",
+	    "none set", "—")
+	wa = max(p["walafter"] for p in d["pass"])
+	row("5", "WAL size after each pass (max over %d passes)" %
+	    len(d["pass"]), size(wa), "—", "—", "0", verdict(wa == 0))
+	k = max(1, min(3, len(w) // 3))
+	cost = [p["cpu"] * 1000 / p["new"] for p in w if p["new"] > 0]
+	if len(cost) < 2 * k:
+		raise Bad("write passes without new entries")
+	first, last = med(cost[:k]), med(cost[-k:])
+	row("6", "long write run, %d passes, %d new entries: CPU ms per new"
+	    " entry, last %d passes" % (len(w), sum(p["new"] for p in w), k),
+	    "%.3f ms" % last, "first %d: %.3f ms" % (k, first),
+	    "%.2fx" % (last / first), "≤ %.2fx" % WRITE_FLAT,
+	    verdict(last / first <= WRITE_FLAT))
+	wl = [p["wall"] * 1000 / p["new"] for p in w if p["new"] > 0]
+	fw, lw = med(wl[:k]), med(wl[-k:])
+	row("6", "long write run: wall ms per new entry, last %d passes" % k,
+	    "%.3f ms" % lw, "first %d: %.3f ms" % (k, fw), "%.2fx" % (lw / fw),
+	    "≤ %.2fx" % WRITE_FLAT, verdict(lw / fw <= WRITE_FLAT))
+	wp = max(p["walpeak"] for p in w)
+	row("6", "long write run: WAL size, largest sample during a pass;"
+	    " after the last", "%s; %s" % (size(wp), size(w[-1]["walafter"])),
+	    "—", "—", "bounded; 0 after", verdict(w[-1]["walafter"] == 0))
+
+
+def rows_parse(d, row):
+	"""Row 7: parse throughput against sfeed and xmllint."""
+	m = {}
+	for corpus, tool, n, xs in d["parse"]:
+		m[(corpus, tool)] = (n, med(xs))
+	for corpus, label in (("rss", "RSS 2.0"), ("atom", "Atom 1.0")):
+		if (corpus, "hearth") not in m:
+			raise Bad("no parse figures for %s" % corpus)
+		n, h = m[(corpus, "hearth")]
+		_, sf = m[(corpus, "sfeed")]
+		_, xl = m[(corpus, "xmllint")]
+		row("7", "parse + sanitize, %s corpus (%s): hearth MB/s" %
+		    (label, size(n)), "%.1f" % (n / h / 1e6),
+		    "sfeed %.1f; xmllint --stream %.1f" % (n / sf / 1e6,
+		    n / xl / 1e6), "%.2fx sfeed's time; %.2fx xmllint's" %
+		    (h / sf, h / xl), "≤ %.0fx sfeed" % PARSE_RATIO,
+		    verdict(h / sf <= PARSE_RATIO))
+	if "hearth" in d["ir"]:
+		ir = dict((t, v[0] / v[1]) for t, v in d["ir"].items())
+		row("7", "instructions per input byte (callgrind, one %s feed)" %
+		    size(d["ir"]["hearth"][1]), "%.0f" % ir["hearth"],
+		    "sfeed %.0f; xmllint %.0f" % (ir["sfeed"], ir["xmllint"]),
+		    "%.2fx sfeed; %.2fx xmllint" % (ir["hearth"] / ir["sfeed"],
+		    ir["hearth"] / ir["xmllint"]), "≤ %.0fx sfeed" % PARSE_RATIO,
+		    verdict(ir["hearth"] / ir["sfeed"] <= PARSE_RATIO))
+
+
+def main():
+	if len(sys.argv) != 2:
+		sys.exit("usage: report.py LINES")
+	d = load(sys.argv[1])
+	m = d["m"]
+	rows = []
+
+	def row(*cells):
+		rows.append(cells)
+
+	try:
+		for part in (rows_web, rows_busy, rows_evict, rows_mem,
+		    rows_fetch, rows_parse):
+			part(d, row)
+		info = d["info"]
+		counts = info["db_counts"]
+		feeds = info["db_feeds"]
+	except (Bad, KeyError, IndexError, ValueError,
+	    ZeroDivisionError) as e:
+		print("report.py: incomplete results: %s" % e, file=sys.stderr)
+		return 1
+	w = sys.stdout.write
+	w("# hearth benchmarks: results\n\n")
+	if m.get("quick") == "1":
+		w("**A quick run (BENCH_QUICK=1): a small database, one short"
+		    " round; the figures check the machinery, they measure"
+		    " nothing.**\n\n")
+	w("Produced by `make bench` (bench/run.sh) in %s s, %s, at commit"
+	    " %s.\n\n" % (m.get("elapsed", "?"), m.get("date", "?"),
+	    m.get("commit", "?")))
+	w("Machine: %s, %s cores, %s RAM; %s; Debian %s.  Versions: nginx"
+	    " %s, SQLite %s, libxml2 %s, libcurl %s, wrk %s, sfeed %s.  Load"
+	    " average %s at the start, %s at the end: a shared machine, so"
+	    " wall times move from run to run; each ratio compares runs made"
+	    " back to back.\n\n" % (m.get("cpu"), m.get("cores"), m.get("ram"),
+	    m.get("kernel"), m.get("debian"), m.get("nginx"), m.get("sqlite"),
+	    m.get("libxml2"), m.get("curl"), m.get("wrk"), m.get("sfeed"),
+	    m.get("load_start"), m.get("load_end")))
+	w("Database: %s entries of the signed-in user in %s feeds (%s unread,"
+	    " bodies of %.0f bytes on average) and %s of a second user, %s on"
+	    " disk with the FTS index (bench/mkdb.sh, cached in build/bench/);"
+	    " %s after the fetch passes.  hearth-fcgi with the defaults (4"
+	    " workers, db_mmap_size 2G) behind nginx/hearth.conf on"
+	    " 127.0.0.1.\n\n" % (counts[0], feeds[0], counts[1],
+	    float(counts[3]), info["db_other"][0],
+	    size(int(info["db_bytes"][0])),
+	    size(int(info.get("db_bytes_after", ["0"])[0]))))
+	w("| row | measure | value | floor / peer | ratio | budget |"
+	    " verdict |\n|---|---|---:|---:|---:|---|---|\n")
+	for r in rows:
+		w("| %s |\n" % " | ".join(r))
+	w("\nHow each row is measured (bench/README.md has more):\n\n")
+	w("1. wrk on 127.0.0.1 for %s s per run, 1 thread at 1 connection and"
+	    " 2 at 16; the floor is the same nginx serving the very bytes of"
+	    " hearth's response (saved once) as a static file with hearth's"
+	    " headers, measured right after.  Medians over %s rounds; the"
+	    " ratio is the median of the rounds' p50 ratios.\n" %
+	    (info["dur"][0], info["rounds"][0]))
+	w("2. Before each of the passes a wrk run on the unread list with the"
+	    " fetcher idle, as long as the previous pass; then the same wrk"
+	    " from just before the pass to its end, while hearth-fetch"
+	    " refreshes %s local feeds (bench/genfarm.py, nginx on loopback,"
+	    " every feed changed) subscribed by the same user.  Both processes"
+	    " share the machine's %s cores.\n" % (info["farm"][0],
+	    m.get("cores")))
+	w("3. curl times one request (the connection included).  Eviction is"
+	    " posix_fadvise(POSIX_FADV_DONTNEED) on the database and its -wal;"
+	    " the kernel keeps pages mapped into a process, so the running"
+	    " responder (which reads the database through mmap) keeps what it"
+	    " touched; fincore tells how much stayed.  Disk reads are the"
+	    " responder's read_bytes in /proc/PID/io.\n")
+	w("4. /proc/PID/smaps_rollup; the database's share of Rss is the sum"
+	    " of Rss over its mappings in /proc/PID/smaps (each worker maps it,"
+	    " so a page can count up to once per worker).  The burst: %s"
+	    " requests over a browsing mix at 16 connections; the last sample"
+	    " %s s after it.  One burst per run, not a median.\n" %
+	    (info["burst"][0], info["wait"][0]))
+	w("5. and 6. hearth-fetch under /usr/bin/time -v (peak RSS counts the"
+	    " shared libraries and file pages mapped); the -wal file's size"
+	    " sampled every 20 ms.  Every pass has %s new items in each feed"
+	    " and %s already stored; retention is off (the generated entries"
+	    " are a year old).  Cost per new entry: the pass's user+system"
+	    " CPU (or wall time) over the entries it added, medians of the"
+	    " first and of the last passes.\n" % (info["farm"][2],
+	    int(info["farm"][1]) - int(info["farm"][2])))
+	w("7. bench/parse.py (bench/genfeed.py's corpus): one process per"
+	    " file, wall time summed over the corpus, median of the rounds;"
+	    " MB = 10^6 bytes.\n")
+	w("\nOptions: web.sh `%s`; parse.py `%s`.\n" % (m.get("web", ""),
+	    m.get("parse", "")))
+
+	w("\n## The passes\n\n| pass | kind | wall s | CPU s | new entries |"
+	    " CPU ms/entry | peak RSS | WAL peak | WAL after | feeds 200 |\n"
+	    "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for p in d["pass"]:
+		w("| %d | %s | %.2f | %.2f | %d | %s | %s | %s | %s | %d |\n" %
+		    (p["n"], p["kind"], p["wall"], p["cpu"], p["new"],
+		    "%.3f" % (p["cpu"] * 1000 / p["new"]) if p["new"] else "—",
+		    mib(p["rss"]), size(p["walpeak"]), size(p["walafter"]),
+		    p["ok"]))
+	return 0
+
+
+if __name__ == "__main__":
+	sys.exit(main())

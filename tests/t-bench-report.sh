@@ -1,0 +1,184 @@
+#!/bin/sh
+# t-bench-report.sh: bench/report.py, the renderer of `make bench`'s
+# table, on canned lines whose medians, ratios and verdicts are known,
+# so that it cannot break unseen between benchmark runs.  No timing.
+
+top=${HEARTH_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM
+
+ok() {
+	echo "ok - $*"
+}
+
+not_ok() {
+	echo "not ok - $*"
+}
+
+if ! command -v python3 >/dev/null 2>&1; then
+	echo "ok - # SKIP python3 missing"
+	exit 0
+fi
+
+# The lines, "|" for tabs.  One round of each page; the unread list at
+# 1 connection 300 µs against a 100 µs floor (3.0x: met), the entry page
+# in two rounds (ratios 2 and 4, median 3).
+{
+	cat <<'EOF'
+m|date|2026-01-01 00:00 UTC
+m|commit|abc1234
+m|cpu|Test CPU
+m|cores|2
+m|ram|1.0 GiB
+m|kernel|Linux 6.1
+m|debian|12.0
+m|quick|0
+m|elapsed|600
+gen_s|reused
+db_bytes|600000000
+db_counts|400000|3300|2000|400.5|10|900
+db_feeds|500|20
+db_other|2000
+size|list|55000
+size|entry|4000
+size|greader|70000
+size|fever|30000
+pair|list|1|1|hearth|300|0|0|600|900|3000|3000000|0|0
+pair|list|1|1|floor|100|0|0|200|300|9000|3000000|0|0
+pair|list|16|1|hearth|2000|0|0|4000|5000|6000|3000000|0|0
+pair|list|16|1|floor|200|0|0|400|500|30000|3000000|0|0
+pair|entry|1|1|hearth|200|0|0|400|500|5000|3000000|0|0
+pair|entry|1|1|floor|100|0|0|200|300|9000|3000000|0|0
+pair|entry|1|2|hearth|400|0|0|400|500|5000|3000000|0|0
+pair|entry|1|2|floor|100|0|0|200|300|9000|3000000|0|0
+pair|entry|16|1|hearth|1000|0|0|2000|3000|9000|3000000|0|0
+pair|entry|16|1|floor|200|0|0|400|500|30000|3000000|0|0
+pair|greader|1|1|hearth|700|0|0|900|1000|1400|3000000|0|0
+pair|greader|1|1|floor|100|0|0|200|300|9000|3000000|0|0
+pair|greader|16|1|hearth|9000|0|0|9000|9000|1300|3000000|0|0
+pair|greader|16|1|floor|1000|0|0|2000|3000|9000|3000000|0|0
+pair|fever|1|1|hearth|800|0|0|900|1000|1200|3000000|0|0
+pair|fever|1|1|floor|100|0|0|200|300|9000|3000000|0|0
+pair|fever|16|1|hearth|9000|0|0|9000|9000|1300|3000000|0|0
+pair|fever|16|1|floor|1000|0|0|2000|3000|9000|3000000|0|1
+busy|list|1|1|idle|300|0|0|1000|2000|9000|3000000|0|0
+busy|list|1|1|during|320|0|0|1200|2000|9000|3000000|0|0
+mem|idle, after start and one request|6000|3000|1000|0|1000|0|1000
+mem|right after the burst|9000|5000|1500|0|1500|0|4000
+mem|60 s later|9000|5000|1500|0|1500|0|4000
+evict_total|1000
+evict|running|1|1000|1100|1000|400|0
+evict|fresh|1|1000|5000|300|300|0
+evict|restart|1|1000|20000|300|10|4096000
+farm|1000|15|5
+pass|first|0|4.00|3.00|0.50|20000|15000|9000000|0|1000
+pass|busy|1|2.00|1.00|0.10|20000|5000|4000000|0|1000
+pass|write|2|2.00|1.00|0.00|20000|5000|4000000|0|1000
+pass|write|3|2.00|1.00|0.00|20000|5000|4000000|0|1000
+pass|write|4|2.00|1.00|0.00|20000|5000|4000000|0|1000
+pass|write|5|3.00|1.50|0.00|24000|5000|4000000|0|1000
+pass|write|6|3.00|1.50|0.00|21000|5000|4000000|0|1000
+pass|write|7|3.00|1.50|0.00|21000|5000|4000000|0|1000
+db_bytes_after|700000000
+dur|3
+rounds|3
+burst|10000
+wait|60
+parse_rounds|3
+parse|rss|hearth|10000000|1.0|2.0|3.0
+parse|rss|sfeed|10000000|0.5|0.5|0.5
+parse|rss|xmllint|10000000|0.5|0.5|0.5
+parse|atom|hearth|2000000|0.2|0.2|0.2
+parse|atom|sfeed|2000000|0.1|0.1|0.1
+parse|atom|xmllint|2000000|0.1|0.1|0.1
+parse_ir|hearth|200000|1000
+parse_ir|sfeed|50000|1000
+parse_ir|xmllint|40000|1000
+EOF
+} | tr '|' '\t' > "$tmp/lines"
+
+python3 "$top/bench/report.py" "$tmp/lines" > "$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 0 ]; then
+	ok "report.py renders complete lines"
+else
+	not_ok "report.py renders complete lines (exit $rc: $(cat "$tmp/err"))"
+fi
+
+# has TEXT WHAT: the report holds TEXT, a fixed string.
+has() {
+	if grep -qF -- "$1" "$tmp/out"; then
+		ok "$2"
+	else
+		not_ok "$2: no \"$1\" in the report"
+	fi
+}
+
+rows=$(awk '/^\| row \|/ { t = 1; next } t && /^$/ { exit }
+    t && /^\| [1-7] \|/ { n++ } END { print n + 0 }' "$tmp/out")
+if [ "$rows" -eq 24 ]; then
+	ok "24 rows in the table"
+else
+	not_ok "24 rows in the table: $rows"
+fi
+has "Test CPU, 2 cores, 1.0 GiB RAM" "the machine's description"
+has "at commit abc1234" "the commit"
+has "| 300 µs / 600 µs / 1000 | 100 µs / 200 µs / 3000 | 3.0x p50 | ≤ 3x | met |" \
+    "row 1: the list at 1 connection against its floor, met at 3.0x"
+has "| 10.0x p50 | none set | — |" "row 1: no budget at 16 connections"
+has "| 3.0x p50 | none set |" "row 1: the median of the rounds' ratios"
+has "16 conn. (30 KB): p50 / p99 / req/s, 1 errors or non-200" \
+    "row 1: non-200 answers are counted"
+has "| 1.20 ms (320 µs) | idle 1.00 ms (300 µs) | 1.20x p99 | ≤ 1.25x | met |" \
+    "row 2: p99 during a pass against idle"
+has "| 20.0 ms | warm 1.00 ms | 20.0x | < 10x | **not met** |" \
+    "row 3: restart and eviction, not met"
+has "1% of the file's pages still cached after the eviction; 4.1 MB read" \
+    "row 3: what stayed cached and what was read"
+has "| 8.8 MiB (4.9 MiB) / 4.9 MiB / 1.5 MiB / 0.0 MiB |" \
+    "row 4: Rss with and without the database's mapping"
+has "dirty met; Rss **not met** (met without the mapping)" \
+    "row 4: the two budgets, each with its verdict"
+has "| 23.4 MiB | Go rewrite: 51.5 MB during a batch |" \
+    "row 5: the fetcher's peak RSS is the largest of the passes"
+has "| 2.50 s; 1.25 ms |" "row 5: median wall time and CPU per feed"
+has "| 0 bytes | — | — | 0 | met |" "row 5: the WAL after the passes"
+has "| 0.300 ms | first 2: 0.200 ms | 1.50x | ≤ 1.10x | **not met** |" \
+    "row 6: CPU per new entry, the last passes against the first"
+has "6 passes, 30000 new entries" "row 6: passes and entries counted"
+has "| 5.0 | sfeed 20.0; xmllint --stream 20.0 | 4.00x sfeed's time" \
+    "row 7: throughput from the median round"
+has "| 200 | sfeed 50; xmllint 40 | 4.00x sfeed; 5.00x xmllint |" \
+    "row 7: instructions per byte"
+if grep -q 'A quick run' "$tmp/out"; then
+	not_ok "a full run is not called quick"
+else
+	ok "a full run is not called quick"
+fi
+
+# Incomplete lines: an error, not a table with holes.
+grep -v '^parse' "$tmp/lines" > "$tmp/noparse"
+if python3 "$top/bench/report.py" "$tmp/noparse" >"$tmp/out2" 2>"$tmp/err2"; then
+	not_ok "lines without the parser's: exit 1"
+else
+	ok "lines without the parser's: exit 1"
+fi
+if grep -q 'incomplete results' "$tmp/err2" && [ ! -s "$tmp/out2" ]; then
+	ok "lines without the parser's: a message, no report"
+else
+	not_ok "lines without the parser's: a message, no report"
+fi
+grep -v '^evict	restart' "$tmp/lines" > "$tmp/noevict"
+if python3 "$top/bench/report.py" "$tmp/noevict" >/dev/null 2>&1; then
+	not_ok "lines without an eviction kind: exit 1"
+else
+	ok "lines without an eviction kind: exit 1"
+fi
+sed 's/^m	quick	0/m	quick	1/' "$tmp/lines" > "$tmp/quick"
+python3 "$top/bench/report.py" "$tmp/quick" > "$tmp/out3" 2>/dev/null
+if grep -q 'A quick run' "$tmp/out3"; then
+	ok "a quick run says so"
+else
+	not_ok "a quick run says so"
+fi
