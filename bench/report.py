@@ -280,6 +280,37 @@ def rows_parse(d, row):
 		    verdict(ir["hearth"] / ir["sfeed"] <= PARSE_RATIO))
 
 
+def notes(d, w):
+	"""What the figures themselves explain."""
+	out = []
+	ps = int(d["info"].get("db_page_size", ["0"])[0])
+	wa = [p["walafter"] for p in d["pass"] if p["walafter"] > 0]
+	if wa and ps > 0:
+		x = max(wa)
+		fr = (x - 32) / (24 + ps)
+		if fr == int(fr):
+			out.append("The -wal file after a pass, %d bytes, is the"
+			    " header and %d frames of %d-byte pages: pages written"
+			    " after the pass's TRUNCATE checkpoint (fetcher/pass.c"
+			    " writes the pass's sample row after it).  The file"
+			    " stays because hearth-fcgi holds the database open"
+			    " (the last connection to close would remove it); the"
+			    " next pass truncates it." % (x, int(fr), ps))
+	e = [x for x in d["evict"] if x["mode"] == "restart"]
+	if e:
+		rd = med([x["read"] for x in e])
+		out.append("After a restart and an eviction the first request"
+		    " read %s from the disk, %d pages of %d bytes: the database"
+		    " is read through mmap, and each page fault reads ahead"
+		    " around the page it needs (the device's read-ahead), so"
+		    " the request can read far more than the pages it needs."
+		    % (size(rd), rd // 4096, 4096))
+	if out:
+		w("\nNotes:\n\n")
+		for n in out:
+			w("- %s\n" % n)
+
+
 def main():
 	if len(sys.argv) != 2:
 		sys.exit("usage: report.py LINES")
@@ -370,6 +401,7 @@ def main():
 	    " MB = 10^6 bytes.\n")
 	w("\nOptions: web.sh `%s`; parse.py `%s`.\n" % (m.get("web", ""),
 	    m.get("parse", "")))
+	notes(d, w)
 
 	w("\n## The passes\n\n| pass | kind | wall s | CPU s | new entries |"
 	    " CPU ms/entry | peak RSS | WAL peak | WAL after | feeds 200 |\n"

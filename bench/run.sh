@@ -11,6 +11,7 @@
 #               figures say nothing, it checks that everything runs
 #   --no-write  print the report only
 #   -o FILE     write the report there instead of bench/RESULTS.md
+#               (build/bench/RESULTS-quick.md for a quick run)
 #   -k          keep the scratch directory (the raw lines are in it)
 #
 # Needs make's build/hearth-fcgi, build/hearth-fetch, build/hearthctl,
@@ -24,7 +25,7 @@ quick=${BENCH_QUICK:-0}
 [ "$quick" = 1 ] || quick=0
 write=1
 keep=0
-out=$top/bench/RESULTS.md
+out=
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -37,6 +38,14 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+# A quick run's report is no result: not where one is committed.
+if [ -z "$out" ]; then
+	if [ "$quick" -eq 1 ]; then
+		out=$top/build/bench/RESULTS-quick.md
+	else
+		out=$top/bench/RESULTS.md
+	fi
+fi
 
 export LC_ALL=C
 die() {
@@ -125,5 +134,6 @@ python3 bench/report.py "$S/all.tsv" > "$S/report.md" ||
     die "bench/report.py failed"
 cat "$S/report.md"
 if [ "$write" -eq 1 ]; then
-	cp "$S/report.md" "$out" && echo "run.sh: wrote $out" >&2
+	mkdir -p "$(dirname "$out")" &&
+	    cp "$S/report.md" "$out" && echo "run.sh: wrote $out" >&2
 fi

@@ -233,6 +233,7 @@ q() {
 	sqlite3 -cmd '.timeout 5000' "$DB" "$1"
 }
 echo "db_bytes	$(stat -c %s "$DB")" >> "$R"
+echo "db_page_size	$(q 'PRAGMA page_size')" >> "$R"
 q "SELECT 'db_counts', count(*), sum(is_read = 0), sum(is_starred),
     avg(length(content)), min(length(content)), max(length(content))
     FROM entry WHERE user_id = 1;
