@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # gendb.py: SQL that fills a fresh hearth database (made by `hearthctl
 # init` and two `user add`) with a reader's worth of feeds and entries,
-# for bench/web.sh.
+# for bench/mkdb.sh (which bench/web.sh and bench/run.sh call).
 #
 # usage: python3 bench/gendb.py [-e ENTRIES] [-f FEEDS] [-c CATEGORIES]
 #                               [-u UNREAD] [-b MIN,MAX] [-s SEED]
@@ -26,7 +26,8 @@
 # every query really has to tell the users apart.  Bodies are blocks of
 # sanitized HTML as the fetcher stores them: paragraphs with links,
 # emphasis and code, headings, lists, quotes, code blocks and figures
-# with lazy images; content_text is their plain text.
+# with lazy images; content_text is their plain text.  A body has MIN to
+# MAX blocks (-b; 6,11 by default: 2-5 KB; 1,1: about 340 bytes).
 
 import argparse
 import io

@@ -54,8 +54,8 @@ if [ -f "$db" ]; then
 fi
 mkdir -p "$dir" || exit 1
 # Older databases of the same size: the parameters or the code changed.
-rm -f "$dir"/db-e$e-f$f-*.db "$dir"/db-e$e-f$f-*.db-wal \
-    "$dir"/db-e$e-f$f-*.db-shm
+rm -f "$dir/db-e$e-f$f-"*.db "$dir/db-e$e-f$f-"*.db-wal \
+    "$dir/db-e$e-f$f-"*.db-shm
 tmp=$(mktemp -d "$dir/gen.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM

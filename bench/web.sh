@@ -44,8 +44,8 @@
 # Needs build/hearth-fcgi and build/hearthctl (make; or HEARTH_FCGI and
 # HEARTH_CTL), nginx (nginx-light), wrk, curl, sqlite3 and python3;
 # valgrind unless --no-callgrind; with --farm build/hearth-fetch (or
-# HEARTH_FETCH) and /usr/bin/time.  About 5 minutes with the defaults
-# on 2 cores (3.5 without the profile).
+# HEARTH_FETCH) and /usr/bin/time.  About 8 minutes with the defaults
+# on 2 cores (6 without the profile).
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
