@@ -665,7 +665,8 @@ fi
 # Each pass runs hearth-fetch under /usr/bin/time -v while the -wal
 # file's size is sampled every 20 ms.  First BUSY passes with wrk
 # reading the unread list at 1 connection during the pass, each after
-# as long a wrk run with the fetcher idle; then PASSES passes alone, the
+# a wrk run with the fetcher idle as long as the previous pass (3 to
+# 20 s); then PASSES passes alone, the
 # long write run.
 if [ "$farm" -gt 0 ]; then
 	FN=$S/farm
@@ -754,7 +755,7 @@ if [ "$farm" -gt 0 ]; then
 	while [ "$r" -le "$busy" ]; do
 		say "busy $r/$busy: the unread list, idle then during a pass"
 		bdur=$(awk -F'\t' '$1 == "pass" { d = $4 } END {
-		    d = int(d + 0.999); print (d < 3 ? 3 : d) }' "$R")
+		    d = int(d + 0.999); print (d < 3 ? 3 : d > 20 ? 20 : d) }' "$R")
 		rdur=$bdur run busy list 1 "$r" idle "$U/"
 		: > "$log"
 		timeout 700 wrk -t1 -c1 -d600s --timeout 5s -s "$S/stats.lua" \
