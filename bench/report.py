@@ -300,11 +300,8 @@ def notes(d, w):
 	if e:
 		rd = med([x["read"] for x in e])
 		out.append("After a restart and an eviction the first request"
-		    " read %s from the disk, %d pages of %d bytes: the database"
-		    " is read through mmap, and each page fault reads ahead"
-		    " around the page it needs (the device's read-ahead), so"
-		    " the request can read far more than the pages it needs."
-		    % (size(rd), rd // 4096, 4096))
+		    " read %s from the disk (%d pages of 4096 bytes), the"
+		    " median of the cycles." % (size(rd), rd // 4096))
 	if out:
 		w("\nNotes:\n\n")
 		for n in out:

@@ -16,8 +16,9 @@
 #
 # Needs make's build/hearth-fcgi, build/hearth-fetch, build/hearthctl,
 # and what bench/web.sh and bench/parse.sh need (sh scripts/deps
-# bench).  About 15 minutes on 2 cores, plus a minute the first time to
-# make the database (cached in build/bench/).
+# bench).  About 6 minutes on 2 quiet cores (more under load), plus
+# 20 s the first time to make the database (cached in build/bench/).
+# The lines the report is made from stay in build/bench/last-run.tsv.
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -130,6 +131,9 @@ python3 bench/parse.py $pargs --no-write --lines "$S/parse.tsv" \
 echo "m	load_end	$(cut -d' ' -f1-3 /proc/loadavg)" >> "$R"
 echo "m	elapsed	$(( $(date +%s) - started ))" >> "$R"
 cat "$R" "$S/web.tsv" "$S/parse.tsv" > "$S/all.tsv"
+# The lines stay, to render again: python3 bench/report.py FILE.
+mkdir -p build/bench && cp "$S/all.tsv" "build/bench/last-run$(
+    [ "$quick" -eq 1 ] && echo -quick).tsv"
 python3 bench/report.py "$S/all.tsv" > "$S/report.md" ||
     die "bench/report.py failed"
 cat "$S/report.md"

@@ -151,7 +151,7 @@ has "| 5.0 | sfeed 20.0; xmllint --stream 20.0 | 4.00x sfeed's time" \
     "row 7: throughput from the median round"
 has "| 200 | sfeed 50; xmllint 40 | 4.00x sfeed; 5.00x xmllint |" \
     "row 7: instructions per byte"
-has "the first request read 4.1 MB from the disk, 1000 pages" \
+has "the first request read 4.1 MB from the disk (1000 pages of 4096 bytes)" \
     "a note tells what the cold request read"
 if grep -q '^- The -wal file after a pass' "$tmp/out"; then
 	not_ok "no note on the WAL when it is empty after every pass"
