@@ -100,15 +100,6 @@ cmd_backup(struct ctl *c, int argc, char **argv)
 	return CTL_OK;
 }
 
-/* The size of path in bytes; 0 when it does not exist. */
-static long long
-file_size(const char *path)
-{
-	struct stat	 sb;
-
-	return stat(path, &sb) == 0 ? (long long)sb.st_size : 0;
-}
-
 /* The counts stats starts with. */
 struct counts {
 	long long	 users, feeds, entries, unread;
@@ -119,7 +110,7 @@ static int
 counts_load(struct ctl *c, struct counts *n)
 {
 	sqlite3_stmt	*st;
-	struct buf	 wal;
+	int64_t		 dbb, walb;
 	int		 r;
 
 	memset(n, 0, sizeof(*n));
@@ -131,11 +122,9 @@ counts_load(struct ctl *c, struct counts *n)
 		n->unread = sqlite3_column_int64(st, 3);
 	}
 	db_stmt_done(st);
-	buf_init(&wal);
-	buf_printf(&wal, "%s-wal", c->conf.database);
-	n->db_bytes = file_size(c->conf.database);
-	n->wal_bytes = wal.oom ? 0 : file_size(wal.p);
-	buf_release(&wal);
+	db_file_sizes(c->conf.database, &dbb, &walb);
+	n->db_bytes = dbb;
+	n->wal_bytes = walb;
 	return r == 1 ? 0 : -1;
 }
 

@@ -110,14 +110,6 @@ gauge(struct buf *b, const char *name, const char *help, long long v)
 	buf_printf(b, "%s %lld\n", name, v);
 }
 
-static long long
-file_size(const char *path)
-{
-	struct stat	 sb;
-
-	return stat(path, &sb) == 0 ? (long long)sb.st_size : 0;
-}
-
 /* The Threads: line of /proc/self/status; -1 where there is none. */
 static long long
 thread_count(void)
@@ -261,7 +253,8 @@ page_metrics(struct req *r)
 {
 	const struct conf	*c = &r->app->conf;
 	struct stats_file	*s = r->app->stats;
-	struct buf		*b = &r->resp.body, wal;
+	struct buf		*b = &r->resp.body;
+	int64_t			 dbb, walb;
 
 	if (!metrics_allowed(r))
 		return 0;
@@ -281,13 +274,11 @@ page_metrics(struct req *r)
 	gauge(b, "hearth_responder_workers", "Worker threads answering "
 	    "requests.", (long long)c->workers);
 	sqlite_figures(b, r);
-	buf_init(&wal);
-	buf_printf(&wal, "%s-wal", c->database);
+	db_file_sizes(c->database, &dbb, &walb);
 	gauge(b, "hearth_database_bytes", "Size of the database file.",
-	    file_size(c->database));
+	    (long long)dbb);
 	gauge(b, "hearth_wal_bytes", "Size of the database's write-ahead "
-	    "log.", wal.oom ? 0 : file_size(wal.p));
-	buf_release(&wal);
+	    "log.", (long long)walb);
 	if (s != NULL)
 		fetch_figures(b, &s->fetch);
 	return 0;

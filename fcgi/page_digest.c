@@ -102,13 +102,7 @@ since_html(struct buf *b, int64_t t)
 	time_t		 tt = (time_t)t;
 	char		 s[64];
 
-	if (gmtime_r(&tt, &tm) != NULL &&
-	    strftime(s, sizeof(s), "%Y-%m-%dT%H:%M:%SZ", &tm) > 0) {
-		HTML_LIT(b, "<time datetime=\"");
-		html_puts(b, s);
-		HTML_LIT(b, "\">");
-	} else
-		HTML_LIT(b, "<time>");
+	time_open(b, t);
 	if (localtime_r(&tt, &tm) == NULL ||
 	    strftime(s, sizeof(s), "%a %e %b %Y %H:%M", &tm) == 0)
 		strlcpy(s, "?", sizeof(s));

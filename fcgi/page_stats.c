@@ -10,6 +10,7 @@
 #include "fcgi.h"
 #include "html.h"
 #include "pages.h"
+#include "reader.h"
 #include "samples.h"
 
 /*
@@ -275,19 +276,11 @@ fmt_time(char *s, size_t n, enum tfmt f, int64_t t)
 
 /* t in a <time> element, shown as f says. */
 static void
-time_html(struct buf *b, enum tfmt f, int64_t t)
+stamp_html(struct buf *b, enum tfmt f, int64_t t)
 {
-	struct tm	 tm;
-	time_t		 tt = (time_t)t;
 	char		 s[64];
 
-	if (gmtime_r(&tt, &tm) != NULL &&
-	    strftime(s, sizeof(s), "%Y-%m-%dT%H:%M:%SZ", &tm) > 0) {
-		HTML_LIT(b, "<time datetime=\"");
-		html_puts(b, s);
-		HTML_LIT(b, "\">");
-	} else
-		HTML_LIT(b, "<time>");
+	time_open(b, t);
 	fmt_time(s, sizeof(s), f, t);
 	html_puts(b, s);
 	HTML_LIT(b, "</time>");
@@ -515,7 +508,7 @@ caption_html(struct buf *b, const struct samples *s, const struct chart *c)
 	size_t	 k;
 
 	HTML_LIT(b, "<figcaption>Latest, ");
-	time_html(b, TF_HM, s->latest.ts);
+	stamp_html(b, TF_HM, s->latest.ts);
 	HTML_LIT(b, ": ");
 	for (k = 0; k < c->ns; k++) {
 		if (k > 0)
@@ -643,7 +636,7 @@ latest_html(struct buf *b, const struct samples *s)
 	const struct sample_row	*row = &s->latest;
 
 	HTML_LIT(b, "<section class=\"latest\">\n<h2>Latest sample, ");
-	time_html(b, TF_LONG, row->ts);
+	stamp_html(b, TF_LONG, row->ts);
 	HTML_LIT(b, "</h2>\n<dl>\n");
 	latest_item(b, row, "Responder memory", mem, mem_l, NITEMS(mem));
 	latest_item(b, row, "Requests since the sample before", req, req_l,
@@ -697,7 +690,7 @@ table_html(struct buf *b, const struct samples *s)
 		if (row->n == 0)
 			continue;
 		HTML_LIT(b, "<tr><th scope=\"row\">");
-		time_html(b, TF_ROW, row->ts);
+		stamp_html(b, TF_ROW, row->ts);
 		buf_printf(b, "</th><td>%d</td>", row->n);
 		for (c = 0; c < SAMPLE__MAX; c++) {
 			HTML_LIT(b, "<td>");
@@ -741,7 +734,7 @@ stats_render(struct req *r, const struct samples *s)
 		    "in ");
 		html_puts(b, samples_range_label(s->range));
 		HTML_LIT(b, ": the newest is from ");
-		time_html(b, TF_FULL, s->newest);
+		stamp_html(b, TF_FULL, s->newest);
 		HTML_LIT(b, ". hearth-fetch writes one after each pass.</p>\n");
 		page_end(r);
 		return;

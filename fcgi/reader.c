@@ -287,6 +287,26 @@ put2(char *p, int v)
 }
 
 /*
+ * Open a <time> element for t with its UTC time in datetime=, for pages
+ * that write their own text for it (the digest, the resources page).
+ */
+void
+time_open(struct buf *b, int64_t t)
+{
+	struct tm	 tm;
+	time_t		 tt = (time_t)t;
+	char		 s[64];
+
+	if (gmtime_r(&tt, &tm) != NULL &&
+	    strftime(s, sizeof(s), "%Y-%m-%dT%H:%M:%SZ", &tm) > 0) {
+		BUF_LIT(b, "<time datetime=\"");
+		buf_puts(b, s);
+		BUF_LIT(b, "\">");
+	} else
+		BUF_LIT(b, "<time>");
+}
+
+/*
  * Write the time t as <time>: the exact UTC time in datetime= and
  * title=, and a short text relative to now: "now", "5m", "3h", "2d",
  * then "12 Mar" this year and "12 Mar 2024" before.  Lists write one a

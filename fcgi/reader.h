@@ -54,6 +54,7 @@ enum stmt	 list_stmt(const struct list *, int);
 int		 list_bind(sqlite3_stmt *, int64_t, const struct list *,
 		    const struct cursor *, int, int);
 void		 time_html(struct buf *, int64_t, time_t);
+void		 time_open(struct buf *, int64_t);
 int		 url_attr(struct buf *, const char *, size_t, const char *);
 void		 back_path(struct req *, struct buf *);
 int		 wants_json(const struct req *);

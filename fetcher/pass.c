@@ -86,16 +86,6 @@ peak_rss(void)
 #endif
 }
 
-/* A file's size in bytes; 0 when it does not exist. */
-static int64_t
-file_size(const char *path)
-{
-	struct stat	 st;
-
-	if (stat(path, &st) == -1)
-		return 0;
-	return (int64_t)st.st_size;
-}
 
 /* A delay as people read it: "45s", "55m", "6h", "3d". */
 static void
@@ -995,8 +985,7 @@ pass_sample(struct db *db, const struct conf *conf,
     struct stats_file *sf)
 {
 	sqlite3_stmt	*st;
-	struct buf	 wal;
-	int64_t		 now, last = -1;
+	int64_t		 now, last = -1, dbsize, walsize;
 	int		 r;
 
 	now = (int64_t)time(NULL);
@@ -1022,11 +1011,9 @@ pass_sample(struct db *db, const struct conf *conf,
 		sqlite3_bind_int(st, 6, ps->checked);
 		sqlite3_bind_int(st, 7, ps->errors);
 	}
-	buf_init(&wal);
-	buf_printf(&wal, "%s-wal", conf->database);
-	sqlite3_bind_int64(st, 4, file_size(conf->database));
-	sqlite3_bind_int64(st, 5, wal.oom ? 0 : file_size(wal.p));
-	buf_release(&wal);
+	db_file_sizes(conf->database, &dbsize, &walsize);
+	sqlite3_bind_int64(st, 4, dbsize);
+	sqlite3_bind_int64(st, 5, walsize);
 	sample_responder(st, sf);
 	r = db_step(st);
 	db_stmt_done(st);
@@ -1071,9 +1058,8 @@ void
 pass_upkeep(struct db *db, const struct conf *conf,
     const struct pass_stats *ps, int64_t t0)
 {
-	struct buf	 wal;
 	struct stats_file *sf;
-	int64_t		 ms, rss, walsize;
+	int64_t		 ms, rss, dbsize, walsize;
 
 	store_retention(db, conf, (int64_t)time(NULL));
 	/* optimize may write statistics: before the checkpoint. */
@@ -1081,10 +1067,7 @@ pass_upkeep(struct db *db, const struct conf *conf,
 	    SQLITE_OK)
 		log_debug("optimize: %s", sqlite3_errmsg(db->db));
 	pass_checkpoint(db);
-	buf_init(&wal);
-	buf_printf(&wal, "%s-wal", conf->database);
-	walsize = wal.oom ? 0 : file_size(wal.p);
-	buf_release(&wal);
+	db_file_sizes(conf->database, &dbsize, &walsize);
 	rss = peak_rss();
 	ms = pass_now_ms() - t0;
 	if ((sf = stats_open(conf->stats_file)) != NULL)

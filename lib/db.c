@@ -1,4 +1,6 @@
 /* db.c: open the database, migrate it, hand out prepared statements */
+#include <sys/stat.h>
+
 #include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
@@ -228,6 +230,23 @@ db_shrink(struct db *d)
 		}
 	if (d->db != NULL)
 		sqlite3_db_release_memory(d->db);
+}
+
+/*
+ * The sizes in bytes of the database file at path and of its write-ahead
+ * log; 0 for a file that does not exist.
+ */
+void
+db_file_sizes(const char *path, int64_t *db, int64_t *wal)
+{
+	struct stat	 sb;
+	char		 w[PATH_MAX];
+
+	*db = stat(path, &sb) == 0 ? (int64_t)sb.st_size : 0;
+	*wal = 0;
+	if ((size_t)snprintf(w, sizeof(w), "%s-wal", path) < sizeof(w) &&
+	    stat(w, &sb) == 0)
+		*wal = (int64_t)sb.st_size;
 }
 
 /* Finalize the statements and close; d may be closed or zeroed already. */

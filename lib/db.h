@@ -3,6 +3,7 @@
 #define HEARTH_DB_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <sqlite3.h>
 
@@ -48,6 +49,7 @@ const char	*db_vfs_random(void);
 int		 db_open(struct db *, const char *, int);
 void		 db_close(struct db *);
 void		 db_shrink(struct db *);
+void		 db_file_sizes(const char *, int64_t *, int64_t *);
 int		 db_prepare(struct db *, const char *, const char *,
 		    sqlite3_stmt **);
 sqlite3_stmt	*db_stmt(struct db *, enum stmt);
