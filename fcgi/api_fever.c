@@ -17,7 +17,6 @@
 #include "fcgi.h"
 #include "json.h"
 #include "log.h"
-#include "multipart.h"
 #include "pages.h"
 #include "stmt.h"
 
@@ -26,7 +25,6 @@
 #define FEVER_WITH_IDS_MAX	1000	/* with_ids= answered, at most */
 #define FEVER_FILTER_MAX	1000	/* ids of feed_ids= or group_ids= */
 #define FEVER_RECENT		3600	/* unread_recently_read: seconds */
-#define FEVER_FIELD_MAX		4096	/* bytes of a multipart field */
 
 /*
  * Write mime and the bytes of an icon as Fever and Miniflux show it:
@@ -39,39 +37,6 @@ api_icon_data(struct buf *b, const char *mime, const void *data, size_t n)
 	buf_puts(b, mime != NULL ? mime : "application/octet-stream");
 	BUF_LIT(b, ";base64,");
 	crypto_b64_add(b, data, n);
-}
-
-/*
- * Clients that post multipart/form-data instead of a urlencoded form:
- * its plain fields join the request's parameters, after the query's.
- * 0, or -1 when the body is not what it says (logged at debug level).
- */
-static int
-multipart_fields(struct req *r)
-{
-	const char			*ct;
-	struct multipart		 mp;
-	struct buf			 err;
-	int				 rc = -1;
-
-	ct = req_env(r, "CONTENT_TYPE");
-	if (ct == NULL || strncasecmp(ct, "multipart/form-data", 19) != 0 ||
-	    r->body.len == 0)
-		return 0;
-	buf_init(&err);
-	if (multipart_parse(&mp, ct, r->body.p, r->body.len, &err) == -1) {
-		log_debug("fever: multipart body refused: %s",
-		    err.p != NULL ? err.p : "?");
-		buf_release(&err);
-		return -1;
-	}
-	if (req_params_multipart(r, &mp, FEVER_FIELD_MAX) == -1)
-		goto out;
-	rc = 0;
-out:
-	multipart_release(&mp);
-	buf_release(&err);
-	return rc;
 }
 
 /* A number parameter between min and max, or def when absent or bad. */
@@ -548,38 +513,62 @@ marks(struct req *r, int *want)
 	return rc;
 }
 
+/* Answer a 500 the Fever way, in JSON; 0. */
+static int
+fever_fail(struct req *r)
+{
+	buf_reset(&r->resp.body);
+	r->resp.status = 500;
+	BUF_LIT(&r->resp.body, "{\"error_message\":\"internal error\"}");
+	return 0;
+}
+
 /*
- * GET or POST /fever/ (and /fever): the Fever API, JSON whatever api=
- * asks.  api_key comes from the form (urlencoded or multipart) or the
- * query; a wrong or missing one is answered {"api_version":3,"auth":0}
- * with status 200, as Fever clients expect.  An authenticated answer
- * holds api_version, auth and last_refreshed_on_time (the latest
- * successful check of the user's feeds), then every block asked for:
- * several selectors in one request are all answered.  Writes run
- * first, so the lists that follow show them.
+ * R_FEVER: the caller, by api_key from the form (urlencoded or
+ * multipart) or the query.  1 with r->user_id set; else 0 with the
+ * answer made: a wrong or missing key is {"api_version":3,"auth":0}
+ * with status 200, as Fever clients expect, and an internal error a
+ * 500.  Every Fever answer is JSON, not to be cached.
+ */
+int
+fever_auth(struct req *r)
+{
+	struct json	 j;
+	int		 auth;
+
+	r->resp.type = "application/json";
+	resp_header(r, "Cache-Control", "no-store");
+	if ((auth = api_auth_fever(r, req_param(r, "api_key"))) != 0)
+		return auth == 1 ? 1 : fever_fail(r);
+	if (api_throttled(r))
+		log_debug("fever: %s is throttled", r->remote);
+	json_init(&j, &r->resp.body);
+	json_obj_open(&j, NULL);
+	json_int(&j, "api_version", FEVER_VERSION);
+	json_int(&j, "auth", 0);
+	json_int(&j, "last_refreshed_on_time", 0);
+	json_close_all(&j);
+	return j.err ? -1 : 0;
+}
+
+/*
+ * GET or POST /fever/ (and /fever), once fever_auth() has let it
+ * through: JSON whatever api= asks.  The answer holds api_version,
+ * auth and last_refreshed_on_time (the latest successful check of the
+ * user's feeds), then every block asked for: several selectors in one
+ * request are all answered.  Writes run first, so the lists that
+ * follow show them.
  */
 int
 api_fever(struct req *r)
 {
 	struct json	 j;
-	int		 auth, want = 0;
+	int		 want = 0;
 
-	multipart_fields(r);
-	r->resp.type = "application/json";
-	resp_header(r, "Cache-Control", "no-store");
-	if ((auth = api_auth_fever(r, req_param(r, "api_key"))) == -1)
-		goto fail;
 	json_init(&j, &r->resp.body);
 	json_obj_open(&j, NULL);
 	json_int(&j, "api_version", FEVER_VERSION);
-	json_int(&j, "auth", auth);
-	if (auth == 0) {
-		if (api_throttled(r))
-			log_debug("fever: %s is throttled", r->remote);
-		json_int(&j, "last_refreshed_on_time", 0);
-		json_close_all(&j);
-		return j.err ? -1 : 0;
-	}
+	json_int(&j, "auth", 1);
 	if (marks(r, &want) == -1)
 		goto fail;
 	json_int(&j, "last_refreshed_on_time",
@@ -613,8 +602,5 @@ api_fever(struct req *r)
 	}
 	return 0;
 fail:
-	buf_reset(&r->resp.body);
-	r->resp.status = 500;
-	BUF_LIT(&r->resp.body, "{\"error_message\":\"internal error\"}");
-	return 0;
+	return fever_fail(r);
 }

@@ -65,15 +65,36 @@ gr_json_done(struct req *r, struct json *j)
 	return 0;
 }
 
+/* CORS preflight: 204 with what the API allows. */
+static void
+preflight(struct req *r)
+{
+	resp_header(r, "Access-Control-Allow-Headers",
+	    "Authorization, Content-Type");
+	resp_header(r, "Access-Control-Allow-Methods", "GET, POST");
+	resp_header(r, "Access-Control-Max-Age", "86400");
+	r->resp.status = 204;
+}
+
 /*
- * The caller, by its GoogleLogin token (or T): 1 when known, 0 with the
- * answer made (401, or 429 for an address locked out), -1 on error.
+ * R_GR and R_GR_SIGNIN: the headers every answer of the API carries,
+ * and the answer to a CORS preflight; then, with token, the caller by
+ * its GoogleLogin token (or T).  1 to go on (r->user_id set with
+ * token); 0 with the answer made: the preflight, 401, or 429 for an
+ * address locked out; -1 on an error.
  */
 int
-gr_auth(struct req *r)
+gr_auth(struct req *r, int token)
 {
 	int	 rc;
 
+	gr_common_headers(r);
+	if (strcmp(r->method, "OPTIONS") == 0) {
+		preflight(r);
+		return 0;
+	}
+	if (!token)
+		return 1;
 	if ((rc = api_auth_greader(r)) != 0)
 		return rc;
 	if (api_throttled(r)) {
@@ -87,18 +108,6 @@ gr_auth(struct req *r)
 	return 0;
 }
 
-/* CORS preflight: 204 with what the API allows. */
-int
-gr_preflight(struct req *r)
-{
-	resp_header(r, "Access-Control-Allow-Headers",
-	    "Authorization, Content-Type");
-	resp_header(r, "Access-Control-Allow-Methods", "GET, POST");
-	resp_header(r, "Access-Control-Max-Age", "86400");
-	r->resp.status = 204;
-	return 0;
-}
-
 /* POST|GET /accounts/ClientLogin: Email and Passwd for a token. */
 int
 api_greader_login(struct req *r)
@@ -108,9 +117,6 @@ api_greader_login(struct req *r)
 	const char	*out;
 	int		 rc;
 
-	gr_common_headers(r);
-	if (strcmp(r->method, "OPTIONS") == 0)
-		return gr_preflight(r);
 	rc = api_auth_password(r, req_param(r, "Email"),
 	    req_param(r, "Passwd"));
 	if (rc == -1)
@@ -360,69 +366,59 @@ fail:
 	return -1;
 }
 
-/* The calls under /reader/api/0/, sorted; the writes want a POST. */
-static const struct endpoint {
-	const char	*path;
-	int		 write;
-	int		 prefix;	/* the path may go on: "/<stream>" */
-	int		(*fn)(struct req *);
-} endpoints[] = {
-	{ "disable-tag", 1, 0, gr_disable_tag },
-	{ "edit-tag", 1, 0, gr_edit_tag },
-	{ "mark-all-as-read", 1, 0, gr_mark_all },
-	{ "rename-tag", 1, 0, gr_rename_tag },
-	{ "stream/contents", 0, 1, gr_stream_contents },
-	{ "stream/items/contents", 0, 0, gr_items_contents },
-	{ "stream/items/ids", 0, 0, gr_items_ids },
-	{ "subscription/edit", 1, 0, gr_sub_edit },
-	{ "subscription/export", 0, 0, gr_sub_export },
-	{ "subscription/import", 1, 0, gr_sub_import },
-	{ "subscription/list", 0, 0, gr_sub_list },
-	{ "subscription/quickadd", 1, 0, gr_quickadd },
-	{ "tag/list", 0, 0, gr_tag_list },
-	{ "token", 0, 0, gr_token },
-	{ "unread-count", 0, 0, gr_unread_count },
-	{ "user-info", 0, 0, gr_user_info },
+/*
+ * The calls under /reader/api/0/, sorted, as route.c's table: the
+ * writes want a POST; R_GR, which their route checks, for route_test.
+ */
+const struct route gr_routes[] = {
+	{ M_POST, "disable-tag", R_GR, gr_disable_tag },
+	{ M_POST, "edit-tag", R_GR, gr_edit_tag },
+	{ M_POST, "mark-all-as-read", R_GR, gr_mark_all },
+	{ M_POST, "rename-tag", R_GR, gr_rename_tag },
+	{ M_GET | M_POST, "stream/contents", R_GR, gr_stream_contents },
+	{ M_GET | M_POST, "stream/contents/**", R_GR, gr_stream_contents },
+	{ M_GET | M_POST, "stream/items/contents", R_GR, gr_items_contents },
+	{ M_GET | M_POST, "stream/items/ids", R_GR, gr_items_ids },
+	{ M_POST, "subscription/edit", R_GR, gr_sub_edit },
+	{ M_GET | M_POST, "subscription/export", R_GR, gr_sub_export },
+	{ M_POST, "subscription/import", R_GR, gr_sub_import },
+	{ M_GET | M_POST, "subscription/list", R_GR, gr_sub_list },
+	{ M_POST, "subscription/quickadd", R_GR, gr_quickadd },
+	{ M_GET | M_POST, "tag/list", R_GR, gr_tag_list },
+	{ M_GET | M_POST, "token", R_GR, gr_token },
+	{ M_GET | M_POST, "unread-count", R_GR, gr_unread_count },
+	{ M_GET | M_POST, "user-info", R_GR, gr_user_info },
 };
 
-#define NENDPOINTS	(sizeof(endpoints) / sizeof(endpoints[0]))
+const size_t	gr_routes_n = sizeof(gr_routes) / sizeof(gr_routes[0]);
 
 /*
- * /reader/api/0/<call>: CORS preflight for anyone; else the caller's
- * token, then the call.  A call hearth does not know is answered 200
- * empty ({} to a GET, OK to a POST): old clients poll some (preference
- * lists, friends) and must not fail on them.
+ * /reader/api/0/<call>, the caller known (R_GR): the call, its
+ * trailing slashes ignored.  A call hearth does not know is answered
+ * 200 empty ({} to a GET, OK to a POST): old clients poll some
+ * (preference lists, friends) and must not fail on them.
  */
 int
 api_greader(struct req *r)
 {
-	const struct endpoint	*e;
-	const char		*call;
+	const struct route	*rt;
+	char			*call = r->args[0];
 	size_t			 i, n;
-	int			 rc, post;
+	int			 post;
 
-	gr_common_headers(r);
-	if (strcmp(r->method, "OPTIONS") == 0)
-		return gr_preflight(r);
-	if ((rc = gr_auth(r)) != 1)
-		return rc;
 	post = strcmp(r->method, "POST") == 0;
-	call = r->args[0] != NULL ? r->args[0] : "";
 	n = strlen(call);
 	while (n > 0 && call[n - 1] == '/')
-		n--;
-	for (i = 0; i < NENDPOINTS; i++) {
-		e = &endpoints[i];
-		if (strncmp(call, e->path, strlen(e->path)) != 0)
+		call[--n] = '\0';
+	for (i = 0; i < gr_routes_n; i++) {
+		rt = &gr_routes[i];
+		if (!route_match(rt->pattern, call, NULL))
 			continue;
-		if (n != strlen(e->path) && !(e->prefix &&
-		    call[strlen(e->path)] == '/'))
-			continue;
-		if (e->write && !post) {
+		if (!(rt->methods & (post ? M_POST : M_GET))) {
 			resp_header(r, "Allow", "POST, OPTIONS");
 			return gr_answer_text(r, 405, "Method Not Allowed");
 		}
-		return e->fn(r);
+		return rt->fn(r);
 	}
 	log_debug("%s %s: unknown call answered empty", r->method, r->uri);
 	if (post)
@@ -431,4 +427,3 @@ api_greader(struct req *r)
 	BUF_LIT(&r->resp.body, "{}");
 	return 0;
 }
-

@@ -218,16 +218,6 @@ api_greader_atom(struct req *r)
 	size_t		 i;
 	int		 n, rc = -1;
 
-	gr_common_headers(r);
-	if (strcmp(r->method, "OPTIONS") == 0)
-		return gr_preflight(r);
-	if (strcmp(r->method, "GET") != 0 && !r->head) {
-		resp_header(r, "Allow", "GET, HEAD, OPTIONS");
-		page_error(r, 405, NULL);
-		return 0;
-	}
-	if ((n = gr_auth(r)) != 1)
-		return n;
 	memset(&pg, 0, sizeof(pg));
 	memset(&q, 0, sizeof(q));
 	buf_init(&sid);

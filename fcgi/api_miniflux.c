@@ -113,13 +113,13 @@ api_mf_error(struct req *r, int status, const char *why)
 }
 
 /*
- * Who calls: an X-Auth-Token when the request has that header (a wrong
- * one is not rescued by a Basic header), else Basic with the user's API
- * password; the CORS headers go with any answer.  0 with r->user_id
- * set; -1 with the answer made: 401, 429 for an address locked out
- * after failures, 500.  No WWW-Authenticate goes with the 401, so a
- * browser never caches credentials a page of another site could then
- * use.
+ * R_MF: who calls: an X-Auth-Token when the request has that header (a
+ * wrong one is not rescued by a Basic header), else Basic with the
+ * user's API password; the CORS headers go with any answer.  1 with
+ * r->user_id set; 0 with the answer made: 401, 429 for an address
+ * locked out after failures, 500.  No WWW-Authenticate goes with the
+ * 401, so a browser never caches credentials a page of another site
+ * could then use.
  */
 int
 mf_auth(struct req *r)
@@ -132,14 +132,14 @@ mf_auth(struct req *r)
 	else
 		n = api_auth_basic(r);
 	if (n == 1)
-		return 0;
+		return 1;
 	if (n == -1)
 		api_mf_error(r, 500, NULL);
 	else if (api_throttled(r))
 		api_mf_error(r, 429, NULL);
 	else
 		api_mf_error(r, 401, NULL);
-	return -1;
+	return 0;
 }
 
 /*
@@ -200,17 +200,6 @@ mf_body(struct req *r)
 		return NULL;
 	}
 	return o;
-}
-
-/* The id the route captured as args[i]; -1 with a 404 answered. */
-int
-mf_arg_id(struct req *r, int i, int64_t *id)
-{
-	if (i < 0 || i >= ARGS_MAX || (*id = id_parse(r->args[i])) == 0) {
-		api_mf_error(r, 404, NULL);
-		return -1;
-	}
-	return 0;
 }
 
 /* Whether s finds the user's (?1) row id (?2): 1, 0, or -1 (logged). */
@@ -400,8 +389,6 @@ api_mf_me(struct req *r)
 	const char	*theme;
 	int		 step;
 
-	if (mf_auth(r) == -1)
-		return 0;
 	if ((st = db_stmt(r->db, STMT_USER_GET)) == NULL)
 		return -1;
 	if (sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
@@ -462,8 +449,6 @@ api_mf_categories(struct req *r)
 	const char	*c;
 	int		 step, counts;
 
-	if (mf_auth(r) == -1)
-		return 0;
 	c = req_param(r, "counts");
 	counts = c != NULL && strcmp(c, "true") == 0;
 	if ((st = db_stmt(r->db, STMT_CATEGORY_LIST)) == NULL)
@@ -516,7 +501,7 @@ api_mf_category_create(struct req *r)
 	int64_t		 id = 0;
 	int		 n, rc = -1;
 
-	if (mf_auth(r) == -1 || (o = mf_body(r)) == NULL)
+	if ((o = mf_body(r)) == NULL)
 		return 0;
 	buf_init(&clean);
 	if ((n = body_str(r, o, "title", &title)) == -1) {
@@ -559,11 +544,10 @@ api_mf_category_update(struct req *r)
 	json_t		*o;
 	struct buf	 clean;
 	const char	*title;
-	int64_t		 id;
+	int64_t		 id = r->id[0];
 	int		 n, rc = -1;
 
-	if (mf_auth(r) == -1 || mf_arg_id(r, 0, &id) == -1 ||
-	    (o = mf_body(r)) == NULL)
+	if ((o = mf_body(r)) == NULL)
 		return 0;
 	buf_init(&clean);
 	if ((n = body_str(r, o, "title", &title)) == -1) {
@@ -632,10 +616,8 @@ change(struct req *r, enum stmt s, int64_t id)
 int
 api_mf_category_delete(struct req *r)
 {
-	int64_t	 id;
+	int64_t	 id = r->id[0];
 
-	if (mf_auth(r) == -1 || mf_arg_id(r, 0, &id) == -1)
-		return 0;
 	return change(r, STMT_CATEGORY_DELETE, id);
 }
 
@@ -665,11 +647,9 @@ mark_all(struct req *r, enum stmt s, int64_t id)
 int
 api_mf_category_mark(struct req *r)
 {
-	int64_t	 id;
+	int64_t	 id = r->id[0];
 	int	 n;
 
-	if (mf_auth(r) == -1 || mf_arg_id(r, 0, &id) == -1)
-		return 0;
 	if ((n = mf_category_exists(r, id)) != 1) {
 		if (n == 0)
 			api_mf_error(r, 404, NULL);
@@ -719,11 +699,9 @@ feeds_json(struct req *r, int64_t id, int64_t cat)
 int
 api_mf_category_feeds(struct req *r)
 {
-	int64_t	 id;
+	int64_t	 id = r->id[0];
 	int	 n;
 
-	if (mf_auth(r) == -1 || mf_arg_id(r, 0, &id) == -1)
-		return 0;
 	if ((n = mf_category_exists(r, id)) != 1) {
 		if (n == 0)
 			api_mf_error(r, 404, NULL);
@@ -736,8 +714,6 @@ api_mf_category_feeds(struct req *r)
 int
 api_mf_feeds(struct req *r)
 {
-	if (mf_auth(r) == -1)
-		return 0;
 	return feeds_json(r, 0, 0);
 }
 
@@ -745,10 +721,8 @@ api_mf_feeds(struct req *r)
 int
 api_mf_feed(struct req *r)
 {
-	int64_t	 id;
+	int64_t	 id = r->id[0];
 
-	if (mf_auth(r) == -1 || mf_arg_id(r, 0, &id) == -1)
-		return 0;
 	return feeds_json(r, id, 0);
 }
 
@@ -938,7 +912,7 @@ api_mf_feed_create(struct req *r)
 	int64_t			 id = 0;
 	int			 n, refetch, rc = -1;
 
-	if (mf_auth(r) == -1 || (o = mf_body(r)) == NULL)
+	if ((o = mf_body(r)) == NULL)
 		return 0;
 	buf_init(&url);
 	buf_init(&title);
@@ -1001,11 +975,10 @@ api_mf_feed_update(struct req *r)
 	struct feed_patch	 p;
 	struct buf		 url, title;
 	json_t			*o;
-	int64_t			 id, other;
+	int64_t			 id = r->id[0], other;
 	int			 n, refetch = 0, rc = -1;
 
-	if (mf_auth(r) == -1 || mf_arg_id(r, 0, &id) == -1 ||
-	    (o = mf_body(r)) == NULL)
+	if ((o = mf_body(r)) == NULL)
 		return 0;
 	buf_init(&url);
 	buf_init(&title);
@@ -1056,11 +1029,9 @@ out:
 int
 api_mf_feed_delete(struct req *r)
 {
-	int64_t	 id;
+	int64_t	 id = r->id[0];
 	int	 rc;
 
-	if (mf_auth(r) == -1 || mf_arg_id(r, 0, &id) == -1)
-		return 0;
 	rc = change(r, STMT_FEED_DELETE, id);
 	if (rc == 0 && r->resp.status == 204)
 		log_info("%s deleted feed %lld by the API", r->user_name,
@@ -1092,11 +1063,9 @@ due_now(struct req *r, int64_t id)
 int
 api_mf_feed_refresh(struct req *r)
 {
-	int64_t	 id;
+	int64_t	 id = r->id[0];
 	int	 n;
 
-	if (mf_auth(r) == -1 || mf_arg_id(r, 0, &id) == -1)
-		return 0;
 	if ((n = mf_feed_exists(r, id)) != 1) {
 		if (n == 0)
 			api_mf_error(r, 404, NULL);
@@ -1113,8 +1082,6 @@ api_mf_feed_refresh(struct req *r)
 int
 api_mf_feeds_refresh(struct req *r)
 {
-	if (mf_auth(r) == -1)
-		return 0;
 	if (due_now(r, 0) == -1)
 		return -1;
 	spawn_fetch(r, 0);
@@ -1132,11 +1099,9 @@ api_mf_feed_icon(struct req *r)
 	struct json	 j;
 	struct buf	 data;
 	sqlite3_stmt	*st;
-	int64_t		 id;
+	int64_t		 id = r->id[0];
 	int		 n, step;
 
-	if (mf_auth(r) == -1 || mf_arg_id(r, 0, &id) == -1)
-		return 0;
 	if ((st = db_stmt(r->db, STMT_MF_ICON)) == NULL)
 		return -1;
 	if (sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
@@ -1170,11 +1135,9 @@ api_mf_feed_icon(struct req *r)
 int
 api_mf_feed_mark(struct req *r)
 {
-	int64_t	 id;
+	int64_t	 id = r->id[0];
 	int	 n;
 
-	if (mf_auth(r) == -1 || mf_arg_id(r, 0, &id) == -1)
-		return 0;
 	if ((n = mf_feed_exists(r, id)) != 1) {
 		if (n == 0)
 			api_mf_error(r, 404, NULL);
@@ -1196,8 +1159,6 @@ api_mf_counters(struct req *r)
 	int64_t		 all, unread;
 	int		 pass, step = 0;
 
-	if (mf_auth(r) == -1)
-		return 0;
 	if ((st = db_stmt(r->db, STMT_MF_COUNTERS)) == NULL)
 		return -1;
 	mf_begin(r, &j, 200);
@@ -1292,7 +1253,7 @@ api_mf_discover(struct req *r)
 	const char	*s, *why, *type;
 	int		 n;
 
-	if (mf_auth(r) == -1 || (o = mf_body(r)) == NULL)
+	if ((o = mf_body(r)) == NULL)
 		return 0;
 	buf_init(&url);
 	if ((n = body_str(r, o, "url", &s)) == -1)
@@ -1324,8 +1285,6 @@ out:
 int
 api_mf_export(struct req *r)
 {
-	if (mf_auth(r) == -1)
-		return 0;
 	if (subs_opml_export(r->db, r->user_id, r->user_name,
 	    &r->resp.body, NULL) == -1) {
 		buf_reset(&r->resp.body);
@@ -1351,8 +1310,6 @@ api_mf_import(struct req *r)
 	struct buf		 why;
 	int			 rc = -1;
 
-	if (mf_auth(r) == -1)
-		return 0;
 	memset(&res, 0, sizeof(res));
 	buf_init(&res.why);
 	buf_init(&why);

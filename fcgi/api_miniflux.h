@@ -24,7 +24,6 @@ int		 mf_auth(struct req *);
 void		 mf_begin(struct req *, struct json *, int);
 int		 mf_end(struct req *, struct json *);
 struct json_t	*mf_body(struct req *);
-int		 mf_arg_id(struct req *, int, int64_t *);
 int		 mf_feed_exists(struct req *, int64_t);
 int		 mf_category_exists(struct req *, int64_t);
 void		 mf_time(struct json *, const char *, int64_t);

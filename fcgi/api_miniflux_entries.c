@@ -527,8 +527,6 @@ out:
 int
 api_mf_entries(struct req *r)
 {
-	if (mf_auth(r) == -1)
-		return 0;
 	return entries(r, 0, 0);
 }
 
@@ -536,10 +534,8 @@ api_mf_entries(struct req *r)
 int
 api_mf_feed_entries(struct req *r)
 {
-	int64_t	 id;
+	int64_t	 id = r->id[0];
 
-	if (mf_auth(r) == -1 || mf_arg_id(r, 0, &id) == -1)
-		return 0;
 	return entries(r, id, 0);
 }
 
@@ -547,10 +543,8 @@ api_mf_feed_entries(struct req *r)
 int
 api_mf_category_entries(struct req *r)
 {
-	int64_t	 id;
+	int64_t	 id = r->id[0];
 
-	if (mf_auth(r) == -1 || mf_arg_id(r, 0, &id) == -1)
-		return 0;
 	return entries(r, 0, id);
 }
 
@@ -590,10 +584,8 @@ out:
 int
 api_mf_entry(struct req *r)
 {
-	int64_t	 id;
+	int64_t	 id = r->id[0];
 
-	if (mf_auth(r) == -1 || mf_arg_id(r, 0, &id) == -1)
-		return 0;
 	return entry_one(r, id, 0, 0);
 }
 
@@ -601,11 +593,8 @@ api_mf_entry(struct req *r)
 int
 api_mf_feed_entry(struct req *r)
 {
-	int64_t	 feed, id;
+	int64_t	 feed = r->id[0], id = r->id[1];
 
-	if (mf_auth(r) == -1 || mf_arg_id(r, 0, &feed) == -1 ||
-	    mf_arg_id(r, 1, &id) == -1)
-		return 0;
 	return entry_one(r, id, feed, 0);
 }
 
@@ -613,11 +602,8 @@ api_mf_feed_entry(struct req *r)
 int
 api_mf_category_entry(struct req *r)
 {
-	int64_t	 cat, id;
+	int64_t	 cat = r->id[0], id = r->id[1];
 
-	if (mf_auth(r) == -1 || mf_arg_id(r, 0, &cat) == -1 ||
-	    mf_arg_id(r, 1, &id) == -1)
-		return 0;
 	return entry_one(r, id, 0, cat);
 }
 
@@ -694,7 +680,7 @@ api_mf_entries_status(struct req *r)
 	const char	*status;
 	int		 n, starred, has_star, rc = -1;
 
-	if (mf_auth(r) == -1 || (o = mf_body(r)) == NULL)
+	if ((o = mf_body(r)) == NULL)
 		return 0;
 	buf_init(&ids);
 	if ((n = entry_ids(r, o, &ids)) != 0) {
@@ -749,11 +735,9 @@ int
 api_mf_bookmark(struct req *r)
 {
 	sqlite3_stmt	*st;
-	int64_t		 id;
+	int64_t		 id = r->id[0];
 	int		 n = -1;
 
-	if (mf_auth(r) == -1 || mf_arg_id(r, 0, &id) == -1)
-		return 0;
 	if ((st = db_stmt(r->db, STMT_MF_BOOKMARK)) == NULL)
 		return -1;
 	if (sqlite3_bind_int64(st, 1, r->user_id) == SQLITE_OK &&

@@ -110,10 +110,10 @@ out:
 }
 
 /*
- * The signed-in user, or an answer: a GET (or HEAD) without a session
- * is sent to the sign-in page, which brings it back here afterwards;
- * any other method gets a 401.  Returns 0 when r->user_id is set, -1
- * when r->resp holds the answer.
+ * R_USER: the signed-in user, or an answer: a GET (or HEAD) without a
+ * session is sent to the sign-in page, which brings it back here
+ * afterwards; any other method gets a 401.  Returns 1 when r->user_id
+ * is set, 0 when r->resp holds the answer, -1 on an error.
  */
 int
 need_user(struct req *r)
@@ -121,15 +121,11 @@ need_user(struct req *r)
 	struct buf	 loc, back;
 	int		 rc;
 
-	if ((rc = session_load(r)) == 1)
-		return 0;
-	if (rc == -1) {
-		page_error(r, 500, NULL);
-		return -1;
-	}
+	if ((rc = session_load(r)) != 0)
+		return rc;
 	if (strcmp(r->method, "GET") != 0 && !r->head) {
 		page_error(r, 401, NULL);
-		return -1;
+		return 0;
 	}
 	buf_init(&loc);
 	buf_init(&back);
@@ -139,13 +135,12 @@ need_user(struct req *r)
 		BUF_LIT(&loc, "?next=");
 		url_arg(&loc, back.p, back.len);
 	}
-	if (loc.oom)
-		page_error(r, 500, NULL);
-	else
+	rc = loc.oom ? -1 : 0;
+	if (rc == 0)
 		resp_redirect(r, 303, loc.p);
 	buf_release(&loc);
 	buf_release(&back);
-	return -1;
+	return rc;
 }
 
 /* The length of the host in s (n bytes) without a port: "[::1]:8080". */
@@ -193,11 +188,11 @@ host_is_ours(struct req *r, const char *host, size_t n)
 }
 
 /*
- * Whether the request comes from this site's own pages, as far as the
- * browser says: its Sec-Fetch-Site, when sent, is not another site's,
- * and its Origin, when it names one, is this site.  If not answers 403
- * and returns 0.  For forms that have no session yet (sign in);
- * csrf_ok() checks it too.  "Origin: null" names none: browsers send it
+ * R_ORIGIN: whether the request comes from this site's own pages, as
+ * far as the browser says: its Sec-Fetch-Site, when sent, is not
+ * another site's, and its Origin, when it names one, is this site.  If
+ * not answers 403 and returns 0; else 1.  For forms that have no
+ * session yet (sign in); csrf_ok() checks it too.  "Origin: null" names none: browsers send it
  * for a same-origin form under "Referrer-Policy: no-referrer", which
  * every page here has.
  */
@@ -229,9 +224,11 @@ origin_ok(struct req *r)
 }
 
 /*
- * Whether a POST may change state: its Origin, when sent, is this site,
- * and its csrf field is this session's token (compared in constant
- * time).  Else answers 403 and returns 0.  Call after need_user().
+ * R_CSRF: whether a POST may change state: its Origin, when sent, is
+ * this site, and its csrf field is this session's token (compared in
+ * constant time).  1, or 0 with a 403 answered; a multipart form that
+ * does not parse gets a 400, since its token cannot be read.  Runs
+ * after need_user().
  */
 int
 csrf_ok(struct req *r)
@@ -240,6 +237,11 @@ csrf_ok(struct req *r)
 
 	if (!origin_ok(r))
 		return 0;
+	if (r->form_bad) {
+		page_error(r, 400, "The form did not come through: send it "
+		    "again.");
+		return 0;
+	}
 	t = req_param(r, "csrf");
 	if (r->csrf == NULL || t == NULL || strlen(t) != strlen(r->csrf) ||
 	    !crypto_eq(t, r->csrf, strlen(t))) {

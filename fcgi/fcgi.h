@@ -11,8 +11,10 @@
 #include "buf.h"
 #include "conf.h"
 #include "db.h"
+#include "multipart.h"
 
 #define PARAMS_MAX	1024	/* query and form parameters per request */
+#define FIELD_MAX	4096	/* bytes in a multipart form's plain field */
 #define ARGS_MAX	4	/* path segments a route captures */
 
 /* Process-lifetime state, built before the workers start. */
@@ -76,7 +78,11 @@ struct req {
 	size_t		 nparams;
 	size_t		 params_cap;
 	int		 params_over;	/* more than PARAMS_MAX were sent */
+	struct multipart mp;		/* a multipart form's parts */
+	int		 form_bad;	/* multipart, but it does not parse */
 	char		*args[ARGS_MAX]; /* captured by the route */
+	int64_t		 id[2];		/* args[0], args[1] as row ids (R_ID0,
+					   R_ID1); else 0 */
 	int		 route;		/* its index, route_count() if none */
 	int64_t		 user_id;	/* 0: nobody signed in */
 	char		*user_name;
@@ -85,8 +91,6 @@ struct req {
 	char		*csrf;		/* this session's form token */
 	struct resp	 resp;
 };
-
-struct multipart;
 
 /* req.c */
 void		 req_init(struct req *, struct worker *);
@@ -97,28 +101,63 @@ const char	*req_env(const struct req *, const char *);
 const char	*req_param(const struct req *, const char *);
 size_t		 req_params(const struct req *, const char *, const char **,
 		    size_t);
-int		 req_params_multipart(struct req *, const struct multipart *,
-		    size_t);
 const char	*req_cookie(const struct req *, const char *, struct buf *);
 void		 resp_header(struct req *, const char *, const char *);
 void		 resp_redirect(struct req *, int, const char *);
 int		 resp_send(struct req *);
 int		 url_decode(char *, int);
 
-/* route.c */
+/*
+ * route.c: which handler answers which method and path.  A route's
+ * flags are the preconditions route() checks, in this order, before its
+ * handler runs, each answering in its API's way when it fails; so a
+ * handler holds only its own work.  "Not GET" means POST, PUT or DELETE
+ * (HEAD goes with GET; OPTIONS is answered by the API's flag).
+ */
+#define M_GET		0x01	/* GET, and HEAD with it */
+#define M_POST		0x02
+#define M_OPTIONS	0x04	/* CORS preflight: the reader-app APIs only */
+#define M_PUT		0x08
+#define M_DELETE	0x10
+
+#define R_USER		0x001	/* a web session: else 303 to /login
+				   (GET) or 401 */
+#define R_CSRF		0x002	/* not GET: this site's Origin and the
+				   session's csrf field, else 403 */
+#define R_ORIGIN	0x004	/* not GET: this site's Origin, else 403;
+				   for a form with no session yet */
+#define R_MF		0x008	/* Miniflux: X-Auth-Token or Basic, else
+				   401 in JSON; CORS headers */
+#define R_GR		0x010	/* Google Reader: CORS, OPTIONS answered,
+				   then its token, else 401 */
+#define R_GR_SIGNIN	0x020	/* Google Reader's sign-in: CORS, OPTIONS
+				   answered; no token yet */
+#define R_FEVER		0x040	/* Fever: api_key, else 200 with auth 0 */
+#define R_ID0		0x080	/* args[0] a row id, into r->id[0]: else
+				   404 */
+#define R_ID1		0x100	/* args[1] likewise, into r->id[1] */
+
+struct route {
+	int		  methods;	/* M_* */
+	const char	 *pattern;	/* a star matches one segment */
+	int		  flags;	/* R_* */
+	int		(*fn)(struct req *);
+};
+
+extern const struct route routes[];
+extern const size_t	 routes_n;
+extern const struct route gr_routes[];	/* api_greader.c: /reader/api/0/ */
+extern const size_t	 gr_routes_n;
+
 int		 route(struct req *);
 int		 route_count(void);
 const char	*route_pattern(int);
+int		 route_match(const char *, const char *, char **);
 
 /* page_misc.c */
 void		 page_error(struct req *, int, const char *);
 
-/*
- * layout.c: the frame every HTML page shares, and sign-in state.
- * need_user() answers a redirect to the sign-in page (or 401 for
- * non-GET) and returns -1 when nobody is signed in; csrf_ok() answers
- * 403 and returns 0 when a POST lacks this session's token.
- */
+/* layout.c: the frame every HTML page shares. */
 enum nav {
 	NAV_NONE,
 	NAV_UNREAD,
@@ -133,10 +172,17 @@ enum nav {
 
 void		 page_begin(struct req *, const char *, enum nav);
 void		 page_end(struct req *);
-void		 csrf_field(struct req *);
+void		 html_href(struct req *, const char *);
+
+/*
+ * auth.c: the web sign-in's checks, which route() runs for R_USER,
+ * R_CSRF and R_ORIGIN: 1 to go on, 0 with the answer made, -1 on an
+ * internal error (a 500).
+ */
 int		 need_user(struct req *);
 int		 csrf_ok(struct req *);
-void		 html_href(struct req *, const char *);
+int		 origin_ok(struct req *);
+void		 csrf_field(struct req *);
 
 /*
  * html_href() of a literal path ("/feeds"), which needs no escaping;

@@ -57,8 +57,7 @@ struct gr_page {
 };
 
 /* api_greader.c: answers and the caller */
-int		 gr_auth(struct req *);
-int		 gr_preflight(struct req *);
+int		 gr_auth(struct req *, int);
 void		 gr_common_headers(struct req *);
 int		 gr_answer_text(struct req *, int, const char *);
 int		 gr_answer_ok(struct req *);

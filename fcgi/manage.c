@@ -105,21 +105,6 @@ flash_error(struct req *r, int status, const char *why)
 }
 
 /*
- * The id the route captured as args[i] into *id.  0, or -1 with a 404
- * answered: an id that is not a number names nothing.
- */
-int
-id_arg(struct req *r, int i, int64_t *id)
-{
-	if (i < 0 || i >= ARGS_MAX || r->args[i] == NULL ||
-	    (*id = id_parse(r->args[i])) == 0) {
-		page_error(r, 404, NULL);
-		return -1;
-	}
-	return 0;
-}
-
-/*
  * For a lookup that gave step (db_step()'s 0 or -1) instead of a row:
  * 0 with a 404 answered when there was no row, else -1 (a 500).
  */

@@ -41,7 +41,6 @@ int		 spawn_opml_import(struct req *, const char *, size_t,
 const char	*flash_text(const char *);
 void		 flash_show(struct req *);
 void		 flash_error(struct req *, int, const char *);
-int		 id_arg(struct req *, int, int64_t *);
 int		 not_found(struct req *, int);
 
 /* page_search.c */

@@ -116,8 +116,6 @@ categories_render(struct req *r, int status, const char *why, int64_t which)
 int
 page_categories(struct req *r)
 {
-	if (need_user(r) == -1)
-		return 0;
 	return categories_render(r, 200, NULL, 0);
 }
 
@@ -129,8 +127,6 @@ page_category_add(struct req *r)
 	int64_t		 id;
 	int		 n;
 
-	if (need_user(r) == -1 || !csrf_ok(r))
-		return 0;
 	if ((title = req_param(r, "title")) == NULL)
 		title = "";
 	if (db_begin(r->db, 1) == -1)
@@ -157,11 +153,9 @@ page_category_rename(struct req *r)
 {
 	struct buf	 clean;
 	const char	*title;
-	int64_t		 id;
+	int64_t		 id = r->id[0];
 	int		 n;
 
-	if (need_user(r) == -1 || !csrf_ok(r) || id_arg(r, 0, &id) == -1)
-		return 0;
 	if ((title = req_param(r, "title")) == NULL)
 		title = "";
 	buf_init(&clean);
@@ -194,11 +188,9 @@ int
 page_category_delete(struct req *r)
 {
 	sqlite3_stmt	*st;
-	int64_t		 id;
+	int64_t		 id = r->id[0];
 	int		 n;
 
-	if (need_user(r) == -1 || !csrf_ok(r) || id_arg(r, 0, &id) == -1)
-		return 0;
 	st = db_stmt(r->db, STMT_CATEGORY_DELETE);
 	sqlite3_bind_int64(st, 1, r->user_id);
 	sqlite3_bind_int64(st, 2, id);

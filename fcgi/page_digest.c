@@ -184,8 +184,6 @@ page_digest(struct req *r)
 	char		 p[48];
 	int		 today, step, shown = 0, rows = 0;
 
-	if (need_user(r) == -1)
-		return 0;
 	if ((s = req_param(r, "since")) == NULL)
 		return digest_visit(r);
 	if ((today = strcmp(s, "today") == 0))

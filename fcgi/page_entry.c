@@ -256,15 +256,9 @@ page_entry(struct req *r)
 	struct cursor	 c;
 	sqlite3_stmt	*st = NULL;
 	const char	*s, *u;
-	int64_t		 id;
+	int64_t		 id = r->id[0];
 	int		 is_read, is_starred, n, step, rc = -1;
 
-	if (need_user(r) == -1)
-		return 0;
-	if ((id = id_parse(r->args[0])) == 0) {
-		page_error(r, 404, NULL);
-		return 0;
-	}
 	if (list_parse(req_param(r, "l"), &l) == -1) {
 		memset(&l, 0, sizeof(l));
 		l.kind = LIST_UNREAD;
@@ -389,15 +383,9 @@ page_entry_action(struct req *r)
 	struct buf	 json, self;
 	const char	*a = r->args[1];
 	enum stmt	 s;
-	int64_t		 id;
+	int64_t		 id = r->id[0];
 	int		 on, is_read, starred = 0, rc = -1;
 
-	if (need_user(r) == -1 || !csrf_ok(r))
-		return 0;
-	if ((id = id_parse(r->args[0])) == 0 || a == NULL) {
-		page_error(r, 404, NULL);
-		return 0;
-	}
 	if (strcmp(a, "read") == 0 || strcmp(a, "unread") == 0) {
 		s = STMT_ENTRY_SET_READ;
 		on = a[0] == 'r';
@@ -448,8 +436,6 @@ page_mark_read(struct req *r)
 	int64_t		 id = 0;
 	int		 rc = -1;
 
-	if (need_user(r) == -1 || !csrf_ok(r))
-		return 0;
 	scope = req_param(r, "scope");
 	ids = req_param(r, "id");
 	if (scope == NULL || cursor_parse(req_param(r, "before"), &c) == -1) {

@@ -594,8 +594,6 @@ feeds_render(struct req *r, int status, const char *why, int open)
 int
 page_feeds(struct req *r)
 {
-	if (need_user(r) == -1)
-		return 0;
 	return feeds_render(r, 200, NULL, FORM_NONE);
 }
 
@@ -608,8 +606,6 @@ page_feed_add(struct req *r)
 	int64_t		 cat = 0, id = 0;
 	int		 status = 422, n, rc = -1;
 
-	if (need_user(r) == -1 || !csrf_ok(r))
-		return 0;
 	buf_init(&url);
 	buf_init(&title);
 	buf_init(&loc);
@@ -957,15 +953,9 @@ page_feed_edit(struct req *r)
 	struct feed_form	 f;
 	struct buf		 loc;
 	const char		*why = NULL;
-	int64_t			 id;
+	int64_t			 id = r->id[0];
 	int			 status, n, rc = -1;
 
-	if (need_user(r) == -1)
-		return 0;
-	if (strcmp(r->method, "POST") == 0 && !csrf_ok(r))
-		return 0;
-	if (id_arg(r, 0, &id) == -1)
-		return 0;
 	buf_init(&loc);
 	if ((n = feed_load(r, id, &f)) != 1) {
 		if (n == 0) {
@@ -1001,11 +991,9 @@ page_feed_delete(struct req *r)
 {
 	struct feed_form	 f;
 	sqlite3_stmt		*st;
-	int64_t			 id;
+	int64_t			 id = r->id[0];
 	int			 n, rc = -1;
 
-	if (need_user(r) == -1 || !csrf_ok(r) || id_arg(r, 0, &id) == -1)
-		return 0;
 	if (req_param(r, "confirm") == NULL) {
 		if ((n = feed_load(r, id, &f)) == 0) {
 			page_error(r, 404, "You have no such feed.");
@@ -1060,11 +1048,9 @@ page_feed_refresh(struct req *r)
 {
 	struct buf	 loc;
 	const char	*from;
-	int64_t		 id;
+	int64_t		 id = r->id[0];
 	int		 n;
 
-	if (need_user(r) == -1 || !csrf_ok(r) || id_arg(r, 0, &id) == -1)
-		return 0;
 	if ((n = feeds_due(r, id)) == -1)
 		return -1;
 	if (n == 0) {
@@ -1090,8 +1076,6 @@ page_feed_refresh(struct req *r)
 int
 page_feeds_refresh(struct req *r)
 {
-	if (need_user(r) == -1 || !csrf_ok(r))
-		return 0;
 	if (feeds_due(r, 0) == -1)
 		return -1;
 	spawn_fetch(r, 0);

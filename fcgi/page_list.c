@@ -384,8 +384,6 @@ page_unread(struct req *r)
 {
 	struct listing	 ls;
 
-	if (need_user(r) == -1)
-		return 0;
 	memset(&ls, 0, sizeof(ls));
 	ls.l.kind = LIST_UNREAD;
 	ls.title = "Unread";
@@ -399,8 +397,6 @@ page_all(struct req *r)
 {
 	struct listing	 ls;
 
-	if (need_user(r) == -1)
-		return 0;
 	memset(&ls, 0, sizeof(ls));
 	ls.l.kind = LIST_ALL;
 	ls.title = "All entries";
@@ -414,8 +410,6 @@ page_starred(struct req *r)
 {
 	struct listing	 ls;
 
-	if (need_user(r) == -1)
-		return 0;
 	memset(&ls, 0, sizeof(ls));
 	ls.l.kind = LIST_STARRED;
 	ls.title = "Starred";
@@ -442,16 +436,11 @@ page_feed(struct req *r)
 	const char	*t;
 	int		 rc = -1, step;
 
-	if (need_user(r) == -1)
-		return 0;
 	memset(&ls, 0, sizeof(ls));
 	ls.l.kind = LIST_FEED;
 	ls.l.all = show_all(r);
 	ls.nav = NAV_FEEDS;
-	if ((ls.l.id = id_parse(r->args[0])) == 0) {
-		page_error(r, 404, NULL);
-		return 0;
-	}
+	ls.l.id = r->id[0];
 	if ((st = db_stmt(r->db, STMT_FEED_GET)) == NULL)
 		return -1;
 	buf_init(&title);
@@ -496,19 +485,14 @@ page_category(struct req *r)
 	sqlite3_stmt	*st;
 	int		 rc = -1, step;
 
-	if (need_user(r) == -1)
-		return 0;
 	memset(&ls, 0, sizeof(ls));
 	ls.l.kind = LIST_CATEGORY;
 	ls.l.all = show_all(r);
 	ls.nav = NAV_FEEDS;
-	if (r->args[0] != NULL && strcmp(r->args[0], "none") == 0) {
+	/* /category/none: no id */
+	if ((ls.l.id = r->id[0]) == 0) {
 		ls.title = "Uncategorised";
 		return list_page(r, &ls, NULL);
-	}
-	if ((ls.l.id = id_parse(r->args[0])) == 0) {
-		page_error(r, 404, NULL);
-		return 0;
 	}
 	if ((st = db_stmt(r->db, STMT_WEB_CATEGORY_GET)) == NULL)
 		return -1;
@@ -552,16 +536,10 @@ page_icon(struct req *r)
 {
 	sqlite3_stmt	*st;
 	const char	*mime;
-	int64_t		 id;
+	int64_t		 id = r->id[0];
 	size_t		 i;
 	int		 n, step;
 
-	if (need_user(r) == -1)
-		return 0;
-	if ((id = id_parse(r->args[0])) == 0) {
-		page_error(r, 404, NULL);
-		return 0;
-	}
 	if ((st = db_stmt(r->db, STMT_WEB_ICON_GET)) == NULL)
 		return -1;
 	if (sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||

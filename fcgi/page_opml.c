@@ -15,14 +15,10 @@
 #include "pages.h"
 #include "subs.h"
 
-#define FIELD_MAX	4096	/* bytes in a plain field of the upload */
-
 /* GET /opml: the user's subscriptions as hearth.opml. */
 int
 page_opml_export(struct req *r)
 {
-	if (need_user(r) == -1)
-		return 0;
 	if (subs_opml_export(r->db, r->user_id, r->user_name,
 	    &r->resp.body, NULL) == -1) {
 		buf_reset(&r->resp.body);
@@ -46,31 +42,13 @@ page_opml_import(struct req *r)
 {
 	const struct multipart_part	*file;
 	struct opml_result		 res;
-	struct multipart		 mp;
-	struct buf			 err, loc;
+	struct buf			 loc;
 	int				 rc = -1;
 
-	if (need_user(r) == -1)
-		return 0;
 	memset(&res, 0, sizeof(res));
 	buf_init(&res.why);
-	buf_init(&err);
 	buf_init(&loc);
-	if (multipart_parse(&mp, req_env(r, "CONTENT_TYPE"),
-	    r->body.p != NULL ? r->body.p : "", r->body.len, &err) == -1) {
-		log_debug("%s: OPML upload refused: %s", r->user_name, err.p);
-		rc = feeds_render(r, 400, "The upload did not come through as "
-		    "a file: choose the file again and import it.",
-		    FORM_IMPORT);
-		goto out;
-	}
-	if (req_params_multipart(r, &mp, FIELD_MAX) == -1)
-		goto out;
-	if (!csrf_ok(r)) {
-		rc = 0;
-		goto out;
-	}
-	if ((file = multipart_get(&mp, "file")) == NULL ||
+	if ((file = multipart_get(&r->mp, "file")) == NULL ||
 	    file->filename == NULL || *file->filename == '\0') {
 		rc = feeds_render(r, 422, "Choose an OPML file to import.",
 		    FORM_IMPORT);
@@ -104,9 +82,7 @@ page_opml_import(struct req *r)
 	resp_redirect(r, 303, loc.p);
 	rc = 0;
 out:
-	multipart_release(&mp);
 	buf_release(&res.why);
-	buf_release(&err);
 	buf_release(&loc);
 	return rc;
 }

@@ -191,8 +191,6 @@ page_search(struct req *r)
 	int64_t		 before = INT64_MAX, last = 0;
 	int		 terms, step, n = 0, rc = -1;
 
-	if (need_user(r) == -1)
-		return 0;
 	buf_init(&fts);
 	q = req_param(r, "q");
 	if ((s = req_param(r, "before")) != NULL && (before = id_parse(s)) ==

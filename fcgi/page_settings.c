@@ -283,12 +283,8 @@ settings_post(struct req *r)
 int
 page_settings(struct req *r)
 {
-	if (need_user(r) == -1)
-		return 0;
 	if (strcmp(r->method, "POST") != 0)
 		return settings_get(r);
-	if (!csrf_ok(r))
-		return 0;
 	return settings_post(r);
 }
 
@@ -308,8 +304,6 @@ page_settings_api(struct req *r)
 	size_t		 len;
 	int		 set, n, rc = -1;
 
-	if (need_user(r) == -1 || !csrf_ok(r))
-		return 0;
 	action = req_param(r, "action");
 	if (action == NULL || (strcmp(action, "set") != 0 &&
 	    strcmp(action, "clear") != 0)) {

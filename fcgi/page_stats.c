@@ -755,8 +755,6 @@ page_stats(struct req *r)
 	const char		*q;
 	int			 rc;
 
-	if (need_user(r) == -1)
-		return 0;
 	if ((q = req_param(r, "range")) != NULL &&
 	    samples_range_parse(q, &range) == -1) {
 		page_error(r, 400, "range is day, week or month.");

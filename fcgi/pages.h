@@ -60,6 +60,7 @@ int	page_search(struct req *);
 int	page_digest(struct req *);
 
 /* api_fever.c */
+int	fever_auth(struct req *);
 int	api_fever(struct req *);
 
 /* api_miniflux.c */

@@ -69,7 +69,6 @@ void		 user_order_set(struct req *, int, const char *);
 int		 session_load(struct req *);
 int		 session_start(struct req *, int64_t);
 int		 session_end(struct req *, int);
-int		 origin_ok(struct req *);
 int		 login_locked(struct req *, const char *, int *);
 void		 login_failed(struct req *, const char *);
 void		 login_succeeded(struct req *, const char *);

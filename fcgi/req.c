@@ -131,19 +131,20 @@ param_add(struct req *r, const char *s, size_t n)
 }
 
 /*
- * Add the plain fields of a multipart/form-data body (not the files, not
- * fields over max bytes or holding NUL) to the parameters, after those
+ * Add the plain fields of r->mp (not the files, not fields over
+ * FIELD_MAX bytes or holding NUL) to the parameters, after those
  * already there, as a urlencoded form's are.  0, or -1 out of memory.
  */
-int
-req_params_multipart(struct req *r, const struct multipart *mp, size_t max)
+static int
+params_multipart(struct req *r)
 {
+	const struct multipart		*mp = &r->mp;
 	const struct multipart_part	*p;
 	size_t				 i;
 
 	for (i = 0; i < mp->n; i++) {
 		p = &mp->parts[i];
-		if (p->filename != NULL || p->len > max ||
+		if (p->filename != NULL || p->len > FIELD_MAX ||
 		    memchr(p->data, '\0', p->len) != NULL)
 			continue;
 		if (param_push(r, strdup(p->name), strndup(p->data, p->len)) ==
@@ -214,6 +215,7 @@ path_of(const struct req *r, const char *uri)
 int
 req_read(struct req *r)
 {
+	struct buf	 err;
 	const char	*s, *ct, *errstr;
 	char		 chunk[8192];
 	long long	 len = 0;
@@ -271,6 +273,24 @@ req_read(struct req *r)
 	    params_parse(r, r->body.p, r->body.len) == -1) {
 		r->resp.status = 400;
 		return -1;
+	}
+	/*
+	 * A multipart form's fields are parameters too; its files stay in
+	 * r->mp.  One that does not parse is left to the route: R_CSRF
+	 * refuses it, Fever reads no api_key from it.
+	 */
+	if (r->body.len > 0 && ct != NULL &&
+	    strncasecmp(ct, "multipart/form-data", 19) == 0) {
+		buf_init(&err);
+		if (multipart_parse(&r->mp, ct, r->body.p, r->body.len,
+		    &err) == -1)
+			r->form_bad = 1;
+		else if (params_multipart(r) == -1) {
+			buf_release(&err);
+			r->resp.status = 500;
+			return -1;
+		}
+		buf_release(&err);
 	}
 	return 0;
 }
@@ -443,6 +463,7 @@ req_reset(struct req *r)
 	free(r->csrf);
 	for (i = 0; i < ARGS_MAX; i++)
 		free(r->args[i]);
+	multipart_release(&r->mp);
 	buf_reset(&r->body);
 	buf_reset(&r->resp.head);
 	buf_reset(&r->resp.body);
@@ -450,8 +471,9 @@ req_reset(struct req *r)
 	r->nparams = r->params_cap = 0;
 	r->path = r->user_name = r->csrf = NULL;
 	memset(r->args, 0, sizeof(r->args));
+	memset(r->id, 0, sizeof(r->id));
 	r->method = r->uri = r->remote = NULL;
-	r->head = r->https = r->params_over = 0;
+	r->head = r->https = r->params_over = r->form_bad = 0;
 	r->user_id = 0;
 	r->page_size = r->asc = 0;
 	r->resp.status = 0;

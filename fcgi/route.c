@@ -2,108 +2,120 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api_miniflux.h"
 #include "buf.h"
 #include "fcgi.h"
+#include "greader.h"
 #include "log.h"
 #include "pages.h"
-
-#define M_GET	0x01	/* GET, and HEAD with it */
-#define M_POST	0x02
-#define M_PUT	0x08
-#define M_DELETE 0x10
-#define M_OPTIONS 0x04	/* CORS preflight: the reader-app APIs only */
-
-struct route {
-	int		  methods;
-	const char	 *pattern;	/* a star matches one segment */
-	int		(*fn)(struct req *);
-};
+#include "reader.h"
 
 /*
  * Most specific first: the first pattern that matches the path wins.
- * A path that matches with another method is a 405.
+ * A path that matches with another method is a 405.  Every route that
+ * takes POST, PUT or DELETE has R_CSRF, R_ORIGIN or an API's flag
+ * (route_test checks).
  */
-static const struct route routes[] = {
-	{ M_GET, "/healthz", page_healthz },
-	{ M_GET, "/metrics", page_metrics },
-	/* the web reader: sign-in, lists, entries */
-	{ M_GET | M_POST, "/login", page_login },
-	{ M_POST, "/logout", page_logout },
-	{ M_GET | M_POST, "/password", page_password },
-	{ M_GET, "/", page_unread },
-	{ M_GET, "/all", page_all },
-	{ M_GET, "/starred", page_starred },
-	{ M_GET, "/feed/*", page_feed },
-	{ M_GET, "/category/*", page_category },
-	{ M_GET, "/icon/*", page_icon },
-	{ M_GET, "/entry/*", page_entry },
-	{ M_POST, "/entry/*/*", page_entry_action },
-	{ M_POST, "/mark-read", page_mark_read },
+const struct route routes[] = {
+	{ M_GET, "/healthz", 0, page_healthz },
+	{ M_GET, "/metrics", 0, page_metrics },
+	/* the web reader: sign-in (no session yet: its Origin only) */
+	{ M_GET | M_POST, "/login", R_ORIGIN, page_login },
+	{ M_POST, "/logout", R_USER | R_CSRF, page_logout },
+	{ M_GET | M_POST, "/password", R_USER | R_CSRF, page_password },
+	/* the web reader: lists, entries */
+	{ M_GET, "/", R_USER, page_unread },
+	{ M_GET, "/all", R_USER, page_all },
+	{ M_GET, "/starred", R_USER, page_starred },
+	{ M_GET, "/feed/*", R_USER | R_ID0, page_feed },
+	{ M_GET, "/category/none", R_USER, page_category },
+	{ M_GET, "/category/*", R_USER | R_ID0, page_category },
+	{ M_GET, "/icon/*", R_USER | R_ID0, page_icon },
+	{ M_GET, "/entry/*", R_USER | R_ID0, page_entry },
+	{ M_POST, "/entry/*/*", R_USER | R_CSRF | R_ID0, page_entry_action },
+	{ M_POST, "/mark-read", R_USER | R_CSRF, page_mark_read },
 	/* the web reader: subscriptions, settings, search, digest */
-	{ M_GET, "/feeds", page_feeds },
-	{ M_POST, "/feeds/add", page_feed_add },
-	{ M_POST, "/feeds/refresh", page_feeds_refresh },
-	{ M_GET | M_POST, "/feeds/*/edit", page_feed_edit },
-	{ M_POST, "/feeds/*/delete", page_feed_delete },
-	{ M_POST, "/feeds/*/refresh", page_feed_refresh },
-	{ M_GET, "/categories", page_categories },
-	{ M_POST, "/categories/add", page_category_add },
-	{ M_POST, "/categories/*/rename", page_category_rename },
-	{ M_POST, "/categories/*/delete", page_category_delete },
-	{ M_GET, "/opml", page_opml_export },
-	{ M_POST, "/opml", page_opml_import },
-	{ M_GET | M_POST, "/settings", page_settings },
-	{ M_POST, "/settings/api", page_settings_api },
-	{ M_GET, "/search", page_search },
-	{ M_GET, "/digest", page_digest },
-	{ M_GET, "/stats", page_stats },
+	{ M_GET, "/feeds", R_USER, page_feeds },
+	{ M_POST, "/feeds/add", R_USER | R_CSRF, page_feed_add },
+	{ M_POST, "/feeds/refresh", R_USER | R_CSRF, page_feeds_refresh },
+	{ M_GET | M_POST, "/feeds/*/edit", R_USER | R_CSRF | R_ID0,
+	    page_feed_edit },
+	{ M_POST, "/feeds/*/delete", R_USER | R_CSRF | R_ID0,
+	    page_feed_delete },
+	{ M_POST, "/feeds/*/refresh", R_USER | R_CSRF | R_ID0,
+	    page_feed_refresh },
+	{ M_GET, "/categories", R_USER, page_categories },
+	{ M_POST, "/categories/add", R_USER | R_CSRF, page_category_add },
+	{ M_POST, "/categories/*/rename", R_USER | R_CSRF | R_ID0,
+	    page_category_rename },
+	{ M_POST, "/categories/*/delete", R_USER | R_CSRF | R_ID0,
+	    page_category_delete },
+	{ M_GET, "/opml", R_USER, page_opml_export },
+	{ M_POST, "/opml", R_USER | R_CSRF, page_opml_import },
+	{ M_GET | M_POST, "/settings", R_USER | R_CSRF, page_settings },
+	{ M_POST, "/settings/api", R_USER | R_CSRF, page_settings_api },
+	{ M_GET, "/search", R_USER, page_search },
+	{ M_GET, "/digest", R_USER, page_digest },
+	{ M_GET, "/stats", R_USER, page_stats },
 	/* Fever, with or without the slash */
-	{ M_GET | M_POST, "/fever", api_fever },
-	{ M_GET | M_POST, "/fever/", api_fever },
+	{ M_GET | M_POST, "/fever", R_FEVER, api_fever },
+	{ M_GET | M_POST, "/fever/", R_FEVER, api_fever },
 	/* the Miniflux API; "counters" and "refresh" before "*" */
-	{ M_GET, "/v1/me", api_mf_me },
-	{ M_GET, "/v1/categories", api_mf_categories },
-	{ M_POST, "/v1/categories", api_mf_category_create },
-	{ M_PUT, "/v1/categories/*", api_mf_category_update },
-	{ M_DELETE, "/v1/categories/*", api_mf_category_delete },
-	{ M_PUT, "/v1/categories/*/mark-all-as-read", api_mf_category_mark },
-	{ M_GET, "/v1/categories/*/feeds", api_mf_category_feeds },
-	{ M_GET, "/v1/categories/*/entries", api_mf_category_entries },
-	{ M_GET, "/v1/categories/*/entries/*", api_mf_category_entry },
-	{ M_GET, "/v1/feeds", api_mf_feeds },
-	{ M_POST, "/v1/feeds", api_mf_feed_create },
-	{ M_GET, "/v1/feeds/counters", api_mf_counters },
-	{ M_PUT, "/v1/feeds/refresh", api_mf_feeds_refresh },
-	{ M_GET, "/v1/feeds/*", api_mf_feed },
-	{ M_PUT, "/v1/feeds/*", api_mf_feed_update },
-	{ M_DELETE, "/v1/feeds/*", api_mf_feed_delete },
-	{ M_PUT, "/v1/feeds/*/refresh", api_mf_feed_refresh },
-	{ M_GET, "/v1/feeds/*/icon", api_mf_feed_icon },
-	{ M_PUT, "/v1/feeds/*/mark-all-as-read", api_mf_feed_mark },
-	{ M_GET, "/v1/feeds/*/entries", api_mf_feed_entries },
-	{ M_GET, "/v1/feeds/*/entries/*", api_mf_feed_entry },
-	{ M_GET, "/v1/entries", api_mf_entries },
-	{ M_PUT, "/v1/entries", api_mf_entries_status },
-	{ M_GET, "/v1/entries/*", api_mf_entry },
-	{ M_PUT, "/v1/entries/*/bookmark", api_mf_bookmark },
-	{ M_POST, "/v1/discover", api_mf_discover },
-	{ M_GET, "/v1/export", api_mf_export },
-	{ M_POST, "/v1/import", api_mf_import },
-	/* Google Reader: stream ids in paths are read from the raw URI */
-	{ M_GET | M_POST | M_OPTIONS, "/accounts/ClientLogin",
+	{ M_GET, "/v1/me", R_MF, api_mf_me },
+	{ M_GET, "/v1/categories", R_MF, api_mf_categories },
+	{ M_POST, "/v1/categories", R_MF, api_mf_category_create },
+	{ M_PUT, "/v1/categories/*", R_MF | R_ID0, api_mf_category_update },
+	{ M_DELETE, "/v1/categories/*", R_MF | R_ID0,
+	    api_mf_category_delete },
+	{ M_PUT, "/v1/categories/*/mark-all-as-read", R_MF | R_ID0,
+	    api_mf_category_mark },
+	{ M_GET, "/v1/categories/*/feeds", R_MF | R_ID0,
+	    api_mf_category_feeds },
+	{ M_GET, "/v1/categories/*/entries", R_MF | R_ID0,
+	    api_mf_category_entries },
+	{ M_GET, "/v1/categories/*/entries/*", R_MF | R_ID0 | R_ID1,
+	    api_mf_category_entry },
+	{ M_GET, "/v1/feeds", R_MF, api_mf_feeds },
+	{ M_POST, "/v1/feeds", R_MF, api_mf_feed_create },
+	{ M_GET, "/v1/feeds/counters", R_MF, api_mf_counters },
+	{ M_PUT, "/v1/feeds/refresh", R_MF, api_mf_feeds_refresh },
+	{ M_GET, "/v1/feeds/*", R_MF | R_ID0, api_mf_feed },
+	{ M_PUT, "/v1/feeds/*", R_MF | R_ID0, api_mf_feed_update },
+	{ M_DELETE, "/v1/feeds/*", R_MF | R_ID0, api_mf_feed_delete },
+	{ M_PUT, "/v1/feeds/*/refresh", R_MF | R_ID0, api_mf_feed_refresh },
+	{ M_GET, "/v1/feeds/*/icon", R_MF | R_ID0, api_mf_feed_icon },
+	{ M_PUT, "/v1/feeds/*/mark-all-as-read", R_MF | R_ID0,
+	    api_mf_feed_mark },
+	{ M_GET, "/v1/feeds/*/entries", R_MF | R_ID0, api_mf_feed_entries },
+	{ M_GET, "/v1/feeds/*/entries/*", R_MF | R_ID0 | R_ID1,
+	    api_mf_feed_entry },
+	{ M_GET, "/v1/entries", R_MF, api_mf_entries },
+	{ M_PUT, "/v1/entries", R_MF, api_mf_entries_status },
+	{ M_GET, "/v1/entries/*", R_MF | R_ID0, api_mf_entry },
+	{ M_PUT, "/v1/entries/*/bookmark", R_MF | R_ID0, api_mf_bookmark },
+	{ M_POST, "/v1/discover", R_MF, api_mf_discover },
+	{ M_GET, "/v1/export", R_MF, api_mf_export },
+	{ M_POST, "/v1/import", R_MF, api_mf_import },
+	/*
+	 * Google Reader: stream ids in paths are read from the raw URI;
+	 * the calls under /reader/api/0/ are gr_routes (api_greader.c).
+	 */
+	{ M_GET | M_POST | M_OPTIONS, "/accounts/ClientLogin", R_GR_SIGNIN,
 	    api_greader_login },
-	{ M_GET | M_POST | M_OPTIONS, "/reader/api/0/**", api_greader },
-	{ M_GET | M_OPTIONS, "/reader/atom/**", api_greader_atom },
+	{ M_GET | M_POST | M_OPTIONS, "/reader/api/0/**", R_GR, api_greader },
+	{ M_GET | M_OPTIONS, "/reader/atom/**", R_GR, api_greader_atom },
 };
 
-#define NROUTES	(sizeof(routes) / sizeof(routes[0]))
+const size_t	routes_n = sizeof(routes) / sizeof(routes[0]);
 
 /*
- * Whether path matches pattern; each '*' captures one segment (no '/')
- * into r->args, a trailing "**" the rest of the path.
+ * Whether path matches pattern.  Each '*' matches one segment (no '/'),
+ * a trailing "**" the rest of the path; with args (ARGS_MAX slots, NULL
+ * at first) each is copied there, which the caller frees.  Out of
+ * memory is no match.
  */
-static int
-match(struct req *r, const char *pat, const char *path)
+int
+route_match(const char *pat, const char *path, char **args)
 {
 	const char	*end;
 	int		 na = 0;
@@ -112,7 +124,7 @@ match(struct req *r, const char *pat, const char *path)
 		if (pat[0] == '*' && pat[1] == '*') {
 			if (na == ARGS_MAX || *path == '\0')
 				return 0;
-			if ((r->args[na++] = strdup(path)) == NULL)
+			if (args != NULL && (args[na] = strdup(path)) == NULL)
 				return 0;
 			return 1;
 		}
@@ -120,9 +132,10 @@ match(struct req *r, const char *pat, const char *path)
 			end = path + strcspn(path, "/");
 			if (end == path || na == ARGS_MAX)
 				return 0;
-			if ((r->args[na++] = strndup(path, (size_t)(end - path)))
-			    == NULL)
+			if (args != NULL && (args[na] = strndup(path,
+			    (size_t)(end - path))) == NULL)
 				return 0;
+			na++;
 			path = end;
 			pat++;
 			continue;
@@ -148,26 +161,67 @@ args_clear(struct req *r)
 int
 route_count(void)
 {
-	return (int)NROUTES;
+	return (int)routes_n;
 }
 
 /* The pattern of route i, "" for none: the route label of /metrics. */
 const char *
 route_pattern(int i)
 {
-	return i >= 0 && i < (int)NROUTES ? routes[i].pattern : "";
+	return i >= 0 && i < (int)routes_n ? routes[i].pattern : "";
+}
+
+/* Answer status in the way of rt's API: Miniflux's JSON, else text. */
+static void
+refuse(struct req *r, const struct route *rt, int status)
+{
+	if (rt->flags & R_MF)
+		api_mf_error(r, status, NULL);
+	else
+		page_error(r, status, NULL);
 }
 
 /*
- * Dispatch the request to its handler.  Returns the handler's result:
+ * The preconditions of rt's flags, in order, for a request of method m:
+ * 1 to go on to the handler, 0 with the answer made, -1 on an internal
+ * error (a 500).
+ */
+static int
+checks(struct req *r, const struct route *rt, int m)
+{
+	int	 f = rt->flags, n = 1;
+
+	if ((f & R_USER) && (n = need_user(r)) != 1)
+		return n;
+	if ((f & R_CSRF) && m != M_GET && (n = csrf_ok(r)) != 1)
+		return n;
+	if ((f & R_ORIGIN) && m != M_GET && (n = origin_ok(r)) != 1)
+		return n;
+	if ((f & R_MF) && (n = mf_auth(r)) != 1)
+		return n;
+	if ((f & (R_GR | R_GR_SIGNIN)) && (n = gr_auth(r, f & R_GR)) != 1)
+		return n;
+	if ((f & R_FEVER) && (n = fever_auth(r)) != 1)
+		return n;
+	if (((f & R_ID0) && (r->id[0] = id_parse(r->args[0])) == 0) ||
+	    ((f & R_ID1) && (r->id[1] = id_parse(r->args[1])) == 0)) {
+		refuse(r, rt, 404);
+		return 0;
+	}
+	return n;
+}
+
+/*
+ * Dispatch the request: the route's checks, then its handler.  Returns
  * 0 with r->resp filled, or -1 for a 500.
  */
 int
 route(struct req *r)
 {
-	struct buf	 allow;
-	size_t		 i;
-	int		 m, allowed = 0;
+	const struct route	*rt;
+	struct buf		 allow;
+	size_t			 i;
+	int			 m, n, allowed = 0;
 
 	if (strcmp(r->method, "GET") == 0 || r->head)
 		m = M_GET;
@@ -181,22 +235,25 @@ route(struct req *r)
 		m = M_OPTIONS;
 	else
 		m = 0;
-	r->route = (int)NROUTES;
-	for (i = 0; i < NROUTES; i++) {
-		if (!match(r, routes[i].pattern, r->path)) {
+	r->route = (int)routes_n;
+	for (i = 0; i < routes_n; i++) {
+		rt = &routes[i];
+		if (!route_match(rt->pattern, r->path, r->args)) {
 			args_clear(r);
 			continue;
 		}
-		if (!(routes[i].methods & m)) {
+		if (!(rt->methods & m)) {
 			/* A 405 counts under the first path that matched. */
 			if (!allowed)
 				r->route = (int)i;
-			allowed |= routes[i].methods;
+			allowed |= rt->methods;
 			args_clear(r);
 			continue;
 		}
 		r->route = (int)i;
-		return routes[i].fn(r);
+		if ((n = checks(r, rt, m)) != 1)
+			return n == 0 ? 0 : -1;
+		return rt->fn(r);
 	}
 	if (allowed) {
 		buf_init(&allow);
