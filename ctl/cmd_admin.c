@@ -116,10 +116,10 @@ counts_load(struct ctl *c, struct counts *n)
 	memset(n, 0, sizeof(*n));
 	st = db_stmt(&c->db, STMT_STATS_COUNTS);
 	if ((r = db_step(st)) == 1) {
-		n->users = sqlite3_column_int64(st, 0);
-		n->feeds = sqlite3_column_int64(st, 1);
-		n->entries = sqlite3_column_int64(st, 2);
-		n->unread = sqlite3_column_int64(st, 3);
+		n->users = sqlite3_column_int64(st, STATS_COL_USERS);
+		n->feeds = sqlite3_column_int64(st, STATS_COL_FEEDS);
+		n->entries = sqlite3_column_int64(st, STATS_COL_ENTRIES);
+		n->unread = sqlite3_column_int64(st, STATS_COL_UNREAD);
 	}
 	db_stmt_done(st);
 	db_file_sizes(c->conf.database, &dbb, &walb);

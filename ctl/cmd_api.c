@@ -140,11 +140,14 @@ cmd_api_key_list(struct ctl *c, int argc, char **argv)
 	sqlite3_bind_int64(st, 1, c->user_id);
 	printf("%5s %-10s %-10s %s\n", "ID", "CREATED", "USED", "LABEL");
 	while ((r = db_step(st)) == 1) {
-		ctl_when(made, sizeof(made), sqlite3_column_int64(st, 2), now);
-		ctl_when(used, sizeof(used), sqlite3_column_int64(st, 3), now);
+		ctl_when(made, sizeof(made), sqlite3_column_int64(st,
+		    API_KEY_COL_CREATED_AT), now);
+		ctl_when(used, sizeof(used), sqlite3_column_int64(st,
+		    API_KEY_COL_LAST_USED_AT), now);
 		printf("%5lld %-10s %-10s %s\n",
-		    (long long)sqlite3_column_int64(st, 0), made, used,
-		    (const char *)sqlite3_column_text(st, 1));
+		    (long long)sqlite3_column_int64(st, API_KEY_COL_ID), made,
+		    used,
+		    (const char *)sqlite3_column_text(st, API_KEY_COL_LABEL));
 	}
 	db_stmt_done(st);
 	return r == -1 ? CTL_ERR : CTL_OK;

@@ -151,18 +151,18 @@ utc_str(char *s, size_t n, int64_t t)
 }
 
 /*
- * The first row's first column of statement s on the doctor's own
- * connection, as an integer (0 for NULL); ncols more into more[].
- * 0, or -1 with sqlite's message in err.
+ * The first row of statement s on the doctor's own connection: its
+ * stmt_columns(s) columns as integers (0 for NULL) into v[], all 0 when
+ * there is no row.  0, or -1 with sqlite's message in err.
  */
 static int
-query_int(struct doctor *d, enum stmt s, int64_t *v, int ncols,
-    int64_t *more, const char **err)
+query_row(struct doctor *d, enum stmt s, int64_t *v, const char **err)
 {
 	sqlite3_stmt	*st = NULL;
 	int		 i, rc = -1;
 
-	*v = 0;
+	for (i = 0; i < stmt_columns(s); i++)
+		v[i] = 0;
 	*err = NULL;
 	if (db_prepare(&d->db, stmt_name(s), stmt_text(s), &st) == -1) {
 		*err = sqlite3_errmsg(d->db.db);
@@ -170,9 +170,8 @@ query_int(struct doctor *d, enum stmt s, int64_t *v, int ncols,
 	}
 	switch (sqlite3_step(st)) {
 	case SQLITE_ROW:
-		*v = sqlite3_column_int64(st, 0);
-		for (i = 0; i < ncols; i++)
-			more[i] = sqlite3_column_int64(st, i + 1);
+		for (i = 0; i < stmt_columns(s); i++)
+			v[i] = sqlite3_column_int64(st, i);
 		rc = 0;
 		break;
 	case SQLITE_DONE:
@@ -333,7 +332,7 @@ check_journal(struct doctor *d)
 		    sqlite3_errmsg(d->db.db));
 		goto out;
 	}
-	mode = (const char *)sqlite3_column_text(st, 0);
+	mode = (const char *)sqlite3_column_text(st, ONE_COL_VALUE);
 	if (mode != NULL && strcasecmp(mode, "wal") == 0)
 		ck_say(&k, L_OK, "journal_mode is wal");
 	else {
@@ -370,7 +369,7 @@ check_integrity(struct doctor *d)
 		goto out;
 	}
 	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-		line = (const char *)sqlite3_column_text(st, 0);
+		line = (const char *)sqlite3_column_text(st, ONE_COL_VALUE);
 		if (line == NULL || strcmp(line, "ok") == 0)
 			continue;
 		if (n++ == 0)
@@ -511,7 +510,9 @@ static void
 check_fetcher(struct doctor *d)
 {
 	struct check	 k;
-	int64_t		 sample = 0, checked = 0, nfeeds = 0, ended, limit;
+	int64_t		 last[ONE_COL__MAX] = { 0 };
+	int64_t		 feeds[CHECKED_COL__MAX] = { 0 };
+	int64_t		 sample, checked, nfeeds, ended, limit;
 	const char	*err, *what = NULL;
 	char		 ago[32], lim[32];
 	long		 pid;
@@ -519,13 +520,14 @@ check_fetcher(struct doctor *d)
 
 	ck_begin(&k, "fetcher");
 	if (d->db.db != NULL) {
-		if (query_int(d, STMT_SAMPLE_LAST, &sample, 0, NULL, &err) ==
-		    -1)
+		if (query_row(d, STMT_SAMPLE_LAST, last, &err) == -1)
 			ck_say(&k, L_WARN, "samples: %s", err);
-		if (query_int(d, STMT_FEED_CHECKED_LAST, &checked, 1, &nfeeds,
-		    &err) == -1)
+		if (query_row(d, STMT_FEED_CHECKED_LAST, feeds, &err) == -1)
 			ck_say(&k, L_WARN, "feeds: %s", err);
 	}
+	sample = last[ONE_COL_VALUE];
+	checked = feeds[CHECKED_COL_LAST];
+	nfeeds = feeds[CHECKED_COL_ENABLED];
 	ended = stats_fetch_ended(d->conf->stats_file);
 	if (sample > d->newest) {
 		d->newest = sample;

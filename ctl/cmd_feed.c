@@ -175,9 +175,9 @@ cmd_category_list(struct ctl *c, int argc, char **argv)
 	printf("%6s %8s  %s\n", "FEEDS", "UNREAD", "CATEGORY");
 	while ((r = db_step(st)) == 1)
 		printf("%6lld %8lld  %s\n",
-		    (long long)sqlite3_column_int64(st, 2),
-		    (long long)sqlite3_column_int64(st, 3),
-		    (const char *)sqlite3_column_text(st, 1));
+		    (long long)sqlite3_column_int64(st, CATEGORY_LIST_FEEDS),
+		    (long long)sqlite3_column_int64(st, CATEGORY_LIST_UNREAD),
+		    (const char *)sqlite3_column_text(st, CATEGORY_LIST_TITLE));
 	db_stmt_done(st);
 	return r == -1 ? CTL_ERR : CTL_OK;
 }
@@ -257,24 +257,27 @@ cmd_feed_list(struct ctl *c, int argc, char **argv)
 	    "NEXT", "ERRORS", "CATEGORY", "TITLE");
 	while ((r = db_step(st)) == 1) {
 		ctl_when(checked, sizeof(checked),
-		    sqlite3_column_int64(st, 7), now);
-		t = sqlite3_column_int64(st, 12);
-		if (sqlite3_column_int(st, 6))
+		    sqlite3_column_int64(st, FEED_LIST_CHECKED_AT), now);
+		t = sqlite3_column_int64(st, FEED_LIST_NEXT_CHECK_AT);
+		if (sqlite3_column_int(st, FEED_LIST_DISABLED))
 			strlcpy(next, "disabled", sizeof(next));
 		else if (t <= now)
 			strlcpy(next, "due", sizeof(next));
 		else
 			ctl_when(next, sizeof(next), t, now);
-		cat = (const char *)sqlite3_column_text(st, 2);
+		cat = (const char *)sqlite3_column_text(st, FEED_LIST_CATEGORY);
 		printf("%5lld %6lld %-9s %-9s %6lld  %-16s %s\n",
-		    (long long)sqlite3_column_int64(st, 0),
-		    (long long)sqlite3_column_int64(st, 13), checked, next,
-		    (long long)sqlite3_column_int64(st, 10),
+		    (long long)sqlite3_column_int64(st, FEED_LIST_ID),
+		    (long long)sqlite3_column_int64(st, FEED_LIST_UNREAD),
+		    checked, next,
+		    (long long)sqlite3_column_int64(st, FEED_LIST_ERROR_COUNT),
 		    cat != NULL ? cat : "-",
-		    (const char *)sqlite3_column_text(st, 5));
-		printf("      %s\n", (const char *)sqlite3_column_text(st, 3));
-		if ((err = (const char *)sqlite3_column_text(st, 11)) != NULL &&
-		    sqlite3_column_int64(st, 10) > 0)
+		    (const char *)sqlite3_column_text(st, FEED_LIST_TITLE));
+		printf("      %s\n", (const char *)sqlite3_column_text(st,
+		    FEED_LIST_URL));
+		if ((err = (const char *)sqlite3_column_text(st,
+		    FEED_LIST_LAST_ERROR)) != NULL &&
+		    sqlite3_column_int64(st, FEED_LIST_ERROR_COUNT) > 0)
 			printf("      error: %s\n", err);
 	}
 	db_stmt_done(st);

@@ -258,12 +258,14 @@ cmd_user_list(struct ctl *c, int argc, char **argv)
 	printf("%-20s %6s %8s %-4s %s\n", "NAME", "FEEDS", "UNREAD", "API",
 	    "LAST SEEN");
 	while ((r = db_step(st)) == 1) {
-		ctl_when(seen, sizeof(seen), sqlite3_column_int64(st, 3), now);
+		ctl_when(seen, sizeof(seen), sqlite3_column_int64(st,
+		    USER_LIST_LAST_SEEN_AT), now);
 		printf("%-20s %6lld %8lld %-4s %s\n",
-		    (const char *)sqlite3_column_text(st, 1),
-		    (long long)sqlite3_column_int64(st, 5),
-		    (long long)sqlite3_column_int64(st, 6),
-		    sqlite3_column_int(st, 4) ? "on" : "off", seen);
+		    (const char *)sqlite3_column_text(st, USER_LIST_NAME),
+		    (long long)sqlite3_column_int64(st, USER_LIST_FEEDS),
+		    (long long)sqlite3_column_int64(st, USER_LIST_UNREAD),
+		    sqlite3_column_int(st, USER_LIST_API_ON) ? "on" : "off",
+		    seen);
 	}
 	db_stmt_done(st);
 	return r == -1 ? CTL_ERR : CTL_OK;

@@ -500,8 +500,9 @@ token_check(struct req *r, const char *tok, size_t len, const char *kind)
 		log_debug("%s %s: unknown %s token", r->method, r->uri, kind);
 		goto bad;
 	}
-	label = (const char *)sqlite3_column_text(st, 3);
-	pwhash = (const char *)sqlite3_column_text(st, 5);
+	label = (const char *)sqlite3_column_text(st, TOKEN_COL_LABEL);
+	pwhash = (const char *)sqlite3_column_text(st,
+	    TOKEN_COL_API_PASSWORD_HASH);
 	if (strncmp(label, PW_TAG, sizeof(PW_TAG) - 1) == 0) {
 		pw_tag(&tag, pwhash);
 		if (tag.oom)
@@ -512,10 +513,10 @@ token_check(struct req *r, const char *tok, size_t len, const char *kind)
 			goto bad;
 		}
 	}
-	tid = sqlite3_column_int64(st, 0);
-	last = sqlite3_column_int64(st, 4);
-	if (user_set(r, sqlite3_column_int64(st, 1),
-	    (const char *)sqlite3_column_text(st, 2)) == -1)
+	tid = sqlite3_column_int64(st, TOKEN_COL_ID);
+	last = sqlite3_column_int64(st, TOKEN_COL_LAST_USED_AT);
+	if (user_set(r, sqlite3_column_int64(st, TOKEN_COL_USER_ID),
+	    (const char *)sqlite3_column_text(st, TOKEN_COL_USER_NAME)) == -1)
 		goto out;
 	db_stmt_done(st);
 	st = NULL;

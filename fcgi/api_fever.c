@@ -124,7 +124,7 @@ one_int(sqlite3_stmt *st, int64_t def)
 	if (st == NULL)
 		return def;
 	if (db_step(st) == 1)
-		v = sqlite3_column_int64(st, 0);
+		v = sqlite3_column_int64(st, ONE_COL_VALUE);
 	db_stmt_done(st);
 	return v;
 }
@@ -182,7 +182,7 @@ ids_member(struct req *r, struct json *j, const char *key, enum stmt s)
 	while ((step = db_step(st)) == 1) {
 		if (n++ > 0)
 			buf_putc(b, ',');
-		put_id(b, sqlite3_column_int64(st, 0));
+		put_id(b, sqlite3_column_int64(st, ONE_COL_VALUE));
 	}
 	db_stmt_done(st);
 	buf_putc(b, '"');
@@ -201,8 +201,9 @@ groups(struct req *r, struct json *j)
 	json_arr_open(j, "groups");
 	while ((step = db_step(st)) == 1) {
 		json_obj_open(j, NULL);
-		json_int(j, "id", sqlite3_column_int64(st, 0));
-		json_str(j, "title", (const char *)sqlite3_column_text(st, 1));
+		json_int(j, "id", sqlite3_column_int64(st, CATEGORY_LIST_ID));
+		json_str(j, "title", (const char *)sqlite3_column_text(st,
+		    CATEGORY_LIST_TITLE));
 		json_close(j);
 	}
 	json_close(j);
@@ -228,7 +229,8 @@ feeds_groups(struct req *r, struct json *j)
 	json_arr_open(j, "feeds_groups");
 	for (;;) {
 		step = db_step(st);
-		cat = step == 1 ? sqlite3_column_int64(st, 0) : 0;
+		cat = step == 1 ? sqlite3_column_int64(st,
+		    FEVER_GROUP_COL_CATEGORY_ID) : 0;
 		if (cur != 0 && (step != 1 || cat != cur)) {
 			json_obj_open(j, NULL);
 			json_int(j, "group_id", cur);
@@ -241,7 +243,7 @@ feeds_groups(struct req *r, struct json *j)
 			break;
 		if (ids.len > 0)
 			buf_putc(&ids, ',');
-		put_id(&ids, sqlite3_column_int64(st, 1));
+		put_id(&ids, sqlite3_column_int64(st, FEVER_GROUP_COL_FEED_ID));
 		cur = cat;
 	}
 	json_close(j);
@@ -265,15 +267,19 @@ feeds(struct req *r, struct json *j)
 	json_arr_open(j, "feeds");
 	while ((step = db_step(st)) == 1) {
 		json_obj_open(j, NULL);
-		json_int(j, "id", sqlite3_column_int64(st, 0));
-		json_int(j, "favicon_id", sqlite3_column_int64(st, 1));
-		json_str(j, "title", (const char *)sqlite3_column_text(st, 2));
-		json_str(j, "url", (const char *)sqlite3_column_text(st, 3));
-		s = (const char *)sqlite3_column_text(st, 4);
+		json_int(j, "id", sqlite3_column_int64(st, FEVER_FEED_COL_ID));
+		json_int(j, "favicon_id", sqlite3_column_int64(st,
+		    FEVER_FEED_COL_ICON_ID));
+		json_str(j, "title", (const char *)sqlite3_column_text(st,
+		    FEVER_FEED_COL_TITLE));
+		json_str(j, "url", (const char *)sqlite3_column_text(st,
+		    FEVER_FEED_COL_URL));
+		s = (const char *)sqlite3_column_text(st,
+		    FEVER_FEED_COL_SITE_URL);
 		json_str(j, "site_url", s != NULL ? s : "");
 		json_int(j, "is_spark", 0);
 		json_int(j, "last_updated_on_time",
-		    sqlite3_column_int64(st, 5));
+		    sqlite3_column_int64(st, FEVER_FEED_COL_CHECKED_AT));
 		json_close(j);
 	}
 	json_close(j);
@@ -295,11 +301,13 @@ favicons(struct req *r, struct json *j)
 	json_arr_open(j, "favicons");
 	while ((step = db_step(st)) == 1) {
 		buf_reset(&data);
-		n = sqlite3_column_bytes(st, 2);
-		api_icon_data(&data, (const char *)sqlite3_column_text(st, 1),
-		    sqlite3_column_blob(st, 2), n > 0 ? (size_t)n : 0);
+		n = sqlite3_column_bytes(st, ICON_COL_DATA);
+		api_icon_data(&data, (const char *)sqlite3_column_text(st,
+		    ICON_COL_MIME_TYPE),
+		    sqlite3_column_blob(st, ICON_COL_DATA),
+		    n > 0 ? (size_t)n : 0);
 		json_obj_open(j, NULL);
-		json_int(j, "id", sqlite3_column_int64(st, 0));
+		json_int(j, "id", sqlite3_column_int64(st, ICON_COL_ID));
 		json_strn(j, "data", data.p != NULL ? data.p : "", data.len);
 		json_close(j);
 		if (data.oom)

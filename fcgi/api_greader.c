@@ -227,11 +227,13 @@ gr_sub_list(struct req *r)
 		json_obj_open(&j, NULL);
 		buf_reset(&tmp);
 		buf_printf(&tmp, "feed/%lld", (long long)
-		    sqlite3_column_int64(st, 0));
+		    sqlite3_column_int64(st, GR_SUB_COL_ID));
 		json_str(&j, "id", tmp.p);
-		json_str(&j, "title", (const char *)sqlite3_column_text(st, 1));
+		json_str(&j, "title", (const char *)sqlite3_column_text(st,
+		    GR_SUB_COL_TITLE));
 		json_arr_open(&j, "categories");
-		if ((s = (const char *)sqlite3_column_text(st, 4)) != NULL) {
+		if ((s = (const char *)sqlite3_column_text(st,
+		    GR_SUB_COL_LABEL)) != NULL) {
 			json_obj_open(&j, NULL);
 			gr_label_str(&j, "id", s, &tmp);
 			json_str(&j, "label", s);
@@ -239,14 +241,15 @@ gr_sub_list(struct req *r)
 			json_close(&j);
 		}
 		json_close(&j);
-		json_str(&j, "url", (const char *)sqlite3_column_text(st, 2));
-		s = (const char *)sqlite3_column_text(st, 3);
+		json_str(&j, "url", (const char *)sqlite3_column_text(st,
+		    GR_SUB_COL_URL));
+		s = (const char *)sqlite3_column_text(st, GR_SUB_COL_SITE_URL);
 		json_str(&j, "htmlUrl", s != NULL ? s : "");
 		/* Icons are behind the web sign-in: none an app can fetch. */
 		json_str(&j, "iconUrl", "");
 		buf_reset(&tmp);
 		buf_printf(&tmp, "%lld", (long long)
-		    sqlite3_column_int64(st, 5) * 1000);
+		    sqlite3_column_int64(st, GR_SUB_COL_CREATED_AT) * 1000);
 		json_str(&j, "firstitemmsec", tmp.p);
 		json_close(&j);
 	}
@@ -281,7 +284,8 @@ gr_tag_list(struct req *r)
 	sqlite3_bind_int64(st, 1, r->user_id);
 	while ((n = db_step(st)) == 1) {
 		json_obj_open(&j, NULL);
-		gr_label_str(&j, "id", (const char *)sqlite3_column_text(st, 0),
+		gr_label_str(&j, "id", (const char *)sqlite3_column_text(st,
+		    ONE_COL_VALUE),
 		    &tmp);
 		json_str(&j, "type", "folder");
 		json_close(&j);
@@ -326,14 +330,14 @@ gr_unread_count(struct req *r)
 		goto fail;
 	sqlite3_bind_int64(st, 1, r->user_id);
 	while ((n = db_step(st)) == 1) {
-		c = sqlite3_column_int64(st, 1);
-		t = sqlite3_column_int64(st, 2);
+		c = sqlite3_column_int64(st, GR_UNREAD_COL_COUNT);
+		t = sqlite3_column_int64(st, GR_UNREAD_COL_NEWEST);
 		total += c;
 		if (t > newest)
 			newest = t;
 		buf_reset(&id);
 		buf_printf(&id, "feed/%lld", (long long)
-		    sqlite3_column_int64(st, 0));
+		    sqlite3_column_int64(st, GR_UNREAD_COL_STREAM));
 		count_obj(&j, id.oom ? "" : id.p, c, t, &tmp);
 	}
 	db_stmt_done(st);
@@ -344,9 +348,11 @@ gr_unread_count(struct req *r)
 	while ((n = db_step(st)) == 1) {
 		buf_reset(&id);
 		BUF_LIT(&id, GR_LABEL);
-		buf_puts(&id, (const char *)sqlite3_column_text(st, 0));
-		count_obj(&j, id.oom ? "" : id.p, sqlite3_column_int64(st, 1),
-		    sqlite3_column_int64(st, 2), &tmp);
+		buf_puts(&id, (const char *)sqlite3_column_text(st,
+		    GR_UNREAD_COL_STREAM));
+		count_obj(&j, id.oom ? "" : id.p, sqlite3_column_int64(st,
+		    GR_UNREAD_COL_COUNT),
+		    sqlite3_column_int64(st, GR_UNREAD_COL_NEWEST), &tmp);
 	}
 	db_stmt_done(st);
 	if (n == -1)

@@ -77,16 +77,19 @@ enclosures(struct req *r, struct buf *b, int64_t id)
 	sqlite3_bind_int64(st, 2, id);
 	while ((n = db_step(st)) == 1) {
 		XML_LIT(b, "<link rel=\"enclosure\" href=\"");
-		xml_puts(b, (const char *)sqlite3_column_text(st, 0));
+		xml_puts(b, (const char *)sqlite3_column_text(st,
+		    ENCLOSURE_COL_URL));
 		buf_putc(b, '"');
-		if ((type = (const char *)sqlite3_column_text(st, 1)) != NULL) {
+		if ((type = (const char *)sqlite3_column_text(st,
+		    ENCLOSURE_COL_MIME_TYPE)) != NULL) {
 			XML_LIT(b, " type=\"");
 			xml_puts(b, type);
 			buf_putc(b, '"');
 		}
-		if (sqlite3_column_type(st, 2) != SQLITE_NULL)
+		if (sqlite3_column_type(st, ENCLOSURE_COL_LENGTH) !=
+		    SQLITE_NULL)
 			buf_printf(b, " length=\"%lld\"", (long long)
-			    sqlite3_column_int64(st, 2));
+			    sqlite3_column_int64(st, ENCLOSURE_COL_LENGTH));
 		XML_LIT(b, "/>\n");
 	}
 	db_stmt_done(st);

@@ -549,9 +549,10 @@ gr_page_read(struct req *r, const struct gr_query *q, struct gr_page *pg)
 			pg->more = 1;
 			break;
 		}
-		pg->id[pg->n] = sqlite3_column_int64(st, 0);
-		pg->key[pg->n] = sqlite3_column_int64(st, 1);
-		pg->crawl[pg->n] = sqlite3_column_int64(st, 2);
+		pg->id[pg->n] = sqlite3_column_int64(st, GR_IDS_COL_ID);
+		pg->key[pg->n] = sqlite3_column_int64(st, GR_IDS_COL_KEY);
+		pg->crawl[pg->n] = sqlite3_column_int64(st,
+		    GR_IDS_COL_CREATED_AT);
 		pg->n++;
 	}
 	db_stmt_done(st);
@@ -670,14 +671,18 @@ item_enclosures(struct req *r, struct json *j, int64_t id, struct buf *tmp)
 			open = 1;
 		}
 		json_obj_open(j, NULL);
-		json_str(j, "href", (const char *)sqlite3_column_text(st, 0));
-		json_str(j, "url", (const char *)sqlite3_column_text(st, 0));
-		if ((type = (const char *)sqlite3_column_text(st, 1)) != NULL)
+		json_str(j, "href", (const char *)sqlite3_column_text(st,
+		    ENCLOSURE_COL_URL));
+		json_str(j, "url", (const char *)sqlite3_column_text(st,
+		    ENCLOSURE_COL_URL));
+		if ((type = (const char *)sqlite3_column_text(st,
+		    ENCLOSURE_COL_MIME_TYPE)) != NULL)
 			json_str(j, "type", type);
-		if (sqlite3_column_type(st, 2) != SQLITE_NULL) {
+		if (sqlite3_column_type(st, ENCLOSURE_COL_LENGTH) !=
+		    SQLITE_NULL) {
 			buf_reset(tmp);
 			buf_printf(tmp, "%lld", (long long)
-			    sqlite3_column_int64(st, 2));
+			    sqlite3_column_int64(st, ENCLOSURE_COL_LENGTH));
 			json_str(j, "length", tmp->oom ? "0" : tmp->p);
 		}
 		json_close(j);

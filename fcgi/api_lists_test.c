@@ -132,7 +132,6 @@ test_plans(struct db *d, const char *when)
 		{ STMT_MF_COUNTERS, "COVERING INDEX entry_unread_feed ", 1 },
 		{ STMT_MF_ICON, NULL, 0 },
 		{ STMT_MF_ENTRY_GET, "PRIMARY KEY", 0 },
-		{ STMT_MF_ENCLOSURES, NULL, 0 },
 		{ STMT_MF_BOOKMARK, "PRIMARY KEY", 0 },
 		{ STMT_MF_LIST_ALL, "INDEX entry_published ", 0 },
 		{ STMT_MF_LIST_ALL_FEED, "INDEX entry_feed ", 0 },

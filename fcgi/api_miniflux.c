@@ -460,8 +460,8 @@ api_mf_categories(struct req *r)
 	mf_begin(r, &j, 200);
 	json_arr_open(&j, NULL);
 	while ((step = db_step(st)) == 1) {
-		category_json(&j, sqlite3_column_int64(st, 0),
-		    text(st, 1), r->user_id);
+		category_json(&j, sqlite3_column_int64(st, CATEGORY_LIST_ID),
+		    text(st, CATEGORY_LIST_TITLE), r->user_id);
 		if (counts) {
 			json_int(&j, "feed_count", sqlite3_column_int64(st,
 			    2));
@@ -1116,14 +1116,15 @@ api_mf_feed_icon(struct req *r)
 		return 0;
 	}
 	buf_init(&data);
-	n = sqlite3_column_bytes(st, 2);
-	api_icon_data(&data, text(st, 1), sqlite3_column_blob(st, 2),
+	n = sqlite3_column_bytes(st, ICON_COL_DATA);
+	api_icon_data(&data, text(st, ICON_COL_MIME_TYPE),
+	    sqlite3_column_blob(st, ICON_COL_DATA),
 	    n > 0 ? (size_t)n : 0);
 	mf_begin(r, &j, 200);
 	json_obj_open(&j, NULL);
-	json_int(&j, "id", sqlite3_column_int64(st, 0));
+	json_int(&j, "id", sqlite3_column_int64(st, ICON_COL_ID));
 	json_strn(&j, "data", data.p != NULL ? data.p : "", data.len);
-	json_str(&j, "mime_type", text(st, 1));
+	json_str(&j, "mime_type", text(st, ICON_COL_MIME_TYPE));
 	db_stmt_done(st);
 	if (data.oom)
 		r->resp.body.oom = 1;
@@ -1170,12 +1171,14 @@ api_mf_counters(struct req *r)
 		}
 		json_obj_open(&j, pass == 0 ? "reads" : "unreads");
 		while ((step = db_step(st)) == 1) {
-			all = sqlite3_column_int64(st, 1);
-			unread = sqlite3_column_int64(st, 2);
+			all = sqlite3_column_int64(st, MF_COUNTER_COL_ALL);
+			unread = sqlite3_column_int64(st,
+			    MF_COUNTER_COL_UNREAD);
 			if ((pass == 0 ? all - unread : unread) == 0)
 				continue;
 			snprintf(key, sizeof(key), "%lld",
-			    (long long)sqlite3_column_int64(st, 0));
+			    (long long)sqlite3_column_int64(st,
+			    MF_COUNTER_COL_FEED_ID));
 			json_int(&j, key, pass == 0 ? all - unread : unread);
 		}
 		json_close(&j);

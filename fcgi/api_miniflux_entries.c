@@ -266,7 +266,7 @@ count_run(struct req *r, enum stmt s, const struct query *q)
 	if ((st = db_stmt(r->db, s)) == NULL)
 		return -1;
 	if (query_bind(r, st, q) == 0 && db_step(st) == 1)
-		n = sqlite3_column_int64(st, 0);
+		n = sqlite3_column_int64(st, ONE_COL_VALUE);
 	db_stmt_done(st);
 	return n;
 }
@@ -344,7 +344,7 @@ enclosures(struct req *r, struct json *j, int64_t id)
 	sqlite3_stmt	*st;
 	int		 step;
 
-	if ((st = db_stmt(r->db, STMT_MF_ENCLOSURES)) == NULL)
+	if ((st = db_stmt(r->db, STMT_WEB_ENCLOSURES)) == NULL)
 		return -1;
 	if (sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
 	    sqlite3_bind_int64(st, 2, id) != SQLITE_OK) {
@@ -354,12 +354,13 @@ enclosures(struct req *r, struct json *j, int64_t id)
 	json_arr_open(j, "enclosures");
 	while ((step = db_step(st)) == 1) {
 		json_obj_open(j, NULL);
-		json_int(j, "id", sqlite3_column_int64(st, 0));
+		json_int(j, "id", sqlite3_column_int64(st, ENCLOSURE_COL_ID));
 		json_int(j, "user_id", r->user_id);
 		json_int(j, "entry_id", id);
-		json_str(j, "url", col_text(st, 1));
-		json_str(j, "mime_type", col_text(st, 2));
-		json_int(j, "size", sqlite3_column_int64(st, 3));
+		json_str(j, "url", col_text(st, ENCLOSURE_COL_URL));
+		json_str(j, "mime_type", col_text(st, ENCLOSURE_COL_MIME_TYPE));
+		json_int(j, "size", sqlite3_column_int64(st,
+		    ENCLOSURE_COL_LENGTH));
 		json_int(j, "media_progression", 0);
 		json_close(j);
 	}

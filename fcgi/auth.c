@@ -77,18 +77,20 @@ session_load(struct req *r)
 	}
 	if (step == 0)
 		goto out;
-	sid = sqlite3_column_int64(st, 0);
-	last = sqlite3_column_int64(st, 4);
-	r->user_name = strdup((const char *)sqlite3_column_text(st, 2));
-	r->csrf = strdup((const char *)sqlite3_column_text(st, 3));
+	sid = sqlite3_column_int64(st, SESSION_COL_ID);
+	last = sqlite3_column_int64(st, SESSION_COL_LAST_USED_AT);
+	r->user_name = strdup((const char *)sqlite3_column_text(st,
+	    SESSION_COL_USER_NAME));
+	r->csrf = strdup((const char *)sqlite3_column_text(st,
+	    SESSION_COL_CSRF));
 	if (r->user_name == NULL || r->csrf == NULL) {
 		log_warn("session");
 		rc = -1;
 		goto out;
 	}
-	r->user_id = sqlite3_column_int64(st, 1);
-	user_order_set(r, sqlite3_column_int(st, 5),
-	    (const char *)sqlite3_column_text(st, 6));
+	r->user_id = sqlite3_column_int64(st, SESSION_COL_USER_ID);
+	user_order_set(r, sqlite3_column_int(st, SESSION_COL_PAGE_SIZE),
+	    (const char *)sqlite3_column_text(st, SESSION_COL_SORT_ORDER));
 	db_stmt_done(st);
 	st = NULL;
 	rc = 1;
@@ -192,9 +194,9 @@ host_is_ours(struct req *r, const char *host, size_t n)
  * far as the browser says: its Sec-Fetch-Site, when sent, is not
  * another site's, and its Origin, when it names one, is this site.  If
  * not answers 403 and returns 0; else 1.  For forms that have no
- * session yet (sign in); csrf_ok() checks it too.  "Origin: null" names none: browsers send it
- * for a same-origin form under "Referrer-Policy: no-referrer", which
- * every page here has.
+ * session yet (sign in); csrf_ok() checks it too.  "Origin: null"
+ * names none: browsers send it for a same-origin form under
+ * "Referrer-Policy: no-referrer", which every page here has.
  */
 int
 origin_ok(struct req *r)
@@ -419,8 +421,10 @@ login_locked(struct req *r, const char *name, int *minutes)
 		    SQLITE_OK || (step = db_step(st)) == -1)
 			goto out;
 		if (step == 1 &&
-		    sqlite3_column_int64(st, 0) >= c->login_max_failures) {
-			end = sqlite3_column_int64(st, 1) + c->login_lockout;
+		    sqlite3_column_int64(st,
+		    THROTTLE_COL_FAILURES) >= c->login_max_failures) {
+			end = sqlite3_column_int64(st,
+			    THROTTLE_COL_WINDOW_START) + c->login_lockout;
 			if (end - now > left)
 				left = end - now;
 		}

@@ -281,12 +281,12 @@ nav_load(struct req *r)
 	if (sqlite3_bind_int64(st, 1, r->user_id) == SQLITE_OK &&
 	    db_step(st) == 1) {
 		/* Three known values: anything else is "auto". */
-		t = (const char *)sqlite3_column_text(st, 0);
+		t = (const char *)sqlite3_column_text(st, NAV_COL_THEME);
 		if (t == NULL || (strcmp(t, "light") != 0 &&
 		    strcmp(t, "dark") != 0))
 			t = "auto";
 		strlcpy(w->nav_theme, t, sizeof(w->nav_theme));
-		w->nav_unread = sqlite3_column_int64(st, 1);
+		w->nav_unread = sqlite3_column_int64(st, NAV_COL_UNREAD);
 		w->nav_user = r->user_id;
 		w->nav_version = v;
 		w->nav_changes = changes;

@@ -77,23 +77,25 @@ categories_render(struct req *r, int status, const char *why, int64_t which)
 	while ((step = db_step(st)) == 1) {
 		if (n++ == 0)
 			HTML_LIT(b, "<ul class=\"categories\">\n");
-		id = sqlite3_column_int64(st, 0);
+		id = sqlite3_column_int64(st, CATEGORY_LIST_ID);
 		snprintf(p, sizeof(p), "/category/%lld", (long long)id);
 		buf_printf(b, "<li id=\"category-%lld\"><p><a href=\"",
 		    (long long)id);
 		html_href(r, p);
 		HTML_LIT(b, "\"><strong>");
-		html_puts(b, (const char *)sqlite3_column_text(st, 1));
-		nf = sqlite3_column_int64(st, 2);
+		html_puts(b, (const char *)sqlite3_column_text(st,
+		    CATEGORY_LIST_TITLE));
+		nf = sqlite3_column_int64(st, CATEGORY_LIST_FEEDS);
 		buf_printf(b, "</strong></a> <span class=\"count\">%lld "
 		    "feed%s, %lld unread</span></p>\n", (long long)nf,
-		    nf == 1 ? "" : "s", (long long)sqlite3_column_int64(st, 3));
+		    nf == 1 ? "" : "s", (long long)sqlite3_column_int64(st,
+		    CATEGORY_LIST_UNREAD));
 		form_open(r, id, "rename", "rename");
 		buf_printf(b, "<p><input name=\"title\" required"
 		    " maxlength=\"1024\" aria-label=\"New name\""
 		    " id=\"rename-%lld\" value=\"", (long long)id);
 		html_puts(b, which == id && typed != NULL ? typed :
-		    (const char *)sqlite3_column_text(st, 1));
+		    (const char *)sqlite3_column_text(st, CATEGORY_LIST_TITLE));
 		HTML_LIT(b, "\"> <button type=\"submit\">Rename</button></p>"
 		    "</form>\n");
 		form_open(r, id, "delete", "delete");

@@ -20,24 +20,6 @@
 #define DIGEST_PER_FEED	10		/* titles shown per feed */
 #define DIGEST_FIRST	(24 * 3600)	/* no visit yet: the last day */
 
-/* Columns of STMT_WEB_DIGEST. */
-enum {
-	DG_FEED_ID,
-	DG_FEED_TITLE,
-	DG_ICON_ID,
-	DG_FEED_NEW,
-	DG_FEED_UNREAD,
-	DG_ID,
-	DG_URL,
-	DG_TITLE,
-	DG_PUBLISHED_AT,
-	DG_IS_READ,
-	DG_IS_STARRED,
-	DG_ALL_NEW,
-	DG_ALL_UNREAD,
-	DG_FEEDS
-};
-
 /*
  * "Since your last visit" is user.last_seen_at, moved when the digest
  * is opened without since= (from the menu): the page then redirects to
@@ -135,8 +117,8 @@ feed_head(struct req *r, sqlite3_stmt *st)
 	char		 p[48];
 
 	buf_printf(b, "<section class=\"digest-feed\" id=\"feed-%lld\">\n<h2>",
-	    (long long)sqlite3_column_int64(st, DG_FEED_ID));
-	if ((icon = sqlite3_column_int64(st, DG_ICON_ID)) > 0) {
+	    (long long)sqlite3_column_int64(st, DIGEST_COL_FEED_ID));
+	if ((icon = sqlite3_column_int64(st, DIGEST_COL_ICON_ID)) > 0) {
 		snprintf(p, sizeof(p), "/icon/%lld", (long long)icon);
 		HTML_LIT(b, "<img class=\"icon\" src=\"");
 		html_href(r, p);
@@ -144,15 +126,16 @@ feed_head(struct req *r, sqlite3_stmt *st)
 		    " loading=\"lazy\"> ");
 	}
 	snprintf(p, sizeof(p), "/feed/%lld",
-	    (long long)sqlite3_column_int64(st, DG_FEED_ID));
+	    (long long)sqlite3_column_int64(st, DIGEST_COL_FEED_ID));
 	HTML_LIT(b, "<a href=\"");
 	html_href(r, p);
 	HTML_LIT(b, "\">");
-	html_puts(b, (const char *)sqlite3_column_text(st, DG_FEED_TITLE));
+	html_puts(b, (const char *)sqlite3_column_text(st,
+	    DIGEST_COL_FEED_TITLE));
 	buf_printf(b, "</a> <span class=\"count\">%lld new, %lld unread"
 	    "</span></h2>\n<ul>\n",
-	    (long long)sqlite3_column_int64(st, DG_FEED_NEW),
-	    (long long)sqlite3_column_int64(st, DG_FEED_UNREAD));
+	    (long long)sqlite3_column_int64(st, DIGEST_COL_FEED_NEW),
+	    (long long)sqlite3_column_int64(st, DIGEST_COL_FEED_UNREAD));
 }
 
 /* The end of a feed's part: a link to the rest when some are left out. */
@@ -213,34 +196,39 @@ page_digest(struct req *r)
 		if (rows++ == 0)
 			buf_printf(b, "<p class=\"summary\">%lld new entries "
 			    "(%lld unread) in %lld feeds.</p>\n",
-			    (long long)sqlite3_column_int64(st, DG_ALL_NEW),
-			    (long long)sqlite3_column_int64(st, DG_ALL_UNREAD),
-			    (long long)sqlite3_column_int64(st, DG_FEEDS));
-		if (rows == 1 || sqlite3_column_int64(st, DG_FEED_ID) != feed) {
+			    (long long)sqlite3_column_int64(st,
+			    DIGEST_COL_ALL_NEW),
+			    (long long)sqlite3_column_int64(st,
+			    DIGEST_COL_ALL_UNREAD),
+			    (long long)sqlite3_column_int64(st,
+			    DIGEST_COL_ALL_FEEDS));
+		if (rows == 1 || sqlite3_column_int64(st, DIGEST_COL_FEED_ID) !=
+		    feed) {
 			if (rows > 1)
 				feed_tail(r, feed, total, shown);
-			feed = sqlite3_column_int64(st, DG_FEED_ID);
-			total = sqlite3_column_int64(st, DG_FEED_NEW);
+			feed = sqlite3_column_int64(st, DIGEST_COL_FEED_ID);
+			total = sqlite3_column_int64(st, DIGEST_COL_FEED_NEW);
 			shown = 0;
 			feed_head(r, st);
 		}
 		shown++;
-		id = sqlite3_column_int64(st, DG_ID);
+		id = sqlite3_column_int64(st, DIGEST_COL_ID);
 		snprintf(p, sizeof(p), "/entry/%lld", (long long)id);
 		HTML_LIT(b, "<li");
-		if (!sqlite3_column_int(st, DG_IS_READ))
+		if (!sqlite3_column_int(st, DIGEST_COL_IS_READ))
 			HTML_LIT(b, " class=\"unread\"");
 		HTML_LIT(b, "><a href=\"");
 		html_href(r, p);
 		HTML_LIT(b, "\">");
-		title = (const char *)sqlite3_column_text(st, DG_TITLE);
+		title = (const char *)sqlite3_column_text(st, DIGEST_COL_TITLE);
 		if (title != NULL && *title != '\0')
 			html_puts(b, title);
 		else
 			HTML_LIT(b, "(untitled)");
 		HTML_LIT(b, "</a> ");
-		time_html(b, sqlite3_column_int64(st, DG_PUBLISHED_AT), now);
-		if (sqlite3_column_int(st, DG_IS_STARRED))
+		time_html(b, sqlite3_column_int64(st, DIGEST_COL_PUBLISHED_AT),
+		    now);
+		if (sqlite3_column_int(st, DIGEST_COL_IS_STARRED))
 			HTML_LIT(b, " <span class=\"starred\">starred</span>");
 		HTML_LIT(b, "</li>\n");
 	}

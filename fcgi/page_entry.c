@@ -58,9 +58,10 @@ entry_state(struct req *r, int64_t id, int *starred)
 	    sqlite3_bind_int64(st, 2, id) == SQLITE_OK)
 		switch (db_step(st)) {
 		case 1:
-			rc = sqlite3_column_int(st, 0) != 0;
+			rc = sqlite3_column_int(st, STATE_COL_IS_READ) != 0;
 			if (starred != NULL)
-				*starred = sqlite3_column_int(st, 1) != 0;
+				*starred = sqlite3_column_int(st,
+				    STATE_COL_IS_STARRED) != 0;
 			break;
 		case 0:
 			rc = 2;
@@ -149,8 +150,9 @@ enclosures(struct req *r, int64_t id)
 		return -1;
 	}
 	while ((step = db_step(st)) == 1) {
-		u = (const char *)sqlite3_column_text(st, 0);
-		mime = (const char *)sqlite3_column_text(st, 1);
+		u = (const char *)sqlite3_column_text(st, ENCLOSURE_COL_URL);
+		mime = (const char *)sqlite3_column_text(st,
+		    ENCLOSURE_COL_MIME_TYPE);
 		if (mime == NULL)
 			mime = "";
 		mark = b->len;
@@ -183,14 +185,17 @@ enclosures(struct req *r, int64_t id)
 		HTML_LIT(b, ">");
 		url_file(b, u);
 		HTML_LIT(b, "</a>");
-		if (*mime != '\0' || sqlite3_column_type(st, 2) != SQLITE_NULL) {
+		if (*mime != '\0' || sqlite3_column_type(st,
+		    ENCLOSURE_COL_LENGTH) != SQLITE_NULL) {
 			HTML_LIT(b, " <span class=\"meta\">");
 			html_puts(b, mime);
-			if (sqlite3_column_type(st, 2) != SQLITE_NULL &&
-			    sqlite3_column_int64(st, 2) > 0) {
+			/* NULL reads as 0. */
+			if (sqlite3_column_int64(st, ENCLOSURE_COL_LENGTH) >
+			    0) {
 				if (*mime != '\0')
 					HTML_LIT(b, ", ");
-				size_text(b, sqlite3_column_int64(st, 2));
+				size_text(b, sqlite3_column_int64(st,
+				    ENCLOSURE_COL_LENGTH));
 			}
 			HTML_LIT(b, "</span>");
 		}

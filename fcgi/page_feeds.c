@@ -24,25 +24,6 @@
 #define URL_MAX		2048	/* bytes in a feed address */
 #define CRED_MAX	256	/* bytes in an HTTP user name or password */
 
-/* Columns of STMT_FEED_LIST. */
-enum {
-	FL_ID,
-	FL_CATEGORY_ID,
-	FL_CATEGORY,
-	FL_URL,
-	FL_SITE_URL,
-	FL_TITLE,
-	FL_DISABLED,
-	FL_CHECKED_AT,
-	FL_LAST_SUCCESS_AT,
-	FL_LAST_STATUS,
-	FL_ERROR_COUNT,
-	FL_LAST_ERROR,
-	FL_NEXT_CHECK_AT,
-	FL_UNREAD,
-	FL_ICON_ID
-};
-
 /*
  * The edit form's values: from the database, then, when a save is
  * refused, from what was sent, so the form comes back as it was typed.
@@ -304,12 +285,12 @@ category_select(struct req *r, int64_t cat)
 	st = db_stmt(r->db, STMT_CATEGORY_LIST);
 	sqlite3_bind_int64(st, 1, r->user_id);
 	while ((step = db_step(st)) == 1) {
-		id = sqlite3_column_int64(st, 0);
+		id = sqlite3_column_int64(st, CATEGORY_LIST_ID);
 		buf_printf(b, "<option value=\"%lld\"", (long long)id);
 		if (id == cat)
 			HTML_LIT(b, " selected");
 		HTML_LIT(b, ">");
-		html_puts(b, col_str(st, 1));
+		html_puts(b, col_str(st, CATEGORY_LIST_TITLE));
 		HTML_LIT(b, "</option>");
 	}
 	db_stmt_done(st);
@@ -384,9 +365,10 @@ static void
 health_html(struct req *r, sqlite3_stmt *st, time_t now)
 {
 	struct buf	*b = &r->resp.body;
-	int64_t		 checked = sqlite3_column_int64(st, FL_CHECKED_AT);
-	int		 errors = sqlite3_column_int(st, FL_ERROR_COUNT);
-	int		 status = sqlite3_column_int(st, FL_LAST_STATUS);
+	int64_t		 checked = sqlite3_column_int64(st,
+	    FEED_LIST_CHECKED_AT);
+	int		 errors = sqlite3_column_int(st, FEED_LIST_ERROR_COUNT);
+	int		 status = sqlite3_column_int(st, FEED_LIST_LAST_STATUS);
 
 	HTML_LIT(b, "<span class=\"checked\">Last check: ");
 	if (checked > 0)
@@ -396,19 +378,20 @@ health_html(struct req *r, sqlite3_stmt *st, time_t now)
 	if (status > 0)
 		buf_printf(b, " (HTTP %d)", status);
 	HTML_LIT(b, "</span> \xc2\xb7 <span class=\"next\">");
-	if (sqlite3_column_int(st, FL_DISABLED))
+	if (sqlite3_column_int(st, FEED_LIST_DISABLED))
 		HTML_LIT(b, "disabled: not checked");
 	else {
 		HTML_LIT(b, "next: ");
-		soon_html(b, sqlite3_column_int64(st, FL_NEXT_CHECK_AT), now);
+		soon_html(b, sqlite3_column_int64(st, FEED_LIST_NEXT_CHECK_AT),
+		    now);
 	}
 	HTML_LIT(b, "</span>");
 	if (errors > 0) {
 		buf_printf(b, "<br><span class=\"errors error\">%d failure%s "
 		    "in a row", errors, errors == 1 ? "" : "s");
-		if (col_str(st, FL_LAST_ERROR) != NULL) {
+		if (col_str(st, FEED_LIST_LAST_ERROR) != NULL) {
 			HTML_LIT(b, ": ");
-			html_puts(b, col_str(st, FL_LAST_ERROR));
+			html_puts(b, col_str(st, FEED_LIST_LAST_ERROR));
 		}
 		HTML_LIT(b, "</span>");
 	}
@@ -433,40 +416,42 @@ feed_list(struct req *r, time_t now)
 	while ((step = db_step(st)) == 1) {
 		if (n++ == 0)
 			HTML_LIT(b, "<ul class=\"feeds\">\n");
-		id = sqlite3_column_int64(st, FL_ID);
+		id = sqlite3_column_int64(st, FEED_LIST_ID);
 		buf_printf(b, "<li id=\"feed-%lld\" class=\"feed",
 		    (long long)id);
-		if (sqlite3_column_int(st, FL_DISABLED))
+		if (sqlite3_column_int(st, FEED_LIST_DISABLED))
 			HTML_LIT(b, " disabled");
-		if (sqlite3_column_int(st, FL_ERROR_COUNT) > 0)
+		if (sqlite3_column_int(st, FEED_LIST_ERROR_COUNT) > 0)
 			HTML_LIT(b, " failing");
 		HTML_LIT(b, "\">\n<p class=\"feed-title\">");
-		icon_html(r, sqlite3_column_int64(st, FL_ICON_ID));
+		icon_html(r, sqlite3_column_int64(st, FEED_LIST_ICON_ID));
 		snprintf(p, sizeof(p), "/feed/%lld", (long long)id);
 		HTML_LIT(b, "<a href=\"");
 		html_href(r, p);
 		HTML_LIT(b, "\"><strong>");
-		html_puts(b, col_str(st, FL_TITLE));
+		html_puts(b, col_str(st, FEED_LIST_TITLE));
 		buf_printf(b, "</strong></a> <span class=\"count\">%lld unread"
 		    "</span></p>\n<p class=\"feed-meta\">",
-		    (long long)sqlite3_column_int64(st, FL_UNREAD));
-		if (sqlite3_column_type(st, FL_CATEGORY_ID) != SQLITE_NULL) {
-			cat = sqlite3_column_int64(st, FL_CATEGORY_ID);
+		    (long long)sqlite3_column_int64(st, FEED_LIST_UNREAD));
+		if (sqlite3_column_type(st, FEED_LIST_CATEGORY_ID) !=
+		    SQLITE_NULL) {
+			cat = sqlite3_column_int64(st, FEED_LIST_CATEGORY_ID);
 			snprintf(p, sizeof(p), "/category/%lld",
 			    (long long)cat);
 			HTML_LIT(b, "<a class=\"category\" href=\"");
 			html_href(r, p);
 			HTML_LIT(b, "\">");
-			html_puts(b, col_str(st, FL_CATEGORY));
+			html_puts(b, col_str(st, FEED_LIST_CATEGORY));
 			HTML_LIT(b, "</a>");
 		} else
 			HTML_LIT(b, "<span class=\"category\">No category"
 			    "</span>");
 		if (URL_ATTR(b, " \xc2\xb7 <a class=\"site\" rel=\"noreferrer\""
-		    " href=\"", col_str(st, FL_SITE_URL)) == 0)
+		    " href=\"", col_str(st, FEED_LIST_SITE_URL)) == 0)
 			HTML_LIT(b, ">site</a>");
 		if (URL_ATTR(b, " \xc2\xb7 <a class=\"source\""
-		    " rel=\"noreferrer\" href=\"", col_str(st, FL_URL)) == 0)
+		    " rel=\"noreferrer\" href=\"", col_str(st,
+		    FEED_LIST_URL)) == 0)
 			HTML_LIT(b, ">feed</a>");
 		HTML_LIT(b, "</p>\n<p class=\"health\">");
 		health_html(r, st, now);

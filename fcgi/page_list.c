@@ -506,7 +506,8 @@ page_category(struct req *r)
 		rc = 0;
 		goto out;
 	}
-	buf_puts(&title, (const char *)sqlite3_column_text(st, 1));
+	buf_puts(&title, (const char *)sqlite3_column_text(st,
+	    CATEGORY_COL_TITLE));
 	db_stmt_done(st);
 	st = NULL;
 	if (title.oom)
@@ -554,13 +555,14 @@ page_icon(struct req *r)
 		return 0;
 	}
 	r->resp.type = "application/octet-stream";
-	mime = (const char *)sqlite3_column_text(st, 0);
+	mime = (const char *)sqlite3_column_text(st, ICON_COL_MIME_TYPE);
 	for (i = 0; mime != NULL && i < sizeof(icon_types) /
 	    sizeof(icon_types[0]); i++)
 		if (strcmp(mime, icon_types[i]) == 0)
 			r->resp.type = icon_types[i];
-	if ((n = sqlite3_column_bytes(st, 1)) > 0)
-		buf_add(&r->resp.body, sqlite3_column_blob(st, 1), (size_t)n);
+	if ((n = sqlite3_column_bytes(st, ICON_COL_DATA)) > 0)
+		buf_add(&r->resp.body, sqlite3_column_blob(st, ICON_COL_DATA),
+		    (size_t)n);
 	db_stmt_done(st);
 	resp_header(r, "Cache-Control", "private, max-age=31536000, immutable");
 	resp_header(r, "X-Content-Type-Options", "nosniff");

@@ -144,20 +144,21 @@ result_html(struct req *r, sqlite3_stmt *st, time_t now)
 	int64_t		 icon;
 	char		 p[48];
 
-	buf_printf(b, "<li class=\"result%s\">", sqlite3_column_int(st, 5) ?
+	buf_printf(b, "<li class=\"result%s\">", sqlite3_column_int(st,
+	    SEARCH_COL_IS_READ) ?
 	    "" : " unread");
 	snprintf(p, sizeof(p), "/entry/%lld",
-	    (long long)sqlite3_column_int64(st, 0));
+	    (long long)sqlite3_column_int64(st, SEARCH_COL_ID));
 	HTML_LIT(b, "<h2><a href=\"");
 	html_href(r, p);
 	HTML_LIT(b, "\">");
-	title = (const char *)sqlite3_column_text(st, 8);
+	title = (const char *)sqlite3_column_text(st, SEARCH_COL_TITLE);
 	if (title != NULL && *title != '\0')
 		search_marks(b, title);
 	else
 		HTML_LIT(b, "(untitled)");
 	HTML_LIT(b, "</a></h2>\n<p class=\"meta\">");
-	if ((icon = sqlite3_column_int64(st, 7)) > 0) {
+	if ((icon = sqlite3_column_int64(st, SEARCH_COL_ICON_ID)) > 0) {
 		snprintf(p, sizeof(p), "/icon/%lld", (long long)icon);
 		HTML_LIT(b, "<img class=\"icon\" src=\"");
 		html_href(r, p);
@@ -165,17 +166,19 @@ result_html(struct req *r, sqlite3_stmt *st, time_t now)
 		    " loading=\"lazy\"> ");
 	}
 	snprintf(p, sizeof(p), "/feed/%lld",
-	    (long long)sqlite3_column_int64(st, 1));
+	    (long long)sqlite3_column_int64(st, SEARCH_COL_FEED_ID));
 	HTML_LIT(b, "<a class=\"feed\" href=\"");
 	html_href(r, p);
 	HTML_LIT(b, "\">");
-	html_puts(b, (const char *)sqlite3_column_text(st, 2));
+	html_puts(b, (const char *)sqlite3_column_text(st,
+	    SEARCH_COL_FEED_TITLE));
 	HTML_LIT(b, "</a> ");
-	time_html(b, sqlite3_column_int64(st, 4), now);
-	if (sqlite3_column_int(st, 6))
+	time_html(b, sqlite3_column_int64(st, SEARCH_COL_PUBLISHED_AT), now);
+	if (sqlite3_column_int(st, SEARCH_COL_IS_STARRED))
 		HTML_LIT(b, " <span class=\"starred\">starred</span>");
 	HTML_LIT(b, "</p>\n<p class=\"snippet\">");
-	search_marks(b, (const char *)sqlite3_column_text(st, 9));
+	search_marks(b, (const char *)sqlite3_column_text(st,
+	    SEARCH_COL_SNIPPET));
 	HTML_LIT(b, "</p></li>\n");
 }
 
@@ -220,7 +223,7 @@ page_search(struct req *r)
 		if (n++ == 0)
 			HTML_LIT(b, "<ol class=\"results\">\n");
 		result_html(r, st, now);
-		last = sqlite3_column_int64(st, 0);
+		last = sqlite3_column_int64(st, SEARCH_COL_ID);
 	}
 	db_stmt_done(st);
 	if (step == -1) {

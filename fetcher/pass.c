@@ -340,7 +340,7 @@ want_resolve(struct db *db, const struct pass_want *w, int64_t **idsp,
 	int64_t		*ids = NULL, *v, id;
 	const char	*errstr;
 	size_t		 i, n = 0, cap = 0;
-	int		 r, found;
+	int		 r, found, col;
 
 	*idsp = NULL;
 	*np = 0;
@@ -349,10 +349,12 @@ want_resolve(struct db *db, const struct pass_want *w, int64_t **idsp,
 		if (errstr == NULL) {
 			st = db_stmt(db, STMT_FEED_GET_ID);
 			sqlite3_bind_int64(st, 1, id);
+			col = FEED_COL_ID;
 		} else {
 			st = db_stmt(db, STMT_FEED_IDS_BY_URL);
 			sqlite3_bind_text(st, 1, w->feeds[i], -1,
 			    SQLITE_STATIC);
+			col = ONE_COL_VALUE;
 		}
 		found = 0;
 		while ((r = db_step(st)) == 1) {
@@ -366,7 +368,7 @@ want_resolve(struct db *db, const struct pass_want *w, int64_t **idsp,
 				}
 				ids = v;
 			}
-			ids[n++] = sqlite3_column_int64(st, 0);
+			ids[n++] = sqlite3_column_int64(st, col);
 			found = 1;
 		}
 		db_stmt_done(st);
@@ -839,11 +841,13 @@ queue_take(struct db *db, struct req **rp, size_t *np, int64_t *maxid)
 			}
 			v = nv;
 		}
-		*maxid = sqlite3_column_int64(st, 0);
-		v[n].user_id = sqlite3_column_type(st, 1) == SQLITE_NULL ? -1 :
-		    sqlite3_column_int64(st, 1);
-		v[n].feed_id = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 :
-		    sqlite3_column_int64(st, 2);
+		*maxid = sqlite3_column_int64(st, FETCH_REQUEST_COL_ID);
+		v[n].user_id = sqlite3_column_type(st,
+		    FETCH_REQUEST_COL_USER_ID) == SQLITE_NULL ? -1 :
+		    sqlite3_column_int64(st, FETCH_REQUEST_COL_USER_ID);
+		v[n].feed_id = sqlite3_column_type(st,
+		    FETCH_REQUEST_COL_FEED_ID) == SQLITE_NULL ? -1 :
+		    sqlite3_column_int64(st, FETCH_REQUEST_COL_FEED_ID);
 		n++;
 	}
 	db_stmt_done(st);
@@ -879,7 +883,7 @@ queue_pending(struct db *db)
 
 	st = db_stmt(db, STMT_FETCH_REQUEST_PENDING);
 	if ((r = db_step(st)) == 1)
-		v = sqlite3_column_int(st, 0);
+		v = sqlite3_column_int(st, ONE_COL_VALUE);
 	db_stmt_done(st);
 	return r == -1 ? -1 : v;
 }
@@ -991,8 +995,8 @@ pass_sample(struct db *db, const struct conf *conf,
 	now = (int64_t)time(NULL);
 	st = db_stmt(db, STMT_SAMPLE_LAST);
 	if ((r = db_step(st)) == 1 &&
-	    sqlite3_column_type(st, 0) != SQLITE_NULL)
-		last = sqlite3_column_int64(st, 0);
+	    sqlite3_column_type(st, ONE_COL_VALUE) != SQLITE_NULL)
+		last = sqlite3_column_int64(st, ONE_COL_VALUE);
 	db_stmt_done(st);
 	if (r == -1)
 		return 0;

@@ -260,8 +260,8 @@ entry_store(struct db *db, int64_t feed_id, const struct item *it,
 	bind_str(st, 6, e->author);
 	bind_str(st, 7, content);
 	if ((r = db_step(st)) == 1) {
-		id = sqlite3_column_int64(st, 0);
-		changed = sqlite3_column_int(st, 1);
+		id = sqlite3_column_int64(st, ENTRY_SEEN_ID);
+		changed = sqlite3_column_int(st, ENTRY_SEEN_CHANGED);
 	}
 	db_stmt_done(st);
 	if (r == -1)
@@ -404,7 +404,7 @@ recent_count(struct db *db, int64_t feed_id, int64_t now)
 	sqlite3_bind_int64(st, 1, feed_id);
 	sqlite3_bind_int64(st, 2, now - WEEK);
 	if ((r = db_step(st)) == 1)
-		n = sqlite3_column_int(st, 0);
+		n = sqlite3_column_int(st, ONE_COL_VALUE);
 	db_stmt_done(st);
 	return r == -1 ? -1 : n;
 }
@@ -645,9 +645,10 @@ retention_feeds(struct db *db, size_t *np)
 			}
 			v = nv;
 		}
-		v[n].id = sqlite3_column_int64(st, 0);
-		v[n].parsed_at = sqlite3_column_type(st, 1) == SQLITE_NULL ?
-		    -1 : sqlite3_column_int64(st, 1);
+		v[n].id = sqlite3_column_int64(st, RETENTION_COL_FEED_ID);
+		v[n].parsed_at = sqlite3_column_type(st,
+		    RETENTION_COL_PARSED_AT) == SQLITE_NULL ?
+		    -1 : sqlite3_column_int64(st, RETENTION_COL_PARSED_AT);
 		n++;
 	}
 	db_stmt_done(st);
@@ -692,7 +693,8 @@ retention_chunk(struct db *db, const struct conf *conf, int64_t now,
 	while ((r = db_step(st)) == 1) {
 		ts = db_stmt(db, STMT_RETENTION_TOMBSTONE);
 		sqlite3_bind_int64(ts, 1, rf->id);
-		sqlite3_bind_value(ts, 2, sqlite3_column_value(st, 0));
+		sqlite3_bind_value(ts, 2, sqlite3_column_value(st,
+		    ONE_COL_VALUE));
 		sqlite3_bind_int64(ts, 3, now);
 		if (exec_stmt(ts) == -1) {
 			r = -1;

@@ -56,7 +56,7 @@ db_pragma(struct db *d, const char *sql, char *out, size_t outsz)
 			log_warnx("%s: %s: no answer", db_file(d), sql);
 		goto out;
 	}
-	v = sqlite3_column_text(st, 0);
+	v = sqlite3_column_text(st, ONE_COL_VALUE);
 	if (strlcpy(out, v != NULL ? (const char *)v : "", outsz) >= outsz) {
 		log_warnx("%s: %s: answer too long", db_file(d), sql);
 		goto out;
@@ -195,6 +195,13 @@ db_open(struct db *d, const char *path, int flags)
 		if (db_prepare(d, stmt_name(s), stmt_text(s),
 		    &d->stmt[s]) == -1)
 			goto out;
+		/* Its rows are read by the names of its enum in stmt.h. */
+		if (sqlite3_column_count(d->stmt[s]) != stmt_columns(s)) {
+			log_warnx("%s: %d columns, stmt.h names %d",
+			    stmt_name(s),
+			    sqlite3_column_count(d->stmt[s]), stmt_columns(s));
+			goto out;
+		}
 		/*
 		 * A long-lived process with several connections keeps
 		 * only the statements it uses (about 1.6 MiB each for
@@ -370,6 +377,14 @@ db_commit(struct db *d)
 	return db_exec(d, "commit", "COMMIT");
 }
 
+/* The columns of EXPLAIN QUERY PLAN. */
+enum plan_col {
+	PLAN_COL_ID,
+	PLAN_COL_PARENT,
+	PLAN_COL_NOTUSED,
+	PLAN_COL_DETAIL		/* "SEARCH entry USING INDEX ..." */
+};
+
 /*
  * Append the query plan of statement s to plan, one line a step as
  * EXPLAIN QUERY PLAN describes it ("SEARCH entry USING INDEX ...\n").
@@ -388,7 +403,8 @@ db_plan(struct db *d, enum stmt s, struct buf *plan)
 	    SQLITE_OK)
 		goto out;
 	while (sqlite3_step(st) == SQLITE_ROW)
-		buf_printf(plan, "%s\n", sqlite3_column_text(st, 3));
+		buf_printf(plan, "%s\n", sqlite3_column_text(st,
+		    PLAN_COL_DETAIL));
 	sqlite3_finalize(st);
 	rc = plan->oom ? -1 : 0;
 out:

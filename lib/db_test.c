@@ -330,6 +330,12 @@ test_open(void)
 			if (strcmp(stmt_name(s), stmt_name(t)) == 0)
 				ok = 0;
 	T_OK(ok, "statement names are distinct");
+	for (s = 0; s < STMT__MAX; s++)
+		T_OK(d.stmt[s] != NULL && sqlite3_column_count(d.stmt[s]) ==
+		    stmt_columns(s), "%s answers the %d columns its enum names",
+		    stmt_name(s), stmt_columns(s));
+	T_OK(stmt_columns(STMT__MAX) == 0, "no columns for an out-of-range "
+	    "value");
 	T_STR(stmt_name(STMT__MAX), "STMT_?", "name of an out-of-range value");
 	T_OK(stmt_text(STMT__MAX) == NULL, "no SQL for an out-of-range value");
 

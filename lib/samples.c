@@ -245,11 +245,14 @@ samples_load(struct samples *s, struct db *db, enum samples_range r,
 	while ((step = db_step(st)) == 1) {
 		set = 0;
 		for (c = 0; c < SAMPLE__MAX; c++) {
-			v[c] = sqlite3_column_int64(st, c + 1);
-			if (sqlite3_column_type(st, c + 1) != SQLITE_NULL)
+			v[c] = sqlite3_column_int64(st,
+			    SAMPLE_RANGE_VALUES + c);
+			if (sqlite3_column_type(st, SAMPLE_RANGE_VALUES + c) !=
+			    SQLITE_NULL)
 				set |= 1u << c;
 		}
-		samples_add(s, sqlite3_column_int64(st, 0), v, set);
+		samples_add(s, sqlite3_column_int64(st, SAMPLE_RANGE_TS), v,
+		    set);
 	}
 	db_stmt_done(st);
 	if (step == -1)
@@ -258,7 +261,7 @@ samples_load(struct samples *s, struct db *db, enum samples_range r,
 	if ((st = db_stmt(db, STMT_SAMPLE_LAST)) == NULL)
 		return -1;
 	if ((step = db_step(st)) == 1)
-		s->newest = sqlite3_column_int64(st, 0);
+		s->newest = sqlite3_column_int64(st, ONE_COL_VALUE);
 	db_stmt_done(st);
 	return step == -1 ? -1 : 0;
 }

@@ -23,8 +23,8 @@ enum samples_range {
 
 /*
  * The figures of a sample, in the order of STMT_SAMPLE_RANGE's columns
- * after ts (column i + 1).  Bytes, microseconds (_US) and milliseconds
- * (_MS) as stored.
+ * after ts (SAMPLE_RANGE_VALUES + i).  Bytes, microseconds (_US) and
+ * milliseconds (_MS) as stored.
  */
 enum sample_col {
 	SAMPLE_RSS,

@@ -1,6 +1,7 @@
 /* stmt.c: the SQL of every statement, prepared once by db_open() */
 #include <stddef.h>
 
+#include "samples.h"
 #include "stmt.h"
 
 /*
@@ -148,7 +149,7 @@
  * at or after ?5 and before ?6, ?7 is_read and ?8 is_starred (NULL:
  * any), ?9 the feed or category.  Each walks the index it names, in
  * order: the key is created_at for a user's whole list, published_at
- * for the others.  Columns: id, key, created_at.
+ * for the others.  Columns: enum gr_ids_col.
  */
 #define GR_COND								\
 	" WHERE user_id = ?1 AND created_at >= ?5 AND created_at < ?6"
@@ -192,10 +193,7 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 */
 	[STMT_USER_GET_ONLY] =
 	    "SELECT " USER_COLS " FROM user ORDER BY id LIMIT 2",
-	/*
-	 * Columns: id, name, created_at, last_seen_at, APIs on (0/1),
-	 * feeds, unread entries.
-	 */
+	/* Columns: enum user_list_col; by name. */
 	[STMT_USER_LIST] =
 	    "SELECT id, name, created_at, last_seen_at,"
 	    " api_password_hash IS NOT NULL,"
@@ -223,14 +221,17 @@ static const char *const stmt_sql[STMT__MAX] = {
 	/* ?1 user id, ?2 category id.  Its feeds become uncategorised. */
 	[STMT_CATEGORY_DELETE] =
 	    "DELETE FROM category WHERE id = ?2 AND user_id = ?1",
-	/* ?1 user id.  Columns: id, title, feeds, unread entries. */
+	/* ?1 user id.  Columns: enum category_list_col; by title. */
 	[STMT_CATEGORY_LIST] =
 	    "SELECT id, title,"
 	    " (SELECT count(*) FROM feed WHERE feed.category_id = category.id),"
 	    " (SELECT count(*) FROM entry WHERE entry.user_id = ?1"
 	    "  AND entry.category_id = category.id AND entry.is_read = 0)"
 	    " FROM category WHERE user_id = ?1 ORDER BY title",
-	/* ?1 user id, ?2 title, any ASCII case.  Columns: id, title. */
+	/*
+	 * ?1 user id, ?2 title, any ASCII case.  Columns: enum
+	 * category_col.
+	 */
 	[STMT_CATEGORY_GET_BY_TITLE] =
 	    "SELECT id, title FROM category WHERE user_id = ?1 AND title = ?2",
 
@@ -241,12 +242,7 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_FEED_INSERT] =
 	    "INSERT INTO feed (user_id, category_id, url, title, created_at,"
 	    " site_url) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-	/*
-	 * ?1 user id.  Columns: id, category_id, category title, url,
-	 * site_url, display title, disabled, checked_at, last_success_at,
-	 * last_status, error_count, last_error, next_check_at, unread,
-	 * icon_id.
-	 */
+	/* ?1 user id.  Columns: enum feed_list_col; by display title. */
 	[STMT_FEED_LIST] =
 	    "SELECT feed.id, feed.category_id, category.title, feed.url,"
 	    " feed.site_url, " FEED_DISPLAY_TITLE ", feed.disabled,"
@@ -293,7 +289,7 @@ static const char *const stmt_sql[STMT__MAX] = {
 	/* ?1 feed id, of any user (the fetcher).  Columns: enum feed_col. */
 	[STMT_FEED_GET_ID] =
 	    "SELECT " FEED_COLS " FROM feed WHERE id = ?1",
-	/* ?1 URL, exactly.  Columns: id; every user's feed of that URL. */
+	/* ?1 URL, exactly.  Column: the id of every user's feed of it. */
 	[STMT_FEED_IDS_BY_URL] =
 	    "SELECT id FROM feed WHERE url = ?1 ORDER BY id",
 	/*
@@ -345,7 +341,7 @@ static const char *const stmt_sql[STMT__MAX] = {
 	/* ?1 feed id, ?2 when it is due: nothing else changes. */
 	[STMT_FEED_SET_NEXT] =
 	    "UPDATE feed SET next_check_at = ?2 WHERE id = ?1",
-	/* ?1 feed id, ?2 a time.  Columns: entries published since. */
+	/* ?1 feed id, ?2 a time.  Column: the entries published since. */
 	[STMT_FEED_RECENT_COUNT] =
 	    "SELECT count(*) FROM entry WHERE feed_id = ?1"
 	    " AND published_at >= ?2",
@@ -400,7 +396,7 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 * Ids by stored time, newest first (Google Reader): ?1 user id,
 	 * ?2 stored at or after (ot=, 0 for all), (created_at, id) <
 	 * (?3, ?4) for paging, ?5 at most this many, ?6 1 for unread only.
-	 * Columns: id, created_at.
+	 * Columns: enum entry_ids_col.
 	 */
 	[STMT_ENTRY_IDS_CREATED] =
 	    "SELECT id, created_at FROM entry"
@@ -430,15 +426,18 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    "UPDATE entry SET is_starred = ?3, changed_at = ?4"
 	    " WHERE user_id = ?1 AND id IN (SELECT value FROM json_each(?2))"
 	    " AND is_starred <> ?3",
-	/* ?1 user id.  Columns: feed_id, unread; feeds with none left out. */
+	/*
+	 * ?1 user id.  Columns: enum unread_count_col; feeds with none left
+	 * out.
+	 */
 	[STMT_ENTRY_UNREAD_COUNTS] =
 	    "SELECT feed_id, count(*) FROM entry"
 	    " WHERE user_id = ?1 AND is_read = 0 GROUP BY feed_id",
 	/*
 	 * An entry met again in its feed: ?1 feed id, ?2 hash, ?3 now.
 	 * Marks it seen and compares it with the document's ?4 title, ?5
-	 * URL, ?6 author and ?7 content.  Columns: id, 1 if any of them
-	 * differs.  No row: not stored (new, or tombstoned).
+	 * URL, ?6 author and ?7 content.  Columns: enum entry_seen_col.  No
+	 * row: not stored (new, or tombstoned).
 	 */
 	[STMT_ENTRY_SEEN] =
 	    "UPDATE entry SET seen_at = ?3 WHERE feed_id = ?1 AND hash = ?2"
@@ -478,17 +477,17 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_FETCH_REQUEST_INSERT_ALL] =
 	    "INSERT INTO fetch_request (user_id, feed_id, requested_at)"
 	    " SELECT user_id, id, ?1 FROM feed WHERE disabled = 0",
-	/* The queue, oldest first.  Columns: id, user_id, feed_id. */
+	/* The queue, oldest first.  Columns: enum fetch_request_col. */
 	[STMT_FETCH_REQUEST_TAKE] =
 	    "SELECT id, user_id, feed_id FROM fetch_request ORDER BY id",
 	/* ?1 the greatest id taken: the requests served. */
 	[STMT_FETCH_REQUEST_DELETE] =
 	    "DELETE FROM fetch_request WHERE id <= ?1",
-	/* Columns: 1 if a request waits, else 0. */
+	/* Column: 1 if a request waits, else 0. */
 	[STMT_FETCH_REQUEST_PENDING] =
 	    "SELECT EXISTS (SELECT 1 FROM fetch_request)",
 
-	/* Columns: id and parsed_at of every feed. */
+	/* Every feed.  Columns: enum retention_col. */
 	[STMT_RETENTION_FEEDS] =
 	    "SELECT id, parsed_at FROM feed ORDER BY id",
 	/*
@@ -497,7 +496,7 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 * before ?6, the feed's parsed_at, or NULL), read and created
 	 * before ?2 or unread and created before ?3 (0: keep forever), and
 	 * older than the ?4 newest of the feed (0: no such floor).
-	 * Columns: hash, for the tombstones.
+	 * Column: the hash, for the tombstones.
 	 */
 	[STMT_RETENTION_PURGE] =
 	    "DELETE FROM entry WHERE id IN (SELECT e.id FROM entry AS e"
@@ -524,7 +523,7 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_RETENTION_SESSIONS] =
 	    "DELETE FROM session WHERE expires_at < ?1",
 
-	/* Columns: users, feeds, entries, unread entries. */
+	/* Columns: enum stats_col. */
 	[STMT_STATS_COUNTS] =
 	    "SELECT (SELECT count(*) FROM user), (SELECT count(*) FROM feed),"
 	    " (SELECT count(*) FROM entry),"
@@ -551,34 +550,34 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
 	    " ?13, ?14)",
 	/*
-	 * ?1 a time: the samples taken since, oldest first.  Columns: ts,
-	 * responder_rss, responder_pss, responder_private_dirty,
-	 * responder_swap, requests, latency_p50_us, latency_p99_us,
-	 * fetch_ms, fetch_peak_rss, db_size, wal_size, feeds_checked,
-	 * fetch_errors (each may be NULL but ts).
+	 * ?1 a time: the samples taken since, oldest first.  Columns: enum
+	 * sample_range_col, ts then enum sample_col's (each may be NULL
+	 * but ts).
 	 */
 	[STMT_SAMPLE_RANGE] =
 	    "SELECT ts, responder_rss, responder_pss, responder_private_dirty,"
 	    " responder_swap, requests, latency_p50_us, latency_p99_us,"
 	    " fetch_ms, fetch_peak_rss, db_size, wal_size, feeds_checked,"
 	    " fetch_errors FROM sample WHERE ts >= ?1 ORDER BY ts",
-	/* Columns: the time of the newest sample, NULL if none. */
+	/* Column: the time of the newest sample, NULL if none. */
 	[STMT_SAMPLE_LAST] =
 	    "SELECT max(ts) FROM sample",
 	/* ?1 a time: samples taken before it go. */
 	[STMT_SAMPLE_PRUNE] =
 	    "DELETE FROM sample WHERE ts < ?1",
 	/*
-	 * Columns: the newest check of any feed (NULL if none was ever
-	 * checked), the number of feeds not disabled.  A scan: for
-	 * hearthctl doctor, over a table of a few hundred rows.
+	 * Columns: enum checked_col.  A scan: for hearthctl doctor, over a
+	 * table of a few hundred rows.
 	 */
 	[STMT_FEED_CHECKED_LAST] =
 	    "SELECT max(checked_at), sum(disabled = 0) FROM feed",
-	/* Columns: the journal mode ("wal"), read without changing it. */
+	/* Column: the journal mode ("wal"), read without changing it. */
 	[STMT_DB_JOURNAL_MODE] =
 	    "PRAGMA journal_mode",
-	/* Rows: "ok", or one line per problem found (hearthctl doctor). */
+	/*
+	 * Rows of one column: "ok", or one line per problem found
+	 * (hearthctl doctor).
+	 */
 	[STMT_DB_QUICK_CHECK] =
 	    "PRAGMA quick_check",
 	/*
@@ -591,9 +590,8 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " VALUES (?1, ?2, ?3, ?4, ?5, ?4, ?6, ?7)",
 	/*
 	 * ?1 SHA-256 hex of the token, ?2 now: a session not expired.
-	 * Columns: session id, user id, user name, CSRF secret,
-	 * last_used_at, and the user's page size and order, which every
-	 * list wants (one query fewer).
+	 * Columns: enum session_col, with the user's page size and order,
+	 * which every list wants (one query fewer).
 	 */
 	[STMT_SESSION_GET] =
 	    "SELECT session.id, session.user_id, user.name,"
@@ -611,7 +609,7 @@ static const char *const stmt_sql[STMT__MAX] = {
 	/* ?1 user id, ?2 the token hash kept: the user's other sessions. */
 	[STMT_SESSION_DELETE_OTHERS] =
 	    "DELETE FROM session WHERE user_id = ?1 AND token_hash <> ?2",
-	/* ?1 key ("ip:ADDR", "user:name").  Columns: failures, window_start. */
+	/* ?1 key ("ip:ADDR", "user:name").  Columns: enum throttle_col. */
 	[STMT_THROTTLE_GET] =
 	    "SELECT failures, window_start FROM login_throttle WHERE key = ?1",
 	/*
@@ -632,7 +630,7 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_THROTTLE_PRUNE] =
 	    "DELETE FROM login_throttle WHERE window_start < ?1",
 
-	/* ?1 user id.  Columns: theme, unread entries. */
+	/* ?1 user id.  Columns: enum nav_col. */
 	[STMT_WEB_NAV] =
 	    "SELECT theme, (SELECT count(*) FROM entry WHERE user_id = ?1"
 	    " AND is_read = 0) FROM user WHERE id = ?1",
@@ -641,7 +639,8 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 * feed or category id, a NULL category for the uncategorised
 	 * feeds.  Newest first the rows come after (published_at, id) <
 	 * (?2, ?3); oldest first (_ASC) after (?2, ?3) <.  Columns: enum
-	 * entry_col up to ENTRY_COL_LIST_MAX, then enum web_col's icon id.
+	 * entry_col up to ENTRY_COL_LIST_MAX, then enum web_col's icon id
+	 * (WEB_COL_LIST__MAX in all).
 	 */
 	[STMT_WEB_LIST_UNREAD] = WEB_LIST WEB_UNREAD WEB_PAGE,
 	[STMT_WEB_LIST_UNREAD_FEED] = WEB_LIST WEB_UNREAD WEB_FEED WEB_PAGE,
@@ -667,25 +666,29 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_WEB_ENTRY_GET] =
 	    "SELECT " ENTRY_FULL_COLS ", feed.icon_id, feed.site_url"
 	    ENTRY_FROM " WHERE entry.id = ?2 AND entry.user_id = ?1",
-	/* ?1 user id, ?2 entry id.  Columns: is_read, is_starred. */
+	/* ?1 user id, ?2 entry id.  Columns: enum state_col. */
 	[STMT_WEB_ENTRY_STATE] =
 	    "SELECT is_read, is_starred FROM entry"
 	    " WHERE id = ?2 AND user_id = ?1",
-	/* ?1 user id, ?2 category id.  Columns: id, title. */
+	/* ?1 user id, ?2 category id.  Columns: enum category_col. */
 	[STMT_WEB_CATEGORY_GET] =
 	    "SELECT id, title FROM category WHERE id = ?2 AND user_id = ?1",
-	/* ?1 user id, ?2 entry id.  Columns: url, mime_type, length. */
+	/*
+	 * ?1 user id, ?2 entry id (the web, Google Reader, Miniflux).
+	 * Columns: enum enclosure_col.
+	 */
 	[STMT_WEB_ENCLOSURES] =
-	    "SELECT enclosure.url, enclosure.mime_type, enclosure.length"
+	    "SELECT enclosure.id, enclosure.url, enclosure.mime_type,"
+	    " enclosure.length"
 	    " FROM enclosure CROSS JOIN entry ON entry.id = enclosure.entry_id"
 	    " WHERE enclosure.entry_id = ?2 AND entry.user_id = ?1"
 	    " ORDER BY enclosure.id",
 	/*
 	 * ?1 user id, ?2 icon id: an icon of one of the user's feeds.
-	 * Columns: mime_type, data.
+	 * Columns: enum icon_col.
 	 */
 	[STMT_WEB_ICON_GET] =
-	    "SELECT mime_type, data FROM icon WHERE id = ?2"
+	    "SELECT id, mime_type, data FROM icon WHERE id = ?2"
 	    " AND EXISTS (SELECT 1 FROM feed WHERE feed.icon_id = icon.id"
 	    "  AND feed.user_id = ?1)",
 	/*
@@ -749,10 +752,9 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 * Search: ?1 user id, ?2 an FTS5 query, ?3 entries with a smaller
 	 * id only (INT64_MAX for the first page), ?4 at most this many.
 	 * Newest stored first: FTS5 walks its rowids backwards, no sort.
-	 * Columns: id, feed id, feed display title, url, published_at,
-	 * is_read, is_starred, icon id, then the title and a snippet of
-	 * the text with each match between the bytes 0x01 and 0x02 (raw
-	 * text, to be escaped: the markers are not markup).
+	 * Columns: enum search_col, the title and a snippet of the text
+	 * last, each match between the bytes 0x01 and 0x02 (raw text, to
+	 * be escaped: the markers are not markup).
 	 */
 	[STMT_WEB_SEARCH] =
 	    "SELECT entry.id, entry.feed_id, " FEED_DISPLAY_TITLE ","
@@ -767,10 +769,8 @@ static const char *const stmt_sql[STMT__MAX] = {
 	/*
 	 * The digest: ?1 user id, entries stored after ?2, ?3 at most
 	 * this many of each feed.  Feeds by title, each feed's entries
-	 * newest first.  Columns: feed id, feed display title, icon id,
-	 * the feed's new entries, how many of them are unread, then the
-	 * entry's id, url, title, published_at, is_read, is_starred, and
-	 * on every row the totals: new entries, unread ones, feeds.
+	 * newest first.  Columns: enum digest_col: the feed's, the entry's,
+	 * and on every row the totals.
 	 */
 	[STMT_WEB_DIGEST] =
 	    "SELECT feed_id, ft, icon_id, total, unread, id, url, title,"
@@ -799,8 +799,7 @@ static const char *const stmt_sql[STMT__MAX] = {
 
 	/*
 	 * ?1 user id.  The user's Miniflux API keys (X-Auth-Token), which
-	 * hearthctl api-key issues.  Columns: id, label, created_at,
-	 * last_used_at.
+	 * hearthctl api-key issues.  Columns: enum api_key_col.
 	 */
 	[STMT_API_KEY_LIST] =
 	    "SELECT id, label, created_at, last_used_at FROM api_token"
@@ -818,9 +817,7 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
 	/*
 	 * ?1 SHA-256 hex of a token, ?2 its kind, ?3 now: a token not
-	 * expired, of a user whose APIs are on.  Columns: token id, user
-	 * id, user name, label, last_used_at, the user's API password
-	 * hash.
+	 * expired, of a user whose APIs are on.  Columns: enum token_col.
 	 */
 	[STMT_API_TOKEN_GET] =
 	    "SELECT api_token.id, api_token.user_id, user.name,"
@@ -851,7 +848,7 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    "SELECT " USER_COLS " FROM user WHERE fever_key = ?1"
 	    " AND api_password_hash IS NOT NULL",
 
-	/* Google Reader's lists: GR_COND above. */
+	/* Google Reader's lists: GR_COND above.  Columns: enum gr_ids_col. */
 	[STMT_GREADER_IDS_CREATED] = GR_CREATED GR_DESC("created_at"),
 	[STMT_GREADER_IDS_UNREAD] = GR_UNREAD GR_DESC("published_at"),
 	[STMT_GREADER_IDS_STARRED] = GR_STARRED GR_DESC("published_at"),
@@ -865,8 +862,8 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    GR_CATEGORY GR_ASC("published_at"),
 	/*
 	 * ?1 user id, ?2 a JSON array of entry ids: the user's entries, in
-	 * the array's order.  Columns: enum entry_col, then the feed's site
-	 * URL and its category's title (NULL: none).
+	 * the array's order.  Columns: enum entry_col, then enum
+	 * gr_item_col's site URL and category title.
 	 */
 	[STMT_GREADER_ITEMS] =
 	    "SELECT " ENTRY_FULL_COLS ", feed.site_url, category.title"
@@ -874,27 +871,24 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " CROSS JOIN feed ON feed.id = entry.feed_id"
 	    " LEFT JOIN category ON category.id = feed.category_id"
 	    " WHERE entry.user_id = ?1",
-	/*
-	 * ?1 user id.  Columns: feed id, display title, url, site_url,
-	 * category title or NULL, created_at; by title.
-	 */
+	/* ?1 user id.  Columns: enum gr_sub_col; by display title. */
 	[STMT_GREADER_SUBS] =
 	    "SELECT feed.id, " FEED_DISPLAY_TITLE ", feed.url, feed.site_url,"
 	    " category.title, feed.created_at FROM feed"
 	    " LEFT JOIN category ON category.id = feed.category_id"
 	    " WHERE feed.user_id = ?1"
 	    " ORDER BY " FEED_DISPLAY_TITLE " COLLATE NOCASE, feed.id",
-	/* ?1 user id.  Columns: title; by title. */
+	/* ?1 user id.  Column: a category's title; by title. */
 	[STMT_GREADER_LABELS] =
 	    "SELECT title FROM category WHERE user_id = ?1 ORDER BY title",
 	/*
-	 * ?1 user id.  Columns: feed id, unread entries, the newest one's
-	 * created_at; feeds with none left out.
+	 * ?1 user id.  Columns: enum gr_unread_col, by feed; feeds with
+	 * none left out.
 	 */
 	[STMT_GREADER_UNREAD_FEEDS] =
 	    "SELECT feed_id, count(*), max(created_at) FROM entry"
 	    " WHERE user_id = ?1 AND is_read = 0 GROUP BY feed_id",
-	/* ?1 user id.  Columns: category title, as above. */
+	/* ?1 user id.  As above, by category title. */
 	[STMT_GREADER_UNREAD_LABELS] =
 	    "SELECT category.title, count(*), max(entry.created_at)"
 	    " FROM entry INDEXED BY entry_unread_category"
@@ -913,24 +907,21 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " AND (?5 IS NULL OR category_id = ?5)"
 	    " AND (?6 IS NULL OR is_starred = ?6)",
 
-	/* ?1 user id.  Columns: the last successful check of a feed, or 0. */
+	/* ?1 user id.  Column: the last successful check of a feed, or 0. */
 	[STMT_FEVER_REFRESHED] =
 	    "SELECT coalesce(max(last_success_at), 0) FROM feed"
 	    " WHERE user_id = ?1",
-	/*
-	 * ?1 user id.  Columns: id, icon_id, display title, url, site_url,
-	 * checked_at.
-	 */
+	/* ?1 user id.  Columns: enum fever_feed_col. */
 	[STMT_FEVER_FEEDS] =
 	    "SELECT id, icon_id, " FEED_DISPLAY_TITLE ", url, site_url,"
 	    " checked_at FROM feed WHERE user_id = ?1 ORDER BY id",
-	/* ?1 user id.  Columns: category_id, id; by category. */
+	/* ?1 user id.  Columns: enum fever_group_col; by category. */
 	[STMT_FEVER_FEEDS_GROUPS] =
 	    "SELECT category_id, id FROM feed WHERE user_id = ?1"
 	    " AND category_id IS NOT NULL ORDER BY category_id, id",
 	/*
-	 * ?1 user id: the icons of the user's feeds.  Columns: id,
-	 * mime_type, data.
+	 * ?1 user id: the icons of the user's feeds.  Columns: enum
+	 * icon_col.
 	 */
 	[STMT_FEVER_FAVICONS] =
 	    "SELECT id, mime_type, data FROM icon WHERE id IN"
@@ -952,10 +943,10 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    "SELECT " FEVER_ITEM_COLS
 	    " FROM json_each(?2) AS j CROSS JOIN entry ON entry.id = j.value"
 	    " WHERE entry.user_id = ?1",
-	/* ?1 user id.  Columns: the user's entries. */
+	/* ?1 user id.  Column: the user's entries. */
 	[STMT_FEVER_TOTAL] =
 	    "SELECT count(*) FROM entry WHERE user_id = ?1",
-	/* ?1 user id.  Columns: id, of every unread (starred) entry. */
+	/* ?1 user id.  Column: the id of every unread (starred) entry. */
 	[STMT_FEVER_UNREAD_IDS] =
 	    "SELECT id FROM entry WHERE user_id = ?1 AND is_read = 0",
 	[STMT_FEVER_SAVED_IDS] =
@@ -985,8 +976,8 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " AND (?3 IS NULL OR feed.category_id = ?3)"
 	    " ORDER BY " FEED_DISPLAY_TITLE " COLLATE NOCASE, feed.id",
 	/*
-	 * ?1 user id.  Columns: feed id, its entries, its unread entries;
-	 * each count from an index alone.
+	 * ?1 user id.  Columns: enum mf_counter_col, each count from an
+	 * index alone.
 	 */
 	[STMT_MF_COUNTERS] =
 	    "SELECT feed.id,"
@@ -994,7 +985,7 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " (SELECT count(*) FROM entry WHERE entry.user_id = ?1"
 	    "  AND entry.feed_id = feed.id AND entry.is_read = 0)"
 	    " FROM feed WHERE feed.user_id = ?1 ORDER BY feed.id",
-	/* ?1 user id, ?2 feed id.  Columns: icon id, mime_type, data. */
+	/* ?1 user id, ?2 feed id.  Columns: enum icon_col. */
 	[STMT_MF_ICON] =
 	    "SELECT icon.id, icon.mime_type, icon.data"
 	    " FROM feed CROSS JOIN icon ON icon.id = feed.icon_id"
@@ -1008,15 +999,6 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " WHERE entry.id = ?2 AND entry.user_id = ?1"
 	    " AND (?3 IS NULL OR entry.feed_id = ?3)"
 	    " AND (?4 IS NULL OR entry.category_id = ?4)",
-	/*
-	 * ?1 user id, ?2 entry id.  Columns: id, url, mime_type, length.
-	 */
-	[STMT_MF_ENCLOSURES] =
-	    "SELECT enclosure.id, enclosure.url, enclosure.mime_type,"
-	    " enclosure.length"
-	    " FROM enclosure CROSS JOIN entry ON entry.id = enclosure.entry_id"
-	    " WHERE enclosure.entry_id = ?2 AND entry.user_id = ?1"
-	    " ORDER BY enclosure.id",
 	/* ?1 user id, ?2 entry id, ?3 now: starred flips (Miniflux). */
 	[STMT_MF_BOOKMARK] =
 	    "UPDATE entry SET is_starred = 1 - is_starred, changed_at = ?3"
@@ -1066,7 +1048,7 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 * (of the user, feed ?2 or category ?3) count what the lists
 	 * filter by published_at and id alone (MF_RANGE), from an index
 	 * without reading a row; _STARRED, _ANY (any filter) and _SEARCH
-	 * apply every filter.  Columns: the count.
+	 * apply every filter.  Column: the count.
 	 */
 	[STMT_MF_COUNT_ALL] = MF_COUNT MF_RANGE,
 	[STMT_MF_COUNT_ALL_FEED] =
@@ -1087,6 +1069,129 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    "SELECT count(*) FROM entry_fts"
 	    " CROSS JOIN entry ON entry.id = entry_fts.rowid"
 	    " WHERE entry_fts MATCH ?14 AND entry.user_id = ?1" MF_FILTER,
+};
+
+/*
+ * How many columns each statement answers: its enum's count (0 for
+ * the statements that answer no rows).  db_open() checks each.
+ */
+static const int stmt_ncols[STMT__MAX] = {
+	[STMT_USER_GET] = USER_COL__MAX,
+	[STMT_USER_GET_BY_NAME] = USER_COL__MAX,
+	[STMT_USER_GET_ONLY] = USER_COL__MAX,
+	[STMT_USER_LIST] = USER_LIST__MAX,
+	[STMT_CATEGORY_LIST] = CATEGORY_LIST__MAX,
+	[STMT_CATEGORY_GET_BY_TITLE] = CATEGORY_COL__MAX,
+	[STMT_FEED_LIST] = FEED_LIST__MAX,
+	[STMT_FEED_GET] = FEED_COL__MAX,
+	[STMT_FEED_GET_BY_URL] = FEED_COL__MAX,
+	[STMT_FEED_DUE] = FEED_COL__MAX,
+	[STMT_FEED_ALL] = FEED_COL__MAX,
+	[STMT_FEED_GET_ID] = FEED_COL__MAX,
+	[STMT_FEED_IDS_BY_URL] = ONE_COL__MAX,
+	[STMT_FEED_RECENT_COUNT] = ONE_COL__MAX,
+	[STMT_ENTRY_LIST_UNREAD] = ENTRY_COL_LIST_MAX,
+	[STMT_ENTRY_LIST_UNREAD_FEED] = ENTRY_COL_LIST_MAX,
+	[STMT_ENTRY_LIST_UNREAD_CATEGORY] = ENTRY_COL_LIST_MAX,
+	[STMT_ENTRY_LIST_STARRED] = ENTRY_COL_LIST_MAX,
+	[STMT_ENTRY_LIST_SINCE_ID] = ENTRY_COL__MAX,
+	[STMT_ENTRY_IDS_CREATED] = ENTRY_IDS__MAX,
+	[STMT_ENTRY_GET_IDS] = ENTRY_COL__MAX,
+	[STMT_ENTRY_UNREAD_COUNTS] = UNREAD_COUNT__MAX,
+	[STMT_ENTRY_SEEN] = ENTRY_SEEN__MAX,
+	[STMT_FETCH_REQUEST_TAKE] = FETCH_REQUEST_COL__MAX,
+	[STMT_FETCH_REQUEST_PENDING] = ONE_COL__MAX,
+	[STMT_RETENTION_FEEDS] = RETENTION_COL__MAX,
+	[STMT_RETENTION_PURGE] = ONE_COL__MAX,
+	[STMT_STATS_COUNTS] = STATS_COL__MAX,
+	[STMT_SAMPLE_RANGE] = SAMPLE_RANGE_VALUES + SAMPLE__MAX,
+	[STMT_SAMPLE_LAST] = ONE_COL__MAX,
+	[STMT_FEED_CHECKED_LAST] = CHECKED_COL__MAX,
+	[STMT_DB_JOURNAL_MODE] = ONE_COL__MAX,
+	[STMT_DB_QUICK_CHECK] = ONE_COL__MAX,
+	[STMT_SESSION_GET] = SESSION_COL__MAX,
+	[STMT_THROTTLE_GET] = THROTTLE_COL__MAX,
+	[STMT_WEB_NAV] = NAV_COL__MAX,
+	[STMT_WEB_LIST_UNREAD] = WEB_COL_LIST__MAX,
+	[STMT_WEB_LIST_UNREAD_FEED] = WEB_COL_LIST__MAX,
+	[STMT_WEB_LIST_UNREAD_CATEGORY] = WEB_COL_LIST__MAX,
+	[STMT_WEB_LIST_ALL] = WEB_COL_LIST__MAX,
+	[STMT_WEB_LIST_ALL_FEED] = WEB_COL_LIST__MAX,
+	[STMT_WEB_LIST_ALL_CATEGORY] = WEB_COL_LIST__MAX,
+	[STMT_WEB_LIST_STARRED] = WEB_COL_LIST__MAX,
+	[STMT_WEB_LIST_UNREAD_ASC] = WEB_COL_LIST__MAX,
+	[STMT_WEB_LIST_UNREAD_FEED_ASC] = WEB_COL_LIST__MAX,
+	[STMT_WEB_LIST_UNREAD_CATEGORY_ASC] = WEB_COL_LIST__MAX,
+	[STMT_WEB_LIST_ALL_ASC] = WEB_COL_LIST__MAX,
+	[STMT_WEB_LIST_ALL_FEED_ASC] = WEB_COL_LIST__MAX,
+	[STMT_WEB_LIST_ALL_CATEGORY_ASC] = WEB_COL_LIST__MAX,
+	[STMT_WEB_LIST_STARRED_ASC] = WEB_COL_LIST__MAX,
+	[STMT_WEB_ENTRY_GET] = WEB_COL_ENTRY__MAX,
+	[STMT_WEB_ENTRY_STATE] = STATE_COL__MAX,
+	[STMT_WEB_CATEGORY_GET] = CATEGORY_COL__MAX,
+	[STMT_WEB_ENCLOSURES] = ENCLOSURE_COL__MAX,
+	[STMT_WEB_ICON_GET] = ICON_COL__MAX,
+	[STMT_WEB_SEARCH] = SEARCH_COL__MAX,
+	[STMT_WEB_DIGEST] = DIGEST_COL__MAX,
+	[STMT_API_TOKEN_GET] = TOKEN_COL__MAX,
+	[STMT_API_KEY_LIST] = API_KEY_COL__MAX,
+	[STMT_API_USER_BY_FEVER_KEY] = USER_COL__MAX,
+	[STMT_GREADER_IDS_CREATED] = GR_IDS_COL__MAX,
+	[STMT_GREADER_IDS_UNREAD] = GR_IDS_COL__MAX,
+	[STMT_GREADER_IDS_STARRED] = GR_IDS_COL__MAX,
+	[STMT_GREADER_IDS_FEED] = GR_IDS_COL__MAX,
+	[STMT_GREADER_IDS_CATEGORY] = GR_IDS_COL__MAX,
+	[STMT_GREADER_IDS_CREATED_ASC] = GR_IDS_COL__MAX,
+	[STMT_GREADER_IDS_UNREAD_ASC] = GR_IDS_COL__MAX,
+	[STMT_GREADER_IDS_STARRED_ASC] = GR_IDS_COL__MAX,
+	[STMT_GREADER_IDS_FEED_ASC] = GR_IDS_COL__MAX,
+	[STMT_GREADER_IDS_CATEGORY_ASC] = GR_IDS_COL__MAX,
+	[STMT_GREADER_ITEMS] = GR_COL__MAX,
+	[STMT_GREADER_SUBS] = GR_SUB_COL__MAX,
+	[STMT_GREADER_LABELS] = ONE_COL__MAX,
+	[STMT_GREADER_UNREAD_FEEDS] = GR_UNREAD_COL__MAX,
+	[STMT_GREADER_UNREAD_LABELS] = GR_UNREAD_COL__MAX,
+	[STMT_FEVER_REFRESHED] = ONE_COL__MAX,
+	[STMT_FEVER_FEEDS] = FEVER_FEED_COL__MAX,
+	[STMT_FEVER_FEEDS_GROUPS] = FEVER_GROUP_COL__MAX,
+	[STMT_FEVER_FAVICONS] = ICON_COL__MAX,
+	[STMT_FEVER_ITEMS_SINCE] = FEVER_COL__MAX,
+	[STMT_FEVER_ITEMS_MAX] = FEVER_COL__MAX,
+	[STMT_FEVER_ITEMS_WITH] = FEVER_COL__MAX,
+	[STMT_FEVER_TOTAL] = ONE_COL__MAX,
+	[STMT_FEVER_UNREAD_IDS] = ONE_COL__MAX,
+	[STMT_FEVER_SAVED_IDS] = ONE_COL__MAX,
+	[STMT_MF_FEEDS] = MF_FEED__MAX,
+	[STMT_MF_COUNTERS] = MF_COUNTER_COL__MAX,
+	[STMT_MF_ICON] = ICON_COL__MAX,
+	[STMT_MF_ENTRY_GET] = MF_COL__MAX,
+	[STMT_MF_LIST_ALL] = MF_COL__MAX,
+	[STMT_MF_LIST_ALL_FEED] = MF_COL__MAX,
+	[STMT_MF_LIST_ALL_CATEGORY] = MF_COL__MAX,
+	[STMT_MF_LIST_UNREAD] = MF_COL__MAX,
+	[STMT_MF_LIST_UNREAD_FEED] = MF_COL__MAX,
+	[STMT_MF_LIST_UNREAD_CATEGORY] = MF_COL__MAX,
+	[STMT_MF_LIST_STARRED] = MF_COL__MAX,
+	[STMT_MF_LIST_ID] = MF_COL__MAX,
+	[STMT_MF_LIST_SEARCH] = MF_COL__MAX,
+	[STMT_MF_LIST_ALL_ASC] = MF_COL__MAX,
+	[STMT_MF_LIST_ALL_FEED_ASC] = MF_COL__MAX,
+	[STMT_MF_LIST_ALL_CATEGORY_ASC] = MF_COL__MAX,
+	[STMT_MF_LIST_UNREAD_ASC] = MF_COL__MAX,
+	[STMT_MF_LIST_UNREAD_FEED_ASC] = MF_COL__MAX,
+	[STMT_MF_LIST_UNREAD_CATEGORY_ASC] = MF_COL__MAX,
+	[STMT_MF_LIST_STARRED_ASC] = MF_COL__MAX,
+	[STMT_MF_LIST_ID_ASC] = MF_COL__MAX,
+	[STMT_MF_LIST_SEARCH_ASC] = MF_COL__MAX,
+	[STMT_MF_COUNT_ALL] = ONE_COL__MAX,
+	[STMT_MF_COUNT_ALL_FEED] = ONE_COL__MAX,
+	[STMT_MF_COUNT_ALL_CATEGORY] = ONE_COL__MAX,
+	[STMT_MF_COUNT_UNREAD] = ONE_COL__MAX,
+	[STMT_MF_COUNT_UNREAD_FEED] = ONE_COL__MAX,
+	[STMT_MF_COUNT_UNREAD_CATEGORY] = ONE_COL__MAX,
+	[STMT_MF_COUNT_STARRED] = ONE_COL__MAX,
+	[STMT_MF_COUNT_ANY] = ONE_COL__MAX,
+	[STMT_MF_COUNT_SEARCH] = ONE_COL__MAX,
 };
 
 #define NAME(s)	[s] = #s
@@ -1237,7 +1342,6 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_MF_COUNTERS),
 	NAME(STMT_MF_ICON),
 	NAME(STMT_MF_ENTRY_GET),
-	NAME(STMT_MF_ENCLOSURES),
 	NAME(STMT_MF_BOOKMARK),
 	NAME(STMT_MF_LIST_ALL),
 	NAME(STMT_MF_LIST_ALL_FEED),
@@ -1290,4 +1394,16 @@ stmt_text(enum stmt s)
 	if ((unsigned)s >= STMT__MAX)
 		return NULL;
 	return stmt_sql[s];
+}
+
+/*
+ * The number of columns s answers, as its enum in stmt.h counts them;
+ * 0 for a statement that answers no rows or a value out of range.
+ */
+int
+stmt_columns(enum stmt s)
+{
+	if ((unsigned)s >= STMT__MAX)
+		return 0;
+	return stmt_ncols[s];
 }

@@ -181,7 +181,6 @@ enum stmt {
 	STMT_MF_COUNTERS,
 	STMT_MF_ICON,
 	STMT_MF_ENTRY_GET,
-	STMT_MF_ENCLOSURES,
 	STMT_MF_BOOKMARK,
 	STMT_MF_LIST_ALL,
 	STMT_MF_LIST_ALL_FEED,
@@ -291,8 +290,17 @@ enum entry_col {
  */
 enum web_col {
 	WEB_COL_ICON_ID = ENTRY_COL_LIST_MAX,
+	WEB_COL_LIST__MAX,
 	WEB_COL_ENTRY_ICON_ID = ENTRY_COL__MAX,
-	WEB_COL_ENTRY_SITE_URL
+	WEB_COL_ENTRY_SITE_URL,
+	WEB_COL_ENTRY__MAX
+};
+
+/* STMT_GREADER_ITEMS adds the feed's site URL and category to entry_col. */
+enum gr_item_col {
+	GR_COL_SITE_URL = ENTRY_COL__MAX,
+	GR_COL_LABEL,		/* the category's title, NULL if none */
+	GR_COL__MAX
 };
 
 /* Result columns of STMT_FEVER_ITEMS_*. */
@@ -353,7 +361,287 @@ enum mf_col {
 	MF_COL__MAX = MF_COL_FEED + MF_FEED__MAX
 };
 
+/*
+ * Statements answering one value: a count, an id, a time, a flag or a
+ * name (STMT_FEED_IDS_BY_URL, STMT_FEED_RECENT_COUNT,
+ * STMT_FETCH_REQUEST_PENDING, STMT_RETENTION_PURGE's hash,
+ * STMT_SAMPLE_LAST, STMT_DB_JOURNAL_MODE, STMT_DB_QUICK_CHECK,
+ * STMT_GREADER_LABELS, STMT_FEVER_REFRESHED, STMT_FEVER_TOTAL,
+ * STMT_FEVER_UNREAD_IDS, STMT_FEVER_SAVED_IDS, STMT_MF_COUNT_*).
+ */
+enum one_col {
+	ONE_COL_VALUE,
+	ONE_COL__MAX
+};
+
+/* STMT_USER_LIST */
+enum user_list_col {
+	USER_LIST_ID,
+	USER_LIST_NAME,
+	USER_LIST_CREATED_AT,
+	USER_LIST_LAST_SEEN_AT,
+	USER_LIST_API_ON,	/* 1 when the user has an API password */
+	USER_LIST_FEEDS,
+	USER_LIST_UNREAD,
+	USER_LIST__MAX
+};
+
+/* STMT_CATEGORY_GET_BY_TITLE, STMT_WEB_CATEGORY_GET */
+enum category_col {
+	CATEGORY_COL_ID,
+	CATEGORY_COL_TITLE,
+	CATEGORY_COL__MAX
+};
+
+/* STMT_CATEGORY_LIST */
+enum category_list_col {
+	CATEGORY_LIST_ID,
+	CATEGORY_LIST_TITLE,
+	CATEGORY_LIST_FEEDS,
+	CATEGORY_LIST_UNREAD,
+	CATEGORY_LIST__MAX
+};
+
+/* STMT_FEED_LIST */
+enum feed_list_col {
+	FEED_LIST_ID,
+	FEED_LIST_CATEGORY_ID,
+	FEED_LIST_CATEGORY,	/* its title, NULL if none */
+	FEED_LIST_URL,
+	FEED_LIST_SITE_URL,
+	FEED_LIST_TITLE,	/* the display title */
+	FEED_LIST_DISABLED,
+	FEED_LIST_CHECKED_AT,
+	FEED_LIST_LAST_SUCCESS_AT,
+	FEED_LIST_LAST_STATUS,
+	FEED_LIST_ERROR_COUNT,
+	FEED_LIST_LAST_ERROR,
+	FEED_LIST_NEXT_CHECK_AT,
+	FEED_LIST_UNREAD,
+	FEED_LIST_ICON_ID,
+	FEED_LIST__MAX
+};
+
+/* STMT_ENTRY_IDS_CREATED */
+enum entry_ids_col {
+	ENTRY_IDS_ID,
+	ENTRY_IDS_CREATED_AT,
+	ENTRY_IDS__MAX
+};
+
+/* STMT_ENTRY_UNREAD_COUNTS */
+enum unread_count_col {
+	UNREAD_COUNT_FEED_ID,
+	UNREAD_COUNT_N,
+	UNREAD_COUNT__MAX
+};
+
+/* STMT_ENTRY_SEEN */
+enum entry_seen_col {
+	ENTRY_SEEN_ID,
+	ENTRY_SEEN_CHANGED,	/* 1 if the document's copy differs */
+	ENTRY_SEEN__MAX
+};
+
+/* STMT_FETCH_REQUEST_TAKE */
+enum fetch_request_col {
+	FETCH_REQUEST_COL_ID,
+	FETCH_REQUEST_COL_USER_ID,	/* NULL: every user */
+	FETCH_REQUEST_COL_FEED_ID,	/* NULL: every due feed */
+	FETCH_REQUEST_COL__MAX
+};
+
+/* STMT_RETENTION_FEEDS */
+enum retention_col {
+	RETENTION_COL_FEED_ID,
+	RETENTION_COL_PARSED_AT,
+	RETENTION_COL__MAX
+};
+
+/* STMT_STATS_COUNTS */
+enum stats_col {
+	STATS_COL_USERS,
+	STATS_COL_FEEDS,
+	STATS_COL_ENTRIES,
+	STATS_COL_UNREAD,
+	STATS_COL__MAX
+};
+
+/*
+ * STMT_SAMPLE_RANGE: the time, then the values in the order of enum
+ * sample_col (samples.h).
+ */
+enum sample_range_col {
+	SAMPLE_RANGE_TS,
+	SAMPLE_RANGE_VALUES	/* + enum sample_col */
+};
+
+/* STMT_FEED_CHECKED_LAST */
+enum checked_col {
+	CHECKED_COL_LAST,	/* the newest check, NULL if none */
+	CHECKED_COL_ENABLED,	/* feeds not disabled */
+	CHECKED_COL__MAX
+};
+
+/* STMT_SESSION_GET */
+enum session_col {
+	SESSION_COL_ID,
+	SESSION_COL_USER_ID,
+	SESSION_COL_USER_NAME,
+	SESSION_COL_CSRF,
+	SESSION_COL_LAST_USED_AT,
+	SESSION_COL_PAGE_SIZE,
+	SESSION_COL_SORT_ORDER,
+	SESSION_COL__MAX
+};
+
+/* STMT_THROTTLE_GET */
+enum throttle_col {
+	THROTTLE_COL_FAILURES,
+	THROTTLE_COL_WINDOW_START,
+	THROTTLE_COL__MAX
+};
+
+/* STMT_WEB_NAV */
+enum nav_col {
+	NAV_COL_THEME,
+	NAV_COL_UNREAD,
+	NAV_COL__MAX
+};
+
+/* STMT_WEB_ENTRY_STATE */
+enum state_col {
+	STATE_COL_IS_READ,
+	STATE_COL_IS_STARRED,
+	STATE_COL__MAX
+};
+
+/* STMT_WEB_ENCLOSURES */
+enum enclosure_col {
+	ENCLOSURE_COL_ID,
+	ENCLOSURE_COL_URL,
+	ENCLOSURE_COL_MIME_TYPE,	/* NULL if not sent */
+	ENCLOSURE_COL_LENGTH,		/* NULL if not sent */
+	ENCLOSURE_COL__MAX
+};
+
+/* STMT_WEB_ICON_GET, STMT_FEVER_FAVICONS, STMT_MF_ICON */
+enum icon_col {
+	ICON_COL_ID,
+	ICON_COL_MIME_TYPE,
+	ICON_COL_DATA,
+	ICON_COL__MAX
+};
+
+/* STMT_WEB_SEARCH */
+enum search_col {
+	SEARCH_COL_ID,
+	SEARCH_COL_FEED_ID,
+	SEARCH_COL_FEED_TITLE,	/* the feed's display title */
+	SEARCH_COL_URL,
+	SEARCH_COL_PUBLISHED_AT,
+	SEARCH_COL_IS_READ,
+	SEARCH_COL_IS_STARRED,
+	SEARCH_COL_ICON_ID,
+	SEARCH_COL_TITLE,	/* matches between 0x01 and 0x02 */
+	SEARCH_COL_SNIPPET,	/* likewise */
+	SEARCH_COL__MAX
+};
+
+/* STMT_WEB_DIGEST */
+enum digest_col {
+	DIGEST_COL_FEED_ID,
+	DIGEST_COL_FEED_TITLE,	/* the feed's display title */
+	DIGEST_COL_ICON_ID,
+	DIGEST_COL_FEED_NEW,	/* the feed's new entries */
+	DIGEST_COL_FEED_UNREAD,	/* how many of them are unread */
+	DIGEST_COL_ID,
+	DIGEST_COL_URL,
+	DIGEST_COL_TITLE,
+	DIGEST_COL_PUBLISHED_AT,
+	DIGEST_COL_IS_READ,
+	DIGEST_COL_IS_STARRED,
+	DIGEST_COL_ALL_NEW,	/* every feed's new entries */
+	DIGEST_COL_ALL_UNREAD,	/* how many of them are unread */
+	DIGEST_COL_ALL_FEEDS,	/* feeds with new entries */
+	DIGEST_COL__MAX
+};
+
+/* STMT_API_TOKEN_GET */
+enum token_col {
+	TOKEN_COL_ID,
+	TOKEN_COL_USER_ID,
+	TOKEN_COL_USER_NAME,
+	TOKEN_COL_LABEL,
+	TOKEN_COL_LAST_USED_AT,
+	TOKEN_COL_API_PASSWORD_HASH,	/* the user's */
+	TOKEN_COL__MAX
+};
+
+/* STMT_API_KEY_LIST */
+enum api_key_col {
+	API_KEY_COL_ID,
+	API_KEY_COL_LABEL,
+	API_KEY_COL_CREATED_AT,
+	API_KEY_COL_LAST_USED_AT,
+	API_KEY_COL__MAX
+};
+
+/* STMT_GREADER_IDS_* */
+enum gr_ids_col {
+	GR_IDS_COL_ID,
+	GR_IDS_COL_KEY,		/* the list's order: created or published */
+	GR_IDS_COL_CREATED_AT,
+	GR_IDS_COL__MAX
+};
+
+/* STMT_GREADER_SUBS */
+enum gr_sub_col {
+	GR_SUB_COL_ID,
+	GR_SUB_COL_TITLE,	/* the display title */
+	GR_SUB_COL_URL,
+	GR_SUB_COL_SITE_URL,
+	GR_SUB_COL_LABEL,	/* the category's title, NULL if none */
+	GR_SUB_COL_CREATED_AT,
+	GR_SUB_COL__MAX
+};
+
+/* STMT_GREADER_UNREAD_FEEDS, STMT_GREADER_UNREAD_LABELS */
+enum gr_unread_col {
+	GR_UNREAD_COL_STREAM,	/* the feed's id, or the category's title */
+	GR_UNREAD_COL_COUNT,
+	GR_UNREAD_COL_NEWEST,	/* the newest unread entry's created_at */
+	GR_UNREAD_COL__MAX
+};
+
+/* STMT_FEVER_FEEDS */
+enum fever_feed_col {
+	FEVER_FEED_COL_ID,
+	FEVER_FEED_COL_ICON_ID,
+	FEVER_FEED_COL_TITLE,	/* the display title */
+	FEVER_FEED_COL_URL,
+	FEVER_FEED_COL_SITE_URL,
+	FEVER_FEED_COL_CHECKED_AT,
+	FEVER_FEED_COL__MAX
+};
+
+/* STMT_FEVER_FEEDS_GROUPS */
+enum fever_group_col {
+	FEVER_GROUP_COL_CATEGORY_ID,
+	FEVER_GROUP_COL_FEED_ID,
+	FEVER_GROUP_COL__MAX
+};
+
+/* STMT_MF_COUNTERS */
+enum mf_counter_col {
+	MF_COUNTER_COL_FEED_ID,
+	MF_COUNTER_COL_ALL,
+	MF_COUNTER_COL_UNREAD,
+	MF_COUNTER_COL__MAX
+};
+
 const char	*stmt_name(enum stmt);
 const char	*stmt_text(enum stmt);
+int		 stmt_columns(enum stmt);
 
 #endif

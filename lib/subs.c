@@ -62,7 +62,7 @@ subs_category_get(struct db *d, int64_t user, const char *name, int create,
 	sqlite3_bind_int64(st, 1, user);
 	sqlite3_bind_text(st, 2, b.p, (int)b.len, SQLITE_STATIC);
 	if ((r = db_step(st)) == 1)
-		*id = sqlite3_column_int64(st, 0);
+		*id = sqlite3_column_int64(st, CATEGORY_COL_ID);
 	db_stmt_done(st);
 	if (r != 0 || !create)
 		goto out;
@@ -279,10 +279,10 @@ subs_opml_export(struct db *d, int64_t user, const char *name,
 			items = it;
 		}
 		it = &items[ni++];
-		it->category = col_dup(st, 2, &oom);
-		it->xml_url = col_dup(st, 3, &oom);
-		it->html_url = col_dup(st, 4, &oom);
-		it->title = col_dup(st, 5, &oom);
+		it->category = col_dup(st, FEED_LIST_CATEGORY, &oom);
+		it->xml_url = col_dup(st, FEED_LIST_URL, &oom);
+		it->html_url = col_dup(st, FEED_LIST_SITE_URL, &oom);
+		it->title = col_dup(st, FEED_LIST_TITLE, &oom);
 	}
 	db_stmt_done(st);
 	if (r == -1)
