@@ -28,6 +28,7 @@
 #include "db.h"
 #include "fcgi_client.h"
 #include "stats.h"
+#include "url.h"
 
 #define WAL_WARN	(64LL * 1024 * 1024)	/* a WAL this big is stuck */
 #define CLOCK_SLACK	300		/* seconds two clocks may differ */
@@ -117,16 +118,6 @@ ck_end(struct doctor *d, struct check *k)
 	buf_release(&k->what);
 	buf_release(&k->fix);
 }
-
-static int64_t
-mono_ms(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* "1.5 MiB", "12 KiB", "300 bytes" */
 static void
 size_str(char *s, size_t n, long long v)
@@ -256,9 +247,9 @@ check_database(struct doctor *d)
 		    "remount read-write)", path);
 		goto out;
 	}
-	t0 = mono_ms();
+	t0 = mono_us() / 1000;
 	if (db_begin(&d->db, 1) == -1) {
-		ms = mono_ms() - t0;
+		ms = mono_us() / 1000 - t0;
 		e = sqlite3_errcode(d->db.db);
 		if (e == SQLITE_BUSY || e == SQLITE_LOCKED) {
 			ck_say(&k, L_FAIL, "%s: the write lock stayed taken: "
@@ -277,7 +268,7 @@ check_database(struct doctor *d)
 		}
 		goto out;
 	}
-	ms = mono_ms() - t0;
+	ms = mono_us() / 1000 - t0;
 	db_rollback(&d->db);
 	ck_say(&k, L_OK, "%s (%s) is writable: the write lock taken in "
 	    "%lld ms", path, sz, (long long)ms);
@@ -362,7 +353,7 @@ check_integrity(struct doctor *d)
 		ck_say(&k, L_SKIP, "the database could not be read");
 		goto out;
 	}
-	t0 = mono_ms();
+	t0 = mono_us() / 1000;
 	if (db_prepare(&d->db, stmt_name(STMT_DB_QUICK_CHECK),
 	    stmt_text(STMT_DB_QUICK_CHECK), &st) == -1) {
 		ck_say(&k, L_FAIL, "quick_check: %s", sqlite3_errmsg(d->db.db));
@@ -379,7 +370,7 @@ check_integrity(struct doctor *d)
 		ck_say(&k, L_FAIL, "quick_check: %s", sqlite3_errmsg(d->db.db));
 	else if (n == 0)
 		ck_say(&k, L_OK, "quick_check found nothing wrong (%lld ms)",
-		    (long long)(mono_ms() - t0));
+		    (long long)(mono_us() / 1000 - t0));
 	else
 		ck_say(&k, L_FAIL, "%d problems in all", n);
 	if (k.level == L_FAIL)
@@ -648,9 +639,9 @@ check_socket(struct doctor *d)
 		    (int)st.st_gid);
 	else
 		strlcpy(mode, "mode unknown", sizeof(mode));
-	t0 = mono_ms();
+	t0 = mono_us() / 1000;
 	r = fcgi_request(path, params, SOCKET_MS, &a);
-	ms = mono_ms() - t0;
+	ms = mono_us() / 1000 - t0;
 	switch (r) {
 	case FCGI_OK:
 		break;
@@ -761,18 +752,13 @@ web_header(char *p, size_t size, size_t n, void *arg)
 static int
 url_path(const char *url, char *p, size_t n)
 {
-	const char	*s;
+	struct url_parts	 u;
 
-	if (strncasecmp(url, "http://", 7) == 0)
-		s = url + 7;
-	else if (strncasecmp(url, "https://", 8) == 0)
-		s = url + 8;
-	else
+	if ((!url_scheme_is(url, "http") && !url_scheme_is(url, "https")) ||
+	    strpbrk(url, "?# \t\r\n") != NULL || url_split(url, &u) == -1 ||
+	    u.host_len == 0)
 		return -1;
-	if (strpbrk(url, "?# \t\r\n") != NULL || *s == '\0' || *s == '/')
-		return -1;
-	s += strcspn(s, "/");
-	return strlcpy(p, *s != '\0' ? s : "/", n) >= n ? -1 : 0;
+	return strlcpy(p, *u.path != '\0' ? u.path : "/", n) >= n ? -1 : 0;
 }
 
 /* What a 404 for the healthz under path means, told with its fix. */

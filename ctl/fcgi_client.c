@@ -157,21 +157,11 @@ fcgi_cgi_head(const char *p, size_t n, int *status, size_t *body)
 	}
 	return -1;
 }
-
-static int64_t
-now_ms(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* Milliseconds left until deadline (a now_ms() time); 0 when past. */
+/* Milliseconds left until deadline (mono_us() / 1000); 0 when past. */
 static int
 left_ms(int64_t deadline)
 {
-	int64_t	 now = now_ms();
+	int64_t	 now = mono_us() / 1000;
 
 	return now >= deadline ? 0 : (int)(deadline - now);
 }
@@ -298,7 +288,7 @@ fcgi_request(const char *path, const char *const *params, int timeout_ms,
 	buf_reset(&a->out);
 	a->status = 0;
 	a->err = 0;
-	deadline = now_ms() + timeout_ms;
+	deadline = mono_us() / 1000 + timeout_ms;
 	if ((rc = connect_to(path, deadline, &fd, a)) != FCGI_OK)
 		goto out;
 	request_bytes(&req, params);

@@ -1,12 +1,69 @@
-/* api.h: what the reader-app APIs (Google Reader, Fever, Miniflux) share */
+/*
+ * api.h: the reader-app APIs (Google Reader, Fever, Miniflux): their
+ * handlers and what their files share, by file
+ */
 #ifndef HEARTH_API_H
 #define HEARTH_API_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-struct buf;
+#include <sqlite3.h>
+
+#include "buf.h"
+
+struct json;
+struct json_t;
 struct req;
+
+#define MF_BODY_MAX	(1024 * 1024)	/* bytes of a JSON request body */
+#define MF_UNCATEGORISED "Uncategorised" /* category 0's title */
+
+#define GR_API_PATH	"/reader/api/0/"
+#define GR_ITEM_PREFIX	"tag:google.com,2005:reader/item/"
+#define GR_STREAM_TAG	"tag:google.com,2005:reader/"
+#define GR_STATE	"user/-/state/com.google/"
+#define GR_LABEL	"user/-/label/"
+#define GR_SCHEME	"http://www.google.com/reader/"
+
+/* What a stream id names. */
+enum gr_kind {
+	GR_KIND_ALL,		/* reading-list */
+	GR_KIND_READ,		/* read */
+	GR_KIND_UNREAD,		/* kept-unread */
+	GR_KIND_STARRED,	/* starred */
+	GR_KIND_FEED,		/* feed/ID or feed/URL */
+	GR_KIND_LABEL,		/* user/-/label/NAME: a category */
+	GR_KIND__MAX
+};
+
+/* A stream with its filters (s, xt, it, ot, nt, r, n, c). */
+struct gr_query {
+	enum gr_kind	 kind;
+	int64_t		 id;		/* the feed or category */
+	int		 read;		/* is_read wanted, -1: either */
+	int		 starred;	/* is_starred wanted, -1: either */
+	int		 empty;		/* nothing can match */
+	int		 unknown;	/* names nothing of the user's */
+	int64_t		 ot;		/* stored at or after */
+	int64_t		 nt;		/* stored before */
+	int		 asc;		/* r=o: oldest first */
+	long long	 n;		/* at most this many */
+	int64_t		 ckey;		/* continuation: past (ckey, cid) */
+	int64_t		 cid;
+	struct buf	 sid;		/* the stream id, as hearth writes it */
+	struct buf	 title;		/* the stream's name */
+	struct buf	 site;		/* a feed's site URL, else empty */
+};
+
+/* One page of a stream: entry ids in order, and whether more follow. */
+struct gr_page {
+	int64_t		*id;
+	int64_t		*key;		/* the order's key (continuation) */
+	int64_t		*crawl;		/* created_at */
+	size_t		 n;
+	int		 more;
+};
 
 /*
  * api_auth.c: who is calling.  Each returns 1 and sets r->user_id and
@@ -42,5 +99,102 @@ int	api_basic_parse(const char *, struct buf *, const char **,
 	    const char **);
 const char *api_googlelogin_parse(const char *, size_t *);
 const char *api_trim(const char *, size_t *);
+
+/* api_fever.c */
+int		 fever_auth(struct req *);
+int		 api_fever(struct req *);
+void		 api_icon_data(struct buf *, const char *, const void *,
+		    size_t);
+
+/* api_greader.c: sign-in, the account, the calls' dispatch */
+int		 api_greader_login(struct req *);
+int		 api_greader(struct req *);
+int		 gr_auth(struct req *, int);
+void		 gr_common_headers(struct req *);
+int		 gr_answer_text(struct req *, int, const char *);
+int		 gr_answer_ok(struct req *);
+int		 gr_json_done(struct req *, struct json *);
+void		 gr_label_str(struct json *, const char *, const char *,
+		    struct buf *);
+
+/* api_greader_stream.c: stream ids, queries, pages and items */
+const char	*gr_state_of(struct req *, const char *);
+const char	*gr_label_of(struct req *, const char *);
+int		 gr_feed_find(struct req *, const char *, int64_t *);
+int64_t		 gr_time_arg(const char *, int64_t);
+int		 gr_query_parse(struct req *, const char *, long long,
+		    long long, struct gr_query *);
+void		 gr_query_release(struct gr_query *);
+int		 gr_page_read(struct req *, const struct gr_query *,
+		    struct gr_page *);
+void		 gr_page_release(struct gr_page *);
+void		 gr_continuation(struct buf *, const struct gr_page *);
+void		 gr_id_array(struct buf *, const int64_t *, size_t);
+void		 gr_item_id(struct buf *, int64_t);
+int		 gr_stream_arg(struct req *, const char *, struct buf *);
+void		 gr_rfc3339(struct buf *, int64_t);
+int		 gr_items_ids(struct req *);
+int		 gr_items_contents(struct req *);
+int		 gr_stream_contents(struct req *);
+
+/* api_greader_edit.c: writes */
+int		 gr_edit_tag(struct req *);
+int		 gr_mark_all(struct req *);
+int		 gr_sub_edit(struct req *);
+int		 gr_quickadd(struct req *);
+int		 gr_rename_tag(struct req *);
+int		 gr_disable_tag(struct req *);
+int		 gr_sub_export(struct req *);
+int		 gr_sub_import(struct req *);
+
+/* api_greader_atom.c */
+int		 api_greader_atom(struct req *);
+
+/* api_greader.c, api_greader_stream.c: pure, unit-tested */
+int64_t		 api_greader_item_id(const char *);
+int		 api_greader_raw_tail(const char *, const char *, size_t,
+		    const char *, struct buf *);
+
+/* api_miniflux.c */
+int		 api_mf_options(struct req *);
+void		 api_mf_error(struct req *, int, const char *);
+int		 api_mf_me(struct req *);
+int		 api_mf_categories(struct req *);
+int		 api_mf_category_create(struct req *);
+int		 api_mf_category_update(struct req *);
+int		 api_mf_category_delete(struct req *);
+int		 api_mf_category_mark(struct req *);
+int		 api_mf_category_feeds(struct req *);
+int		 api_mf_feeds(struct req *);
+int		 api_mf_feed(struct req *);
+int		 api_mf_feed_create(struct req *);
+int		 api_mf_feed_update(struct req *);
+int		 api_mf_feed_delete(struct req *);
+int		 api_mf_feed_refresh(struct req *);
+int		 api_mf_feeds_refresh(struct req *);
+int		 api_mf_feed_icon(struct req *);
+int		 api_mf_feed_mark(struct req *);
+int		 api_mf_counters(struct req *);
+int		 api_mf_discover(struct req *);
+int		 api_mf_export(struct req *);
+int		 api_mf_import(struct req *);
+int		 mf_auth(struct req *);
+void		 mf_begin(struct req *, struct json *, int);
+int		 mf_end(struct req *, struct json *);
+struct json_t	*mf_body(struct req *);
+int		 mf_feed_exists(struct req *, int64_t);
+int		 mf_category_exists(struct req *, int64_t);
+void		 mf_time(struct json *, const char *, int64_t);
+void		 mf_feed(struct json *, const char *, sqlite3_stmt *, int);
+
+/* api_miniflux_entries.c */
+int		 api_mf_entries(struct req *);
+int		 api_mf_feed_entries(struct req *);
+int		 api_mf_category_entries(struct req *);
+int		 api_mf_entry(struct req *);
+int		 api_mf_feed_entry(struct req *);
+int		 api_mf_category_entry(struct req *);
+int		 api_mf_entries_status(struct req *);
+int		 api_mf_bookmark(struct req *);
 
 #endif

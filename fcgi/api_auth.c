@@ -16,7 +16,6 @@
 #include "db.h"
 #include "fcgi.h"
 #include "log.h"
-#include "reader.h"
 #include "stmt.h"
 
 #define CACHE_SLOTS	16	/* verified (name, password) pairs kept */

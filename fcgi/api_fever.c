@@ -9,7 +9,6 @@
 #include <sqlite3.h>
 
 #include "api.h"
-#include "api_miniflux.h"
 #include "buf.h"
 #include "compat.h"
 #include "crypto.h"
@@ -17,7 +16,6 @@
 #include "fcgi.h"
 #include "json.h"
 #include "log.h"
-#include "pages.h"
 #include "stmt.h"
 
 #define FEVER_VERSION		3

@@ -10,10 +10,8 @@
 #include "buf.h"
 #include "db.h"
 #include "fcgi.h"
-#include "greader.h"
 #include "json.h"
 #include "log.h"
-#include "pages.h"
 #include "stmt.h"
 
 #define JSON_TYPE	"application/json; charset=utf-8"

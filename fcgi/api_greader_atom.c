@@ -5,14 +5,13 @@
 
 #include <sqlite3.h>
 
+#include "api.h"
 #include "buf.h"
 #include "crypto.h"
 #include "db.h"
 #include "fcgi.h"
-#include "greader.h"
 #include "html.h"
 #include "log.h"
-#include "pages.h"
 #include "stmt.h"
 #include "xml.h"
 

@@ -8,13 +8,12 @@
 
 #include <sqlite3.h>
 
+#include "api.h"
 #include "buf.h"
 #include "db.h"
 #include "fcgi.h"
-#include "greader.h"
 #include "json.h"
 #include "log.h"
-#include "manage.h"
 #include "opml.h"
 #include "stmt.h"
 #include "subs.h"

@@ -10,14 +10,13 @@
 
 #include <sqlite3.h>
 
+#include "api.h"
 #include "buf.h"
 #include "compat.h"
 #include "db.h"
 #include "fcgi.h"
-#include "greader.h"
 #include "json.h"
 #include "log.h"
-#include "reader.h"
 #include "stmt.h"
 #include "subs.h"
 

@@ -7,10 +7,10 @@
 
 #include <sqlite3.h>
 
+#include "api.h"
 #include "buf.h"
 #include "db.h"
 #include "fcgi.h"
-#include "greader.h"
 #include "stmt.h"
 #include "test.h"
 

@@ -7,7 +7,7 @@
 
 #include <sqlite3.h>
 
-#include "api_miniflux.h"
+#include "api.h"
 #include "buf.h"
 #include "db.h"
 #include "stmt.h"

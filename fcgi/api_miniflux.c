@@ -11,16 +11,12 @@
 #include <sqlite3.h>
 
 #include "api.h"
-#include "api_miniflux.h"
 #include "buf.h"
 #include "db.h"
 #include "fcgi.h"
 #include "json.h"
 #include "log.h"
-#include "manage.h"
 #include "opml.h"
-#include "pages.h"
-#include "reader.h"
 #include "stmt.h"
 #include "subs.h"
 #include "url.h"
@@ -1207,14 +1203,14 @@ looks_like_feed(const char *url, const char **type)
 	static const char *const exts[] = {
 		".atom", ".json", ".rdf", ".rss", ".xml",
 	};
-	const char	*p, *q, *seg;
-	size_t		 n, i, k;
+	struct url_parts	 u;
+	const char		*p, *q, *seg;
+	size_t			 n, i, k;
 
 	*type = "rss";
-	if ((p = strstr(url, "://")) == NULL)
+	if (url_split(url, &u) == -1)
 		return 0;
-	p += 3;
-	p += strcspn(p, "/?#");
+	p = u.path;
 	n = strcspn(p, "?#");
 	while (n > 0 && p[n - 1] == '/')
 		n--;

@@ -8,15 +8,13 @@
 #include <jansson.h>
 #include <sqlite3.h>
 
-#include "api_miniflux.h"
+#include "api.h"
 #include "buf.h"
 #include "compat.h"
 #include "db.h"
 #include "fcgi.h"
 #include "json.h"
 #include "log.h"
-#include "manage.h"
-#include "pages.h"
 #include "stmt.h"
 
 #define MF_LIMIT	100	/* entries per answer unless limit= says */

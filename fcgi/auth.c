@@ -14,8 +14,8 @@
 #include "fcgi.h"
 #include "html.h"
 #include "log.h"
-#include "reader.h"
 #include "stmt.h"
+#include "url.h"
 
 #define TOKEN_BYTES	32		/* session token and CSRF secret */
 #define TOKEN_HEX	(2 * TOKEN_BYTES)
@@ -171,8 +171,9 @@ host_is_ours(struct req *r, const char *host, size_t n)
 {
 	static const char *const hdr[] = { "HTTP_HOST",
 	    "HTTP_X_FORWARDED_HOST" };
-	const char	*h;
-	size_t		 i;
+	struct url_parts	 u;
+	const char		*h;
+	size_t			 i;
 
 	n = host_len(host, n);
 	for (i = 0; i < sizeof(hdr) / sizeof(hdr[0]); i++)
@@ -180,13 +181,8 @@ host_is_ours(struct req *r, const char *host, size_t n)
 		    host_len(h, strlen(h)) == n && strncasecmp(h, host, n) == 0)
 			return 1;
 	/* The public URL the configuration names, "https://host[:port]/". */
-	if ((h = strstr(r->app->conf.base_url, "://")) != NULL) {
-		h += 3;
-		if (host_len(h, strcspn(h, "/")) == n &&
-		    strncasecmp(h, host, n) == 0)
-			return 1;
-	}
-	return 0;
+	return url_split(r->app->conf.base_url, &u) == 0 && u.host_len == n &&
+	    strncasecmp(u.host, host, n) == 0;
 }
 
 /*

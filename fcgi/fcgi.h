@@ -1,21 +1,29 @@
-/* fcgi.h: hearth-fcgi's private header */
+/*
+ * fcgi.h: hearth-fcgi's private header: its state, and what each file
+ * offers the others, by file (the APIs' are in api.h)
+ */
 #ifndef HEARTH_FCGI_H
 #define HEARTH_FCGI_H
 
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
+#include <time.h>
 
 #include <fcgiapp.h>
+#include <sqlite3.h>
 
 #include "buf.h"
 #include "conf.h"
 #include "db.h"
 #include "multipart.h"
+#include "stmt.h"
 
 #define PARAMS_MAX	1024	/* query and form parameters per request */
 #define FIELD_MAX	4096	/* bytes in a multipart form's plain field */
 #define ARGS_MAX	4	/* path segments a route captures */
+#define SESSION_COOKIE	"hearth_session"
+#define LOCAL_PATH_MAX	1024	/* longest next= or back= path accepted */
 
 /* Process-lifetime state, built before the workers start. */
 struct stats_file;
@@ -92,6 +100,187 @@ struct req {
 	struct resp	 resp;
 };
 
+/* Which entries a list shows. */
+enum list_kind {
+	LIST_UNREAD,		/* "/", the home page */
+	LIST_ALL,		/* "/all" */
+	LIST_STARRED,		/* "/starred" */
+	LIST_FEED,		/* "/feed/ID" */
+	LIST_CATEGORY,		/* "/category/ID", id 0: uncategorised */
+	LIST__MAX
+};
+
+/*
+ * A list, as an entry page remembers where it was opened from.  Its
+ * short form, the l= argument of entry links, is "u", "a", "s", "fID",
+ * "faID", "cID", "caID", "cn" or "can" ("a" after f or c: read entries
+ * too; "n": no category).
+ */
+struct list {
+	enum list_kind	 kind;
+	int64_t		 id;	/* the feed or category; 0: none */
+	int		 all;	/* feed and category: read entries too */
+};
+
+/* A position in a list: rows strictly past (published_at, id). */
+struct cursor {
+	int64_t		 published;
+	int64_t		 id;
+};
+
+/* The web reader's menu: which entry is the current page. */
+enum nav {
+	NAV_NONE,
+	NAV_UNREAD,
+	NAV_DIGEST,
+	NAV_ALL,
+	NAV_STARRED,
+	NAV_SEARCH,
+	NAV_FEEDS,
+	NAV_SETTINGS,
+	NAV__MAX
+};
+
+/* Which form of the feeds page comes back open, refilled. */
+enum feeds_form {
+	FORM_NONE,
+	FORM_ADD,
+	FORM_IMPORT
+};
+
+/* What spawn_opml_import() reports; why is buf_init()ed by the caller. */
+struct opml_result {
+	size_t		 added;		/* feeds subscribed */
+	size_t		 categories;	/* made on the way */
+	size_t		 existing;	/* subscribed already */
+	size_t		 duplicates;	/* listed twice in the document */
+	size_t		 bad;		/* URLs that are not http(s) */
+	int		 long_folder;	/* refused: a folder name too long */
+	struct buf	 why;		/* refused: the parser's reason */
+};
+
+/*
+ * auth.c: web sign-in.  The checks route() runs for R_USER, R_CSRF and
+ * R_ORIGIN return 1 to go on, 0 with the answer made, -1 on an internal
+ * error (a 500).
+ */
+int		 need_user(struct req *);
+int		 csrf_ok(struct req *);
+int		 origin_ok(struct req *);
+void		 csrf_field(struct req *);
+int		 session_load(struct req *);
+int		 session_start(struct req *, int64_t);
+int		 session_end(struct req *, int);
+int		 login_locked(struct req *, const char *, int *);
+void		 login_failed(struct req *, const char *);
+void		 login_succeeded(struct req *, const char *);
+
+/* layout.c: the frame every HTML page shares */
+void		 page_begin(struct req *, const char *, enum nav);
+void		 page_end(struct req *);
+void		 html_href(struct req *, const char *);
+
+/*
+ * html_href() of a literal path ("/feeds"), which needs no escaping;
+ * nor does the prefix (conf.c's check_prefix() allows no character
+ * HTML would change).
+ */
+#define HREF_LIT(r, s) do {						\
+	struct buf *href_b = &(r)->resp.body;				\
+	buf_add(href_b, (r)->app->prefix, (r)->app->prefix_len);	\
+	buf_add(href_b, "" s "", sizeof(s) - 1);			\
+} while (0)
+
+/* manage.c: what the management pages share */
+const char	*flash_text(const char *);
+void		 flash_show(struct req *);
+void		 flash_error(struct req *, int, const char *);
+int		 not_found(struct req *, int);
+
+/* metrics.c */
+int		 page_metrics(struct req *);
+
+/* page_categories.c */
+int		 page_categories(struct req *);
+int		 page_category_add(struct req *);
+int		 page_category_rename(struct req *);
+int		 page_category_delete(struct req *);
+
+/* page_digest.c */
+int		 page_digest(struct req *);
+
+/* page_entry.c */
+int		 page_entry(struct req *);
+int		 page_entry_action(struct req *);
+int		 page_mark_read(struct req *);
+
+/* page_feeds.c */
+int		 page_feeds(struct req *);
+int		 page_feed_add(struct req *);
+int		 page_feed_edit(struct req *);
+int		 page_feed_delete(struct req *);
+int		 page_feed_refresh(struct req *);
+int		 page_feeds_refresh(struct req *);
+int		 feeds_render(struct req *, int, const char *, int);
+
+/* page_list.c */
+int		 page_unread(struct req *);
+int		 page_all(struct req *);
+int		 page_starred(struct req *);
+int		 page_feed(struct req *);
+int		 page_category(struct req *);
+int		 page_icon(struct req *);
+void		 entry_meta(struct req *, sqlite3_stmt *, int, time_t);
+void		 entry_toggles(struct req *, int64_t, int, int, const char *,
+		    const char *);
+
+/* page_login.c */
+int		 page_login(struct req *);
+int		 page_logout(struct req *);
+int		 page_password(struct req *);
+
+/* page_misc.c */
+void		 page_error(struct req *, int, const char *);
+int		 page_healthz(struct req *);
+
+/* page_opml.c */
+int		 page_opml_export(struct req *);
+int		 page_opml_import(struct req *);
+
+/* page_search.c */
+int		 page_search(struct req *);
+int		 search_query(struct buf *, const char *);
+void		 search_marks(struct buf *, const char *);
+
+/* page_settings.c */
+int		 page_settings(struct req *);
+int		 page_settings_api(struct req *);
+
+/* page_stats.c */
+int		 page_stats(struct req *);
+
+/* reader.c: helpers the web reader's pages share (lists, cursors) */
+int		 local_path_ok(const char *);
+int		 cursor_parse(const char *, struct cursor *);
+void		 cursor_write(struct buf *, int64_t, int64_t);
+int		 list_parse(const char *, struct list *);
+void		 list_write(struct buf *, const struct list *);
+void		 list_path(struct buf *, const struct list *);
+enum stmt	 list_stmt(const struct list *, int);
+int		 list_bind(sqlite3_stmt *, int64_t, const struct list *,
+		    const struct cursor *, int, int);
+void		 time_html(struct buf *, int64_t, time_t);
+void		 time_open(struct buf *, int64_t);
+int		 url_attr(struct buf *, const char *, size_t, const char *);
+void		 back_path(struct req *, struct buf *);
+int		 wants_json(const struct req *);
+int64_t		 id_parse(const char *);
+int		 user_order(struct req *, int *, int *);
+void		 user_order_set(struct req *, int, const char *);
+
+/* Write lit, a literal ending in `="`, and a checked URL; or nothing. */
+#define URL_ATTR(b, lit, u)	url_attr((b), "" lit "", sizeof(lit) - 1, (u))
+
 /* req.c */
 void		 req_init(struct req *, struct worker *);
 int		 req_read(struct req *);
@@ -154,45 +343,11 @@ int		 route_count(void);
 const char	*route_pattern(int);
 int		 route_match(const char *, const char *, char **);
 
-/* page_misc.c */
-void		 page_error(struct req *, int, const char *);
-
-/* layout.c: the frame every HTML page shares. */
-enum nav {
-	NAV_NONE,
-	NAV_UNREAD,
-	NAV_DIGEST,
-	NAV_ALL,
-	NAV_STARRED,
-	NAV_SEARCH,
-	NAV_FEEDS,
-	NAV_SETTINGS,
-	NAV__MAX
-};
-
-void		 page_begin(struct req *, const char *, enum nav);
-void		 page_end(struct req *);
-void		 html_href(struct req *, const char *);
-
-/*
- * auth.c: the web sign-in's checks, which route() runs for R_USER,
- * R_CSRF and R_ORIGIN: 1 to go on, 0 with the answer made, -1 on an
- * internal error (a 500).
- */
-int		 need_user(struct req *);
-int		 csrf_ok(struct req *);
-int		 origin_ok(struct req *);
-void		 csrf_field(struct req *);
-
-/*
- * html_href() of a literal path ("/feeds"), which needs no escaping;
- * nor does the prefix (conf.c's check_prefix() allows no character
- * HTML would change).
- */
-#define HREF_LIT(r, s) do {						\
-	struct buf *href_b = &(r)->resp.body;				\
-	buf_add(href_b, (r)->app->prefix, (r)->app->prefix_len);	\
-	buf_add(href_b, "" s "", sizeof(s) - 1);			\
-} while (0)
+/* spawn.c: hearth-fetch and hearthctl started from a request */
+int		 spawn_fetch(struct req *, int64_t);
+int		 spawn_fetch_path(char *, size_t);
+int		 spawn_detached(const char *, char *const []);
+int		 spawn_opml_import(struct req *, const char *, size_t,
+		    struct opml_result *);
 
 #endif

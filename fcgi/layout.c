@@ -15,7 +15,6 @@
 #include "fcgi.h"
 #include "html.h"
 #include "log.h"
-#include "reader.h"
 #include "stmt.h"
 
 #define ASSET_MAX	(4 * 1024 * 1024)	/* a bigger file is not hashed */

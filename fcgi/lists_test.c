@@ -11,7 +11,6 @@
 #include "compat.h"
 #include "db.h"
 #include "fcgi.h"
-#include "reader.h"
 #include "stmt.h"
 #include "test.h"
 

@@ -91,16 +91,6 @@ worker_db(struct worker *w)
 		return -1;
 	return 0;
 }
-
-static uint64_t
-now_us(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
-}
-
 /*
  * A worker: accept, answer, reset, until shutdown.  Accepts are taken
  * one thread at a time, as libfcgi's threaded example does.  Each
@@ -111,7 +101,7 @@ worker_main(void *arg)
 {
 	struct worker	*w = arg;
 	struct req	 r;
-	uint64_t	 t0;
+	int64_t		 t0;
 	int		 rc, status, rt;
 
 	req_init(&r, w);
@@ -122,7 +112,7 @@ worker_main(void *arg)
 		if (rc < 0)
 			break;
 		pthread_mutex_lock(&w->busy);
-		t0 = now_us();
+		t0 = mono_us();
 		r.route = route_count();
 		if (req_read(&r) == -1)
 			page_error(&r, r.resp.status, NULL);
@@ -134,7 +124,8 @@ worker_main(void *arg)
 		req_reset(&r);
 		FCGX_Finish_r(&w->fr);
 		if (w->app->stats != NULL)
-			stats_request(w->app->stats, rt, status, now_us() - t0);
+			stats_request(w->app->stats, rt, status,
+			    (uint64_t)(mono_us() - t0));
 		__atomic_fetch_add(&w->app->served, 1, __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&w->busy);
 	}

@@ -6,8 +6,6 @@
 #include "compat.h"
 #include "fcgi.h"
 #include "html.h"
-#include "manage.h"
-#include "reader.h"
 
 /*
  * After a POST a page redirects with ?msg=CODE (Post/Redirect/Get); the

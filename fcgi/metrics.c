@@ -8,7 +8,6 @@
 #include "buf.h"
 #include "crypto.h"
 #include "fcgi.h"
-#include "pages.h"
 #include "stats.h"
 
 /* Headers that name the client a proxy or a tunnel forwarded. */

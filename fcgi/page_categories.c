@@ -10,8 +10,6 @@
 #include "fcgi.h"
 #include "html.h"
 #include "log.h"
-#include "manage.h"
-#include "pages.h"
 #include "stmt.h"
 #include "subs.h"
 

@@ -12,9 +12,6 @@
 #include "fcgi.h"
 #include "html.h"
 #include "log.h"
-#include "manage.h"
-#include "pages.h"
-#include "reader.h"
 #include "stmt.h"
 
 #define DIGEST_PER_FEED	10		/* titles shown per feed */

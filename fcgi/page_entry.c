@@ -13,8 +13,6 @@
 #include "fcgi.h"
 #include "html.h"
 #include "log.h"
-#include "pages.h"
-#include "reader.h"
 #include "stmt.h"
 
 /*
@@ -249,7 +247,7 @@ entry_pager(struct req *r, const struct list *l, const char *ltok,
 
 /*
  * GET /entry/ID[?l=LIST]: the entry, marked read by being opened, with
- * links along the list it was opened from (l=, reader.h; unread when
+ * links along the list it was opened from (l=, fcgi.h; unread when
  * absent).
  */
 int

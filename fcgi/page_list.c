@@ -12,8 +12,6 @@
 #include "fcgi.h"
 #include "html.h"
 #include "log.h"
-#include "pages.h"
-#include "reader.h"
 #include "stmt.h"
 
 /* How a list page reads, after the user's settings. */

@@ -11,8 +11,6 @@
 #include "fcgi.h"
 #include "html.h"
 #include "log.h"
-#include "pages.h"
-#include "reader.h"
 #include "stmt.h"
 
 #define NAME_MAX_LEN	200	/* longer names are not looked up */

@@ -4,7 +4,6 @@
 #include "buf.h"
 #include "fcgi.h"
 #include "html.h"
-#include "pages.h"
 
 static const char *
 reason(int status)

@@ -10,9 +10,7 @@
 #include "db.h"
 #include "fcgi.h"
 #include "log.h"
-#include "manage.h"
 #include "multipart.h"
-#include "pages.h"
 #include "subs.h"
 
 /* GET /opml: the user's subscriptions as hearth.opml. */

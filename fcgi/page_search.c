@@ -11,9 +11,6 @@
 #include "fcgi.h"
 #include "html.h"
 #include "log.h"
-#include "manage.h"
-#include "pages.h"
-#include "reader.h"
 #include "stmt.h"
 
 #define SEARCH_BYTES_MAX	512	/* in the query as typed */

@@ -13,8 +13,6 @@
 #include "fcgi.h"
 #include "html.h"
 #include "log.h"
-#include "manage.h"
-#include "pages.h"
 #include "stmt.h"
 
 #define API_PASSWORD_MIN	8	/* bytes */

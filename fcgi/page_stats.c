@@ -9,8 +9,6 @@
 #include "compat.h"
 #include "fcgi.h"
 #include "html.h"
-#include "pages.h"
-#include "reader.h"
 #include "samples.h"
 
 /*

@@ -13,7 +13,6 @@
 #include "db.h"
 #include "fcgi.h"
 #include "html.h"
-#include "reader.h"
 #include "stmt.h"
 
 /*
@@ -88,7 +87,7 @@ cursor_write(struct buf *b, int64_t published, int64_t id)
 }
 
 /*
- * Parse the short form of a list (reader.h) into *l.  Returns 0, or -1
+ * Parse the short form of a list (fcgi.h) into *l.  Returns 0, or -1
  * for anything else.
  */
 int

@@ -6,7 +6,6 @@
 
 #include "buf.h"
 #include "fcgi.h"
-#include "reader.h"
 #include "test.h"
 
 static void

@@ -2,13 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api_miniflux.h"
+#include "api.h"
 #include "buf.h"
 #include "fcgi.h"
-#include "greader.h"
 #include "log.h"
-#include "pages.h"
-#include "reader.h"
 
 /*
  * Most specific first: the first pattern that matches the path wins.

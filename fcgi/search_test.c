@@ -5,7 +5,7 @@
 #include <sqlite3.h>
 
 #include "buf.h"
-#include "manage.h"
+#include "fcgi.h"
 #include "test.h"
 
 /* Typed queries: the FTS5 query, or NULL when refused (-1). */

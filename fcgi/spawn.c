@@ -26,7 +26,6 @@
 #include "compat.h"
 #include "fcgi.h"
 #include "log.h"
-#include "manage.h"
 #include "opml.h"
 
 #define FETCH_PROG	"hearth-fetch"
@@ -299,16 +298,6 @@ spawn_fetch(struct req *r, int64_t feed)
 	return 0;
 }
 
-/* Milliseconds on a clock that does not jump. */
-static int64_t
-now_ms(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /*
  * The child of spawn_run(): fds[0..2] become its standard input, output
  * and error, everything else is closed.  Each is first moved above 2,
@@ -373,7 +362,7 @@ run_io(int fd[3], const char *in, size_t inlen, struct buf *out,
 			}
 		if (n == 0 || (fd[1] == -1 && fd[2] == -1))
 			return 0;
-		if ((left = deadline - now_ms()) <= 0)
+		if ((left = deadline - mono_us() / 1000) <= 0)
 			return -1;
 		if (poll(pfd, (nfds_t)n, (int)left) == -1) {
 			if (errno == EINTR)
@@ -421,7 +410,7 @@ reap(pid_t pid, int *status, int64_t deadline)
 			return 0;
 		if (w == -1 && errno != EINTR)
 			return -1;
-		if (now_ms() >= deadline)
+		if (mono_us() / 1000 >= deadline)
 			return -1;
 		poll(NULL, 0, 10);
 	}
@@ -438,7 +427,7 @@ static int
 spawn_run(const char *path, char *const argv[], const char *in,
     size_t inlen, struct buf *out, struct buf *err, int timeout_ms)
 {
-	int64_t		 deadline = now_ms() + timeout_ms;
+	int64_t		 deadline = mono_us() / 1000 + timeout_ms;
 	pid_t		 pid;
 	long		 lim;
 	int		 p[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } };

@@ -13,7 +13,7 @@
 
 #include "buf.h"
 #include "compat.h"
-#include "manage.h"
+#include "fcgi.h"
 #include "test.h"
 
 /*

@@ -80,16 +80,6 @@ struct xfer {
 	char		*expires;	/* its Expires */
 	char		 errbuf[CURL_ERROR_SIZE];
 };
-
-static int64_t
-now_ms(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Set job->error from a format; left NULL when out of memory. */
 static void
 job_error(struct job *j, const char *fmt, ...)
@@ -484,17 +474,16 @@ on_header(char *p, size_t size, size_t n, void *arg)
 static void
 url_host(const char *url, char *out, size_t n)
 {
-	CURLU	*u;
-	char	*h = NULL;
+	struct url_parts	 u;
+	size_t			 i;
 
-	strlcpy(out, "?", n);
-	if (url == NULL || (u = curl_url()) == NULL)
+	if (url_split(url, &u) == -1 || u.host_len == 0 || u.host_len >= n) {
+		strlcpy(out, "?", n);
 		return;
-	if (curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
-	    curl_url_get(u, CURLUPART_HOST, &h, 0) == CURLUE_OK)
-		strlcpy(out, h, n);
-	curl_free(h);
-	curl_url_cleanup(u);
+	}
+	for (i = 0; i < u.host_len; i++)
+		out[i] = (char)tolower((unsigned char)u.host[i]);
+	out[i] = '\0';
 }
 
 /* "15 MiB", "64 KiB", "1000 bytes" */
@@ -749,7 +738,7 @@ on_done(struct fetcher *f, struct xfer *x, CURLcode rc)
 	struct host	*h = x->host;
 	char		*eff = NULL;
 	long		 status = 0, nredir = 0;
-	int64_t		 now = now_ms(), pause;
+	int64_t		 now = mono_us() / 1000, pause;
 
 	curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
 	curl_easy_getinfo(x->easy, CURLINFO_REDIRECT_COUNT, &nredir);
@@ -885,29 +874,27 @@ str_hash(const char *s)
 static char *
 host_key(const char *url, int *oom)
 {
-	CURLU	*u;
-	char	*host = NULL, *port = NULL, *key = NULL, *p;
+	struct url_parts	 u;
+	const char		*port;
+	char			*key, *p;
+	int			 portlen;
 
-	if (!url_is_http(url))
+	if (!url_is_http(url) || url_split(url, &u) == -1)
 		return NULL;
-	if ((u = curl_url()) == NULL) {
+	if (u.port_len > 0) {
+		port = u.port;
+		portlen = (int)u.port_len;
+	} else {
+		port = url_scheme_is(url, "https") ? "443" : "80";
+		portlen = (int)strlen(port);
+	}
+	if (asprintf(&key, "%.*s:%.*s", (int)u.host_len, u.host, portlen,
+	    port) == -1) {
 		*oom = 1;
 		return NULL;
 	}
-	if (curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
-	    curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
-	    curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) ==
-	    CURLUE_OK) {
-		if (asprintf(&key, "%s:%s", host, port) == -1) {
-			key = NULL;
-			*oom = 1;
-		}
-		for (p = key; p != NULL && *p != '\0'; p++)
-			*p = (char)tolower((unsigned char)*p);
-	}
-	curl_free(host);
-	curl_free(port);
-	curl_url_cleanup(u);
+	for (p = key; *p != '\0'; p++)
+		*p = (char)tolower((unsigned char)*p);
 	return key;
 }
 
@@ -1038,7 +1025,7 @@ fetch_run(struct job *jobs, const struct conf *conf, fetch_done_fn done,
 		finish(&f, f.bad[i]);
 	}
 	while (f.pending > 0 || f.inflight > 0) {
-		wait = start_ready(&f, now_ms());
+		wait = start_ready(&f, mono_us() / 1000);
 		if ((mc = curl_multi_perform(f.multi, &running)) != CURLM_OK)
 			log_warnx("fetch: %s", curl_multi_strerror(mc));
 		if (drain(&f) > 0)

@@ -147,6 +147,5 @@ int	 pass_main(const struct conf *, const struct pass_want *);
 int	 pass_sample_only(const struct conf *);
 void	 pass_upkeep(struct db *, const struct conf *,
 	    const struct pass_stats *, int64_t);
-int64_t	 pass_now_ms(void);
 
 #endif

@@ -206,16 +206,6 @@ on_signal(int sig)
 	(void)sig;
 	stop = 1;
 }
-
-static int64_t
-mono_s(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec;
-}
-
 /*
  * Sleep until the monotonic time until, or a stop signal.  The signals
  * are blocked but while waiting, so one that arrives just before the
@@ -232,7 +222,7 @@ sleep_until(int64_t until)
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGINT);
 	sigprocmask(SIG_BLOCK, &block, &old);
-	while (!stop && (now = mono_s()) < until) {
+	while (!stop && (now = mono_us() / 1000000) < until) {
 		ts.tv_sec = (time_t)(until - now);
 		ts.tv_nsec = 0;
 		if (pselect(0, NULL, NULL, NULL, &ts, &old) == -1 &&
@@ -268,15 +258,17 @@ pass_loop(const struct conf *conf, const struct pass_want *w, int64_t every)
 	}
 	log_info("a pass every %llds", (long long)every);
 	while (!stop) {
-		start = mono_s();
+		start = mono_us() / 1000000;
 		if (pass_main(conf, w) == -1)
 			log_warnx("the pass could not run; trying again in "
 			    "%llds", (long long)every);
 		mem_trim();
 		/* Samples keep their pace when passes are further apart. */
 		while (!stop && conf->sample_interval > 0 &&
-		    mono_s() + conf->sample_interval < start + every) {
-			sleep_until(mono_s() + conf->sample_interval);
+		    mono_us() / 1000000 + conf->sample_interval <
+		    start + every) {
+			sleep_until(mono_us() / 1000000 +
+			    conf->sample_interval);
 			if (!stop && pass_sample_only(conf) == 0)
 				mem_trim();
 		}

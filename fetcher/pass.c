@@ -52,21 +52,11 @@ struct pass {
 	int			 found;		/* discovery: stored a feed */
 };
 
-/* A queued request: -1 for NULL. */
-struct req {
+/* A request in the fetch_request queue: -1 for NULL. */
+struct fetch_request {
 	int64_t		 user_id;
 	int64_t		 feed_id;
 };
-
-/* A monotonic clock in milliseconds, for durations. */
-int64_t
-pass_now_ms(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /*
  * The process's peak resident memory in bytes: ru_maxrss is in KiB on
@@ -821,12 +811,13 @@ out:
  * greatest id, to delete them once served.  0 or -1.
  */
 static int
-queue_take(struct db *db, struct req **rp, size_t *np, int64_t *maxid)
+queue_take(struct db *db, struct fetch_request **rp, size_t *np,
+    int64_t *maxid)
 {
-	sqlite3_stmt	*st;
-	struct req	*v = NULL, *nv;
-	size_t		 n = 0, cap = 0;
-	int		 r;
+	struct fetch_request	*v = NULL, *nv;
+	sqlite3_stmt		*st;
+	size_t			 n = 0, cap = 0;
+	int			 r;
 
 	*rp = NULL;
 	*np = 0;
@@ -892,11 +883,11 @@ queue_pending(struct db *db)
 static int
 pass_queue(struct pass *p)
 {
-	struct jobs	 l;
-	struct req	*v;
-	size_t		 n, i;
-	int64_t		 maxid = 0;
-	int		 rc = -1;
+	struct fetch_request	*v;
+	struct jobs		 l;
+	size_t			 n, i;
+	int64_t			 maxid = 0;
+	int			 rc = -1;
 
 	jobs_init(&l);
 	for (;;) {
@@ -1053,7 +1044,7 @@ pass_record(struct stats_file *sf, const struct pass_stats *ps, int64_t ms,
 
 /*
  * The upkeep after a pass whose figures are ps and which started at t0
- * (pass_now_ms()): retention, PRAGMA optimize, a TRUNCATE checkpoint, a
+ * (mono_us() / 1000): retention, PRAGMA optimize, a TRUNCATE checkpoint, a
  * sample (unless one was taken within sample_interval) and the summary
  * line.  Nothing here is fatal: a step that fails is logged and the
  * next pass tries again.
@@ -1073,7 +1064,7 @@ pass_upkeep(struct db *db, const struct conf *conf,
 	pass_checkpoint(db);
 	db_file_sizes(conf->database, &dbsize, &walsize);
 	rss = peak_rss();
-	ms = pass_now_ms() - t0;
+	ms = mono_us() / 1000 - t0;
 	if ((sf = stats_open(conf->stats_file)) != NULL)
 		pass_record(sf, ps, ms, rss);
 	/* The sample's row goes too: the WAL is empty when the pass ends. */
@@ -1114,7 +1105,7 @@ pass_hold(struct db *db, const struct conf *conf, const struct pass_want *w,
 	p.verbose = verbose;
 	p.disc_tail = &p.disc;
 	jobs_init(&l);
-	t0 = pass_now_ms();
+	t0 = mono_us() / 1000;
 	if (w != NULL) {
 		if (w->nfeeds > 0) {
 			if (want_resolve(db, w, &ids, &n) == -1)

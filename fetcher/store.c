@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 
 #include "buf.h"
+#include "compat.h"
 #include "conf.h"
 #include "crypto.h"
 #include "db.h"
@@ -108,9 +109,9 @@ store_begin(struct db *db, struct pass_stats *ps)
 	int64_t	 t0, waited;
 	int	 rc;
 
-	t0 = pass_now_ms();
+	t0 = mono_us() / 1000;
 	rc = sqlite3_exec(db->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
-	waited = pass_now_ms() - t0;
+	waited = mono_us() / 1000 - t0;
 	if (ps != NULL)
 		ps->busy_waits_ms += waited;
 	if (rc == SQLITE_OK)

@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 
 #include "buf.h"
+#include "compat.h"
 #include "conf.h"
 #include "db.h"
 #include "feed.h"
@@ -768,7 +769,7 @@ test_sample(void)
 	ps.ok = 5;
 	ps.bytes = 4096;
 	before = q_int("SELECT count(*) FROM sample");
-	pass_upkeep(&db, &conf, &ps, pass_now_ms() - 25);
+	pass_upkeep(&db, &conf, &ps, mono_us() / 1000 - 25);
 	T_OK(q_int("SELECT count(*) FROM sample") == before + 1,
 	    "one sample row per pass");
 	T_OK(q_int("SELECT feeds_checked = 7 AND fetch_errors = 2 AND"
@@ -782,7 +783,7 @@ test_sample(void)
 	/* Old samples are pruned. */
 	exec("INSERT INTO sample (ts) VALUES (%lld)",
 	    (long long)(time(NULL) - 200 * D));
-	pass_upkeep(&db, &conf, &ps, pass_now_ms());
+	pass_upkeep(&db, &conf, &ps, mono_us() / 1000);
 	T_OK(q_int("SELECT count(*) FROM sample WHERE ts < %lld",
 	    (long long)(time(NULL) - 100 * D)) == 0,
 	    "samples older than samples_keep_days pruned");

@@ -1,8 +1,13 @@
-/* compat.c: strlcpy, strlcat, strtonum, explicit_bzero where libc lacks them */
+/*
+ * compat.c: strlcpy, strlcat, strtonum, explicit_bzero where libc lacks
+ * them; a monotonic clock; memory given back
+ */
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <sqlite3.h>
 #ifdef __GLIBC__
@@ -102,4 +107,17 @@ mem_trim(void)
 #ifdef __GLIBC__
 	malloc_trim(0);
 #endif
+}
+
+/*
+ * Microseconds on a clock that does not jump (CLOCK_MONOTONIC), for
+ * durations and deadlines; its zero is arbitrary.
+ */
+int64_t
+mono_us(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }

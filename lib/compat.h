@@ -3,6 +3,7 @@
 #define HEARTH_COMPAT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifndef HAVE_STRLCPY
 size_t		 strlcpy(char *, const char *, size_t);
@@ -19,5 +20,6 @@ void		 explicit_bzero(void *, size_t);
 #endif
 
 void		 mem_trim(void);
+int64_t		 mono_us(void);
 
 #endif

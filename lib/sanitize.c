@@ -610,20 +610,17 @@ host_ok(const char *p)
 static int
 url_host(const char *url, char *host, size_t hostsz, const char **path)
 {
-	const char	*p;
-	size_t		 i, n;
+	struct url_parts	 u;
+	size_t			 i;
 
-	if ((p = strstr(url, "://")) == NULL)
+	if (url_split(url, &u) == -1 || u.userinfo || u.port != NULL ||
+	    u.host_len == 0 || u.host_len >= hostsz ||
+	    memchr(u.host, ':', u.host_len) != NULL)
 		return -1;
-	p += 3;
-	n = strcspn(p, "/?#");
-	if (n == 0 || n >= hostsz || memchr(p, '@', n) != NULL ||
-	    memchr(p, ':', n) != NULL)
-		return -1;
-	for (i = 0; i < n; i++)
-		host[i] = (char)lower((unsigned char)p[i]);
-	host[n] = '\0';
-	*path = p + n;
+	for (i = 0; i < u.host_len; i++)
+		host[i] = (char)lower((unsigned char)u.host[i]);
+	host[u.host_len] = '\0';
+	*path = u.path;
 	return 0;
 }
 

@@ -99,6 +99,54 @@ static const struct {
 	{ NULL, "http", 0 },
 };
 
+static const struct {
+	const char	*url;
+	int		 ok;
+	const char	*host, *port, *path;	/* port NULL: none */
+	int		 userinfo;
+} split[] = {
+	{ "https://Example.com/a?b#c", 0, "Example.com", NULL, "/a?b#c", 0 },
+	{ "http://u:p@host:8080?q", 0, "host", "8080", "?q", 1 },
+	{ "http://[::1]:8/x", 0, "[::1]", "8", "/x", 0 },
+	{ "http://[::1]", 0, "[::1]", NULL, "", 0 },
+	{ "http://host:/", 0, "host", "", "/", 0 },
+	{ "http:///x", 0, "", NULL, "/x", 0 },
+	{ "feed+x://h#f", 0, "h", NULL, "#f", 0 },
+	{ "http://[::1/", -1, NULL, NULL, NULL, 0 },
+	{ "http://[::1]x/", -1, NULL, NULL, NULL, 0 },
+	{ "http:/x", -1, NULL, NULL, NULL, 0 },
+	{ "//host/x", -1, NULL, NULL, NULL, 0 },
+	{ "a/b://host/", -1, NULL, NULL, NULL, 0 },
+	{ "", -1, NULL, NULL, NULL, 0 },
+	{ NULL, -1, NULL, NULL, NULL, 0 },
+};
+
+static void
+test_split(void)
+{
+	struct url_parts	 u;
+	char			 host[64], port[16];
+	size_t			 i;
+	int			 ok;
+
+	for (i = 0; i < sizeof(split) / sizeof(split[0]); i++) {
+		ok = url_split(split[i].url, &u);
+		T_OK(ok == split[i].ok, "url_split(%s) is %d",
+		    split[i].url ? split[i].url : "NULL", split[i].ok);
+		if (ok == -1 || split[i].ok == -1)
+			continue;
+		snprintf(host, sizeof(host), "%.*s", (int)u.host_len, u.host);
+		snprintf(port, sizeof(port), "%.*s", (int)u.port_len,
+		    u.port != NULL ? u.port : "");
+		T_STR(host, split[i].host, "%s: host", split[i].url);
+		T_STR(u.port != NULL ? port : NULL, split[i].port, "%s: port",
+		    split[i].url);
+		T_STR(u.path, split[i].path, "%s: path", split[i].url);
+		T_OK(u.userinfo == split[i].userinfo, "%s: userinfo %d",
+		    split[i].url, split[i].userinfo);
+	}
+}
+
 int
 main(void)
 {
@@ -119,5 +167,6 @@ main(void)
 		    scheme[i].is, "url_scheme_is(%s, %s) is %d",
 		    scheme[i].url ? scheme[i].url : "NULL", scheme[i].scheme,
 		    scheme[i].is);
+	test_split();
 	return T_DONE();
 }
