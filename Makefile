@@ -148,6 +148,13 @@ $(SAN)/ctl/%_test: $(SAN)/ctl/%_test.o $(SAN_CTL) $(SAN)/libhearth.a
 $(SAN)/fcgi/%_test: $(SAN)/fcgi/%_test.o $(SAN_FCGI) $(SAN)/libhearth.a
 	$(CC) $(SAN_ALL) $(LDFLAGS) -o $@ $^ $(FCGI_LIBS) $(LIBS)
 
+# tests/fcgi-client: one FastCGI request through hearthctl doctor's
+# client, for the golden page tests (tests/t-golden.sh).
+$(SAN)/tests/fcgi-client.o: ALL_CPPFLAGS += -Ictl
+$(SAN)/tests/fcgi-client: $(SAN)/tests/fcgi-client.o $(SAN)/ctl/fcgi_client.o \
+    $(SAN)/libhearth.a
+	$(CC) $(SAN_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
+
 # Fuzz targets replayed over their corpus by a plain main (no clang
 # needed): build/san/fuzz/NAME.  They link the fetcher's objects and
 # the library.
@@ -155,7 +162,7 @@ $(SAN)/fuzz/%: $(SAN)/fuzz/%.o $(SAN)/fuzz/replay.o $(SAN_FETCH) \
     $(SAN)/libhearth.a
 	$(CC) $(SAN_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-SAN_BINS =	$(addprefix $(SAN)/,$(PROGS)) \
+SAN_BINS =	$(addprefix $(SAN)/,$(PROGS)) $(SAN)/tests/fcgi-client \
 		$(patsubst %.c,$(SAN)/%,$(UNIT_SRC)) \
 		$(patsubst %.c,$(SAN)/%,$(FUZZ_SRC))
 
