@@ -177,10 +177,18 @@ check:
 test: $(SAN_BINS)
 	sh tests/run $(TESTS)
 
+# The programs' sources, not tests or fuzzers, for cppcheck's
+# unusedFunction (whole-program: every file in one run).
+LINT_SRC =	$(filter-out $(GEN_SQL),$(LIB_SRC)) $(FETCH_SRC) $(CTL_SRC) \
+		$(FCGI_SRC)
+
 lint:
 	mandoc -Tlint -Werror $(MAN)
 	cppcheck --quiet --error-exitcode=1 --std=c99 \
 	    --suppress=missingIncludeSystem -Ilib lib fetcher ctl $(wildcard fcgi)
+	cppcheck --quiet --error-exitcode=1 --std=c99 --enable=unusedFunction \
+	    --suppress=missingIncludeSystem \
+	    --suppress-xml=scripts/lint-unused.xml -Ilib $(LINT_SRC)
 
 # --- fuzzing with libFuzzer: build/fuzz/ ------------------------------
 

@@ -48,7 +48,8 @@ usage(FILE *f)
 	size_t	 i;
 
 	fprintf(f, "usage: hearthctl [-qy] [-c file] [-u user] command "
-	    "[argument ...]\n");
+	    "[argument ...]\n"
+	    "       hearthctl -V | --version\n");
 	for (i = 0; i < NCMDS; i++)
 		fprintf(f, "       hearthctl %s%s%s\n", cmds[i].name,
 		    *cmds[i].args ? " " : "", cmds[i].args);

@@ -32,7 +32,8 @@ static pthread_mutex_t	 accept_lock = PTHREAD_MUTEX_INITIALIZER;
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: hearth-fcgi [-dV] [-c file]\n");
+	fprintf(stderr, "usage: hearth-fcgi [-d] [-c file]\n"
+	    "       hearth-fcgi -V | --version\n");
 	exit(2);
 }
 
@@ -166,6 +167,10 @@ main(int argc, char *argv[])
 	const char		*conf_file = NULL;
 	int			 ch, debug = 0, i, n, sig, tries, left;
 
+	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+		printf("hearth-fcgi %s\n", HEARTH_VERSION);
+		return 0;
+	}
 	while ((ch = getopt(argc, argv, "c:dV")) != -1) {
 		switch (ch) {
 		case 'c':

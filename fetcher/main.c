@@ -38,7 +38,7 @@ usage(FILE *fp)
 	    "--feed id|url ...]\n"
 	    "       hearth-fetch parse [-d] [--base-url URL] "
 	    "[--content-type TYPE] FILE|-\n"
-	    "       hearth-fetch --version\n");
+	    "       hearth-fetch -V | --version\n");
 }
 
 /*
@@ -387,7 +387,8 @@ main(int argc, char *argv[])
 {
 	int	 rc;
 
-	if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
+	if (argc >= 2 && (strcmp(argv[1], "-V") == 0 ||
+	    strcmp(argv[1], "--version") == 0)) {
 		printf("hearth-fetch %s\n", HEARTH_VERSION);
 		return 0;
 	}

@@ -1,9 +1,6 @@
 /* json.c: a scoped, streaming JSON writer for API responses */
 #include <inttypes.h>
-#include <math.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
@@ -208,36 +205,6 @@ json_int(struct json *j, const char *key, int64_t v)
 	if (json_begin(j, key) == -1)
 		return;
 	buf_printf(j->b, "%" PRId64, v);
-	json_end(j);
-}
-
-/*
- * Write v in the fewest digits that read back as the same double (the
- * C locale's decimal point is assumed).  NaN and infinities have no JSON
- * form: they set err.
- */
-void
-json_double(struct json *j, const char *key, double v)
-{
-	char	 num[32];
-	int	 prec;
-
-	if (j->err)
-		return;
-	if (!isfinite(v)) {
-		json_misuse(j, "non-finite number");
-		return;
-	}
-	if (json_begin(j, key) == -1)
-		return;
-	for (prec = 15; prec < 17; prec++) {
-		snprintf(num, sizeof(num), "%.*g", prec, v);
-		if (strtod(num, NULL) == v)
-			break;
-	}
-	if (prec == 17)
-		snprintf(num, sizeof(num), "%.17g", v);
-	buf_puts(j->b, num);
 	json_end(j);
 }
 

@@ -32,7 +32,6 @@ void	json_close_all(struct json *);
 void	json_str(struct json *, const char *, const char *);
 void	json_strn(struct json *, const char *, const char *, size_t);
 void	json_int(struct json *, const char *, int64_t);
-void	json_double(struct json *, const char *, double);
 void	json_bool(struct json *, const char *, int);
 void	json_nil(struct json *, const char *);
 void	json_escape(struct buf *, const char *, size_t);

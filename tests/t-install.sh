@@ -121,14 +121,17 @@ for p in $progs; do
 		notok "$p installed as built (build/$p)"
 		continue
 	fi
-	case $p in
-	hearth-fetch) v=$("$P/bin/$p" --version 2>&1) ;;
-	*) v=$("$P/bin/$p" -V 2>&1) ;;
-	esac
+	v=$("$P/bin/$p" -V 2>&1)
 	if [ "$v" = "$p $version" ]; then
 		ok "$p installed as built, runs: $v"
 	else
 		notok "$p installed as built, runs: \"$v\", not \"$p $version\""
+	fi
+	v=$("$P/bin/$p" --version 2>&1)
+	if [ "$v" = "$p $version" ]; then
+		ok "$p --version: $v"
+	else
+		notok "$p --version: \"$v\", not \"$p $version\""
 	fi
 done
 if grep -a -q -F "$prefix/share/hearth" "$P/bin/hearth-fcgi"; then
