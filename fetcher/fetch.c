@@ -680,6 +680,14 @@ xfer_setup(struct xfer *x)
 	SETOPT(CURLOPT_HEADERDATA, x);
 	SETOPT(CURLOPT_OPENSOCKETFUNCTION, on_opensocket);
 	SETOPT(CURLOPT_OPENSOCKETDATA, x);
+#if LIBCURL_VERSION_NUM >= 0x075700	/* 7.87 */
+	/*
+	 * A transfer that times out while its name resolves would else
+	 * wait for getaddrinfo() (5 s and more on a slow resolver) when it
+	 * is cleaned up, and every other transfer of the pass with it.
+	 */
+	SETOPT(CURLOPT_QUICK_EXIT, 1L);
+#endif
 	if (j->username != NULL && *j->username != '\0') {
 		SETOPT(CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
 		SETOPT(CURLOPT_USERNAME, j->username);
