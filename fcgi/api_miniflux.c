@@ -1123,47 +1123,73 @@ api_mf_feeds_refresh(struct req *r)
 }
 
 /*
- * GET /v1/feeds/ID/icon: {"id", "data": "image/png;base64,...",
- * "mime_type"}; 404 for no such feed or no icon.
+ * An icon as Miniflux shows it: {"id", "data": "image/png;base64,...",
+ * "mime_type"}, from the row of st at columns mime and mime + 1 (data).
+ * 0, or -1 (the answer is then a 500).
  */
-int
-api_mf_feed_icon(struct req *r)
+static int
+icon_json(struct req *r, int64_t id, sqlite3_stmt *st, int mime)
 {
 	struct json	 j;
 	struct buf	 data;
-	sqlite3_stmt	*st;
-	int64_t		 id;
-	int		 n, step;
+	int		 n;
 
-	if (mf_auth(r) == -1 || mf_arg_id(r, 0, &id) == -1)
-		return 0;
-	if ((st = db_stmt(r->db, STMT_MF_ICON)) == NULL)
-		return -1;
-	if (sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
-	    sqlite3_bind_int64(st, 2, id) != SQLITE_OK ||
-	    (step = db_step(st)) == -1) {
-		db_stmt_done(st);
-		return -1;
-	}
-	if (step == 0) {
-		db_stmt_done(st);
-		api_mf_error(r, 404, NULL);
-		return 0;
-	}
 	buf_init(&data);
-	n = sqlite3_column_bytes(st, 2);
-	api_icon_data(&data, text(st, 1), sqlite3_column_blob(st, 2),
+	n = sqlite3_column_bytes(st, mime + 1);
+	api_icon_data(&data, text(st, mime), sqlite3_column_blob(st, mime + 1),
 	    n > 0 ? (size_t)n : 0);
 	mf_begin(r, &j, 200);
 	json_obj_open(&j, NULL);
-	json_int(&j, "id", sqlite3_column_int64(st, 0));
+	json_int(&j, "id", id);
 	json_strn(&j, "data", data.p != NULL ? data.p : "", data.len);
-	json_str(&j, "mime_type", text(st, 1));
-	db_stmt_done(st);
+	json_str(&j, "mime_type", text(st, mime));
 	if (data.oom)
 		r->resp.body.oom = 1;
 	buf_release(&data);
 	return mf_end(r, &j);
+}
+
+/*
+ * Answer the icon statement s finds for the user and the id of the path
+ * (icon_json(), its columns from mime; the icon's id in column 0 when
+ * mime is 1, else the path's), or 404.  0, or -1.
+ */
+static int
+icon_answer(struct req *r, enum stmt s, int mime)
+{
+	sqlite3_stmt	*st;
+	int64_t		 id;
+	int		 rc = -1, step = -1;
+
+	if (mf_auth(r) == -1 || mf_arg_id(r, 0, &id) == -1)
+		return 0;
+	if ((st = db_stmt(r->db, s)) == NULL)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, r->user_id) == SQLITE_OK &&
+	    sqlite3_bind_int64(st, 2, id) == SQLITE_OK)
+		step = db_step(st);
+	if (step == 0) {
+		api_mf_error(r, 404, NULL);
+		rc = 0;
+	} else if (step == 1)
+		rc = icon_json(r, mime == 1 ? sqlite3_column_int64(st, 0) : id,
+		    st, mime);
+	db_stmt_done(st);
+	return rc;
+}
+
+/* GET /v1/icons/ID: an icon of one of the user's feeds; 404 else. */
+int
+api_mf_icon(struct req *r)
+{
+	return icon_answer(r, STMT_WEB_ICON_GET, 0);
+}
+
+/* GET /v1/feeds/ID/icon: the feed's icon; 404 for no feed or no icon. */
+int
+api_mf_feed_icon(struct req *r)
+{
+	return icon_answer(r, STMT_MF_ICON, 1);
 }
 
 /* PUT /v1/feeds/ID/mark-all-as-read: 204, or 404. */

@@ -27,6 +27,15 @@ struct app {
 	volatile sig_atomic_t quit;	/* SIGTERM or SIGINT seen */
 	struct stats_file *stats;	/* live figures, or NULL */
 	uint64_t	 served;	/* requests answered, for idleness */
+	/* "refresh now": workers ask, the main thread starts the fetcher */
+	pthread_t	 runner_thread;	/* the main thread, woken by SIGUSR2 */
+	int		 runner_thread_set;
+	int		 runner_wanted;	/* a request waits for a runner */
+	int64_t		 runner_started_ms; /* the last start, monotonic */
+	/* the storage as last seen by storage_fault() */
+	int64_t		 storage_seen;	/* when, UNIX time; 0: never */
+	int		 storage_fault;	/* DB_FAULT_* */
+	int64_t		 storage_free;	/* bytes, or -1 */
 };
 
 /* One worker thread: its own connection and request. */
@@ -112,6 +121,7 @@ const char	*route_pattern(int);
 
 /* page_misc.c */
 void		 page_error(struct req *, int, const char *);
+int		 storage_fault(struct app *, int64_t *, int *);
 
 /*
  * layout.c: the frame every HTML page shares, and sign-in state.

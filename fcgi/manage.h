@@ -7,6 +7,7 @@
 
 #include "buf.h"
 
+struct app;
 struct req;
 
 /* What spawn_opml_import() reports; why is buf_init()ed by the caller. */
@@ -32,6 +33,7 @@ int		 feeds_render(struct req *, int, const char *, int);
 
 /* spawn.c */
 int		 spawn_fetch(struct req *, int64_t);
+int64_t		 spawn_runner(struct app *);
 int		 spawn_fetch_path(char *, size_t);
 int		 spawn_detached(const char *, char *const []);
 int		 spawn_opml_import(struct req *, const char *, size_t,

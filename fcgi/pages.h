@@ -25,6 +25,7 @@ int	page_starred(struct req *);
 int	page_feed(struct req *);
 int	page_category(struct req *);
 int	page_icon(struct req *);
+int	page_icon_shared(struct req *);
 
 /* page_entry.c */
 int	page_entry(struct req *);
@@ -80,6 +81,7 @@ int	api_mf_feed_delete(struct req *);
 int	api_mf_feed_refresh(struct req *);
 int	api_mf_feeds_refresh(struct req *);
 int	api_mf_feed_icon(struct req *);
+int	api_mf_icon(struct req *);
 int	api_mf_feed_mark(struct req *);
 int	api_mf_counters(struct req *);
 int	api_mf_discover(struct req *);
