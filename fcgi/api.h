@@ -173,6 +173,7 @@ int		 api_mf_feed_delete(struct req *);
 int		 api_mf_feed_refresh(struct req *);
 int		 api_mf_feeds_refresh(struct req *);
 int		 api_mf_feed_icon(struct req *);
+int		 api_mf_icon(struct req *);
 int		 api_mf_feed_mark(struct req *);
 int		 api_mf_counters(struct req *);
 int		 api_mf_discover(struct req *);

@@ -202,6 +202,36 @@ gr_label_str(struct json *j, const char *key, const char *name, struct buf *tmp)
 	json_str(j, key, tmp->oom ? "" : tmp->p);
 }
 
+/*
+ * The absolute URL of icon id, public through its token (/icon/ID/TOKEN,
+ * page_icon_shared()), into b: base_url when set, else this request's
+ * scheme and Host, and the path prefix.  Empty when there is no token
+ * or no usable host: apps show their own placeholder then.
+ */
+static void
+gr_icon_url(struct req *r, struct buf *b, int64_t id, const char *token)
+{
+	const char	*base = r->app->conf.base_url, *host;
+	size_t		 n;
+
+	buf_reset(b);
+	if (id <= 0 || token == NULL || *token == '\0')
+		return;
+	if (*base != '\0') {
+		n = strlen(base);
+		buf_add(b, base, n > 0 && base[n - 1] == '/' ? n - 1 : n);
+	} else {
+		host = req_env(r, "HTTP_HOST");
+		if (host == NULL || *host == '\0' || strspn(host,
+		    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "0123456789.-:[]") != strlen(host))
+			return;
+		buf_printf(b, "%s://%s", r->https ? "https" : "http", host);
+		buf_add(b, r->app->prefix, r->app->prefix_len);
+	}
+	buf_printf(b, "/icon/%lld/%s", (long long)id, token);
+}
+
 /* GET subscription/list: every feed with its folder. */
 static int
 gr_sub_list(struct req *r)
@@ -243,8 +273,11 @@ gr_sub_list(struct req *r)
 		    GR_SUB_COL_URL));
 		s = (const char *)sqlite3_column_text(st, GR_SUB_COL_SITE_URL);
 		json_str(&j, "htmlUrl", s != NULL ? s : "");
-		/* Icons are behind the web sign-in: none an app can fetch. */
-		json_str(&j, "iconUrl", "");
+		gr_icon_url(r, &tmp,
+		    sqlite3_column_int64(st, GR_SUB_COL_ICON_ID),
+		    (const char *)sqlite3_column_text(st,
+		    GR_SUB_COL_ICON_TOKEN));
+		json_str(&j, "iconUrl", tmp.p != NULL ? tmp.p : "");
 		buf_reset(&tmp);
 		buf_printf(&tmp, "%lld", (long long)
 		    sqlite3_column_int64(st, GR_SUB_COL_CREATED_AT) * 1000);

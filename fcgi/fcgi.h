@@ -37,6 +37,15 @@ struct app {
 	volatile sig_atomic_t quit;	/* SIGTERM or SIGINT seen */
 	struct stats_file *stats;	/* live figures, or NULL */
 	uint64_t	 served;	/* requests answered, for idleness */
+	/* "refresh now": workers ask, the main thread starts the fetcher */
+	pthread_t	 runner_thread;	/* the main thread, woken by SIGUSR2 */
+	int		 runner_thread_set;
+	int		 runner_wanted;	/* a request waits for a runner */
+	int64_t		 runner_started_ms; /* the last start, monotonic */
+	/* the storage as last seen by storage_fault() */
+	int64_t		 storage_seen;	/* when, UNIX time; 0: never */
+	int		 storage_fault;	/* DB_FAULT_* */
+	int64_t		 storage_free;	/* bytes, or -1 */
 };
 
 /* One worker thread: its own connection and request. */
@@ -230,6 +239,7 @@ int		 page_starred(struct req *);
 int		 page_feed(struct req *);
 int		 page_category(struct req *);
 int		 page_icon(struct req *);
+int		 page_icon_shared(struct req *);
 void		 entry_meta(struct req *, sqlite3_stmt *, int, time_t);
 void		 entry_toggles(struct req *, int64_t, int, int, const char *,
 		    const char *);
@@ -241,6 +251,7 @@ int		 page_password(struct req *);
 
 /* page_misc.c */
 void		 page_error(struct req *, int, const char *);
+int		 storage_fault(struct app *, int64_t *, int *);
 int		 page_healthz(struct req *);
 
 /* page_opml.c */
@@ -345,6 +356,7 @@ int		 route_match(const char *, const char *, char **);
 
 /* spawn.c: hearth-fetch and hearthctl started from a request */
 int		 spawn_fetch(struct req *, int64_t);
+int64_t		 spawn_runner(struct app *);
 int		 spawn_fetch_path(char *, size_t);
 int		 spawn_detached(const char *, char *const []);
 int		 spawn_opml_import(struct req *, const char *, size_t,

@@ -24,7 +24,7 @@
 #include "stats.h"
 
 #define BACKLOG		128
-#define IDLE_CHECK	5	/* seconds between looks for idleness */
+#define IDLE_CHECK	5000	/* ms between looks for idleness */
 
 static struct app	 app;
 static pthread_mutex_t	 accept_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -114,6 +114,7 @@ worker_main(void *arg)
 			break;
 		pthread_mutex_lock(&w->busy);
 		t0 = mono_us();
+		(void)db_fault_take();	/* a storage fault is this request's */
 		r.route = route_count();
 		if (req_read(&r) == -1)
 			page_error(&r, r.resp.status, NULL);
@@ -164,6 +165,7 @@ main(int argc, char *argv[])
 	sigset_t		 mask, old;
 	struct timespec		 ts;
 	uint64_t		 served, seen = 0, trimmed = 0;
+	int64_t			 now, idle_at, runner_at = -1, wait;
 	const char		*conf_file = NULL;
 	int			 ch, debug = 0, i, n, sig, tries, left;
 
@@ -217,7 +219,10 @@ main(int argc, char *argv[])
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGUSR2);	/* a worker wants the fetcher */
 	pthread_sigmask(SIG_BLOCK, &mask, &old);
+	app.runner_thread = pthread_self();
+	app.runner_thread_set = 1;
 
 	n = app.conf.workers;
 	if ((workers = calloc((size_t)n, sizeof(*workers))) == NULL)
@@ -242,30 +247,42 @@ main(int argc, char *argv[])
 
 	/*
 	 * Wait for the signal to stop; requests in flight finish.  Every
-	 * IDLE_CHECK seconds, when requests came before but none since the
+	 * IDLE_CHECK ms, when requests came before but none since the
 	 * last look, what they left goes back to the system: an idle
 	 * responder keeps almost no dirty memory to be swapped or
-	 * compressed and faulted back in by the next request.
+	 * compressed and faulted back in by the next request.  SIGUSR2
+	 * from a worker asks for the fetcher ("refresh now"), which this
+	 * thread starts at most once a second (spawn_runner()).
 	 */
+	idle_at = mono_us() / 1000 + IDLE_CHECK;
 	for (;;) {
-		ts.tv_sec = IDLE_CHECK;
-		ts.tv_nsec = 0;
-		if ((sig = sigtimedwait(&mask, NULL, &ts)) == -1) {
-			if (errno != EAGAIN && errno != EINTR)
-				sig = SIGTERM;
-			else {
-				served = __atomic_load_n(&app.served,
-				    __ATOMIC_RELAXED);
-				if (served == seen && served != trimmed) {
-					idle_trim(workers, n);
-					trimmed = served;
-				}
-				seen = served;
-				continue;
-			}
-		}
-		if (sig != SIGHUP)
+		now = mono_us() / 1000;
+		wait = idle_at - now;
+		if (runner_at != -1 && runner_at - now < wait)
+			wait = runner_at - now;
+		if (wait < 0)
+			wait = 0;
+		ts.tv_sec = (time_t)(wait / 1000);
+		ts.tv_nsec = (long)(wait % 1000) * 1000000;
+		if ((sig = sigtimedwait(&mask, NULL, &ts)) == -1 &&
+		    errno != EAGAIN && errno != EINTR)
+			sig = SIGTERM;
+		if (sig == SIGTERM || sig == SIGINT)
 			break;
+		now = mono_us() / 1000;
+		if (sig == SIGUSR2 || (runner_at != -1 && now >= runner_at)) {
+			wait = spawn_runner(&app);
+			runner_at = wait == -1 ? -1 : now + wait;
+		}
+		if (now < idle_at)
+			continue;
+		idle_at = now + IDLE_CHECK;
+		served = __atomic_load_n(&app.served, __ATOMIC_RELAXED);
+		if (served == seen && served != trimmed) {
+			idle_trim(workers, n);
+			trimmed = served;
+		}
+		seen = served;
 	}
 	log_info("signal %d: finishing the requests in flight", sig);
 	app.quit = 1;

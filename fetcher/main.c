@@ -35,7 +35,7 @@ usage(FILE *fp)
 {
 	fprintf(fp,
 	    "usage: hearth-fetch [-dv] [-c file] [--every duration | --all | "
-	    "--feed id|url ...]\n"
+	    "--feed id|url ... | --queued]\n"
 	    "       hearth-fetch parse [-d] [--base-url URL] "
 	    "[--content-type TYPE] FILE|-\n"
 	    "       hearth-fetch -V | --version\n");
@@ -300,10 +300,12 @@ lower_priority(void)
 }
 
 /*
- * hearth-fetch [-dv] [-c file] [--every duration | --all | --feed x...]:
- * one pass over the due feeds (or those named, or all), or a pass every
- * duration.  Exit status 0 when the pass ran, whatever happened to the
- * feeds, 1 when it could not, 2 on a usage error.
+ * hearth-fetch [-dv] [-c file] [--every duration | --all | --feed x... |
+ * --queued]: one pass over the due feeds (or those named, or all, or
+ * only the requests queued by hearth-fcgi's "refresh now"), or a pass
+ * every duration.  Exit status 0 when the pass ran, whatever happened to
+ * the feeds, 1 when it could not (a full disk or a read-only database
+ * among the reasons, said as such), 2 on a usage error.
  */
 static int
 cmd_pass(int argc, char *argv[])
@@ -337,6 +339,8 @@ cmd_pass(int argc, char *argv[])
 			w.feeds[w.nfeeds++] = argv[++i];
 		else if (strcmp(o, "--all") == 0)
 			w.all = 1;
+		else if (strcmp(o, "--queued") == 0)
+			w.queued = 1;
 		else if (o[0] == '-' && o[1] != '-' && o[1] != '\0' &&
 		    strspn(o + 1, "dv") == strlen(o + 1)) {
 			debug |= strchr(o, 'd') != NULL;
@@ -347,8 +351,7 @@ cmd_pass(int argc, char *argv[])
 			goto out;
 		}
 	}
-	if ((w.all && w.nfeeds > 0) || (every > 0 && (w.all ||
-	    w.nfeeds > 0))) {
+	if (w.all + (w.nfeeds > 0) + w.queued + (every > 0) > 1) {
 		usage(stderr);
 		rc = 2;
 		goto out;

@@ -123,6 +123,7 @@ store_begin(struct db *db, struct pass_stats *ps)
 			ps->skipped++;
 		return 1;
 	}
+	db_fault_note(db->db, rc);
 	log_warnx("begin: %s", sqlite3_errmsg(db->db));
 	return -1;
 }
