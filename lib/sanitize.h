@@ -15,6 +15,5 @@ int	sanitizer_html(struct sanitizer *, struct buf *, const char *, size_t,
 int	sanitize_html(struct buf *, const char *, size_t, const char *);
 void	sanitize_text(struct buf *, const char *, size_t);
 void	url_strip_tracking(struct buf *, const char *);
-int	sanitize_check(const char *, size_t, struct buf *);
 
 #endif

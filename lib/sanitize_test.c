@@ -7,6 +7,7 @@
 
 #include "buf.h"
 #include "sanitize.h"
+#include "sanitize_check.h"
 #include "test.h"
 #include "utf8.h"
 
