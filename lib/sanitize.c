@@ -11,6 +11,7 @@
 
 #include "buf.h"
 #include "html.h"
+#include "htmltok.h"
 #include "log.h"
 #include "sanitize.h"
 #include "url.h"
@@ -25,7 +26,7 @@
  * input as markup, so the output is balanced by construction.
  */
 
-#define SAN_DEPTH_MAX	256	/* deeper content is written as plain text */
+#define SAN_DEPTH_MAX	256	/* elements open; deeper tags are unwrapped */
 #define ID_PREFIX	"user-"	/* kept ids cannot clash with the page's */
 #define ID_MAX		64	/* longer ids are dropped */
 #define SRCSET_MAX	32	/* candidates kept per srcset */
@@ -100,11 +101,13 @@ enum kind {
 	K_PLAIN,	/* written with its allowed attributes */
 	K_A,		/* a link: needs a usable href or id */
 	K_IMG,		/* needs a usable src or srcset; pixels removed */
-	K_IFRAME,	/* only video players from embed_tab */
+	K_IFRAME,	/* only video players from embed_tab, else fallback */
 	K_MEDIA,	/* audio, video: needs src or a <source> */
 	K_SOURCE,	/* in picture, audio, video only */
 	K_NOSCRIPT,	/* removed, but may give up a lone <img> */
 	K_ROOT,		/* html, body: only the children are walked */
+	K_HEAD,		/* head: the tag is ignored (libxml2: dropped) */
+	K_OBJECT,	/* object, applet: the fallback content stays */
 	K_BLOCKWRAP,	/* unwrapped block: its text goes into <p> */
 	K_DROP,		/* removed with everything inside */
 };
@@ -112,6 +115,34 @@ enum kind {
 #define F_BLOCK	0x01	/* a block: closes an open lazy paragraph */
 #define F_FLOW	0x02	/* its children are flow content */
 #define F_VOID	0x04	/* no end tag; libxml2's children are siblings */
+#define F_CLOSEP 0x08	/* its start tag closes an open <p> */
+#define F_SPECIAL 0x10	/* the standard's "special": a phrasing end tag
+			   does not close past it */
+#define F_SCOPE	0x20	/* end tags and implied ends do not cross it */
+#define F_LIOK	0x40	/* a new <li>, <dd> or <dt> closes past it */
+#define F_PRE	0x80	/* written as <pre> */
+
+/*
+ * Start tags that close an open element of their group (the standard's
+ * implied end tags), in the high bits of the flags.
+ */
+enum group {
+	G_NONE,
+	G_A,		/* a closes an open a */
+	G_LI,		/* li an open li */
+	G_DD,		/* dd and dt an open dd or dt */
+	G_H,		/* h1 to h6 an h1 to h6 just open */
+	G_CELL,		/* td, th an open td or th of the table */
+	G_ROW,		/* tr an open tr of the table */
+	G_TSECT,	/* thead, tbody, tfoot an open one of the table */
+	G_TABLE,	/* table: where the table groups stop */
+	G_RT,		/* rp, rt an rp or rt just open */
+};
+#define G(g)	((g) << 8)
+#define GROUP(f) ((enum group)((f) >> 8))
+
+#define BLK	(F_BLOCK | F_CLOSEP | F_SPECIAL)	/* a plain block */
+#define WRAP	(F_CLOSEP | F_SPECIAL)			/* an unwrapped one */
 
 struct elem {
 	const char	*name;
@@ -129,63 +160,67 @@ struct elem {
  * itself goes.
  */
 static const struct elem elem_tab[] = {
-	{ "a", NULL, K_A, 0, M(A_HREF) | M(A_TITLE) | M(A_ID) | M(A_NAME) },
+	{ "a", NULL, K_A, G(G_A), M(A_HREF) | M(A_TITLE) | M(A_ID) |
+	    M(A_NAME) },
 	{ "abbr", NULL, K_PLAIN, 0, M(A_TITLE) },
 	{ "acronym", "abbr", K_PLAIN, 0, M(A_TITLE) },
-	{ "address", NULL, K_BLOCKWRAP, 0, 0 },
-	{ "applet", NULL, K_DROP, 0, 0 },
+	{ "address", NULL, K_BLOCKWRAP, WRAP | F_LIOK, 0 },
+	{ "applet", NULL, K_OBJECT, F_SPECIAL | F_SCOPE, 0 },
 	{ "area", NULL, K_DROP, F_VOID, 0 },
-	{ "article", NULL, K_BLOCKWRAP, 0, 0 },
-	{ "aside", NULL, K_BLOCKWRAP, 0, 0 },
+	{ "article", NULL, K_BLOCKWRAP, WRAP, 0 },
+	{ "aside", NULL, K_BLOCKWRAP, WRAP, 0 },
 	{ "audio", NULL, K_MEDIA, 0, M(A_SRC) | M(A_DATA_SRC) },
 	{ "b", NULL, K_PLAIN, 0, 0 },
 	{ "base", NULL, K_DROP, F_VOID, 0 },
 	{ "basefont", NULL, K_DROP, F_VOID, 0 },
 	{ "bgsound", NULL, K_DROP, F_VOID, 0 },
-	{ "blockquote", NULL, K_PLAIN, F_BLOCK | F_FLOW, M(A_CITE) },
+	{ "blockquote", NULL, K_PLAIN, BLK | F_FLOW, M(A_CITE) },
 	{ "body", NULL, K_ROOT, 0, 0 },
 	{ "br", NULL, K_PLAIN, F_VOID, 0 },
 	{ "button", NULL, K_DROP, 0, 0 },
 	{ "canvas", NULL, K_DROP, 0, 0 },
-	{ "caption", NULL, K_PLAIN, F_BLOCK | F_FLOW, 0 },
-	{ "center", NULL, K_BLOCKWRAP, 0, 0 },
+	{ "caption", NULL, K_PLAIN, F_BLOCK | F_FLOW | F_SPECIAL | F_SCOPE,
+	    0 },
+	{ "center", NULL, K_BLOCKWRAP, WRAP, 0 },
 	{ "cite", NULL, K_PLAIN, 0, 0 },
 	{ "code", NULL, K_PLAIN, 0, 0 },
 	{ "col", NULL, K_DROP, F_VOID, 0 },
 	{ "colgroup", NULL, K_DROP, 0, 0 },
 	{ "datalist", NULL, K_DROP, 0, 0 },
-	{ "dd", NULL, K_PLAIN, F_BLOCK | F_FLOW, M(A_ID) },
+	{ "dd", NULL, K_PLAIN, BLK | F_FLOW | G(G_DD), M(A_ID) },
 	{ "del", NULL, K_PLAIN, 0, 0 },
-	{ "details", NULL, K_PLAIN, F_BLOCK | F_FLOW, 0 },
+	{ "details", NULL, K_PLAIN, BLK | F_FLOW, 0 },
 	{ "dfn", NULL, K_PLAIN, 0, 0 },
 	{ "dialog", NULL, K_DROP, 0, 0 },
-	{ "dir", "ul", K_PLAIN, F_BLOCK, 0 },
-	{ "div", NULL, K_BLOCKWRAP, 0, 0 },
-	{ "dl", NULL, K_PLAIN, F_BLOCK, M(A_ID) },
-	{ "dt", NULL, K_PLAIN, F_BLOCK, M(A_ID) },
+	{ "dir", "ul", K_PLAIN, BLK, 0 },
+	{ "div", NULL, K_BLOCKWRAP, WRAP | F_LIOK, 0 },
+	{ "dl", NULL, K_PLAIN, BLK, M(A_ID) },
+	{ "dt", NULL, K_PLAIN, BLK | G(G_DD), M(A_ID) },
 	{ "em", NULL, K_PLAIN, 0, 0 },
 	{ "embed", NULL, K_DROP, F_VOID, 0 },
-	{ "fieldset", NULL, K_BLOCKWRAP, 0, 0 },
-	{ "figcaption", NULL, K_PLAIN, F_BLOCK | F_FLOW, 0 },
-	{ "figure", NULL, K_PLAIN, F_BLOCK | F_FLOW, 0 },
-	{ "footer", NULL, K_BLOCKWRAP, 0, 0 },
-	{ "form", NULL, K_BLOCKWRAP, 0, 0 },
+	{ "fieldset", NULL, K_BLOCKWRAP, WRAP, 0 },
+	{ "figcaption", NULL, K_PLAIN, BLK | F_FLOW, 0 },
+	{ "figure", NULL, K_PLAIN, BLK | F_FLOW, 0 },
+	{ "footer", NULL, K_BLOCKWRAP, WRAP, 0 },
+	{ "form", NULL, K_BLOCKWRAP, WRAP, 0 },
 	{ "frame", NULL, K_DROP, F_VOID, 0 },
 	{ "frameset", NULL, K_DROP, 0, 0 },
-	{ "h1", NULL, K_PLAIN, F_BLOCK, M(A_ID) },
-	{ "h2", NULL, K_PLAIN, F_BLOCK, M(A_ID) },
-	{ "h3", NULL, K_PLAIN, F_BLOCK, M(A_ID) },
-	{ "h4", NULL, K_PLAIN, F_BLOCK, M(A_ID) },
-	{ "h5", NULL, K_PLAIN, F_BLOCK, M(A_ID) },
-	{ "h6", NULL, K_PLAIN, F_BLOCK, M(A_ID) },
-	{ "head", NULL, K_DROP, 0, 0 },
-	{ "header", NULL, K_BLOCKWRAP, 0, 0 },
-	{ "hgroup", NULL, K_BLOCKWRAP, 0, 0 },
-	{ "hr", NULL, K_PLAIN, F_BLOCK | F_VOID, 0 },
+	{ "h1", NULL, K_PLAIN, BLK | G(G_H), M(A_ID) },
+	{ "h2", NULL, K_PLAIN, BLK | G(G_H), M(A_ID) },
+	{ "h3", NULL, K_PLAIN, BLK | G(G_H), M(A_ID) },
+	{ "h4", NULL, K_PLAIN, BLK | G(G_H), M(A_ID) },
+	{ "h5", NULL, K_PLAIN, BLK | G(G_H), M(A_ID) },
+	{ "h6", NULL, K_PLAIN, BLK | G(G_H), M(A_ID) },
+	{ "head", NULL, K_HEAD, 0, 0 },
+	{ "header", NULL, K_BLOCKWRAP, WRAP, 0 },
+	{ "hgroup", NULL, K_BLOCKWRAP, WRAP, 0 },
+	{ "hr", NULL, K_PLAIN, BLK | F_VOID, 0 },
 	{ "html", NULL, K_ROOT, 0, 0 },
 	{ "i", NULL, K_PLAIN, 0, 0 },
-	{ "iframe", NULL, K_IFRAME, 0, M(A_SRC) | M(A_WIDTH) | M(A_HEIGHT) |
-	    M(A_TITLE) | M(A_DATA_SRC) | M(A_DATA_LAZY_SRC) },
+	{ "iframe", NULL, K_IFRAME, F_SPECIAL, M(A_SRC) | M(A_WIDTH) |
+	    M(A_HEIGHT) | M(A_TITLE) | M(A_DATA_SRC) | M(A_DATA_LAZY_SRC) },
+	{ "image", NULL, K_IMG, F_VOID, M(A_SRC) | M(A_SRCSET) | M(A_SIZES) |
+	    M(A_ALT) | M(A_TITLE) | M(A_WIDTH) | M(A_HEIGHT) | M_LAZY },
 	{ "img", NULL, K_IMG, F_VOID, M(A_SRC) | M(A_SRCSET) | M(A_SIZES) |
 	    M(A_ALT) | M(A_TITLE) | M(A_WIDTH) | M(A_HEIGHT) | M_LAZY },
 	{ "input", NULL, K_DROP, F_VOID, 0 },
@@ -194,40 +229,40 @@ static const struct elem elem_tab[] = {
 	{ "kbd", NULL, K_PLAIN, 0, 0 },
 	{ "keygen", NULL, K_DROP, F_VOID, 0 },
 	{ "legend", NULL, K_BLOCKWRAP, 0, 0 },
-	{ "li", NULL, K_PLAIN, F_BLOCK | F_FLOW, M(A_ID) },
+	{ "li", NULL, K_PLAIN, BLK | F_FLOW | G(G_LI), M(A_ID) },
 	{ "link", NULL, K_DROP, F_VOID, 0 },
-	{ "listing", "pre", K_PLAIN, F_BLOCK, 0 },
-	{ "main", NULL, K_BLOCKWRAP, 0, 0 },
+	{ "listing", "pre", K_PLAIN, BLK | F_PRE, 0 },
+	{ "main", NULL, K_BLOCKWRAP, WRAP, 0 },
 	{ "mark", NULL, K_PLAIN, 0, 0 },
 	{ "math", NULL, K_DROP, 0, 0 },
-	{ "menu", "ul", K_PLAIN, F_BLOCK, 0 },
+	{ "menu", "ul", K_PLAIN, BLK, 0 },
 	{ "meta", NULL, K_DROP, F_VOID, 0 },
 	{ "meter", NULL, K_DROP, 0, 0 },
-	{ "nav", NULL, K_BLOCKWRAP, 0, 0 },
+	{ "nav", NULL, K_BLOCKWRAP, WRAP, 0 },
 	{ "noembed", NULL, K_DROP, 0, 0 },
 	{ "noframes", NULL, K_DROP, 0, 0 },
 	{ "noscript", NULL, K_NOSCRIPT, 0, 0 },
-	{ "object", NULL, K_DROP, 0, 0 },
-	{ "ol", NULL, K_PLAIN, F_BLOCK, M(A_START) | M(A_REVERSED) |
-	    M(A_TYPE) | M(A_ID) },
+	{ "object", NULL, K_OBJECT, F_SPECIAL | F_SCOPE, 0 },
+	{ "ol", NULL, K_PLAIN, BLK, M(A_START) | M(A_REVERSED) | M(A_TYPE) |
+	    M(A_ID) },
 	{ "optgroup", NULL, K_DROP, 0, 0 },
 	{ "option", NULL, K_DROP, 0, 0 },
-	{ "p", NULL, K_PLAIN, F_BLOCK, M(A_ID) },
+	{ "p", NULL, K_PLAIN, BLK | F_LIOK, M(A_ID) },
 	{ "param", NULL, K_DROP, F_VOID, 0 },
 	{ "picture", NULL, K_PLAIN, 0, 0 },
-	{ "plaintext", "pre", K_PLAIN, F_BLOCK, 0 },
+	{ "plaintext", "pre", K_PLAIN, BLK | F_PRE, 0 },
 	{ "portal", NULL, K_DROP, 0, 0 },
-	{ "pre", NULL, K_PLAIN, F_BLOCK, 0 },
+	{ "pre", NULL, K_PLAIN, BLK | F_PRE, 0 },
 	{ "progress", NULL, K_DROP, 0, 0 },
 	{ "q", NULL, K_PLAIN, 0, M(A_CITE) },
-	{ "rp", NULL, K_PLAIN, 0, 0 },
-	{ "rt", NULL, K_PLAIN, 0, 0 },
+	{ "rp", NULL, K_PLAIN, G(G_RT), 0 },
+	{ "rt", NULL, K_PLAIN, G(G_RT), 0 },
 	{ "ruby", NULL, K_PLAIN, 0, 0 },
 	{ "s", NULL, K_PLAIN, 0, 0 },
 	{ "samp", NULL, K_PLAIN, 0, 0 },
 	{ "script", NULL, K_DROP, 0, 0 },
-	{ "search", NULL, K_BLOCKWRAP, 0, 0 },
-	{ "section", NULL, K_BLOCKWRAP, 0, 0 },
+	{ "search", NULL, K_BLOCKWRAP, WRAP, 0 },
+	{ "section", NULL, K_BLOCKWRAP, WRAP, 0 },
 	{ "select", NULL, K_DROP, 0, 0 },
 	{ "small", NULL, K_PLAIN, 0, 0 },
 	{ "source", NULL, K_SOURCE, F_VOID, M(A_SRC) | M(A_SRCSET) |
@@ -236,29 +271,31 @@ static const struct elem elem_tab[] = {
 	{ "strong", NULL, K_PLAIN, 0, 0 },
 	{ "style", NULL, K_DROP, 0, 0 },
 	{ "sub", NULL, K_PLAIN, 0, 0 },
-	{ "summary", NULL, K_PLAIN, F_BLOCK, 0 },
+	{ "summary", NULL, K_PLAIN, BLK, 0 },
 	{ "sup", NULL, K_PLAIN, 0, M(A_ID) },
 	{ "svg", NULL, K_DROP, 0, 0 },
-	{ "table", NULL, K_PLAIN, F_BLOCK, 0 },
-	{ "tbody", NULL, K_PLAIN, F_BLOCK, 0 },
-	{ "td", NULL, K_PLAIN, F_BLOCK | F_FLOW, M(A_COLSPAN) | M(A_ROWSPAN) },
+	{ "table", NULL, K_PLAIN, BLK | F_SCOPE | G(G_TABLE), 0 },
+	{ "tbody", NULL, K_PLAIN, F_BLOCK | F_SPECIAL | G(G_TSECT), 0 },
+	{ "td", NULL, K_PLAIN, F_BLOCK | F_FLOW | F_SPECIAL | F_SCOPE |
+	    G(G_CELL), M(A_COLSPAN) | M(A_ROWSPAN) },
 	{ "template", NULL, K_DROP, 0, 0 },
 	{ "textarea", NULL, K_DROP, 0, 0 },
-	{ "tfoot", NULL, K_PLAIN, F_BLOCK, 0 },
-	{ "th", NULL, K_PLAIN, F_BLOCK | F_FLOW, M(A_COLSPAN) | M(A_ROWSPAN) },
-	{ "thead", NULL, K_PLAIN, F_BLOCK, 0 },
+	{ "tfoot", NULL, K_PLAIN, F_BLOCK | F_SPECIAL | G(G_TSECT), 0 },
+	{ "th", NULL, K_PLAIN, F_BLOCK | F_FLOW | F_SPECIAL | F_SCOPE |
+	    G(G_CELL), M(A_COLSPAN) | M(A_ROWSPAN) },
+	{ "thead", NULL, K_PLAIN, F_BLOCK | F_SPECIAL | G(G_TSECT), 0 },
 	{ "time", NULL, K_PLAIN, 0, M(A_DATETIME) },
 	{ "title", NULL, K_DROP, 0, 0 },
-	{ "tr", NULL, K_PLAIN, F_BLOCK, 0 },
+	{ "tr", NULL, K_PLAIN, F_BLOCK | F_SPECIAL | G(G_ROW), 0 },
 	{ "track", NULL, K_DROP, F_VOID, 0 },
 	{ "tt", "code", K_PLAIN, 0, 0 },
 	{ "u", NULL, K_PLAIN, 0, 0 },
-	{ "ul", NULL, K_PLAIN, F_BLOCK, M(A_ID) },
+	{ "ul", NULL, K_PLAIN, BLK, M(A_ID) },
 	{ "var", NULL, K_PLAIN, 0, 0 },
 	{ "video", NULL, K_MEDIA, 0, M(A_SRC) | M(A_POSTER) | M(A_WIDTH) |
 	    M(A_HEIGHT) | M(A_DATA_SRC) },
 	{ "wbr", NULL, K_PLAIN, F_VOID, 0 },
-	{ "xmp", "pre", K_PLAIN, F_BLOCK, 0 },
+	{ "xmp", "pre", K_PLAIN, BLK | F_PRE, 0 },
 };
 
 /* An unknown element: unwrapped; only "hidden" is looked at. */
@@ -328,10 +365,34 @@ static const char *const tracking_params[] = {
 
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
 
+#define SAN_NEST_MAX	1	/* iframe fallbacks inside fallbacks */
+
+enum ctx {
+	CTX_FLOW,	/* blocks may be written here */
+	CTX_PHRASE,	/* inside a paragraph-like element */
+};
+
+/* An element open in the input, for the streaming sanitizer. */
+enum fkind {
+	FR_OUT,		/* written: its end tag is written when it closes */
+	FR_LAZY,	/* a <p> we opened around an unwrapped block's text */
+	FR_WRAP,	/* an unwrapped block in flow: text opens FR_LAZY */
+	FR_PASS,	/* unwrapped, but its end tag is its own */
+	FR_MEDIA,	/* audio or video waiting for a <source> */
+};
+
+struct frame {
+	const struct elem *e;
+	unsigned char	 kind;		/* enum fkind */
+	unsigned char	 ctx;		/* the parent's context and lazy, */
+	unsigned char	 lazy;		/* restored when it closes */
+};
+
 /* One sanitizer run. */
 struct san {
 	struct buf	*out;
 	const char	*base;		/* for relative URLs, or NULL */
+	int		 stream;	/* the streaming sanitizer, not libxml2 */
 	int		 depth;		/* of the tree walk */
 	int		 odepth;	/* elements open in out */
 	int		 lazy;		/* unwrapped block: text opens <p> */
@@ -346,16 +407,31 @@ struct san {
 	struct buf	 cand;		/* that candidate rendered */
 	struct buf	 ua;		/* rendered URL attribute values */
 	struct buf	 ub;
+
+	/* The streaming sanitizer's state. */
+	const struct elem *ep;		/* elem_tab's "p" */
+	enum ctx	 ctx;		/* of what comes now */
+	struct frame	 fr[SAN_DEPTH_MAX];	/* elements open */
+	int		 nfr;
+	int		 floor;		/* frames below are an outer run's */
+	unsigned short	 open[NELEM(elem_tab)];	/* frames per element */
+	int		 skip;		/* inside a dropped element, so deep */
+	const struct elem *skipe;	/* that element, or NULL: */
+	char		 skipname[32];	/* an unknown one, lower case */
+	size_t		 skiplen;
+	const struct elem *rawe;	/* whose raw text comes next */
+	int		 nest;		/* fallback runs inside each other */
+	int		 pend;		/* frame of a FR_MEDIA, or -1 */
+	struct buf	 pendtag;	/* its start tag, to write */
+	size_t		 preat;		/* out's length after a <pre> */
+	int		 prein;		/* a <pre> just started: skip a LF */
+	struct buf	 av;		/* attribute values, decoded */
+	size_t		 work;		/* steps taken, for the tests */
 };
 
 /* Attribute values of one element, by enum attr; NULL when absent. */
 struct vals {
 	const char	*v[A__MAX];
-};
-
-enum ctx {
-	CTX_FLOW,	/* blocks may be written here */
-	CTX_PHRASE,	/* inside a paragraph-like element */
 };
 
 static void	walk_node(struct san *, xmlNode *, enum ctx);
@@ -1031,10 +1107,51 @@ embed_url(struct san *s, const char *u)
 
 /* --- writing ---------------------------------------------------------- */
 
+static int	frame_push(struct san *, const struct elem *, enum fkind,
+		    enum ctx, int);
+static void	frame_pop_to(struct san *, int);
+
+/* Whether the n bytes at p are nothing but ASCII white space. */
+static int
+all_space_n(const char *p, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		if (!is_ascii_space((unsigned char)p[i]))
+			return 0;
+	return 1;
+}
+
+/*
+ * The frame of the lazy <p> open in the current unwrapped block, or -1.
+ * Unwrapped elements in between do not count: they are not written.
+ */
+static int
+lazy_open(struct san *s)
+{
+	int	 i;
+
+	for (i = s->nfr - 1; i >= s->floor; i--) {
+		if (s->fr[i].kind == FR_LAZY)
+			return i;
+		if (s->fr[i].kind != FR_PASS && s->fr[i].kind != FR_MEDIA)
+			break;
+	}
+	return -1;
+}
+
 /* Before a block in flow context: close the lazy paragraph, if ours. */
 static void
 block_start(struct san *s, enum ctx ctx)
 {
+	int	 i;
+
+	if (s->stream) {
+		if (s->ctx == CTX_FLOW && (i = lazy_open(s)) >= 0)
+			frame_pop_to(s, i);
+		return;
+	}
 	if (ctx == CTX_FLOW && s->lazyp != 0 && s->lazyp == s->odepth) {
 		BUF_LIT(s->out, "</p>");
 		s->odepth--;
@@ -1046,6 +1163,12 @@ block_start(struct san *s, enum ctx ctx)
 static void
 inline_start(struct san *s, enum ctx ctx)
 {
+	if (s->stream) {
+		if (s->ctx == CTX_FLOW && s->lazy && lazy_open(s) < 0 &&
+		    frame_push(s, s->ep, FR_LAZY, CTX_FLOW, 1) == 0)
+			BUF_LIT(s->out, "<p>");
+		return;
+	}
 	if (ctx == CTX_FLOW && s->lazy && s->lazyp == 0) {
 		BUF_LIT(s->out, "<p>");
 		s->odepth++;
@@ -1211,6 +1334,257 @@ is_placeholder(const char *src)
 	return 0;
 }
 
+/* --- elements, whichever parser found them --------------------------- */
+
+/* The start tag of a K_PLAIN element, with the attributes it keeps. */
+static void
+emit_plain(struct san *s, const struct elem *e, const struct vals *v,
+    enum ctx ctx)
+{
+	long	 l;
+	int	 i;
+
+	if (e->flags & F_BLOCK)
+		block_start(s, ctx);
+	else
+		inline_start(s, ctx);
+	tag_open(s, e);
+	for (i = 0; i < A__MAX; i++) {
+		if (v->v[i] == NULL)
+			continue;
+		switch (i) {
+		case A_CITE:
+			if (url_render(s, v->v[i], 0, &s->ua) == 0)
+				attr_rendered(s, "cite", &s->ua);
+			else
+				s->dropped++;
+			break;
+		case A_COLSPAN:
+		case A_ROWSPAN:
+			attr_dim(s, attr_names[i], v->v[i], SPAN_MAX);
+			break;
+		case A_START:
+			if (int_parse(v->v[i], &l) == 0)
+				attr_long(s, "start", l);
+			break;
+		case A_REVERSED:
+			BUF_LIT(s->out, " reversed");
+			break;
+		case A_TYPE:
+			if (strlen(v->v[i]) == 1 &&
+			    strchr("1aAiI", v->v[i][0]))
+				attr_text(s, "type", v->v[i]);
+			break;
+		case A_ID:
+			attr_id(s, v->v[i]);
+			break;
+		case A_TITLE:
+		case A_DATETIME:
+			attr_text(s, attr_names[i], v->v[i]);
+			break;
+		default:
+			break;
+		}
+	}
+	buf_putc(s->out, '>');
+	s->imgout = 0;
+}
+
+/* An <a> with a usable href or id; -1 when it has neither. */
+static int
+emit_a(struct san *s, const struct vals *v, enum ctx ctx)
+{
+	const char	*id;
+	int		 href;
+
+	href = url_render(s, v->v[A_HREF], U_ANCHOR | U_MAILTO | U_TRACKER,
+	    &s->ua) == 0;
+	if (!href && v->v[A_HREF] != NULL)
+		s->dropped++;
+	id = v->v[A_ID] != NULL ? v->v[A_ID] : v->v[A_NAME];
+	if (id != NULL && !id_ok(id))
+		id = NULL;
+	if (!href && id == NULL)
+		return -1;
+	inline_start(s, ctx);
+	BUF_LIT(s->out, "<a");
+	if (href)
+		attr_rendered(s, "href", &s->ua);
+	attr_text(s, "title", v->v[A_TITLE]);
+	attr_id(s, id);
+	if (href)
+		BUF_LIT(s->out, " rel=\"noopener noreferrer\""
+		    " referrerpolicy=\"no-referrer\"");
+	buf_putc(s->out, '>');
+	s->imgout = 0;
+	return 0;
+}
+
+/* An <img>; -1 when it goes (hidden, a pixel, nothing to show). */
+static int
+emit_img(struct san *s, const struct vals *v, enum ctx ctx)
+{
+	const char	*src, *set, *lazy;
+	int		 rsrc, rset, ph;
+
+	if (v->v[A_HIDDEN] != NULL)
+		return -1;
+	/* Tracking pixels: both sides 0 or 1. */
+	if (v->v[A_WIDTH] != NULL && v->v[A_HEIGHT] != NULL &&
+	    dim_parse(v->v[A_WIDTH], DIM_MAX) >= 0 &&
+	    dim_parse(v->v[A_WIDTH], DIM_MAX) <= 1 &&
+	    dim_parse(v->v[A_HEIGHT], DIM_MAX) >= 0 &&
+	    dim_parse(v->v[A_HEIGHT], DIM_MAX) <= 1)
+		return -1;
+	/*
+	 * Lazy loading: data-src replaces a src that is missing, data: or
+	 * named like a placeholder; data-srcset a missing srcset.  A
+	 * placeholder-named src with nothing to replace it stays, but
+	 * does not stop a <noscript> image after it (imgout 2).
+	 */
+	src = v->v[A_SRC];
+	set = v->v[A_SRCSET];
+	lazy = vals_lazy(v, A_DATA_SRC, A_DATA_LAZY_SRC, A_DATA_ORIGINAL);
+	ph = is_placeholder(src);
+	if (ph == 1 || (ph == 2 && lazy != NULL)) {
+		src = lazy;
+		ph = 0;
+		if (vals_lazy(v, A_DATA_SRCSET, A_DATA_LAZY_SRCSET, -1))
+			set = vals_lazy(v, A_DATA_SRCSET,
+			    A_DATA_LAZY_SRCSET, -1);
+	}
+	if (set == NULL || all_space(set))
+		set = vals_lazy(v, A_DATA_SRCSET, A_DATA_LAZY_SRCSET, -1);
+	if ((rsrc = url_render(s, src, U_TRACKER, &s->ua)) == -2)
+		return -1;
+	rset = srcset_render(s, set, &s->ub);
+	if (rsrc != 0 && rset != 0)
+		return -1;
+	inline_start(s, ctx);
+	BUF_LIT(s->out, "<img");
+	if (rsrc == 0)
+		attr_rendered(s, "src", &s->ua);
+	if (rset == 0) {
+		attr_rendered(s, "srcset", &s->ub);
+		attr_text(s, "sizes", v->v[A_SIZES]);
+	}
+	attr_dim(s, "width", v->v[A_WIDTH], DIM_MAX);
+	attr_dim(s, "height", v->v[A_HEIGHT], DIM_MAX);
+	attr_text(s, "alt", v->v[A_ALT]);
+	attr_text(s, "title", v->v[A_TITLE]);
+	BUF_LIT(s->out, " loading=\"lazy\" decoding=\"async\""
+	    " referrerpolicy=\"no-referrer\">");
+	s->imgout = ph == 2 && rsrc == 0 ? 2 : 1;
+	return 0;
+}
+
+/* An <iframe> of a player from embed_tab, closed at once; or -1. */
+static int
+emit_iframe(struct san *s, const struct vals *v, enum ctx ctx)
+{
+	const char	*src, *u;
+
+	if (v->v[A_HIDDEN] != NULL)
+		return -1;
+	src = v->v[A_SRC];
+	if (src == NULL || all_space(src) ||
+	    strcasecmp(src, "about:blank") == 0)
+		src = vals_lazy(v, A_DATA_SRC, A_DATA_LAZY_SRC, -1);
+	buf_reset(&s->ua);
+	if ((u = url_clean(s, src, 0)) == NULL ||
+	    (u = embed_url(s, u)) == NULL ||
+	    html_url(&s->ua, u, strlen(u)) == -1 || s->ua.oom) {
+		buf_reset(&s->ua);
+		return -1;
+	}
+	inline_start(s, ctx);
+	BUF_LIT(s->out, "<iframe");
+	attr_rendered(s, "src", &s->ua);
+	buf_reset(&s->ua);
+	attr_dim(s, "width", v->v[A_WIDTH], DIM_MAX);
+	attr_dim(s, "height", v->v[A_HEIGHT], DIM_MAX);
+	attr_text(s, "title", v->v[A_TITLE]);
+	BUF_LIT(s->out, " sandbox=\"allow-scripts allow-same-origin"
+	    " allow-popups\" allowfullscreen loading=\"lazy\""
+	    " referrerpolicy=\"strict-origin-when-cross-origin\"></iframe>");
+	s->imgout = 0;
+	return 0;
+}
+
+/*
+ * The start tag of audio or video, written into dst (which may be
+ * s->out).  Returns 0 when it has a usable src, else -1: then only a
+ * <source> makes it worth writing.
+ */
+static int
+media_tag(struct san *s, const struct elem *e, const struct vals *v,
+    struct buf *dst)
+{
+	struct buf	*out = s->out;
+	const char	*src;
+	int		 rsrc, rposter;
+
+	src = v->v[A_SRC];
+	if (src == NULL || all_space(src))
+		src = v->v[A_DATA_SRC];
+	rsrc = url_render(s, src, 0, &s->ua);
+	rposter = url_render(s, v->v[A_POSTER], U_TRACKER, &s->ub);
+	s->out = dst;
+	tag_open(s, e);
+	if (rsrc == 0)
+		attr_rendered(s, "src", &s->ua);
+	if (rposter == 0)
+		attr_rendered(s, "poster", &s->ub);
+	attr_dim(s, "width", v->v[A_WIDTH], DIM_MAX);
+	attr_dim(s, "height", v->v[A_HEIGHT], DIM_MAX);
+	BUF_LIT(s->out, " controls preload=\"none\">");
+	s->out = out;
+	return rsrc == 0 ? 0 : -1;
+}
+
+/* A <source> in picture (srcset) or in audio or video (src); or -1. */
+static int
+emit_source(struct san *s, const struct vals *v, int picture)
+{
+	const char	*src, *set;
+
+	if (v->v[A_HIDDEN] != NULL)
+		return -1;
+	if (picture) {
+		set = v->v[A_SRCSET];
+		if (set == NULL || all_space(set))
+			set = vals_lazy(v, A_DATA_SRCSET, A_DATA_LAZY_SRCSET,
+			    -1);
+		if (srcset_render(s, set, &s->ua) != 0)
+			return -1;
+		BUF_LIT(s->out, "<source");
+		attr_rendered(s, "srcset", &s->ua);
+		attr_text(s, "sizes", v->v[A_SIZES]);
+		attr_text(s, "media", v->v[A_MEDIA]);
+	} else {
+		src = v->v[A_SRC];
+		if (src == NULL || all_space(src))
+			src = v->v[A_DATA_SRC];
+		if (url_render(s, src, 0, &s->ua) != 0)
+			return -1;
+		BUF_LIT(s->out, "<source");
+		attr_rendered(s, "src", &s->ua);
+	}
+	attr_text(s, "type", v->v[A_TYPE]);
+	buf_putc(s->out, '>');
+	return 0;
+}
+
+/* --- the libxml2 tree walk (HEARTH_SANITIZER=libxml2) ---------------- */
+
+/* What the tree walk drops with its content. */
+static int
+walk_drops(const struct elem *e)
+{
+	return e->kind == K_DROP || e->kind == K_IFRAME ||
+	    e->kind == K_NOSCRIPT || e->kind == K_OBJECT || e->kind == K_HEAD;
+}
+
 static void
 drop(struct san *s, xmlNode *n, const struct elem *e, enum ctx ctx)
 {
@@ -1236,57 +1610,13 @@ static void
 walk_plain(struct san *s, xmlNode *n, const struct elem *e, enum ctx ctx)
 {
 	struct vals	 v;
-	long		 l;
-	int		 i;
 
 	vals_get(n, e, &v);
 	if (v.v[A_HIDDEN] != NULL) {
 		drop(s, n, e, ctx);
 		return;
 	}
-	if (e->flags & F_BLOCK)
-		block_start(s, ctx);
-	else
-		inline_start(s, ctx);
-	tag_open(s, e);
-	for (i = 0; i < A__MAX; i++) {
-		if (v.v[i] == NULL)
-			continue;
-		switch (i) {
-		case A_CITE:
-			if (url_render(s, v.v[i], 0, &s->ua) == 0)
-				attr_rendered(s, "cite", &s->ua);
-			else
-				s->dropped++;
-			break;
-		case A_COLSPAN:
-		case A_ROWSPAN:
-			attr_dim(s, attr_names[i], v.v[i], SPAN_MAX);
-			break;
-		case A_START:
-			if (int_parse(v.v[i], &l) == 0)
-				attr_long(s, "start", l);
-			break;
-		case A_REVERSED:
-			BUF_LIT(s->out, " reversed");
-			break;
-		case A_TYPE:
-			if (strlen(v.v[i]) == 1 && strchr("1aAiI", v.v[i][0]))
-				attr_text(s, "type", v.v[i]);
-			break;
-		case A_ID:
-			attr_id(s, v.v[i]);
-			break;
-		case A_TITLE:
-		case A_DATETIME:
-			attr_text(s, attr_names[i], v.v[i]);
-			break;
-		default:
-			break;
-		}
-	}
-	buf_putc(s->out, '>');
-	s->imgout = 0;
+	emit_plain(s, e, &v, ctx);
 	if (e->flags & F_VOID) {
 		walk_children(s, n, ctx);
 		return;
@@ -1301,36 +1631,16 @@ static void
 walk_a(struct san *s, xmlNode *n, const struct elem *e, enum ctx ctx)
 {
 	struct vals	 v;
-	const char	*id;
-	int		 href;
 
 	vals_get(n, e, &v);
 	if (v.v[A_HIDDEN] != NULL) {
 		drop(s, n, e, ctx);
 		return;
 	}
-	href = url_render(s, v.v[A_HREF], U_ANCHOR | U_MAILTO | U_TRACKER,
-	    &s->ua) == 0;
-	if (!href && v.v[A_HREF] != NULL)
-		s->dropped++;
-	id = v.v[A_ID] != NULL ? v.v[A_ID] : v.v[A_NAME];
-	if (id != NULL && !id_ok(id))
-		id = NULL;
-	if (!href && id == NULL) {
+	if (emit_a(s, &v, ctx) == -1) {
 		walk_children(s, n, ctx);
 		return;
 	}
-	inline_start(s, ctx);
-	BUF_LIT(s->out, "<a");
-	if (href)
-		attr_rendered(s, "href", &s->ua);
-	attr_text(s, "title", v.v[A_TITLE]);
-	attr_id(s, id);
-	if (href)
-		BUF_LIT(s->out, " rel=\"noopener noreferrer\""
-		    " referrerpolicy=\"no-referrer\"");
-	buf_putc(s->out, '>');
-	s->imgout = 0;
 	s->odepth++;
 	walk_inside(s, n, CTX_PHRASE);
 	BUF_LIT(s->out, "</a>");
@@ -1341,62 +1651,10 @@ static void
 walk_img(struct san *s, xmlNode *n, const struct elem *e, enum ctx ctx)
 {
 	struct vals	 v;
-	const char	*src, *set, *lazy;
-	int		 rsrc, rset, ph;
 
 	vals_get(n, e, &v);
-	if (v.v[A_HIDDEN] != NULL)
-		goto drop;
-	/* Tracking pixels: both sides 0 or 1. */
-	if (v.v[A_WIDTH] != NULL && v.v[A_HEIGHT] != NULL &&
-	    dim_parse(v.v[A_WIDTH], DIM_MAX) >= 0 &&
-	    dim_parse(v.v[A_WIDTH], DIM_MAX) <= 1 &&
-	    dim_parse(v.v[A_HEIGHT], DIM_MAX) >= 0 &&
-	    dim_parse(v.v[A_HEIGHT], DIM_MAX) <= 1)
-		goto drop;
-	/*
-	 * Lazy loading: data-src replaces a src that is missing, data: or
-	 * named like a placeholder; data-srcset a missing srcset.  A
-	 * placeholder-named src with nothing to replace it stays, but
-	 * does not stop a <noscript> image after it (imgout 2).
-	 */
-	src = v.v[A_SRC];
-	set = v.v[A_SRCSET];
-	lazy = vals_lazy(&v, A_DATA_SRC, A_DATA_LAZY_SRC, A_DATA_ORIGINAL);
-	ph = is_placeholder(src);
-	if (ph == 1 || (ph == 2 && lazy != NULL)) {
-		src = lazy;
-		ph = 0;
-		if (vals_lazy(&v, A_DATA_SRCSET, A_DATA_LAZY_SRCSET, -1))
-			set = vals_lazy(&v, A_DATA_SRCSET,
-			    A_DATA_LAZY_SRCSET, -1);
-	}
-	if (set == NULL || all_space(set))
-		set = vals_lazy(&v, A_DATA_SRCSET, A_DATA_LAZY_SRCSET, -1);
-	if ((rsrc = url_render(s, src, U_TRACKER, &s->ua)) == -2)
-		goto drop;
-	rset = srcset_render(s, set, &s->ub);
-	if (rsrc != 0 && rset != 0)
-		goto drop;
-	inline_start(s, ctx);
-	BUF_LIT(s->out, "<img");
-	if (rsrc == 0)
-		attr_rendered(s, "src", &s->ua);
-	if (rset == 0) {
-		attr_rendered(s, "srcset", &s->ub);
-		attr_text(s, "sizes", v.v[A_SIZES]);
-	}
-	attr_dim(s, "width", v.v[A_WIDTH], DIM_MAX);
-	attr_dim(s, "height", v.v[A_HEIGHT], DIM_MAX);
-	attr_text(s, "alt", v.v[A_ALT]);
-	attr_text(s, "title", v.v[A_TITLE]);
-	BUF_LIT(s->out, " loading=\"lazy\" decoding=\"async\""
-	    " referrerpolicy=\"no-referrer\">");
-	s->imgout = ph == 2 && rsrc == 0 ? 2 : 1;
-	walk_children(s, n, ctx);
-	return;
-drop:
-	s->dropped++;
+	if (emit_img(s, &v, ctx) == -1)
+		s->dropped++;
 	walk_children(s, n, ctx);
 }
 
@@ -1404,37 +1662,11 @@ static void
 walk_iframe(struct san *s, xmlNode *n, const struct elem *e, enum ctx ctx)
 {
 	struct vals	 v;
-	const char	*src, *u;
 
 	vals_get(n, e, &v);
-	if (v.v[A_HIDDEN] != NULL)
-		goto drop;
-	src = v.v[A_SRC];
-	if (src == NULL || all_space(src) ||
-	    strcasecmp(src, "about:blank") == 0)
-		src = vals_lazy(&v, A_DATA_SRC, A_DATA_LAZY_SRC, -1);
-	buf_reset(&s->ua);
-	if ((u = url_clean(s, src, 0)) == NULL ||
-	    (u = embed_url(s, u)) == NULL ||
-	    html_url(&s->ua, u, strlen(u)) == -1 || s->ua.oom) {
-		buf_reset(&s->ua);
-		goto drop;
-	}
-	inline_start(s, ctx);
-	BUF_LIT(s->out, "<iframe");
-	attr_rendered(s, "src", &s->ua);
-	buf_reset(&s->ua);
-	attr_dim(s, "width", v.v[A_WIDTH], DIM_MAX);
-	attr_dim(s, "height", v.v[A_HEIGHT], DIM_MAX);
-	attr_text(s, "title", v.v[A_TITLE]);
-	BUF_LIT(s->out, " sandbox=\"allow-scripts allow-same-origin"
-	    " allow-popups\" allowfullscreen loading=\"lazy\""
-	    " referrerpolicy=\"strict-origin-when-cross-origin\"></iframe>");
-	s->imgout = 0;
-	return;
-drop:
 	/* No fallback worth showing: an iframe's content goes with it. */
-	s->dropped++;
+	if (emit_iframe(s, &v, ctx) == -1)
+		s->dropped++;
 }
 
 /* Whether n has a <source> child. */
@@ -1454,33 +1686,20 @@ static void
 walk_media(struct san *s, xmlNode *n, const struct elem *e, enum ctx ctx)
 {
 	struct vals	 v;
-	const char	*src;
-	int		 rsrc, rposter;
 
 	vals_get(n, e, &v);
 	if (v.v[A_HIDDEN] != NULL) {
 		drop(s, n, e, ctx);
 		return;
 	}
-	src = v.v[A_SRC];
-	if (src == NULL || all_space(src))
-		src = v.v[A_DATA_SRC];
-	rsrc = url_render(s, src, 0, &s->ua);
-	if (rsrc != 0 && !has_source(n)) {
+	buf_reset(&s->pendtag);
+	if (media_tag(s, e, &v, &s->pendtag) == -1 && !has_source(n)) {
 		/* Nothing to play: show the fallback content. */
 		walk_children(s, n, ctx);
 		return;
 	}
-	rposter = url_render(s, v.v[A_POSTER], U_TRACKER, &s->ub);
 	inline_start(s, ctx);
-	tag_open(s, e);
-	if (rsrc == 0)
-		attr_rendered(s, "src", &s->ua);
-	if (rposter == 0)
-		attr_rendered(s, "poster", &s->ub);
-	attr_dim(s, "width", v.v[A_WIDTH], DIM_MAX);
-	attr_dim(s, "height", v.v[A_HEIGHT], DIM_MAX);
-	BUF_LIT(s->out, " controls preload=\"none\">");
+	buf_add(s->out, s->pendtag.p, s->pendtag.len);
 	s->imgout = 0;
 	s->odepth++;
 	walk_inside(s, n, CTX_PHRASE);
@@ -1493,45 +1712,24 @@ walk_source(struct san *s, xmlNode *n, const struct elem *e, enum ctx ctx)
 {
 	struct vals	 v;
 	xmlNode		*p;
-	const char	*src, *set;
+	int		 rc = -1;
 
 	vals_get(n, e, &v);
-	if (v.v[A_HIDDEN] != NULL)
-		goto drop;
 	/* libxml2 nests a <source> in the one before it. */
 	for (p = n->parent; p != NULL && p->type == XML_ELEMENT_NODE &&
 	    strcasecmp((const char *)p->name, "source") == 0; p = p->parent)
 		;
-	if (p == NULL || p->type != XML_ELEMENT_NODE)
-		goto drop;
-	if (strcasecmp((const char *)p->name, "picture") == 0) {
-		set = v.v[A_SRCSET];
-		if (set == NULL || all_space(set))
-			set = vals_lazy(&v, A_DATA_SRCSET, A_DATA_LAZY_SRCSET,
-			    -1);
-		if (srcset_render(s, set, &s->ua) != 0)
-			goto drop;
-		BUF_LIT(s->out, "<source");
-		attr_rendered(s, "srcset", &s->ua);
-		attr_text(s, "sizes", v.v[A_SIZES]);
-		attr_text(s, "media", v.v[A_MEDIA]);
-	} else if (strcasecmp((const char *)p->name, "audio") == 0 ||
-	    strcasecmp((const char *)p->name, "video") == 0) {
-		src = v.v[A_SRC];
-		if (src == NULL || all_space(src))
-			src = v.v[A_DATA_SRC];
-		if (url_render(s, src, 0, &s->ua) != 0)
-			goto drop;
-		BUF_LIT(s->out, "<source");
-		attr_rendered(s, "src", &s->ua);
-	} else
-		goto drop;
-	attr_text(s, "type", v.v[A_TYPE]);
-	buf_putc(s->out, '>');
-	walk_children(s, n, ctx);
-	return;
-drop:
-	drop(s, n, e, ctx);
+	if (p != NULL && p->type == XML_ELEMENT_NODE) {
+		if (strcasecmp((const char *)p->name, "picture") == 0)
+			rc = emit_source(s, &v, 1);
+		else if (strcasecmp((const char *)p->name, "audio") == 0 ||
+		    strcasecmp((const char *)p->name, "video") == 0)
+			rc = emit_source(s, &v, 0);
+	}
+	if (rc == 0)
+		walk_children(s, n, ctx);
+	else
+		drop(s, n, e, ctx);
 }
 
 /*
@@ -1608,8 +1806,7 @@ walk_flat(struct san *s, xmlNode *top, enum ctx ctx)
 			text_write(s, (const char *)n->content, ctx);
 		if (n->type == XML_ELEMENT_NODE && n->children != NULL &&
 		    ((e = elem_find((const char *)n->name)) == NULL ||
-		    (e->kind != K_DROP && e->kind != K_IFRAME &&
-		    e->kind != K_NOSCRIPT))) {
+		    !walk_drops(e))) {
 			n = n->children;
 			continue;
 		}
@@ -1631,8 +1828,7 @@ walk_elem(struct san *s, xmlNode *n, enum ctx ctx)
 	if ((e = elem_find((const char *)n->name)) == NULL)
 		e = &elem_unknown;
 	if (s->depth >= SAN_DEPTH_MAX) {
-		if (e->kind != K_DROP && e->kind != K_IFRAME &&
-		    e->kind != K_NOSCRIPT)
+		if (!walk_drops(e))
 			walk_flat(s, n, ctx);
 		return;
 	}
@@ -1676,6 +1872,8 @@ walk_elem(struct san *s, xmlNode *n, enum ctx ctx)
 	case K_BLOCKWRAP:
 		walk_blockwrap(s, n, e, ctx);
 		break;
+	case K_HEAD:
+	case K_OBJECT:
 	case K_DROP:
 		drop(s, n, e, ctx);
 		break;
@@ -1706,6 +1904,641 @@ walk_children(struct san *s, xmlNode *n, enum ctx ctx)
 
 	for (c = n->children; c != NULL; c = c->next)
 		walk_node(s, c, ctx);
+}
+
+/* --- the streaming sanitizer ----------------------------------------- */
+
+/*
+ * The sanitizer proper reads the tokens of htmltok.c and keeps a stack
+ * of the elements open in the input (struct frame): those it wrote,
+ * which it closes in order, and those it unwrapped, whose end tags are
+ * their own.  End tags and the standard's implied end tags (a new <p>
+ * or block closes an open <p>, a new <li> an open <li>...) close what
+ * the standard's tree builder would, within its scopes, so that a
+ * browser reading the output builds the same elements.  Elements
+ * dropped with their content are skipped by counting their depth.
+ * The stack holds SAN_DEPTH_MAX elements; deeper ones are unwrapped.
+ */
+
+static void	run(struct san *, struct htmltok *);
+static void	run_start(struct san *, struct htmltok *);
+
+/* Open a frame for e; -1 when the stack is full (e is unwrapped). */
+static int
+frame_push(struct san *s, const struct elem *e, enum fkind kind,
+    enum ctx ctx, int lazy)
+{
+	struct frame	*f;
+
+	if (s->nfr >= SAN_DEPTH_MAX)
+		return -1;
+	f = &s->fr[s->nfr++];
+	f->e = e;
+	f->kind = (unsigned char)kind;
+	f->ctx = (unsigned char)s->ctx;
+	f->lazy = (unsigned char)s->lazy;
+	s->open[e - elem_tab]++;
+	s->ctx = ctx;
+	s->lazy = lazy;
+	return 0;
+}
+
+/* Close the top frame: its end tag, if it was written. */
+static void
+frame_pop(struct san *s)
+{
+	struct frame	*f = &s->fr[--s->nfr];
+
+	s->open[f->e - elem_tab]--;
+	if (f->kind == FR_OUT || f->kind == FR_LAZY)
+		tag_close(s, f->e);
+	if (s->pend == s->nfr)
+		s->pend = -1;
+	s->ctx = (enum ctx)f->ctx;
+	s->lazy = f->lazy;
+}
+
+/*
+ * Close the frames down to and with i.  An unwrapped element whose text
+ * opened a lazy <p> just above it leaves that paragraph open: it is its
+ * parent's.
+ */
+static void
+frame_pop_to(struct san *s, int i)
+{
+	struct frame	 lazyp;
+
+	if (s->fr[i].kind == FR_PASS || s->fr[i].kind == FR_MEDIA) {
+		while (s->nfr > i + 2)
+			frame_pop(s);
+		if (s->nfr == i + 2 && s->fr[i + 1].kind == FR_LAZY) {
+			lazyp = s->fr[i + 1];
+			lazyp.ctx = s->fr[i].ctx;
+			lazyp.lazy = s->fr[i].lazy;
+			s->open[s->fr[i].e - elem_tab]--;
+			if (s->pend == i)
+				s->pend = -1;
+			s->fr[i] = lazyp;
+			s->nfr--;
+			return;
+		}
+	}
+	while (s->nfr > i)
+		frame_pop(s);
+}
+
+/* The element named by the n bytes at p, or NULL. */
+static const struct elem *
+elem_lookup(const char *p, size_t n)
+{
+	char	 name[16];
+	size_t	 i;
+
+	if (n == 0 || n >= sizeof(name))
+		return NULL;
+	for (i = 0; i < n; i++)
+		name[i] = (char)lower((unsigned char)p[i]);
+	name[n] = '\0';
+	return bsearch(name, elem_tab, NELEM(elem_tab), sizeof(elem_tab[0]),
+	    cmp_name);
+}
+
+/* The enum attr of the n bytes at p, or -1. */
+static int
+attr_lookup(const char *p, size_t n)
+{
+	char	 name[20];
+	size_t	 i;
+
+	if (n == 0 || n >= sizeof(name))
+		return -1;
+	for (i = 0; i < n; i++)
+		name[i] = (char)lower((unsigned char)p[i]);
+	name[n] = '\0';
+	return attr_find(name);
+}
+
+/*
+ * The attributes of the tag in t that e may keep, plus "hidden",
+ * decoded into s->av; the first of each name wins.  A value left out
+ * ("<p hidden>") is "".
+ */
+static void
+vals_tok(struct san *s, const struct htmltok *t, const struct elem *e,
+    struct vals *v)
+{
+	size_t		 off[A__MAX];
+	uint32_t	 seen = 0;
+	int		 i, id;
+
+	memset(v, 0, sizeof(*v));
+	buf_reset(&s->av);
+	for (i = 0; i < t->nattr; i++) {
+		s->work++;
+		id = attr_lookup(t->attr[i].name, t->attr[i].nlen);
+		if (id == -1 || (id != A_HIDDEN && !(e->attrs & M(id))) ||
+		    (seen & M(id)))
+			continue;
+		seen |= M(id);
+		off[id] = s->av.len;
+		htmltok_value(&s->av, &t->attr[i]);
+		buf_putc(&s->av, '\0');
+		s->work += t->attr[i].vlen;
+	}
+	if (s->av.oom) {
+		s->out->oom = 1;
+		return;
+	}
+	for (i = 0; i < A__MAX; i++)
+		if (seen & M(i))
+			v->v[i] = s->av.p + off[i];
+}
+
+/* Whether the tag in t has a "hidden" attribute. */
+static int
+tok_hidden(const struct htmltok *t)
+{
+	int	 i;
+
+	for (i = 0; i < t->nattr; i++)
+		if (htmltok_name_is(t->attr[i].name, t->attr[i].nlen,
+		    "hidden"))
+			return 1;
+	return 0;
+}
+
+/* Drop everything up to e's end tag (e NULL: the unknown element in t). */
+static void
+skip_start(struct san *s, const struct elem *e, const struct htmltok *t)
+{
+	size_t	 i;
+
+	s->skip = 1;
+	s->skipe = e;
+	s->skiplen = t->nlen;
+	for (i = 0; i < t->nlen && i < sizeof(s->skipname); i++)
+		s->skipname[i] = (char)lower((unsigned char)t->name[i]);
+}
+
+/* Whether the tag in t names the element being skipped. */
+static int
+skip_match(const struct san *s, const struct elem *e,
+    const struct htmltok *t)
+{
+	size_t	 i;
+
+	if (s->skipe != NULL || e != NULL)
+		return e == s->skipe;
+	if (t->nlen != s->skiplen)
+		return 0;
+	for (i = 0; i < t->nlen && i < sizeof(s->skipname); i++)
+		if (lower((unsigned char)t->name[i]) != s->skipname[i])
+			return 0;
+	return 1;
+}
+
+/*
+ * Before a start tag of e: close what the standard's tree builder
+ * would close, so that a browser reading the output builds what we
+ * think we wrote.  Only written elements count: an unwrapped one is
+ * not in the output.  Searches stop at the frames of an outer run.
+ */
+static void
+implied_ends(struct san *s, const struct elem *e)
+{
+	const struct frame	*fp;
+	enum group		 g = GROUP(e->flags);
+	int			 i;
+
+	if ((e->flags & F_CLOSEP) && s->open[s->ep - elem_tab] > 0) {
+		for (i = s->nfr - 1; i >= s->floor; i--, s->work++) {
+			fp = &s->fr[i];
+			if (fp->kind != FR_OUT && fp->kind != FR_LAZY)
+				continue;
+			if (fp->e == s->ep) {
+				frame_pop_to(s, i);
+				break;
+			}
+			if (fp->e->flags & F_SCOPE)
+				break;
+		}
+	}
+	if (g == G_NONE || g == G_TABLE)
+		return;
+	for (i = s->nfr - 1; i >= s->floor; i--, s->work++) {
+		fp = &s->fr[i];
+		if (fp->kind != FR_OUT && fp->kind != FR_LAZY)
+			continue;
+		if (GROUP(fp->e->flags) == g) {
+			frame_pop_to(s, i);
+			return;
+		}
+		switch (g) {
+		case G_H:
+		case G_RT:
+			return;		/* only the element just open */
+		case G_A:
+			if (fp->e->flags & F_SCOPE)
+				return;
+			break;
+		case G_LI:
+		case G_DD:
+			if ((fp->e->flags & F_SPECIAL) &&
+			    !(fp->e->flags & F_LIOK))
+				return;
+			break;
+		default:		/* the table's parts */
+			if (GROUP(fp->e->flags) == G_TABLE)
+				return;
+			break;
+		}
+	}
+}
+
+/* A media element waiting for its <source> gets none: unwrap it. */
+static void
+pend_unwrap(struct san *s)
+{
+	if (s->pend >= 0) {
+		s->fr[s->pend].kind = FR_PASS;
+		s->pend = -1;
+	}
+}
+
+/*
+ * html_text(), and what HTML makes of form feeds (white space) and of
+ * the noncharacters U+FFFE and U+FFFF (U+FFFD here).
+ */
+static void
+text_clean(struct buf *out, const char *p, size_t n)
+{
+	size_t	 i, k;
+
+	if (memchr(p, '\f', n) == NULL && memchr(p, 0xef, n) == NULL) {
+		html_text(out, p, n);
+		return;
+	}
+	for (i = k = 0; i < n; i++) {
+		if (p[i] == '\f') {
+			html_text(out, p + k, i - k);
+			buf_putc(out, ' ');
+			k = i + 1;
+		} else if ((unsigned char)p[i] == 0xef && n - i >= 3 &&
+		    (unsigned char)p[i + 1] == 0xbf &&
+		    ((unsigned char)p[i + 2] & 0xfe) == 0xbe) {
+			html_text(out, p + k, i - k);
+			BUF_LIT(out, "\xef\xbf\xbd");
+			i += 2;
+			k = i + 1;
+		}
+	}
+	html_text(out, p + k, n - k);
+}
+
+/* Text: written escaped; outside white space, it opens a lazy <p>. */
+static void
+text_put(struct san *s, const char *p, size_t n)
+{
+	if (n == 0)
+		return;
+	if (!all_space_n(p, n)) {
+		if (s->pend >= 0)
+			pend_unwrap(s);
+		inline_start(s, s->ctx);
+		s->imgout = 0;
+	} else if (s->pend >= 0)
+		return;
+	/* A <pre> drops the LF right after it: write one more. */
+	if (s->preat == s->out->len && s->preat > 0 && p[0] == '\n')
+		buf_putc(s->out, '\n');
+	text_clean(s->out, p, n);
+	s->work += n;
+}
+
+/* A <source>: in a written <picture>, or in audio or video. */
+static void
+start_source(struct san *s, const struct vals *v)
+{
+	struct frame	*f;
+	const char	*name;
+	size_t		 mark;
+
+	f = s->nfr > s->floor ? &s->fr[s->nfr - 1] : NULL;
+	name = f != NULL ? f->e->name : "";
+	if (f != NULL && f->kind == FR_OUT && strcmp(name, "picture") == 0) {
+		if (emit_source(s, v, 1) == -1)
+			s->dropped++;
+		return;
+	}
+	if (f == NULL || (f->kind != FR_OUT && f->kind != FR_MEDIA) ||
+	    (strcmp(name, "audio") != 0 && strcmp(name, "video") != 0)) {
+		s->dropped++;
+		return;
+	}
+	if (f->kind == FR_MEDIA) {
+		/* The waiting start tag goes out only if the source works. */
+		mark = s->out->len;
+		buf_add(s->out, s->pendtag.p, s->pendtag.len);
+		if (emit_source(s, v, 0) == -1) {
+			if (!s->out->oom) {
+				s->out->len = mark;
+				s->out->p[mark] = '\0';
+			}
+			s->dropped++;
+			return;
+		}
+		f->kind = FR_OUT;
+		s->pend = -1;
+		s->ctx = CTX_PHRASE;
+		s->lazy = 0;
+		s->imgout = 0;
+		return;
+	}
+	if (emit_source(s, v, 0) == -1)
+		s->dropped++;
+}
+
+/* audio, video: written now with a src, else when a <source> comes. */
+static void
+start_media(struct san *s, const struct elem *e, const struct vals *v)
+{
+	if (s->nfr >= SAN_DEPTH_MAX - 1) {
+		s->dropped++;
+		return;
+	}
+	buf_reset(&s->pendtag);
+	if (media_tag(s, e, v, &s->pendtag) == 0) {
+		inline_start(s, s->ctx);
+		buf_add(s->out, s->pendtag.p, s->pendtag.len);
+		s->imgout = 0;
+		frame_push(s, e, FR_OUT, CTX_PHRASE, 0);
+		return;
+	}
+	inline_start(s, s->ctx);
+	if (frame_push(s, e, FR_MEDIA, s->ctx, s->lazy) == 0)
+		s->pend = s->nfr - 1;
+}
+
+/*
+ * noscript's raw text: a lone <img> in it is written unless an image
+ * was just written (the same picture, promoted from data-src).  The
+ * text is read twice: to see that the image is alone, then to write it.
+ */
+static void
+noscript(struct san *s, const char *p, size_t n)
+{
+	struct htmltok		 t;
+	const struct elem	*e;
+	enum htmltok_type	 type;
+	int			 imgs = 0, other = 0;
+
+	if (s->imgout == 1) {
+		s->dropped++;
+		return;
+	}
+	htmltok_init(&t, p, n, 0);
+	while (!other && (type = htmltok_next(&t)) != HTMLTOK_EOF) {
+		if (type == HTMLTOK_TEXT && all_space_n(t.text, t.tlen))
+			continue;
+		e = type == HTMLTOK_START ? elem_lookup(t.name, t.nlen) : NULL;
+		if (e != NULL && e->kind == K_IMG && imgs++ == 0)
+			continue;
+		other = 1;
+	}
+	s->work += t.work;
+	if (imgs != 1 || other) {
+		s->dropped++;
+		return;
+	}
+	htmltok_init(&t, p, n, 0);
+	while (htmltok_next(&t) != HTMLTOK_START)
+		;
+	s->work += t.work;
+	run_start(s, &t);
+}
+
+/* An iframe's raw text, when the iframe goes: its fallback is shown. */
+static void
+fallback(struct san *s, const char *p, size_t n)
+{
+	struct htmltok	 t;
+	int		 floor = s->floor;
+
+	if (s->nest >= SAN_NEST_MAX) {
+		s->dropped++;
+		return;
+	}
+	htmltok_init(&t, p, n, 0);
+	s->nest++;
+	s->floor = s->nfr;
+	run(s, &t);
+	s->floor = floor;
+	s->nest--;
+	s->skip = 0;
+	s->rawe = NULL;
+}
+
+/* A start tag. */
+static void
+run_start(struct san *s, struct htmltok *t)
+{
+	const struct elem	*e;
+	struct vals		 v;
+
+	e = elem_lookup(t->name, t->nlen);
+	if (s->skip > 0) {
+		if (skip_match(s, e, t) && (e == NULL ||
+		    !(e->flags & F_VOID)))
+			s->skip++;
+		return;
+	}
+	if (s->pend >= 0 && (e == NULL || e->kind != K_SOURCE))
+		pend_unwrap(s);
+	if (e == NULL) {
+		/* Unknown: unwrapped, unless hidden. */
+		if (tok_hidden(t)) {
+			s->dropped++;
+			skip_start(s, NULL, t);
+		}
+		return;
+	}
+	if (t->raw != HTMLTOK_RAW_NONE)
+		s->rawe = e;
+	vals_tok(s, t, e, &v);
+	if (v.v[A_HIDDEN] != NULL) {
+		s->dropped++;
+		if (!(e->flags & F_VOID))
+			skip_start(s, e, t);
+		return;
+	}
+	implied_ends(s, e);
+	switch (e->kind) {
+	case K_PLAIN:
+		if (!(e->flags & F_VOID) && s->nfr >= SAN_DEPTH_MAX - 1) {
+			s->dropped++;
+			break;
+		}
+		emit_plain(s, e, &v, s->ctx);
+		if (e->flags & F_VOID)
+			break;
+		frame_push(s, e, FR_OUT, (e->flags & F_FLOW) ? CTX_FLOW :
+		    CTX_PHRASE, 0);
+		if (e->flags & F_PRE) {
+			s->preat = s->out->len;
+			s->prein = strcmp(e->name, "pre") == 0 ||
+			    strcmp(e->name, "listing") == 0;
+		}
+		break;
+	case K_A:
+		if (s->nfr >= SAN_DEPTH_MAX - 1 || emit_a(s, &v, s->ctx) == -1)
+			break;
+		frame_push(s, e, FR_OUT, CTX_PHRASE, 0);
+		break;
+	case K_IMG:
+		if (emit_img(s, &v, s->ctx) == -1)
+			s->dropped++;
+		break;
+	case K_IFRAME:
+		/* Kept: its raw text goes.  Else that is the fallback. */
+		if (emit_iframe(s, &v, s->ctx) == 0)
+			skip_start(s, e, t);
+		else
+			s->dropped++;
+		break;
+	case K_MEDIA:
+		start_media(s, e, &v);
+		break;
+	case K_SOURCE:
+		start_source(s, &v);
+		break;
+	case K_BLOCKWRAP:
+		if (s->ctx == CTX_FLOW) {
+			block_start(s, s->ctx);
+			frame_push(s, e, FR_WRAP, CTX_FLOW, 1);
+		} else
+			frame_push(s, e, FR_PASS, s->ctx, s->lazy);
+		break;
+	case K_OBJECT:
+		frame_push(s, e, FR_PASS, s->ctx, s->lazy);
+		break;
+	case K_DROP:
+		s->dropped++;
+		if (!(e->flags & F_VOID))
+			skip_start(s, e, t);
+		break;
+	case K_NOSCRIPT:	/* see the raw text */
+	case K_ROOT:
+	case K_HEAD:
+		break;
+	}
+}
+
+/* An end tag: closes the element it names, within the standard's scopes. */
+static void
+run_end(struct san *s, struct htmltok *t)
+{
+	const struct elem	*e, *f;
+	enum group		 g;
+	int			 i, table;
+
+	e = elem_lookup(t->name, t->nlen);
+	if (s->skip > 0) {
+		if (skip_match(s, e, t))
+			s->skip--;
+		return;
+	}
+	if (e == NULL)
+		return;
+	if (s->pend >= 0 && s->fr[s->pend].e != e)
+		pend_unwrap(s);
+	if (strcmp(e->name, "br") == 0) {
+		/* "</br>" is a <br>, as browsers read it. */
+		inline_start(s, s->ctx);
+		BUF_LIT(s->out, "<br>");
+		return;
+	}
+	if (s->open[e - elem_tab] == 0)
+		return;
+	g = GROUP(e->flags);
+	table = g == G_TABLE || g == G_TSECT || g == G_ROW || g == G_CELL;
+	for (i = s->nfr - 1; i >= s->floor; i--, s->work++) {
+		/* Our own paragraphs are no input element. */
+		if (s->fr[i].kind == FR_LAZY)
+			continue;
+		f = s->fr[i].e;
+		if (f == e) {
+			frame_pop_to(s, i);
+			return;
+		}
+		/* The table's end tags close its cells and rows. */
+		if (table ? GROUP(f->flags) == G_TABLE :
+		    (e->flags & F_SPECIAL) ? (f->flags & F_SCOPE) != 0 :
+		    (f->flags & F_SPECIAL) != 0)
+			return;
+	}
+}
+
+/* The raw text of the element whose start tag came last. */
+static void
+run_raw(struct san *s, struct htmltok *t)
+{
+	const struct elem	*e = s->rawe;
+
+	s->rawe = NULL;
+	if (s->skip > 0 || e == NULL)
+		return;
+	s->work += t->tlen;
+	switch (e->kind) {
+	case K_PLAIN:		/* xmp, plaintext: as text, in <pre> */
+		text_put(s, t->text, t->tlen);
+		break;
+	case K_NOSCRIPT:
+		noscript(s, t->text, t->tlen);
+		break;
+	case K_IFRAME:
+		fallback(s, t->text, t->tlen);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Every token of t, then close what is still open (down to the floor). */
+static void
+run(struct san *s, struct htmltok *t)
+{
+	enum htmltok_type	 type;
+	int			 prein;
+
+	while ((type = htmltok_next(t)) != HTMLTOK_EOF) {
+		s->work++;
+		prein = s->prein;
+		s->prein = 0;
+		switch (type) {
+		case HTMLTOK_TEXT:
+			if (s->skip > 0)
+				break;
+			if (prein && t->tlen > 0 && t->text[0] == '\n')
+				text_put(s, t->text + 1, t->tlen - 1);
+			else
+				text_put(s, t->text, t->tlen);
+			break;
+		case HTMLTOK_RAW:
+			run_raw(s, t);
+			break;
+		case HTMLTOK_START:
+			run_start(s, t);
+			break;
+		case HTMLTOK_END:
+			run_end(s, t);
+			break;
+		default:
+			break;
+		}
+	}
+	s->work += t->work;
+	if (s->nfr > s->floor)
+		frame_pop_to(s, s->floor);
 }
 
 #define ONES	0x0101010101010101ULL
@@ -1793,12 +2626,15 @@ struct sanitizer {
 /*
  * A sanitizer to pass to sanitizer_html() any number of times, for
  * instance once per entry of a feed.  Free it with sanitizer_free().
- * Returns NULL when memory runs out.
+ * Returns NULL when memory runs out.  HEARTH_SANITIZER=stream in the
+ * environment chooses the streaming sanitizer over libxml2's tree
+ * (while both are kept, to compare them).
  */
 struct sanitizer *
 sanitizer_new(void)
 {
 	struct sanitizer	*z;
+	const char		*which;
 
 	if ((z = calloc(1, sizeof(*z))) == NULL)
 		return NULL;
@@ -1810,8 +2646,13 @@ sanitizer_new(void)
 	buf_init(&z->s.cand);
 	buf_init(&z->s.ua);
 	buf_init(&z->s.ub);
+	buf_init(&z->s.pendtag);
+	buf_init(&z->s.av);
 	buf_init(&z->in);
 	buf_init(&z->txt);
+	z->s.ep = elem_find("p");
+	which = getenv("HEARTH_SANITIZER");
+	z->s.stream = which != NULL && strcmp(which, "stream") == 0;
 	return z;
 }
 
@@ -1831,6 +2672,8 @@ sanitizer_free(struct sanitizer *z)
 	buf_release(&z->s.cand);
 	buf_release(&z->s.ua);
 	buf_release(&z->s.ub);
+	buf_release(&z->s.pendtag);
+	buf_release(&z->s.av);
 	buf_release(&z->in);
 	buf_release(&z->txt);
 	free(z);
@@ -1846,6 +2689,13 @@ sanitizer_reset(struct sanitizer *z)
 	s->base = NULL;
 	s->depth = s->odepth = s->lazy = s->lazyp = s->imgout = 0;
 	s->dropped = 0;
+	s->ctx = CTX_FLOW;
+	s->nfr = s->floor = s->skip = s->nest = s->prein = 0;
+	memset(s->open, 0, sizeof(s->open));
+	s->skipe = s->rawe = NULL;
+	s->pend = -1;
+	s->preat = 0;
+	s->work = 0;
 	buf_reset(&s->raw);
 	buf_reset(&s->norm);
 	buf_reset(&s->url);
@@ -1854,8 +2704,50 @@ sanitizer_reset(struct sanitizer *z)
 	buf_reset(&s->cand);
 	buf_reset(&s->ua);
 	buf_reset(&s->ub);
+	buf_reset(&s->pendtag);
+	buf_reset(&s->av);
 	buf_reset(&z->in);
 	buf_reset(&z->txt);
+}
+
+/* The streaming sanitizer: tokens in, allowed markup out, no tree. */
+static void
+sanitize_stream(struct sanitizer *z, const char *html, size_t len)
+{
+	struct htmltok	 t;
+
+	htmltok_init(&t, html, len, 0);
+	run(&z->s, &t);
+}
+
+/* libxml2's tree, walked; -1 when libxml2 could not parse at all. */
+static int
+sanitize_tree(struct sanitizer *z, const char *html, size_t len)
+{
+	struct san	*s = &z->s;
+	htmlDocPtr	 doc;
+	xmlNode		*c;
+
+	input_prepare(&z->in, html, len);
+	if (z->in.oom || z->in.len > INT_MAX) {
+		log_warnx("sanitize: input of %zu bytes too large", len);
+		return -1;
+	}
+	if (z->ctxt == NULL && (z->ctxt = htmlNewParserCtxt()) == NULL) {
+		log_warnx("sanitize: out of memory");
+		return -1;
+	}
+	/* The context is reset first: nothing of the last run is left. */
+	doc = htmlCtxtReadMemory(z->ctxt, z->in.p, (int)z->in.len, NULL,
+	    "UTF-8", SAN_PARSE_OPTS);
+	if (doc == NULL) {
+		log_warnx("sanitize: libxml2 could not parse %zu bytes", len);
+		return -1;
+	}
+	for (c = doc->children; c != NULL; c = c->next)
+		walk_node(s, c, CTX_FLOW);
+	xmlFreeDoc(doc);
+	return 0;
 }
 
 /*
@@ -1874,48 +2766,37 @@ sanitizer_html(struct sanitizer *z, struct buf *out, const char *html,
     size_t len, const char *base_url)
 {
 	struct san	*s = &z->s;
-	htmlDocPtr	 doc = NULL;
-	xmlNode		*c;
-	int		 rc = -1;
+	int		 rc = 0;
 
 	sanitizer_reset(z);
 	s->out = out;
 	s->base = base_url;
 	if (html == NULL)
 		len = 0;
-	input_prepare(&z->in, html, len);
-	if (z->in.oom || z->in.len > INT_MAX) {
-		log_warnx("sanitize: input of %zu bytes too large", len);
-		goto fallback;
+	if (s->stream)
+		sanitize_stream(z, html, len);
+	else if ((rc = sanitize_tree(z, html, len)) == -1) {
+		if (html != NULL)
+			sanitize_text(&z->txt, html, len);
+		if (z->txt.len > 0)
+			html_text(out, z->txt.p, z->txt.len);
 	}
-	if (z->ctxt == NULL && (z->ctxt = htmlNewParserCtxt()) == NULL) {
-		log_warnx("sanitize: out of memory");
-		goto fallback;
-	}
-	/* The context is reset first: nothing of the last run is left. */
-	doc = htmlCtxtReadMemory(z->ctxt, z->in.p, (int)z->in.len, NULL,
-	    "UTF-8", SAN_PARSE_OPTS);
-	if (doc == NULL) {
-		log_warnx("sanitize: libxml2 could not parse %zu bytes", len);
-		goto fallback;
-	}
-	for (c = doc->children; c != NULL; c = c->next)
-		walk_node(s, c, CTX_FLOW);
 	if (s->dropped > 0)
 		log_debug("sanitize: removed %d elements or attributes",
 		    s->dropped);
-	rc = 0;
-	goto out;
-fallback:
-	if (html != NULL)
-		sanitize_text(&z->txt, html, len);
-	if (z->txt.len > 0)
-		html_text(out, z->txt.p, z->txt.len);
-out:
-	if (doc != NULL)
-		xmlFreeDoc(doc);
 	s->out = NULL;
 	return rc;
+}
+
+/*
+ * The work the last sanitizer_html() did with the streaming sanitizer:
+ * bytes looked at and steps taken, which grow linearly with the input
+ * whatever it holds.  The tests check that.
+ */
+size_t
+sanitizer_work(const struct sanitizer *z)
+{
+	return z->s.work;
 }
 
 /*
