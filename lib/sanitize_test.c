@@ -66,6 +66,31 @@ find_missing(const char *s, const char *l, char *miss, size_t misssz)
 	return NULL;
 }
 
+/*
+ * With SANITIZE_INPUTS=DIR in the environment, every input run() sees
+ * is also written to DIR/NNNN.html: tests/t-sanitize.sh reads them
+ * again with other parsers.
+ */
+static void
+keep_input(const char *in, size_t n)
+{
+	static int	 seq;
+	const char	*dir;
+	char		 path[4096];
+	FILE		*f;
+
+	if ((dir = getenv("SANITIZE_INPUTS")) == NULL)
+		return;
+	snprintf(path, sizeof(path), "%s/%04d.html", dir, seq++);
+	if ((f = fopen(path, "wb")) == NULL) {
+		T_OK(0, "SANITIZE_INPUTS: cannot write %s", path);
+		return;
+	}
+	if (n > 0)
+		fwrite(in, 1, n, f);
+	fclose(f);
+}
+
 /* Sanitize in (n bytes) against base and check the output's properties. */
 static char *
 run(const char *in, size_t n, const char *base, const char *what)
@@ -73,6 +98,7 @@ run(const char *in, size_t n, const char *base, const char *what)
 	struct buf	 out, why;
 	int		 rc;
 
+	keep_input(in, n);
 	buf_init(&out);
 	buf_init(&why);
 	rc = sanitize_html(&out, in, n, base);
