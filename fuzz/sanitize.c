@@ -66,8 +66,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!init) {
 		log_init("fuzz-sanitize", LOG_DEST_STDERR, 0);
-		/* The streaming sanitizer, while libxml2's is kept. */
-		setenv("HEARTH_SANITIZER", "stream", 1);
 		if ((z = sanitizer_new()) == NULL)
 			abort();
 		init = 1;

@@ -215,9 +215,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (tree == NULL) {
 		log_init("fuzz-sanitize-diff", LOG_DEST_STDERR, 0);
-		unsetenv("HEARTH_SANITIZER");
+		setenv("HEARTH_SANITIZER", "libxml2", 1);
 		tree = sanitizer_new();
-		setenv("HEARTH_SANITIZER", "stream", 1);
+		unsetenv("HEARTH_SANITIZER");
 		stream = sanitizer_new();
 		if (tree == NULL || stream == NULL)
 			abort();

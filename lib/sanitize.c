@@ -2626,8 +2626,8 @@ struct sanitizer {
 /*
  * A sanitizer to pass to sanitizer_html() any number of times, for
  * instance once per entry of a feed.  Free it with sanitizer_free().
- * Returns NULL when memory runs out.  HEARTH_SANITIZER=stream in the
- * environment chooses the streaming sanitizer over libxml2's tree
+ * Returns NULL when memory runs out.  HEARTH_SANITIZER=libxml2 in the
+ * environment chooses libxml2's tree walk over the streaming sanitizer
  * (while both are kept, to compare them).
  */
 struct sanitizer *
@@ -2652,7 +2652,7 @@ sanitizer_new(void)
 	buf_init(&z->txt);
 	z->s.ep = elem_find("p");
 	which = getenv("HEARTH_SANITIZER");
-	z->s.stream = which != NULL && strcmp(which, "stream") == 0;
+	z->s.stream = which == NULL || strcmp(which, "libxml2") != 0;
 	return z;
 }
 

@@ -983,8 +983,6 @@ test_linear(void)
 int
 main(void)
 {
-	/* The streaming sanitizer, while libxml2's is kept beside it. */
-	setenv("HEARTH_SANITIZER", "stream", 1);
 	test_vectors();
 	test_nul();
 	test_exact();
