@@ -458,14 +458,6 @@ is_hex(int c)
 	    (c >= 'A' && c <= 'F');
 }
 
-static int
-hex_val(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	return lower(c) - 'a' + 10;
-}
-
 static void
 put_cp(struct buf *b, unsigned int c)
 {
@@ -2917,14 +2909,6 @@ static const char *const text_blocks[] = {
 	"th", "thead", "tr", "ul",
 };
 
-/* Windows-1252 for &#128; to &#159;, as the HTML standard reads them. */
-static const unsigned short cp1252[32] = {
-	0x20ac, 0x81, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021,
-	0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0x8d, 0x017d, 0x8f,
-	0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014,
-	0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0x9d, 0x017e, 0x0178,
-};
-
 struct text {
 	struct buf	*out;
 	int		 wrote;		/* something written */
@@ -2959,175 +2943,26 @@ text_cp(struct text *t, unsigned int c)
 	t->wrote = 1;
 }
 
-/*
- * Decode the character reference at s (s[0] == '&', n bytes) into *c.
- * Returns the bytes it takes, or 0 when it is no reference ('&' is then
- * literal).  Named references are libxml2's HTML 4 set; without the ';'
- * only the Latin-1 ones decode, as the HTML standard's legacy names do,
- * the longest that matches ("&notit;" is U+00AC then "it;").
- */
-static size_t
-text_entity(const char *s, size_t n, unsigned int *c)
-{
-	const htmlEntityDesc	*d;
-	char			 name[33];
-	size_t			 i = 1, k;
-	unsigned long		 v = 0;
-	int			 hex = 0, digits = 0;
-
-	if (n > 1 && s[1] == '#') {
-		i = 2;
-		if (i < n && (s[i] == 'x' || s[i] == 'X')) {
-			hex = 1;
-			i++;
-		}
-		for (; i < n && (hex ? is_hex((unsigned char)s[i]) :
-		    (s[i] >= '0' && s[i] <= '9')); i++, digits++)
-			if (v < 0x110000)
-				v = v * (hex ? 16 : 10) +
-				    (unsigned long)hex_val((unsigned char)s[i]);
-		if (digits == 0)
-			return 0;
-		if (i < n && s[i] == ';')
-			i++;
-		if (v >= 0x80 && v <= 0x9f)
-			v = cp1252[v - 0x80];
-		if (v == 0 || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
-			v = 0xfffd;
-		*c = (unsigned int)v;
-		return i;
-	}
-	for (k = 0; i < n && k < sizeof(name) - 1 &&
-	    ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
-	    (s[i] >= '0' && s[i] <= '9')); i++)
-		name[k++] = s[i];
-	name[k] = '\0';
-	if (k == 0)
-		return 0;
-	if (i < n && s[i] == ';' &&
-	    (d = htmlEntityLookup((const xmlChar *)name)) != NULL) {
-		*c = d->value;
-		return i + 1;
-	}
-	/* Legacy: the longest Latin-1 name, no ';' needed ("&copy2024"). */
-	for (; k >= 2; k--) {
-		name[k] = '\0';
-		if ((d = htmlEntityLookup((const xmlChar *)name)) != NULL &&
-		    d->value <= 0xff) {
-			*c = d->value;
-			return k + 1;
-		}
-	}
-	return 0;
-}
-
 static int
 cmp_str(const void *key, const void *elem)
 {
-	return strcasecmp(key, *(const char *const *)elem);
+	return strcmp(key, *(const char *const *)elem);
 }
 
-/*
- * Skip the tag, comment or declaration at s[i] == '<' as the HTML
- * tokenizer would, and script or style content with it.  Returns the
- * index after it, or len when it does not end.  A '<' that starts no tag
- * is written as text.
- */
-static size_t
-text_tag(struct text *t, const char *s, size_t len, size_t i)
+/* Whether the tag in t separates words in plain text. */
+static int
+text_block(const struct htmltok *t)
 {
-	char		 name[16];
-	const char	*e;
-	size_t		 j = i + 1, k = 0;
-	int		 end = 0, q = 0;
+	char	 name[16];
+	size_t	 i;
 
-	if (j < len && s[j] == '!') {
-		if (len - j >= 3 && memcmp(s + j, "!--", 3) == 0) {
-			j += 3;
-			if (j < len && s[j] == '>')
-				return j + 1;
-			if (len - j >= 2 && memcmp(s + j, "->", 2) == 0)
-				return j + 2;
-			e = memmem(s + j, len - j, "-->", 3);
-			return e == NULL ? len : (size_t)(e - s) + 3;
-		}
-		if (len - j >= 8 && memcmp(s + j, "![CDATA[", 8) == 0) {
-			/* Feeds double-wrap text in CDATA: keep it as text. */
-			j += 8;
-			e = memmem(s + j, len - j, "]]>", 3);
-			k = e == NULL ? len : (size_t)(e - s);
-			for (; j < k; ) {
-				unsigned int c;
-
-				j += utf8_decode(s + j, k - j, &c);
-				text_cp(t, c);
-			}
-			return e == NULL ? len : k + 3;
-		}
-		goto bogus;
-	}
-	if (j < len && s[j] == '?')
-		goto bogus;
-	if (j < len && s[j] == '/') {
-		end = 1;
-		j++;
-		if (j < len && s[j] == '>')
-			return j + 1;
-		if (j >= len || !((s[j] >= 'a' && s[j] <= 'z') ||
-		    (s[j] >= 'A' && s[j] <= 'Z')))
-			goto bogus;
-	}
-	if (j >= len || !((s[j] >= 'a' && s[j] <= 'z') ||
-	    (s[j] >= 'A' && s[j] <= 'Z'))) {
-		text_cp(t, '<');
-		return i + 1;
-	}
-	for (; j < len && !is_ascii_space((unsigned char)s[j]) &&
-	    s[j] != '/' && s[j] != '>'; j++)
-		if (k < sizeof(name) - 1)
-			name[k++] = (char)lower((unsigned char)s[j]);
-	name[k] = '\0';
-	/* Attributes: a quoted value may hold '>'. */
-	for (; j < len && s[j] != '>'; j++) {
-		if (s[j] == '=') {
-			for (j++; j < len &&
-			    is_ascii_space((unsigned char)s[j]); j++)
-				;
-			if (j < len && (s[j] == '"' || s[j] == '\'')) {
-				q = s[j];
-				e = memchr(s + j + 1, q, len - j - 1);
-				if (e == NULL)
-					return len;
-				j = (size_t)(e - s);
-			} else if (j < len && s[j] == '>')
-				break;
-		}
-	}
-	if (j >= len)
-		return len;
-	j++;
-	if (bsearch(name, text_blocks, NELEM(text_blocks),
-	    sizeof(text_blocks[0]), cmp_str) != NULL)
-		t->space = t->wrote;
-	if (!end && (strcmp(name, "script") == 0 ||
-	    strcmp(name, "style") == 0)) {
-		/* Raw text up to the matching end tag. */
-		for (; j + 2 + k <= len; j++) {
-			if (s[j] == '<' && s[j + 1] == '/' &&
-			    strncasecmp(s + j + 2, name, k) == 0 &&
-			    (j + 2 + k == len ||
-			    is_ascii_space((unsigned char)s[j + 2 + k]) ||
-			    s[j + 2 + k] == '>' || s[j + 2 + k] == '/')) {
-				e = memchr(s + j, '>', len - j);
-				return e == NULL ? len : (size_t)(e - s) + 1;
-			}
-		}
-		return len;
-	}
-	return j;
-bogus:
-	e = memchr(s + j, '>', len - j);
-	return e == NULL ? len : (size_t)(e - s) + 1;
+	if (t->nlen >= sizeof(name))
+		return 0;
+	for (i = 0; i < t->nlen; i++)
+		name[i] = (char)lower((unsigned char)t->name[i]);
+	name[i] = '\0';
+	return bsearch(name, text_blocks, NELEM(text_blocks),
+	    sizeof(text_blocks[0]), cmp_str) != NULL;
 }
 
 /*
@@ -3136,31 +2971,38 @@ bogus:
  * references decoded, white space runs (no-break space included)
  * collapsed to one space, the ends trimmed, controls dropped, bad UTF-8
  * repaired.  The result holds no markup and must be escaped on output.
- * Block tags and <br> separate words.
+ * Block tags and <br> separate words; CDATA sections are text.
  */
 void
 sanitize_text(struct buf *out, const char *html, size_t len)
 {
+	struct htmltok	 tok;
 	struct text	 t;
 	unsigned int	 c;
-	size_t		 i = 0, n;
+	size_t		 i, n;
 
 	if (html == NULL)
 		return;
 	t.out = out;
 	t.wrote = t.space = 0;
-	while (i < len) {
-		if (html[i] == '<') {
-			i = text_tag(&t, html, len, i);
-			continue;
+	htmltok_init(&tok, html, len, HTMLTOK_TEXTONLY);
+	for (;;) {
+		switch (htmltok_next(&tok)) {
+		case HTMLTOK_EOF:
+			return;
+		case HTMLTOK_TEXT:
+			for (i = 0; i < tok.tlen; i += n) {
+				n = utf8_decode(tok.text + i, tok.tlen - i, &c);
+				text_cp(&t, c);
+			}
+			break;
+		case HTMLTOK_START:
+		case HTMLTOK_END:
+			if (text_block(&tok))
+				t.space = t.wrote;
+			break;
+		default:	/* script and style */
+			break;
 		}
-		if (html[i] == '&' &&
-		    (n = text_entity(html + i, len - i, &c)) > 0) {
-			text_cp(&t, c);
-			i += n;
-			continue;
-		}
-		i += utf8_decode(html + i, len - i, &c);
-		text_cp(&t, c);
 	}
 }
