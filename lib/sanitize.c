@@ -1,13 +1,8 @@
 /* sanitize.c: feed HTML reduced to what a reader may safely show */
-#include <limits.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-#include <libxml/HTMLparser.h>
-#include <libxml/tree.h>
 
 #include "buf.h"
 #include "html.h"
@@ -18,12 +13,15 @@
 #include "utf8.h"
 
 /*
- * The sanitizer parses a fragment with libxml2's HTML parser, walks the
- * tree and writes back only what its tables allow: element names from
- * elem_tab, attributes from attr_names masked per element, text through
- * html_text(), URLs cleaned, made absolute, stripped of tracking
- * parameters and written through html_url().  Nothing is copied from the
- * input as markup, so the output is balanced by construction.
+ * The sanitizer reads a fragment as a stream of tokens (htmltok.c), keeps
+ * a small stack of the elements open, never a tree, and writes back only
+ * what its tables allow: element names from elem_tab, attributes from
+ * attr_names masked per element, text through html_text(), URLs cleaned,
+ * made absolute, stripped of tracking parameters and written through
+ * html_url().  Nothing is copied from the input as markup, and every
+ * element written is closed, so the output is balanced by construction.
+ * The work is linear in the input: the tokenizer's scans move forward,
+ * and each token costs at most one walk down the stack.
  */
 
 #define SAN_DEPTH_MAX	256	/* elements open; deeper tags are unwrapped */
@@ -105,8 +103,7 @@ enum kind {
 	K_MEDIA,	/* audio, video: needs src or a <source> */
 	K_SOURCE,	/* in picture, audio, video only */
 	K_NOSCRIPT,	/* removed, but may give up a lone <img> */
-	K_ROOT,		/* html, body: only the children are walked */
-	K_HEAD,		/* head: the tag is ignored (libxml2: dropped) */
+	K_ROOT,		/* html, head, body: the tags are ignored */
 	K_OBJECT,	/* object, applet: the fallback content stays */
 	K_BLOCKWRAP,	/* unwrapped block: its text goes into <p> */
 	K_DROP,		/* removed with everything inside */
@@ -114,7 +111,7 @@ enum kind {
 
 #define F_BLOCK	0x01	/* a block: closes an open lazy paragraph */
 #define F_FLOW	0x02	/* its children are flow content */
-#define F_VOID	0x04	/* no end tag; libxml2's children are siblings */
+#define F_VOID	0x04	/* no end tag */
 #define F_CLOSEP 0x08	/* its start tag closes an open <p> */
 #define F_SPECIAL 0x10	/* the standard's "special": a phrasing end tag
 			   does not close past it */
@@ -154,10 +151,7 @@ struct elem {
 
 /*
  * Elements hearth knows, sorted by name.  Any other element is unwrapped:
- * the tag goes, the children stay.  Void elements that libxml2's HTML 4
- * parser does not know as such (embed, source, wbr...) get the text after
- * them as children; F_VOID walks those as siblings even when the element
- * itself goes.
+ * the tag goes, the children stay.
  */
 static const struct elem elem_tab[] = {
 	{ "a", NULL, K_A, G(G_A), M(A_HREF) | M(A_TITLE) | M(A_ID) |
@@ -211,7 +205,7 @@ static const struct elem elem_tab[] = {
 	{ "h4", NULL, K_PLAIN, BLK | G(G_H), M(A_ID) },
 	{ "h5", NULL, K_PLAIN, BLK | G(G_H), M(A_ID) },
 	{ "h6", NULL, K_PLAIN, BLK | G(G_H), M(A_ID) },
-	{ "head", NULL, K_HEAD, 0, 0 },
+	{ "head", NULL, K_ROOT, 0, 0 },
 	{ "header", NULL, K_BLOCKWRAP, WRAP, 0 },
 	{ "hgroup", NULL, K_BLOCKWRAP, WRAP, 0 },
 	{ "hr", NULL, K_PLAIN, BLK | F_VOID, 0 },
@@ -297,9 +291,6 @@ static const struct elem elem_tab[] = {
 	{ "wbr", NULL, K_PLAIN, F_VOID, 0 },
 	{ "xmp", "pre", K_PLAIN, BLK | F_PRE, 0 },
 };
-
-/* An unknown element: unwrapped; only "hidden" is looked at. */
-static const struct elem elem_unknown = { "", NULL, K_PLAIN, 0, 0 };
 
 /*
  * Video and audio players an iframe may show, by host with one leading
@@ -392,11 +383,7 @@ struct frame {
 struct san {
 	struct buf	*out;
 	const char	*base;		/* for relative URLs, or NULL */
-	int		 stream;	/* the streaming sanitizer, not libxml2 */
-	int		 depth;		/* of the tree walk */
-	int		 odepth;	/* elements open in out */
 	int		 lazy;		/* unwrapped block: text opens <p> */
-	int		 lazyp;		/* odepth of our lazy <p>, or 0 */
 	int		 imgout;	/* an <img> was written last */
 	int		 dropped;	/* elements and attributes removed */
 	struct buf	 raw;		/* URL scratch: trimmed, tabs removed */
@@ -408,7 +395,7 @@ struct san {
 	struct buf	 ua;		/* rendered URL attribute values */
 	struct buf	 ub;
 
-	/* The streaming sanitizer's state. */
+	/* The stack and the tokens' state. */
 	const struct elem *ep;		/* elem_tab's "p" */
 	enum ctx	 ctx;		/* of what comes now */
 	struct frame	 fr[SAN_DEPTH_MAX];	/* elements open */
@@ -433,9 +420,6 @@ struct san {
 struct vals {
 	const char	*v[A__MAX];
 };
-
-static void	walk_node(struct san *, xmlNode *, enum ctx);
-static void	walk_children(struct san *, xmlNode *, enum ctx);
 
 /* --- small helpers ---------------------------------------------------- */
 
@@ -1135,49 +1119,21 @@ lazy_open(struct san *s)
 
 /* Before a block in flow context: close the lazy paragraph, if ours. */
 static void
-block_start(struct san *s, enum ctx ctx)
+block_start(struct san *s)
 {
 	int	 i;
 
-	if (s->stream) {
-		if (s->ctx == CTX_FLOW && (i = lazy_open(s)) >= 0)
-			frame_pop_to(s, i);
-		return;
-	}
-	if (ctx == CTX_FLOW && s->lazyp != 0 && s->lazyp == s->odepth) {
-		BUF_LIT(s->out, "</p>");
-		s->odepth--;
-		s->lazyp = 0;
-	}
+	if (s->ctx == CTX_FLOW && (i = lazy_open(s)) >= 0)
+		frame_pop_to(s, i);
 }
 
 /* Before inline content in an unwrapped block: open a paragraph. */
 static void
-inline_start(struct san *s, enum ctx ctx)
+inline_start(struct san *s)
 {
-	if (s->stream) {
-		if (s->ctx == CTX_FLOW && s->lazy && lazy_open(s) < 0 &&
-		    frame_push(s, s->ep, FR_LAZY, CTX_FLOW, 1) == 0)
-			BUF_LIT(s->out, "<p>");
-		return;
-	}
-	if (ctx == CTX_FLOW && s->lazy && s->lazyp == 0) {
+	if (s->ctx == CTX_FLOW && s->lazy && lazy_open(s) < 0 &&
+	    frame_push(s, s->ep, FR_LAZY, CTX_FLOW, 1) == 0)
 		BUF_LIT(s->out, "<p>");
-		s->odepth++;
-		s->lazyp = s->odepth;
-	}
-}
-
-static void
-text_write(struct san *s, const char *t, enum ctx ctx)
-{
-	if (t == NULL || t[0] == '\0')
-		return;
-	if (!all_space(t)) {
-		inline_start(s, ctx);
-		s->imgout = 0;
-	}
-	html_text(s->out, t, strlen(t));
 }
 
 /* Start a tag; the name comes from elem_tab, never from the input. */
@@ -1257,29 +1213,6 @@ attr_id(struct san *s, const char *v)
 	buf_putc(s->out, '"');
 }
 
-/* Gather the attributes e may keep, plus "hidden". */
-static void
-vals_get(xmlNode *n, const struct elem *e, struct vals *v)
-{
-	xmlAttr		*a;
-	int		 id;
-
-	memset(v, 0, sizeof(*v));
-	for (a = n->properties; a != NULL; a = a->next) {
-		if (a->name == NULL)
-			continue;
-		id = attr_find((const char *)a->name);
-		if (id == -1 || (id != A_HIDDEN && !(e->attrs & M(id))) ||
-		    v->v[id] != NULL)
-			continue;
-		if (a->children == NULL)
-			v->v[id] = "";
-		else if (a->children->type == XML_TEXT_NODE &&
-		    a->children->next == NULL && a->children->content != NULL)
-			v->v[id] = (const char *)a->children->content;
-	}
-}
-
 /* The first non-empty value among the lazy-loading attributes listed. */
 static const char *
 vals_lazy(const struct vals *v, int a1, int a2, int a3)
@@ -1326,20 +1259,19 @@ is_placeholder(const char *src)
 	return 0;
 }
 
-/* --- elements, whichever parser found them --------------------------- */
+/* --- elements --------------------------------------------------------- */
 
 /* The start tag of a K_PLAIN element, with the attributes it keeps. */
 static void
-emit_plain(struct san *s, const struct elem *e, const struct vals *v,
-    enum ctx ctx)
+emit_plain(struct san *s, const struct elem *e, const struct vals *v)
 {
 	long	 l;
 	int	 i;
 
 	if (e->flags & F_BLOCK)
-		block_start(s, ctx);
+		block_start(s);
 	else
-		inline_start(s, ctx);
+		inline_start(s);
 	tag_open(s, e);
 	for (i = 0; i < A__MAX; i++) {
 		if (v->v[i] == NULL)
@@ -1384,7 +1316,7 @@ emit_plain(struct san *s, const struct elem *e, const struct vals *v,
 
 /* An <a> with a usable href or id; -1 when it has neither. */
 static int
-emit_a(struct san *s, const struct vals *v, enum ctx ctx)
+emit_a(struct san *s, const struct vals *v)
 {
 	const char	*id;
 	int		 href;
@@ -1398,7 +1330,7 @@ emit_a(struct san *s, const struct vals *v, enum ctx ctx)
 		id = NULL;
 	if (!href && id == NULL)
 		return -1;
-	inline_start(s, ctx);
+	inline_start(s);
 	BUF_LIT(s->out, "<a");
 	if (href)
 		attr_rendered(s, "href", &s->ua);
@@ -1414,7 +1346,7 @@ emit_a(struct san *s, const struct vals *v, enum ctx ctx)
 
 /* An <img>; -1 when it goes (hidden, a pixel, nothing to show). */
 static int
-emit_img(struct san *s, const struct vals *v, enum ctx ctx)
+emit_img(struct san *s, const struct vals *v)
 {
 	const char	*src, *set, *lazy;
 	int		 rsrc, rset, ph;
@@ -1452,7 +1384,7 @@ emit_img(struct san *s, const struct vals *v, enum ctx ctx)
 	rset = srcset_render(s, set, &s->ub);
 	if (rsrc != 0 && rset != 0)
 		return -1;
-	inline_start(s, ctx);
+	inline_start(s);
 	BUF_LIT(s->out, "<img");
 	if (rsrc == 0)
 		attr_rendered(s, "src", &s->ua);
@@ -1472,7 +1404,7 @@ emit_img(struct san *s, const struct vals *v, enum ctx ctx)
 
 /* An <iframe> of a player from embed_tab, closed at once; or -1. */
 static int
-emit_iframe(struct san *s, const struct vals *v, enum ctx ctx)
+emit_iframe(struct san *s, const struct vals *v)
 {
 	const char	*src, *u;
 
@@ -1489,7 +1421,7 @@ emit_iframe(struct san *s, const struct vals *v, enum ctx ctx)
 		buf_reset(&s->ua);
 		return -1;
 	}
-	inline_start(s, ctx);
+	inline_start(s);
 	BUF_LIT(s->out, "<iframe");
 	attr_rendered(s, "src", &s->ua);
 	buf_reset(&s->ua);
@@ -1567,338 +1499,7 @@ emit_source(struct san *s, const struct vals *v, int picture)
 	return 0;
 }
 
-/* --- the libxml2 tree walk (HEARTH_SANITIZER=libxml2) ---------------- */
-
-/* What the tree walk drops with its content. */
-static int
-walk_drops(const struct elem *e)
-{
-	return e->kind == K_DROP || e->kind == K_IFRAME ||
-	    e->kind == K_NOSCRIPT || e->kind == K_OBJECT || e->kind == K_HEAD;
-}
-
-static void
-drop(struct san *s, xmlNode *n, const struct elem *e, enum ctx ctx)
-{
-	s->dropped++;
-	if (e->flags & F_VOID)
-		walk_children(s, n, ctx);
-}
-
-/* Walk n's children as the content of an element just written. */
-static void
-walk_inside(struct san *s, xmlNode *n, enum ctx ctx)
-{
-	int	 lazy = s->lazy, lazyp = s->lazyp;
-
-	s->lazy = 0;
-	s->lazyp = 0;
-	walk_children(s, n, ctx);
-	s->lazy = lazy;
-	s->lazyp = lazyp;
-}
-
-static void
-walk_plain(struct san *s, xmlNode *n, const struct elem *e, enum ctx ctx)
-{
-	struct vals	 v;
-
-	vals_get(n, e, &v);
-	if (v.v[A_HIDDEN] != NULL) {
-		drop(s, n, e, ctx);
-		return;
-	}
-	emit_plain(s, e, &v, ctx);
-	if (e->flags & F_VOID) {
-		walk_children(s, n, ctx);
-		return;
-	}
-	s->odepth++;
-	walk_inside(s, n, (e->flags & F_FLOW) ? CTX_FLOW : CTX_PHRASE);
-	tag_close(s, e);
-	s->odepth--;
-}
-
-static void
-walk_a(struct san *s, xmlNode *n, const struct elem *e, enum ctx ctx)
-{
-	struct vals	 v;
-
-	vals_get(n, e, &v);
-	if (v.v[A_HIDDEN] != NULL) {
-		drop(s, n, e, ctx);
-		return;
-	}
-	if (emit_a(s, &v, ctx) == -1) {
-		walk_children(s, n, ctx);
-		return;
-	}
-	s->odepth++;
-	walk_inside(s, n, CTX_PHRASE);
-	BUF_LIT(s->out, "</a>");
-	s->odepth--;
-}
-
-static void
-walk_img(struct san *s, xmlNode *n, const struct elem *e, enum ctx ctx)
-{
-	struct vals	 v;
-
-	vals_get(n, e, &v);
-	if (emit_img(s, &v, ctx) == -1)
-		s->dropped++;
-	walk_children(s, n, ctx);
-}
-
-static void
-walk_iframe(struct san *s, xmlNode *n, const struct elem *e, enum ctx ctx)
-{
-	struct vals	 v;
-
-	vals_get(n, e, &v);
-	/* No fallback worth showing: an iframe's content goes with it. */
-	if (emit_iframe(s, &v, ctx) == -1)
-		s->dropped++;
-}
-
-/* Whether n has a <source> child. */
-static int
-has_source(xmlNode *n)
-{
-	xmlNode	*c;
-
-	for (c = n->children; c != NULL; c = c->next)
-		if (c->type == XML_ELEMENT_NODE &&
-		    strcasecmp((const char *)c->name, "source") == 0)
-			return 1;
-	return 0;
-}
-
-static void
-walk_media(struct san *s, xmlNode *n, const struct elem *e, enum ctx ctx)
-{
-	struct vals	 v;
-
-	vals_get(n, e, &v);
-	if (v.v[A_HIDDEN] != NULL) {
-		drop(s, n, e, ctx);
-		return;
-	}
-	buf_reset(&s->pendtag);
-	if (media_tag(s, e, &v, &s->pendtag) == -1 && !has_source(n)) {
-		/* Nothing to play: show the fallback content. */
-		walk_children(s, n, ctx);
-		return;
-	}
-	inline_start(s, ctx);
-	buf_add(s->out, s->pendtag.p, s->pendtag.len);
-	s->imgout = 0;
-	s->odepth++;
-	walk_inside(s, n, CTX_PHRASE);
-	tag_close(s, e);
-	s->odepth--;
-}
-
-static void
-walk_source(struct san *s, xmlNode *n, const struct elem *e, enum ctx ctx)
-{
-	struct vals	 v;
-	xmlNode		*p;
-	int		 rc = -1;
-
-	vals_get(n, e, &v);
-	/* libxml2 nests a <source> in the one before it. */
-	for (p = n->parent; p != NULL && p->type == XML_ELEMENT_NODE &&
-	    strcasecmp((const char *)p->name, "source") == 0; p = p->parent)
-		;
-	if (p != NULL && p->type == XML_ELEMENT_NODE) {
-		if (strcasecmp((const char *)p->name, "picture") == 0)
-			rc = emit_source(s, &v, 1);
-		else if (strcasecmp((const char *)p->name, "audio") == 0 ||
-		    strcasecmp((const char *)p->name, "video") == 0)
-			rc = emit_source(s, &v, 0);
-	}
-	if (rc == 0)
-		walk_children(s, n, ctx);
-	else
-		drop(s, n, e, ctx);
-}
-
-/*
- * Lazy-loading pages put the real <img> in <noscript>.  A lone image
- * there is kept unless an image was written just before it (the same
- * picture, promoted from data-src); anything else in noscript goes.
- */
-static void
-walk_noscript(struct san *s, xmlNode *n, enum ctx ctx)
-{
-	xmlNode	*c, *img = NULL;
-
-	if (s->imgout != 1) {
-		for (c = n->children; c != NULL; c = c->next) {
-			if (c->type == XML_TEXT_NODE && (c->content == NULL ||
-			    all_space((const char *)c->content)))
-				continue;
-			if (c->type == XML_COMMENT_NODE)
-				continue;
-			if (c->type == XML_ELEMENT_NODE && img == NULL &&
-			    strcasecmp((const char *)c->name, "img") == 0) {
-				img = c;
-				continue;
-			}
-			img = NULL;
-			break;
-		}
-	}
-	if (img != NULL)
-		walk_node(s, img, ctx);
-	else
-		s->dropped++;
-}
-
-/* An unwrapped block: in flow context, its inline runs become <p>. */
-static void
-walk_blockwrap(struct san *s, xmlNode *n, const struct elem *e,
-    enum ctx ctx)
-{
-	struct vals	 v;
-	int		 lazy;
-
-	vals_get(n, e, &v);
-	if (v.v[A_HIDDEN] != NULL) {
-		drop(s, n, e, ctx);
-		return;
-	}
-	if (ctx != CTX_FLOW) {
-		walk_children(s, n, ctx);
-		return;
-	}
-	block_start(s, ctx);
-	lazy = s->lazy;
-	s->lazy = 1;
-	s->lazyp = 0;
-	walk_children(s, n, CTX_FLOW);
-	block_start(s, CTX_FLOW);
-	s->lazy = lazy;
-	s->lazyp = 0;
-}
-
-/*
- * Past SAN_DEPTH_MAX the tree is written as text, without recursion:
- * what would be dropped with its content is still skipped.
- */
-static void
-walk_flat(struct san *s, xmlNode *top, enum ctx ctx)
-{
-	const struct elem	*e;
-	xmlNode			*n = top->children;
-
-	while (n != NULL) {
-		if (n->type == XML_TEXT_NODE)
-			text_write(s, (const char *)n->content, ctx);
-		if (n->type == XML_ELEMENT_NODE && n->children != NULL &&
-		    ((e = elem_find((const char *)n->name)) == NULL ||
-		    !walk_drops(e))) {
-			n = n->children;
-			continue;
-		}
-		while (n != top && n->next == NULL)
-			n = n->parent;
-		if (n == top)
-			break;
-		n = n->next;
-	}
-}
-
-static void
-walk_elem(struct san *s, xmlNode *n, enum ctx ctx)
-{
-	const struct elem	*e;
-
-	if (n->name == NULL)
-		return;
-	if ((e = elem_find((const char *)n->name)) == NULL)
-		e = &elem_unknown;
-	if (s->depth >= SAN_DEPTH_MAX) {
-		if (!walk_drops(e))
-			walk_flat(s, n, ctx);
-		return;
-	}
-	s->depth++;
-	if (e == &elem_unknown) {
-		struct vals v;
-
-		vals_get(n, e, &v);
-		if (v.v[A_HIDDEN] != NULL)
-			s->dropped++;
-		else
-			walk_children(s, n, ctx);
-		s->depth--;
-		return;
-	}
-	switch (e->kind) {
-	case K_PLAIN:
-		walk_plain(s, n, e, ctx);
-		break;
-	case K_A:
-		walk_a(s, n, e, ctx);
-		break;
-	case K_IMG:
-		walk_img(s, n, e, ctx);
-		break;
-	case K_IFRAME:
-		walk_iframe(s, n, e, ctx);
-		break;
-	case K_MEDIA:
-		walk_media(s, n, e, ctx);
-		break;
-	case K_SOURCE:
-		walk_source(s, n, e, ctx);
-		break;
-	case K_NOSCRIPT:
-		walk_noscript(s, n, ctx);
-		break;
-	case K_ROOT:
-		walk_children(s, n, ctx);
-		break;
-	case K_BLOCKWRAP:
-		walk_blockwrap(s, n, e, ctx);
-		break;
-	case K_HEAD:
-	case K_OBJECT:
-	case K_DROP:
-		drop(s, n, e, ctx);
-		break;
-	}
-	s->depth--;
-}
-
-static void
-walk_node(struct san *s, xmlNode *n, enum ctx ctx)
-{
-	switch (n->type) {
-	case XML_TEXT_NODE:
-		text_write(s, (const char *)n->content, ctx);
-		break;
-	case XML_ELEMENT_NODE:
-		walk_elem(s, n, ctx);
-		break;
-	default:
-		/* Comments, processing instructions, script bodies. */
-		break;
-	}
-}
-
-static void
-walk_children(struct san *s, xmlNode *n, enum ctx ctx)
-{
-	xmlNode	*c;
-
-	for (c = n->children; c != NULL; c = c->next)
-		walk_node(s, c, ctx);
-}
-
-/* --- the streaming sanitizer ----------------------------------------- */
+/* --- the token stream ------------------------------------------------ */
 
 /*
  * The sanitizer proper reads the tokens of htmltok.c and keeps a stack
@@ -2196,7 +1797,7 @@ text_put(struct san *s, const char *p, size_t n)
 	if (!all_space_n(p, n)) {
 		if (s->pend >= 0)
 			pend_unwrap(s);
-		inline_start(s, s->ctx);
+		inline_start(s);
 		s->imgout = 0;
 	} else if (s->pend >= 0)
 		return;
@@ -2260,13 +1861,13 @@ start_media(struct san *s, const struct elem *e, const struct vals *v)
 	}
 	buf_reset(&s->pendtag);
 	if (media_tag(s, e, v, &s->pendtag) == 0) {
-		inline_start(s, s->ctx);
+		inline_start(s);
 		buf_add(s->out, s->pendtag.p, s->pendtag.len);
 		s->imgout = 0;
 		frame_push(s, e, FR_OUT, CTX_PHRASE, 0);
 		return;
 	}
-	inline_start(s, s->ctx);
+	inline_start(s);
 	if (frame_push(s, e, FR_MEDIA, s->ctx, s->lazy) == 0)
 		s->pend = s->nfr - 1;
 }
@@ -2370,7 +1971,7 @@ run_start(struct san *s, struct htmltok *t)
 			s->dropped++;
 			break;
 		}
-		emit_plain(s, e, &v, s->ctx);
+		emit_plain(s, e, &v);
 		if (e->flags & F_VOID)
 			break;
 		frame_push(s, e, FR_OUT, (e->flags & F_FLOW) ? CTX_FLOW :
@@ -2382,17 +1983,17 @@ run_start(struct san *s, struct htmltok *t)
 		}
 		break;
 	case K_A:
-		if (s->nfr >= SAN_DEPTH_MAX - 1 || emit_a(s, &v, s->ctx) == -1)
+		if (s->nfr >= SAN_DEPTH_MAX - 1 || emit_a(s, &v) == -1)
 			break;
 		frame_push(s, e, FR_OUT, CTX_PHRASE, 0);
 		break;
 	case K_IMG:
-		if (emit_img(s, &v, s->ctx) == -1)
+		if (emit_img(s, &v) == -1)
 			s->dropped++;
 		break;
 	case K_IFRAME:
 		/* Kept: its raw text goes.  Else that is the fallback. */
-		if (emit_iframe(s, &v, s->ctx) == 0)
+		if (emit_iframe(s, &v) == 0)
 			skip_start(s, e, t);
 		else
 			s->dropped++;
@@ -2405,7 +2006,7 @@ run_start(struct san *s, struct htmltok *t)
 		break;
 	case K_BLOCKWRAP:
 		if (s->ctx == CTX_FLOW) {
-			block_start(s, s->ctx);
+			block_start(s);
 			frame_push(s, e, FR_WRAP, CTX_FLOW, 1);
 		} else
 			frame_push(s, e, FR_PASS, s->ctx, s->lazy);
@@ -2420,7 +2021,6 @@ run_start(struct san *s, struct htmltok *t)
 		break;
 	case K_NOSCRIPT:	/* see the raw text */
 	case K_ROOT:
-	case K_HEAD:
 		break;
 	}
 }
@@ -2445,7 +2045,7 @@ run_end(struct san *s, struct htmltok *t)
 		pend_unwrap(s);
 	if (strcmp(e->name, "br") == 0) {
 		/* "</br>" is a <br>, as browsers read it. */
-		inline_start(s, s->ctx);
+		inline_start(s);
 		BUF_LIT(s->out, "<br>");
 		return;
 	}
@@ -2533,100 +2133,24 @@ run(struct san *s, struct htmltok *t)
 		frame_pop_to(s, s->floor);
 }
 
-#define ONES	0x0101010101010101ULL
-#define HIGHS	0x8080808080808080ULL
-/* Whether a byte of the 64-bit word w is c (exact as to whether any is). */
-#define HAS_BYTE(w, c)	((((w) ^ (ONES * (c))) - ONES) & ~((w) ^ \
-			    (ONES * (c))) & HIGHS)
-
-/* Whether the 8 bytes at p are all printable ASCII, 0x20 to 0x7E. */
-static inline int
-word_printable(const unsigned char *p)
-{
-	uint64_t	 w;
-
-	memcpy(&w, p, sizeof(w));
-	return ((((w - ONES * 0x20) | w) & HIGHS) | HAS_BYTE(w, 0x7f)) == 0;
-}
-
-/*
- * The parser's input: valid UTF-8 (bad bytes become U+FFFD), without
- * NUL and the controls libxml2 refuses, after "<html><body>" so that a
- * fragment parses as body content and "<meta charset>" finds no head.
- */
-static void
-input_prepare(struct buf *b, const char *html, size_t len)
-{
-	const unsigned char	*u = (const unsigned char *)html;
-	size_t			 i = 0, run = 0, n;
-	unsigned int		 c;
-
-	BUF_LIT(b, "<html><body>");
-	if (buf_grow(b, len) == -1)
-		return;
-	/* Runs of what stays as it is are copied in one go. */
-	while (i < len) {
-		while (len - i >= 8 && word_printable(u + i))
-			i += 8;
-		if (i >= len)
-			break;
-		if ((u[i] >= ' ' && u[i] < 0x7f) || u[i] == '\t' ||
-		    u[i] == '\n' || u[i] == '\r') {
-			i++;
-			continue;
-		}
-		if (u[i] >= 0x80) {
-			n = utf8_decode(html + i, len - i, &c);
-			/* n == 1: ill-formed, one U+FFFD per byte. */
-			if (n > 1 && c > 0x9f && c != 0xfffe && c != 0xffff) {
-				i += n;
-				continue;
-			}
-		} else {
-			n = 1;
-			c = u[i];
-		}
-		buf_add(b, html + run, i - run);
-		if (c == '\f')
-			buf_putc(b, ' ');
-		else if (c > 0x9f)
-			put_cp(b, 0xfffd);	/* bad bytes, U+FFFE, U+FFFF */
-		/* Other controls, DEL and C1 controls are dropped. */
-		i += n;
-		run = i;
-	}
-	buf_add(b, html + run, i - run);
-}
-
-#define SAN_PARSE_OPTS	(HTML_PARSE_NONET | HTML_PARSE_NOERROR | \
-			    HTML_PARSE_NOWARNING | HTML_PARSE_RECOVER | \
-			    HTML_PARSE_IGNORE_ENC)
-
 /*
  * What one sanitize run needs that the next may reuse: the scratch
- * buffers keep their capacity and libxml2's parser context (with its
- * dictionary of names) is reset rather than rebuilt, so a feed's
- * entries are sanitized without a malloc and free of each per entry.
+ * buffers keep their capacity, so a feed's entries are sanitized
+ * without a malloc and free of each per entry.
  */
 struct sanitizer {
-	struct san		 s;	/* scratch; the rest is per run */
-	struct buf		 in;	/* the parser's input */
-	struct buf		 txt;	/* plain text, for the fallback */
-	htmlParserCtxtPtr	 ctxt;	/* libxml2's, or NULL until needed */
+	struct san	 s;	/* scratch; the rest is per run */
 };
 
 /*
  * A sanitizer to pass to sanitizer_html() any number of times, for
  * instance once per entry of a feed.  Free it with sanitizer_free().
- * Returns NULL when memory runs out.  HEARTH_SANITIZER=libxml2 in the
- * environment chooses libxml2's tree walk over the streaming sanitizer
- * (while both are kept, to compare them).
+ * Returns NULL when memory runs out.
  */
 struct sanitizer *
 sanitizer_new(void)
 {
 	struct sanitizer	*z;
-	const char		*which;
 
 	if ((z = calloc(1, sizeof(*z))) == NULL)
 		return NULL;
@@ -2640,11 +2164,7 @@ sanitizer_new(void)
 	buf_init(&z->s.ub);
 	buf_init(&z->s.pendtag);
 	buf_init(&z->s.av);
-	buf_init(&z->in);
-	buf_init(&z->txt);
 	z->s.ep = elem_find("p");
-	which = getenv("HEARTH_SANITIZER");
-	z->s.stream = which == NULL || strcmp(which, "libxml2") != 0;
 	return z;
 }
 
@@ -2654,8 +2174,6 @@ sanitizer_free(struct sanitizer *z)
 {
 	if (z == NULL)
 		return;
-	if (z->ctxt != NULL)
-		htmlFreeParserCtxt(z->ctxt);
 	buf_release(&z->s.raw);
 	buf_release(&z->s.norm);
 	buf_release(&z->s.url);
@@ -2666,8 +2184,6 @@ sanitizer_free(struct sanitizer *z)
 	buf_release(&z->s.ub);
 	buf_release(&z->s.pendtag);
 	buf_release(&z->s.av);
-	buf_release(&z->in);
-	buf_release(&z->txt);
 	free(z);
 }
 
@@ -2679,8 +2195,7 @@ sanitizer_reset(struct sanitizer *z)
 
 	s->out = NULL;
 	s->base = NULL;
-	s->depth = s->odepth = s->lazy = s->lazyp = s->imgout = 0;
-	s->dropped = 0;
+	s->lazy = s->imgout = s->dropped = 0;
 	s->ctx = CTX_FLOW;
 	s->nfr = s->floor = s->skip = s->nest = s->prein = 0;
 	memset(s->open, 0, sizeof(s->open));
@@ -2698,48 +2213,6 @@ sanitizer_reset(struct sanitizer *z)
 	buf_reset(&s->ub);
 	buf_reset(&s->pendtag);
 	buf_reset(&s->av);
-	buf_reset(&z->in);
-	buf_reset(&z->txt);
-}
-
-/* The streaming sanitizer: tokens in, allowed markup out, no tree. */
-static void
-sanitize_stream(struct sanitizer *z, const char *html, size_t len)
-{
-	struct htmltok	 t;
-
-	htmltok_init(&t, html, len, 0);
-	run(&z->s, &t);
-}
-
-/* libxml2's tree, walked; -1 when libxml2 could not parse at all. */
-static int
-sanitize_tree(struct sanitizer *z, const char *html, size_t len)
-{
-	struct san	*s = &z->s;
-	htmlDocPtr	 doc;
-	xmlNode		*c;
-
-	input_prepare(&z->in, html, len);
-	if (z->in.oom || z->in.len > INT_MAX) {
-		log_warnx("sanitize: input of %zu bytes too large", len);
-		return -1;
-	}
-	if (z->ctxt == NULL && (z->ctxt = htmlNewParserCtxt()) == NULL) {
-		log_warnx("sanitize: out of memory");
-		return -1;
-	}
-	/* The context is reset first: nothing of the last run is left. */
-	doc = htmlCtxtReadMemory(z->ctxt, z->in.p, (int)z->in.len, NULL,
-	    "UTF-8", SAN_PARSE_OPTS);
-	if (doc == NULL) {
-		log_warnx("sanitize: libxml2 could not parse %zu bytes", len);
-		return -1;
-	}
-	for (c = doc->children; c != NULL; c = c->next)
-		walk_node(s, c, CTX_FLOW);
-	xmlFreeDoc(doc);
-	return 0;
 }
 
 /*
@@ -2749,41 +2222,32 @@ sanitize_tree(struct sanitizer *z, const char *html, size_t len)
  * dropped, except in-page "#id" links.  The result is a balanced
  * fragment of allowed elements and attributes (see elem_tab), safe to
  * write with html_trusted().  z holds only scratch: the output does not
- * depend on what it sanitized before.  Returns 0; or -1 when libxml2
- * could not parse at all (logged), in which case out gets the escaped
- * plain text.
+ * depend on what it sanitized before.  Returns 0, or -1 when memory ran
+ * out (out's oom is then set).
  */
 int
 sanitizer_html(struct sanitizer *z, struct buf *out, const char *html,
     size_t len, const char *base_url)
 {
 	struct san	*s = &z->s;
-	int		 rc = 0;
+	struct htmltok	 t;
 
 	sanitizer_reset(z);
 	s->out = out;
 	s->base = base_url;
-	if (html == NULL)
-		len = 0;
-	if (s->stream)
-		sanitize_stream(z, html, len);
-	else if ((rc = sanitize_tree(z, html, len)) == -1) {
-		if (html != NULL)
-			sanitize_text(&z->txt, html, len);
-		if (z->txt.len > 0)
-			html_text(out, z->txt.p, z->txt.len);
-	}
+	htmltok_init(&t, html, html != NULL ? len : 0, 0);
+	run(s, &t);
 	if (s->dropped > 0)
 		log_debug("sanitize: removed %d elements or attributes",
 		    s->dropped);
 	s->out = NULL;
-	return rc;
+	return out->oom ? -1 : 0;
 }
 
 /*
- * The work the last sanitizer_html() did with the streaming sanitizer:
- * bytes looked at and steps taken, which grow linearly with the input
- * whatever it holds.  The tests check that.
+ * The work the last sanitizer_html() did: bytes looked at and steps
+ * taken, which grow linearly with the input whatever it holds.  The
+ * tests check that.
  */
 size_t
 sanitizer_work(const struct sanitizer *z)
