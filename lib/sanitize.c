@@ -396,6 +396,8 @@ struct san {
 	struct buf	 ub;
 
 	/* The stack and the tokens' state. */
+	unsigned char	 efirst[27];	/* elem_tab by initial */
+	unsigned char	 afirst[27];	/* attr_names by initial */
 	const struct elem *ep;		/* elem_tab's "p" */
 	enum ctx	 ctx;		/* of what comes now */
 	struct frame	 fr[SAN_DEPTH_MAX];	/* elements open */
@@ -465,42 +467,6 @@ put_cp(struct buf *b, unsigned int c)
 		s[3] = (char)(0x80 | (c & 0x3f));
 		buf_add(b, s, 4);
 	}
-}
-
-/*
- * strcasecmp() for element and attribute names, which the tables hold in
- * ASCII lower case: inline, as a lookup calls it several times.
- */
-static int
-cmp_name(const void *key, const void *elem)
-{
-	const unsigned char	*a = key;
-	const unsigned char	*b = *(const unsigned char *const *)elem;
-	int			 ca, cb;
-
-	for (;; a++, b++) {
-		ca = lower(*a);
-		cb = lower(*b);
-		if (ca != cb || ca == '\0')
-			return ca - cb;
-	}
-}
-
-static const struct elem *
-elem_find(const char *name)
-{
-	return bsearch(name, elem_tab, NELEM(elem_tab), sizeof(elem_tab[0]),
-	    cmp_name);
-}
-
-static int
-attr_find(const char *name)
-{
-	const char *const	*p;
-
-	p = bsearch(name, attr_names, A__MAX, sizeof(attr_names[0]),
-	    cmp_name);
-	return p == NULL ? -1 : (int)(p - attr_names);
 }
 
 /* Whether s is nothing but ASCII white space. */
@@ -1580,35 +1546,83 @@ frame_pop_to(struct san *s, int i)
 		frame_pop(s);
 }
 
+/*
+ * Where each first letter starts in elem_tab and attr_names, both
+ * sorted: a lookup compares only names of the same initial.
+ */
+static void
+names_index(struct san *s)
+{
+	size_t	 i;
+	int	 c;
+
+	for (c = 0, i = 0; c <= 26; c++) {
+		while (i < NELEM(elem_tab) && elem_tab[i].name[0] < 'a' + c)
+			i++;
+		s->efirst[c] = (unsigned char)i;
+	}
+	for (c = 0, i = 0; c <= 26; c++) {
+		while (i < A__MAX && attr_names[i][0] < 'a' + c)
+			i++;
+		s->afirst[c] = (unsigned char)i;
+	}
+}
+
+/*
+ * The index of the name that the n bytes at p spell in any case, in a
+ * table indexed by first (name(k) gives the k-th name), or -1.
+ */
+static int
+name_at(const unsigned char *first, const char *p, size_t n,
+    const char *(*name)(size_t))
+{
+	const char	*q;
+	size_t		 i, k;
+	int		 c;
+
+	if (n == 0)
+		return -1;
+	c = lower((unsigned char)p[0]) - 'a';
+	if (c < 0 || c >= 26)
+		return -1;
+	for (k = first[c]; k < first[c + 1]; k++) {
+		q = name(k);
+		for (i = 1; i < n && q[i] != '\0' &&
+		    q[i] == lower((unsigned char)p[i]); i++)
+			;
+		if (i == n && q[n] == '\0')
+			return (int)k;
+	}
+	return -1;
+}
+
+static const char *
+elem_name(size_t k)
+{
+	return elem_tab[k].name;
+}
+
+static const char *
+attr_name(size_t k)
+{
+	return attr_names[k];
+}
+
 /* The element named by the n bytes at p, or NULL. */
 static const struct elem *
-elem_lookup(const char *p, size_t n)
+elem_lookup(const struct san *s, const char *p, size_t n)
 {
-	char	 name[16];
-	size_t	 i;
+	int	 k;
 
-	if (n == 0 || n >= sizeof(name))
-		return NULL;
-	for (i = 0; i < n; i++)
-		name[i] = (char)lower((unsigned char)p[i]);
-	name[n] = '\0';
-	return bsearch(name, elem_tab, NELEM(elem_tab), sizeof(elem_tab[0]),
-	    cmp_name);
+	k = name_at(s->efirst, p, n, elem_name);
+	return k == -1 ? NULL : &elem_tab[k];
 }
 
 /* The enum attr of the n bytes at p, or -1. */
 static int
-attr_lookup(const char *p, size_t n)
+attr_lookup(const struct san *s, const char *p, size_t n)
 {
-	char	 name[20];
-	size_t	 i;
-
-	if (n == 0 || n >= sizeof(name))
-		return -1;
-	for (i = 0; i < n; i++)
-		name[i] = (char)lower((unsigned char)p[i]);
-	name[n] = '\0';
-	return attr_find(name);
+	return name_at(s->afirst, p, n, attr_name);
 }
 
 /*
@@ -1628,7 +1642,7 @@ vals_tok(struct san *s, const struct htmltok *t, const struct elem *e,
 	buf_reset(&s->av);
 	for (i = 0; i < t->nattr; i++) {
 		s->work++;
-		id = attr_lookup(t->attr[i].name, t->attr[i].nlen);
+		id = attr_lookup(s, t->attr[i].name, t->attr[i].nlen);
 		if (id == -1 || (id != A_HIDDEN && !(e->attrs & M(id))) ||
 		    (seen & M(id)))
 			continue;
@@ -1893,7 +1907,8 @@ noscript(struct san *s, const char *p, size_t n)
 	while (!other && (type = htmltok_next(&t)) != HTMLTOK_EOF) {
 		if (type == HTMLTOK_TEXT && all_space_n(t.text, t.tlen))
 			continue;
-		e = type == HTMLTOK_START ? elem_lookup(t.name, t.nlen) : NULL;
+		e = type == HTMLTOK_START ?
+		    elem_lookup(s, t.name, t.nlen) : NULL;
 		if (e != NULL && e->kind == K_IMG && imgs++ == 0)
 			continue;
 		other = 1;
@@ -1938,7 +1953,7 @@ run_start(struct san *s, struct htmltok *t)
 	const struct elem	*e;
 	struct vals		 v;
 
-	e = elem_lookup(t->name, t->nlen);
+	e = elem_lookup(s, t->name, t->nlen);
 	if (s->skip > 0) {
 		if (skip_match(s, e, t) && (e == NULL ||
 		    !(e->flags & F_VOID)))
@@ -2033,7 +2048,7 @@ run_end(struct san *s, struct htmltok *t)
 	enum group		 g;
 	int			 i, table;
 
-	e = elem_lookup(t->name, t->nlen);
+	e = elem_lookup(s, t->name, t->nlen);
 	if (s->skip > 0) {
 		if (skip_match(s, e, t))
 			s->skip--;
@@ -2164,7 +2179,8 @@ sanitizer_new(void)
 	buf_init(&z->s.ub);
 	buf_init(&z->s.pendtag);
 	buf_init(&z->s.av);
-	z->s.ep = elem_find("p");
+	names_index(&z->s);
+	z->s.ep = elem_lookup(&z->s, "p", 1);
 	return z;
 }
 
