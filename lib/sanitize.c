@@ -853,7 +853,17 @@ url_clean(struct san *s, const char *in, int flags)
 	size_t		 i;
 
 	buf_reset(&s->url);
-	if (in == NULL || url_norm(s, in) == -1)
+	if (in == NULL)
+		return NULL;
+	/*
+	 * Most URLs are plain absolute ones, which url_norm() and the
+	 * checks below would leave as they are.
+	 */
+	if (url_is_plain_abs(in)) {
+		url_strip_tracking(&s->url, in);
+		return s->url.oom ? NULL : s->url.p;
+	}
+	if (url_norm(s, in) == -1)
 		return NULL;
 	n = s->norm.p;
 	if (n[0] == '#' && (flags & U_ANCHOR) && id_ok(n + 1)) {
