@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "entity.h"
+#include "utf8.h"
 
 /*
  * The named character references of the HTML standard (its
@@ -1177,32 +1178,6 @@ entity_find(const char *p, size_t n)
 	    sizeof(entity_tab[0]), sizeof(entity_tab[0]), cmp_entity);
 }
 
-/* Append c to out as UTF-8; returns the bytes written. */
-static size_t
-put_utf8(char *out, unsigned int c)
-{
-	if (c < 0x80) {
-		out[0] = (char)c;
-		return 1;
-	}
-	if (c < 0x800) {
-		out[0] = (char)(0xc0 | c >> 6);
-		out[1] = (char)(0x80 | (c & 0x3f));
-		return 2;
-	}
-	if (c < 0x10000) {
-		out[0] = (char)(0xe0 | c >> 12);
-		out[1] = (char)(0x80 | (c >> 6 & 0x3f));
-		out[2] = (char)(0x80 | (c & 0x3f));
-		return 3;
-	}
-	out[0] = (char)(0xf0 | c >> 18);
-	out[1] = (char)(0x80 | (c >> 12 & 0x3f));
-	out[2] = (char)(0x80 | (c >> 6 & 0x3f));
-	out[3] = (char)(0x80 | (c & 0x3f));
-	return 4;
-}
-
 static int
 is_alnum(int c)
 {
@@ -1250,7 +1225,7 @@ numeric(const char *s, size_t n, char *out, size_t *outlen)
 		v = cp1252[v - 0x80];
 	else if (v == 0 || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
 		v = 0xfffd;
-	*outlen = put_utf8(out, (unsigned int)v);
+	*outlen = utf8_encode(out, (unsigned int)v);
 	return i;
 }
 
@@ -1297,8 +1272,8 @@ entity_decode(const char *s, size_t n, int attr, char *out, size_t *outlen)
 		return 0;
 	j++;
 found:
-	*outlen = put_utf8(out, e->cp);
+	*outlen = utf8_encode(out, e->cp);
 	if (e->cp2 != 0)
-		*outlen += put_utf8(out + *outlen, e->cp2);
+		*outlen += utf8_encode(out + *outlen, e->cp2);
 	return j;
 }

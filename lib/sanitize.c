@@ -449,24 +449,7 @@ put_cp(struct buf *b, unsigned int c)
 {
 	char	 s[4];
 
-	if (c < 0x80) {
-		buf_putc(b, (char)c);
-	} else if (c < 0x800) {
-		s[0] = (char)(0xc0 | c >> 6);
-		s[1] = (char)(0x80 | (c & 0x3f));
-		buf_add(b, s, 2);
-	} else if (c < 0x10000) {
-		s[0] = (char)(0xe0 | c >> 12);
-		s[1] = (char)(0x80 | (c >> 6 & 0x3f));
-		s[2] = (char)(0x80 | (c & 0x3f));
-		buf_add(b, s, 3);
-	} else {
-		s[0] = (char)(0xf0 | c >> 18);
-		s[1] = (char)(0x80 | (c >> 12 & 0x3f));
-		s[2] = (char)(0x80 | (c >> 6 & 0x3f));
-		s[3] = (char)(0x80 | (c & 0x3f));
-		buf_add(b, s, 4);
-	}
+	buf_add(b, s, utf8_encode(s, c));
 }
 
 /* Whether s is nothing but ASCII white space. */

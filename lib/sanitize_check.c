@@ -94,7 +94,7 @@ chk_host(const char *p)
 	return h < e && *h != ':';
 }
 
-/* A srcset descriptor (d, n bytes): empty, or digits with a dot, then x w h. */
+/* A srcset descriptor (n bytes): empty, or a number then x, w or h. */
 static int
 chk_desc(const char *d, size_t n)
 {
@@ -111,32 +111,6 @@ chk_desc(const char *d, size_t n)
 			return 0;
 	}
 	return digits > 0 && digits <= 8;
-}
-
-/* Append c to d as UTF-8. */
-static void
-chk_put(struct buf *d, unsigned long c)
-{
-	char	 s[4];
-
-	if (c < 0x80) {
-		buf_putc(d, (char)c);
-	} else if (c < 0x800) {
-		s[0] = (char)(0xc0 | c >> 6);
-		s[1] = (char)(0x80 | (c & 0x3f));
-		buf_add(d, s, 2);
-	} else if (c < 0x10000) {
-		s[0] = (char)(0xe0 | c >> 12);
-		s[1] = (char)(0x80 | (c >> 6 & 0x3f));
-		s[2] = (char)(0x80 | (c & 0x3f));
-		buf_add(d, s, 3);
-	} else {
-		s[0] = (char)(0xf0 | c >> 18);
-		s[1] = (char)(0x80 | (c >> 12 & 0x3f));
-		s[2] = (char)(0x80 | (c >> 6 & 0x3f));
-		s[3] = (char)(0x80 | (c & 0x3f));
-		buf_add(d, s, 4);
-	}
 }
 
 /*
@@ -468,6 +442,7 @@ chk_decode(struct buf *d, const char *s, size_t n)
 	};
 	unsigned long	 c;
 	size_t		 i, j, k;
+	char		 enc[4];
 
 	buf_reset(d);
 	for (i = 0; i < n; i++) {
@@ -488,7 +463,7 @@ chk_decode(struct buf *d, const char *s, size_t n)
 		}
 		if ((j = chk_numref(s + i, n - i, &c)) == 0)
 			return -1;
-		chk_put(d, c);
+		buf_add(d, enc, utf8_encode(enc, (unsigned int)c));
 		i += j - 1;
 	}
 	if (d->len == 0)
