@@ -357,6 +357,8 @@ static const char *const tracking_params[] = {
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
 
 #define SAN_NEST_MAX	1	/* iframe fallbacks inside fallbacks */
+#define SAN_OUT_RATIO	16	/* output bytes per input byte, at most, */
+#define SAN_OUT_SLACK	65536	/* plus this much */
 
 enum ctx {
 	CTX_FLOW,	/* blocks may be written here */
@@ -414,6 +416,7 @@ struct san {
 	struct buf	 pendtag;	/* its start tag, to write */
 	size_t		 preat;		/* out's length after a <pre> */
 	int		 prein;		/* a <pre> just started: skip a LF */
+	size_t		 outmax;	/* out may not grow past this length */
 	struct buf	 av;		/* attribute values, decoded */
 	size_t		 work;		/* steps taken, for the tests */
 };
@@ -2112,6 +2115,17 @@ run(struct san *s, struct htmltok *t)
 
 	while ((type = htmltok_next(t)) != HTMLTOK_EOF) {
 		s->work++;
+		/*
+		 * Short URLs against a long base can make the output many
+		 * times the input: past a bound, the rest goes.
+		 */
+		if (s->out->len > s->outmax) {
+			if (s->nest == 0)
+				log_warnx("sanitize: output cut at %zu bytes",
+				    s->out->len);
+			s->dropped++;
+			break;
+		}
 		prein = s->prein;
 		s->prein = 0;
 		switch (type) {
@@ -2230,9 +2244,10 @@ sanitizer_reset(struct sanitizer *z)
  * resolved against base_url, which may be NULL; then relative URLs are
  * dropped, except in-page "#id" links.  The result is a balanced
  * fragment of allowed elements and attributes (see elem_tab), safe to
- * write with html_trusted().  z holds only scratch: the output does not
- * depend on what it sanitized before.  Returns 0, or -1 when memory ran
- * out (out's oom is then set).
+ * write with html_trusted(), and not much longer than SAN_OUT_RATIO
+ * times the input plus SAN_OUT_SLACK bytes (past that the rest goes).
+ * z holds only scratch: the output does not depend on what it sanitized
+ * before.  Returns 0, or -1 when memory ran out (out's oom is then set).
  */
 int
 sanitizer_html(struct sanitizer *z, struct buf *out, const char *html,
@@ -2244,7 +2259,11 @@ sanitizer_html(struct sanitizer *z, struct buf *out, const char *html,
 	sanitizer_reset(z);
 	s->out = out;
 	s->base = base_url;
-	htmltok_init(&t, html, html != NULL ? len : 0, 0);
+	if (html == NULL)
+		len = 0;
+	s->outmax = out->len + SAN_OUT_SLACK +
+	    (len < SIZE_MAX / SAN_OUT_RATIO ? len * SAN_OUT_RATIO : len);
+	htmltok_init(&t, html, len, 0);
 	run(s, &t);
 	if (s->dropped > 0)
 		log_debug("sanitize: removed %d elements or attributes",

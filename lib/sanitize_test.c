@@ -974,6 +974,25 @@ test_linear(void)
 	T_OK(sanitizer_work(z) <= 4 * in.len && strstr(out.p, "after") != NULL,
 	    "200,000 attributes: work %zu for %zu bytes", sanitizer_work(z),
 	    in.len);
+	/* Short URLs against a long base: the output is bounded. */
+	buf_reset(&in);
+	buf_reset(&why);
+	BUF_LIT(&why, "https://ex.com/");
+	for (n = 0; n < 2000; n++)
+		buf_putc(&why, 'x');
+	BUF_LIT(&why, "/post.html");
+	for (n = 0; n < 50000; n++)
+		BUF_LIT(&in, "<img src=a>");
+	buf_reset(&out);
+	sanitizer_html(z, &out, in.p, in.len, why.p);
+	T_OK(out.len <= 16 * in.len + 65536 + 4096 && out.len > 8 * in.len,
+	    "50,000 images against a 2 KB base: %zu bytes out of %zu",
+	    out.len, in.len);
+	buf_add(&out, "", 0);
+	buf_reset(&why);
+	T_OK(sanitize_check(out.p, out.len, &why) == 0,
+	    "the cut output passes the checker%s%s", why.len ? ": " : "",
+	    why.len ? why.p : "");
 	sanitizer_free(z);
 	buf_release(&in);
 	buf_release(&out);
