@@ -54,6 +54,7 @@
 #define BINARY_SCAN	1024		/* a NUL this early: not text */
 #define CATEGORIES_MAX	64		/* per entry; more are ignored */
 #define ENCLOSURES_MAX	32		/* per entry; more are ignored */
+#define RDF_NS		"http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 
 /* ---- HTML entities and the pre-scan --------------------------------- */
 
@@ -948,6 +949,7 @@ enum tagid {
 	T_ATOM_MODIFIED,
 	T_ATOM_UPDATED,
 	/* ids and links */
+	T_RDF_ABOUT,
 	T_ATOM_ID,
 	T_RSS_GUID,
 	T_ATOM_LINK,
@@ -1661,8 +1663,35 @@ entry_free(struct entry *e)
 	free(e);
 }
 
+/*
+ * An RSS 1.0 item's rdf:about, its URI, goes to the guid slot at the
+ * lowest rank: entry_end() keeps it only for an entry without a guid or
+ * a link, whose key it then is.
+ */
 static void
-entry_start(struct parser *p, struct frame *fr)
+entry_about(struct parser *p, const xmlChar **a, int na)
+{
+	const char	*local, *prefix, *uri;
+	int		 i;
+
+	for (i = 0; i < na; i++, a += 5) {
+		local = (const char *)a[0];
+		prefix = (const char *)a[1];
+		uri = (const char *)a[2];
+		if (strcmp(local, "about") != 0 || (uri != NULL ?
+		    strcmp(uri, RDF_NS) != 0 : prefix == NULL ||
+		    strcmp(prefix, "rdf") != 0))
+			continue;
+		buf_reset(&p->tmp);
+		attr_value(&p->tmp, a[3], a[4]);
+		slot_set(p, &p->es[E_GUID], T_RDF_ABOUT, p->tmp.p, p->tmp.len,
+		    NULL);
+		return;
+	}
+}
+
+static void
+entry_start(struct parser *p, struct frame *fr, const xmlChar **a, int na)
 {
 	int	 i;
 
@@ -1677,6 +1706,7 @@ entry_start(struct parser *p, struct frame *fr)
 	for (i = 0; i < E__MAX; i++)
 		slot_clear(&p->es[i]);
 	fr->ctx = CTX_ENTRY;
+	entry_about(p, a, na);
 }
 
 /* One more category, whitespace collapsed, unless the entry has it. */
@@ -1840,6 +1870,10 @@ entry_end(struct parser *p, int complete)
 	if (e->link == NULL && e->guid != NULL && p->guid_link &&
 	    s[E_GUID].id == T_RSS_GUID && url_is_http(e->guid))
 		e->link = dup_or_oom(p, e->guid, strlen(e->guid));
+	if (s[E_GUID].id == T_RDF_ABOUT && e->link != NULL) {
+		free(e->guid);		/* the link keys it, as it always did */
+		e->guid = NULL;
+	}
 	if ((e->title = slot_text(p, &s[E_TITLE])) == NULL &&
 	    s[E_TITLE].id == T_NONE && !complete && e->link == NULL) {
 		log_debug("%s: truncated entry dropped", doc_name(p));
@@ -1862,12 +1896,10 @@ entry_end(struct parser *p, int complete)
 		    e->link ? e->link : p->docbase;
 		e->content = slot_html(p, &s[E_SUMMARY], base);
 	}
-	if (e->guid == NULL && e->title == NULL && e->link == NULL &&
-	    e->content == NULL && e->nenclosures == 0) {
-		log_debug("%s: empty entry dropped", doc_name(p));
-		entry_free(e);
-		return;
-	}
+	/*
+	 * A thin entry (a date, an author, a category or nothing at all)
+	 * is an entry too: the store gives it a title of its own.
+	 */
 	entry_unique_guid(p, e);
 	*p->f->tail = e;
 	p->f->tail = &e->next;
@@ -2542,7 +2574,7 @@ sax_start(void *udata, const xmlChar *xlocal, const xmlChar *xprefix,
 			person_end(p, 0);
 		if (p->e != NULL)
 			entry_end(p, 1);
-		entry_start(p, fr);
+		entry_start(p, fr, a, na);
 		return;
 	}
 	ctx = up->ctx;
@@ -2936,14 +2968,16 @@ feed_release(struct feed *f)
  * SHA-256 of its guid, else of its link, else of its title and content.
  * The guid and link are what the feed says, so a corrected typo or a
  * rewritten body does not make an entry new; only entries with neither
- * are known by their text.  Guids repeated within one document were
- * made unique by feed_parse() (guid|link).  Returns 0, or -1 when memory
- * runs out.
+ * are known by their text.  A thin entry, without title or content
+ * either, is known by what it has: its dates, author, categories and
+ * enclosures.  Guids repeated within one document were made unique by
+ * feed_parse() (guid|link).  Returns 0, or -1 when memory runs out.
  */
 int
 feed_entry_key(const struct entry *e, struct buf *key)
 {
 	struct buf	 b;
+	size_t		 i;
 
 	if (e->guid != NULL && *e->guid != '\0')
 		crypto_sha256_hex(key, e->guid, strlen(e->guid));
@@ -2954,6 +2988,19 @@ feed_entry_key(const struct entry *e, struct buf *key)
 		buf_puts(&b, e->title);
 		buf_putc(&b, '\n');
 		buf_puts(&b, e->content);
+		if (e->title == NULL && e->content == NULL) {
+			buf_printf(&b, "%lld\n%lld\n", (long long)e->published,
+			    (long long)e->updated);
+			buf_puts(&b, e->author);
+			for (i = 0; i < e->ncategories; i++) {
+				buf_putc(&b, '\n');
+				buf_puts(&b, e->categories[i]);
+			}
+			for (i = 0; i < e->nenclosures; i++) {
+				buf_putc(&b, '\n');
+				buf_puts(&b, e->enclosures[i].url);
+			}
+		}
 		if (b.oom) {
 			buf_release(&b);
 			key->oom = 1;
