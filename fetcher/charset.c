@@ -283,13 +283,28 @@ is_dropped(unsigned char c)
 }
 
 /*
+ * Whether the UTF-8 sequence at u (len bytes) is a C1 control, U+0080 to
+ * U+009F, that windows-1252 has a character for.  No feed means such a
+ * control: it is a windows-1252 byte that went through a latin1 decoder
+ * (an ISO-8859-1 label iconv knew, a CMS storing "\x92" as U+0092), so
+ * it is read as windows-1252 means it, as browsers read such bytes.
+ */
+static int
+is_c1(const unsigned char *u, size_t len)
+{
+	return len == 2 && u[0] == 0xc2 && u[1] < 0xa0 &&
+	    cp1252_defined(u[1]);
+}
+
+/*
  * Append UTF-8 text s to b, repaired.  A byte that cannot be part of
  * any sequence where it stands becomes its windows-1252 character
  * when guess is set (a stray latin1 byte in UTF-8), else U+FFFD; a
  * sequence broken after its first byte becomes one U+FFFD, unless the
  * text has no valid multibyte sequence at all, when each byte is taken
- * as windows-1252.  Dropped controls go.  Returns how many spots were
- * repaired.
+ * as windows-1252.  A C1 control becomes its windows-1252 character but
+ * for the five windows-1252 leaves undefined.  Dropped controls go.
+ * Returns how many spots were repaired.
  */
 static size_t
 utf8_clean(struct buf *b, const char *s, size_t n, int guess)
@@ -314,6 +329,12 @@ utf8_clean(struct buf *b, const char *s, size_t n, int guess)
 		}
 		if ((k = utf8_seq(u + i, n - i, &sub)) != 0) {
 			multi = 1;
+			if (is_c1(u + i, k)) {
+				buf_add(b, s + run, i - run);
+				put_cp(b, cp1252(u[i + 1]));
+				nbad++;
+				run = i + k;
+			}
 			i += k;
 			continue;
 		}
@@ -600,8 +621,9 @@ decl_rewrite(struct buf *b, size_t start)
 }
 
 /*
- * Pick the encoding of in: a byte order mark, else the charset of the
- * HTTP content type, else UTF-16 recognized by its "<?" pattern, else
+ * Pick the encoding of in: a byte order mark or UTF-32's "<" pattern,
+ * else the charset of the HTTP content type, else UTF-16 recognized by
+ * its "<?" pattern, else
  * the XML declaration, else UTF-8 (which JSON must be).  Sets *skip to
  * the length of a byte order mark.
  */
@@ -623,6 +645,13 @@ choose(const char *in, size_t len, const char *ct, struct choice *c,
 		c->enc = ENC_ICONV;
 		strlcpy(c->name, "UTF-32BE", sizeof(c->name));
 		*skip = 4;
+	} else if (len >= 4 && memcmp(in, "\0\0\0<", 4) == 0) {
+		/* UTF-32 without a byte order mark: "<" says which. */
+		c->enc = ENC_ICONV;
+		strlcpy(c->name, "UTF-32BE", sizeof(c->name));
+	} else if (len >= 4 && memcmp(in, "<\0\0\0", 4) == 0) {
+		c->enc = ENC_ICONV;
+		strlcpy(c->name, "UTF-32LE", sizeof(c->name));
 	} else if (len >= 3 && memcmp(in, "\xef\xbb\xbf", 3) == 0) {
 		*skip = 3;
 	} else if (len >= 2 && memcmp(in, "\xff\xfe", 2) == 0) {
@@ -664,7 +693,7 @@ choose(const char *in, size_t len, const char *ct, struct choice *c,
 
 /*
  * Whether the n bytes at s are valid UTF-8 without the controls
- * utf8_clean() drops: what it would copy as it is.  *multi says whether
+ * utf8_clean() drops or replaces: what it would copy as it is.  *multi says whether
  * there is a multibyte sequence.
  */
 static int
@@ -685,7 +714,8 @@ utf8_plain(const char *s, size_t n, int *multi)
 			i++;
 			continue;
 		}
-		if ((k = utf8_seq(u + i, n - i, &sub)) == 0)
+		if ((k = utf8_seq(u + i, n - i, &sub)) == 0 ||
+		    is_c1(u + i, k))
 			return 0;
 		*multi = 1;
 		i += k;

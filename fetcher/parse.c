@@ -2699,8 +2699,8 @@ sax_error(void *ctx, xmlErrorPtr err)
 
 /*
  * Whether the bytes are not text: a NUL early on that is not UTF-16's
- * (charset_to_utf8() drops NULs, so this looks at the bytes as they
- * came).  Images, archives and compressed bodies have one.
+ * or UTF-32's (charset_to_utf8() drops NULs, so this looks at the bytes
+ * as they came).  Images, archives and compressed bodies have one.
  */
 static int
 is_binary(const char *s, size_t n)
@@ -2708,6 +2708,9 @@ is_binary(const char *s, size_t n)
 	if (n >= 2 && ((s[0] == '\xff' && s[1] == '\xfe') ||
 	    (s[0] == '\xfe' && s[1] == '\xff') ||
 	    (s[0] == '\0' && s[1] == '<') || (s[0] == '<' && s[1] == '\0')))
+		return 0;
+	if (n >= 4 && (memcmp(s, "\0\0\xfe\xff", 4) == 0 ||
+	    memcmp(s, "\0\0\0<", 4) == 0))
 		return 0;
 	return memchr(s, '\0', n < BINARY_SCAN ? n : BINARY_SCAN) != NULL;
 }
