@@ -925,6 +925,7 @@ enum tagid {
 	T_ATOM_SUMMARY,
 	T_RSS_DESCRIPTION,
 	T_ATOM_CONTENT,
+	T_XHTML_BODY,
 	T_CONTENT_ENCODED,
 	/* titles */
 	T_MEDIA_TITLE,
@@ -1061,10 +1062,14 @@ static const struct tag feed_tags[] = {
 	{ "atom:tagline",	T_ATOM_TAGLINE,	K_MARKUP,	F_DESCRIPTION },
 	{ "atom:title",		T_ATOM_TITLE,	K_MARKUP,	F_TITLE },
 	{ "atom:updated",	T_ATOM_UPDATED,	K_TEXT,		F_UPDATED },
+	{ "author",		T_RSS_AUTHOR,	K_MARKUP,	F_AUTHOR },
 	{ "channel",		T_OTHER,	K_CHANNEL,	0 },
+	{ "dc:author",		T_DC_CREATOR,	K_MARKUP,	F_AUTHOR },
 	{ "dc:creator",		T_DC_CREATOR,	K_MARKUP,	F_AUTHOR },
 	{ "dc:date",		T_DC_DATE,	K_TEXT,		F_UPDATED },
 	{ "dc:language",	T_DC_LANGUAGE,	K_TEXT,		F_LANGUAGE },
+	{ "dc:title",		T_DC_TITLE,	K_MARKUP,	F_TITLE },
+	{ "dcterms:modified",	T_DCTERMS_MODIFIED, K_TEXT,	F_UPDATED },
 	{ "description",	T_RSS_DESCRIPTION, K_MARKUP,	F_DESCRIPTION },
 	{ "image",		T_OTHER,	K_IMAGE,	0 },
 	{ "item",		T_OTHER,	K_ENTRY,	0 },
@@ -1099,8 +1104,10 @@ static const struct tag entry_tags[] = {
 	{ "atom:title",		T_ATOM_TITLE,	K_MARKUP,	E_TITLE },
 	{ "atom:updated",	T_ATOM_UPDATED,	K_TEXT,		E_UPDATED },
 	{ "author",		T_RSS_AUTHOR,	K_MARKUP,	E_AUTHOR },
+	{ "body",		T_XHTML_BODY,	K_MARKUP,	E_CONTENT },
 	{ "category",		T_OTHER,	K_CATEGORY,	0 },
 	{ "content:encoded",	T_CONTENT_ENCODED, K_MARKUP,	E_CONTENT },
+	{ "dc:author",		T_DC_CREATOR,	K_MARKUP,	E_AUTHOR },
 	{ "dc:creator",		T_DC_CREATOR,	K_MARKUP,	E_AUTHOR },
 	{ "dc:date",		T_DC_DATE,	K_TEXT,		E_PUBLISHED },
 	{ "dc:description",	T_DC_DESCRIPTION, K_MARKUP,	E_SUMMARY },
@@ -1122,6 +1129,8 @@ static const struct tag entry_tags[] = {
 	{ "media:title",	T_MEDIA_TITLE,	K_MARKUP,	E_TITLE },
 	{ "pubDate",		T_RSS_PUBDATE,	K_TEXT,		E_PUBLISHED },
 	{ "title",		T_RSS_TITLE,	K_MARKUP,	E_TITLE },
+	{ "xhtml:body",		T_XHTML_BODY,	K_MARKUP,	E_CONTENT },
+	{ "xhtml:div",		T_XHTML_BODY,	K_MARKUP,	E_CONTENT },
 };
 
 static const struct tag person_tags[] = {
@@ -1982,7 +1991,10 @@ feed_finish(struct parser *p)
 	f->title = slot_text(p, &s[F_TITLE]);
 	f->link = slot_dup(p, &s[F_LINK]);
 	f->feed_url = slot_dup(p, &s[F_FEED_URL]);
-	f->description = slot_text(p, &s[F_DESCRIPTION]);
+	/* HTML like an entry's body: a subtitle may be only an image. */
+	f->description = slot_html(p, &s[F_DESCRIPTION],
+	    s[F_DESCRIPTION].base != NULL ? s[F_DESCRIPTION].base :
+	    f->link != NULL ? f->link : p->docbase);
 	f->language = slot_dup(p, &s[F_LANGUAGE]);
 	if ((f->author = slot_text(p, &s[F_AUTHOR])) != NULL)
 		author_name(f->author);
@@ -2008,8 +2020,9 @@ feed_finish(struct parser *p)
  * How an element's content reads.  Atom says it in type (1.0: text,
  * html, xhtml or a MIME type; 0.3: a MIME type and a mode of xml,
  * escaped or base64).  Content that is out of line (src) or binary is
- * not captured.  Elsewhere it is HTML, but for media:description,
- * whose type is plain unless it says html.
+ * not captured.  An xhtml:body or xhtml:div is XHTML.  Elsewhere it is
+ * HTML (an RSS <body> without the XHTML namespace too), but for
+ * media:description, whose type is plain unless it says html.
  */
 static enum cmode
 markup_mode(struct parser *p, const struct tag *t, const xmlChar **a,
@@ -2026,6 +2039,8 @@ markup_mode(struct parser *p, const struct tag *t, const xmlChar **a,
 		free(type);
 		return m;
 	}
+	if (t->id == T_XHTML_BODY && strncmp(t->name, "xhtml:", 6) == 0)
+		return CAP_XHTML;
 	if (strncmp(t->name, "atom:", 5) != 0)
 		return CAP_HTML;
 	if (t->id == T_ATOM_CONTENT &&
@@ -2103,7 +2118,8 @@ capture_child(struct parser *p, struct frame *fr, const char *local,
 	if (c->mode != CAP_HTML && c->mode != CAP_XHTML)
 		return;
 	if (c->mode == CAP_XHTML && c->nchild == 1 &&
-	    p->depth == c->depth + 1 && strcmp(local, "div") == 0) {
+	    p->depth == c->depth + 1 && strcmp(local, "div") == 0 &&
+	    strncmp(c->tag->name, "atom:", 5) == 0) {
 		c->wrapper = p->depth;	/* Atom's xhtml div goes */
 		return;
 	}
