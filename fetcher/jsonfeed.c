@@ -333,10 +333,6 @@ item_parse(struct jf *jf, json_t *item)
 		return;
 	}
 	e->published = e->updated = -1;
-	*f->tail = e;
-	f->tail = &e->next;
-	f->nentries++;
-
 	e->guid = item_id(jf, item);
 	if ((s = get_str(item, "url", NULL)) != NULL)
 		e->link = abs_url(jf->item_base, s);
@@ -353,6 +349,13 @@ item_parse(struct jf *jf, json_t *item)
 	item_content(jf, item, e);
 	item_tags(jf, item, e);
 	item_attachments(jf, item, e);
+	if ((e = feed_entry_pack(f, e)) == NULL) {
+		jf->oom = 1;
+		return;
+	}
+	*f->tail = e;
+	f->tail = &e->next;
+	f->nentries++;
 }
 
 static void
