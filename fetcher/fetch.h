@@ -12,9 +12,10 @@
 
 /*
  * One feed to refresh in a pass.  pass.c fills the first part from the
- * database; fetch.c fills the outcome of the transfer; the done callback
- * parses and stores it, then the body is released at once, so a pass
- * holds at most fetch_max_inflight bodies.
+ * database; fetch.c fills the outcome of the transfer, handing the body
+ * to pass.c's parser as it comes; the done callback stores the feed,
+ * then the outcome is released at once, so a pass holds at most
+ * fetch_max_inflight documents being parsed, and no body.
  */
 struct job {
 	/* the feed, as stored */
@@ -36,7 +37,10 @@ struct job {
 	/* the outcome, from fetch.c */
 	long		 status;	/* final HTTP status; 0: none */
 	char		*error;		/* transport error, or NULL */
-	struct buf	 body;		/* decoded, at most fetch_max_bytes */
+	struct buf	 body;		/* decoded, at most fetch_max_bytes;
+					   empty under fetch_run_pieces() but
+					   for what its callback keeps */
+	int64_t		 body_bytes;	/* bytes received, decoded */
 	int		 too_big;	/* stopped at fetch_max_bytes */
 	char		*content_type;	/* response header, or NULL */
 	char		*new_etag;	/* response validators, or NULL */
@@ -51,6 +55,11 @@ struct job {
 	int		 deferred;	/* not fetched: its host asked to
 					   wait retry_after s (error set) */
 
+	/* the document parsed as it came, from pass.c */
+	struct feed_parser *parser;	/* or NULL */
+	struct feed	 feed;		/* what it parsed */
+	int		 parse_failed;	/* it failed before the end */
+
 	/* the result, from store.c */
 	int64_t		 next_check_at;	/* when the feed is due again */
 
@@ -58,11 +67,14 @@ struct job {
 };
 
 typedef void (*fetch_done_fn)(struct job *, void *);
+typedef int64_t (*fetch_body_fn)(struct job *, const char *, size_t, void *);
 
 /* fetch.c: libcurl multi, polite per host */
 int	 fetch_global_init(void);
 void	 fetch_global_cleanup(void);
 int	 fetch_run(struct job *, const struct conf *, fetch_done_fn, void *);
+int	 fetch_run_pieces(struct job *, const struct conf *, fetch_body_fn,
+	    fetch_done_fn, void *);
 void	 job_release_outcome(struct job *);
 void	 job_free(struct job *);
 struct sockaddr;
