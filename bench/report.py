@@ -69,7 +69,8 @@ def verdict(ok):
 
 def load(path):
 	d = {"m": {}, "wrk": [], "mem": [], "evict": [], "pass": [],
-	    "parse": [], "ir": {}, "size": {}, "page": {}, "info": {}}
+	    "parse": [], "ir": {}, "size": {}, "page": {}, "info": {},
+	    "fetchmem": []}
 	for line in open(path, encoding="utf-8"):
 		f = line.rstrip("\n").split("\t")
 		k = f[0]
@@ -94,6 +95,8 @@ def load(path):
 		elif k == "parse" and len(f) >= 5:
 			d["parse"].append((f[1], f[2], int(f[3]),
 			    [float(x) for x in f[4:]]))
+		elif k == "fetchmem" and len(f) == 7:
+			d["fetchmem"].append([int(x) for x in f[1:]])
 		elif k == "parse_ir" and len(f) == 4:
 			d["ir"][f[1]] = (int(f[2]), int(f[3]))
 		elif k == "size" and len(f) == 3:
@@ -280,6 +283,15 @@ def rows_parse(d, row):
 		    verdict(ir["hearth"] / ir["sfeed"] <= PARSE_RATIO))
 
 
+def rows_fetchmem(d, row):
+	"""Row 8: hearth-fetch's peak RSS by feed size and by transfers."""
+	for nb, c, n, rss, anon, ok in d["fetchmem"]:
+		row("8", "hearth-fetch peak RSS, %d feeds of %s, %d in flight"
+		    " (%d stored)" % (n, size(nb), c, ok),
+		    mib(rss), "anon %s" % mib(anon), "—", "< 24 MiB",
+		    verdict(rss < FETCH_RSS_KB))
+
+
 def notes(d, w):
 	"""What the figures themselves explain."""
 	out = []
@@ -320,7 +332,7 @@ def main():
 
 	try:
 		for part in (rows_web, rows_busy, rows_evict, rows_mem,
-		    rows_fetch, rows_parse):
+		    rows_fetch, rows_parse, rows_fetchmem):
 			part(d, row)
 		info = d["info"]
 		counts = info["db_counts"]

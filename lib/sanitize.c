@@ -2404,20 +2404,15 @@ struct text {
 	int		 space;		/* white space pending */
 };
 
-static int
-is_space_cp(unsigned int c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
-	    c == '\f' || c == 0xa0 || c == 0x1680 ||
-	    (c >= 0x2000 && c <= 0x200a) || c == 0x2028 || c == 0x2029 ||
-	    c == 0x202f || c == 0x205f || c == 0x3000;
-}
-
-/* One character of plain text: white space runs collapse, controls go. */
+/*
+ * One character of plain text: ASCII white space runs collapse, controls
+ * go.  A no-break, en, em or thin space is the author's choice (a
+ * "10&nbsp;%" that must not break) and stays as it is.
+ */
 static void
 text_cp(struct text *t, unsigned int c)
 {
-	if (is_space_cp(c)) {
+	if (c < 0x80 && is_ascii_space((int)c)) {
 		t->space = t->wrote;
 		return;
 	}
@@ -2457,8 +2452,9 @@ text_block(const struct htmltok *t)
 /*
  * Append the plain text of an HTML fragment (or of text with character
  * references): tags, comments and script and style content removed,
- * references decoded, white space runs (no-break space included)
- * collapsed to one space, the ends trimmed, controls dropped, bad UTF-8
+ * references decoded, ASCII white space runs collapsed to one space
+ * (a no-break space and the other Unicode spaces stay), the ends
+ * trimmed, controls dropped, bad UTF-8
  * repaired.  The result holds no markup and must be escaped on output.
  * Block tags and <br> separate words; CDATA sections are text.
  */

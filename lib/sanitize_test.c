@@ -744,7 +744,11 @@ static const struct row {
 } texts[] = {
 	{ "Tom &amp; Jerry", "Tom & Jerry" },
 	{ "  a \n\t b  ", "a b" },
-	{ "a&nbsp;&nbsp;b\xc2\xa0\xe2\x80\x83" "c", "a b c" },
+	{ "a&nbsp;&nbsp;b\xc2\xa0\xe2\x80\x83" "c",
+	    "a\xc2\xa0\xc2\xa0" "b\xc2\xa0\xe2\x80\x83" "c" },
+	{ "a &#160; b&ensp;c&emsp;d&thinsp;e\xe2\x80\x89", "a \xc2\xa0 "
+	    "b\xe2\x80\x82" "c\xe2\x80\x83" "d\xe2\x80\x89" "e\xe2\x80\x89" },
+	{ " \t\r\n\f a \f b \n", "a b" },
 	{ "<b>bold</b> text", "bold text" },
 	{ "x<script>alert(1)</script>y", "xy" },
 	{ "x<SCRIPT type=\"a>b\">if (a</b) x()</script >y", "xy" },

@@ -95,6 +95,8 @@ parse|atom|xmllint|2000000|0.1|0.1|0.1
 parse_ir|hearth|200000|1000
 parse_ir|sfeed|50000|1000
 parse_ir|xmllint|40000|1000
+fetchmem|700000|8|16|23000|10000|16
+fetchmem|15000000|8|8|30720|20000|8
 EOF
 } | tr '|' '\t' > "$tmp/lines"
 
@@ -151,6 +153,10 @@ has "| 5.0 | sfeed 20.0; xmllint --stream 20.0 | 4.00x sfeed's time" \
     "row 7: throughput from the median round"
 has "| 200 | sfeed 50; xmllint 40 | 4.00x sfeed; 5.00x xmllint |" \
     "row 7: instructions per byte"
+has "| 8 | hearth-fetch peak RSS, 16 feeds of 700 KB, 8 in flight (16 stored) | 22.5 MiB | anon 9.8 MiB | — | < 24 MiB | met |" \
+    "row 8: peak RSS by feed size, met"
+has "8 feeds of 15.0 MB, 8 in flight (8 stored) | 30.0 MiB | anon 19.5 MiB | — | < 24 MiB | **not met** |" \
+    "row 8: peak RSS by feed size, not met"
 has "the first request read 4.1 MB from the disk (1000 pages of 4096 bytes)" \
     "a note tells what the cold request read"
 if grep -q '^- The -wal file after a pass' "$tmp/out"; then
