@@ -16,15 +16,11 @@ B =		build
 UNAME_S :=	$(shell uname -s)
 ifeq ($(UNAME_S),Darwin)
 # Homebrew keeps sqlite, libxml2 and curl out of the default paths;
-# point pkg-config at them, and at fcgi's headers.
+# point pkg-config at them.
 BREW :=		$(shell brew --prefix 2>/dev/null || echo /opt/homebrew)
 export PKG_CONFIG_PATH := $(BREW)/opt/sqlite/lib/pkgconfig:$(BREW)/opt/libxml2/lib/pkgconfig:$(BREW)/opt/curl/lib/pkgconfig:$(PKG_CONFIG_PATH)
-FCGI_CFLAGS ?=	-I$(BREW)/include
-FCGI_LIBS ?=	-L$(BREW)/lib -lfcgi
 else
 OS_CPPFLAGS =	-D_GNU_SOURCE
-FCGI_CFLAGS ?=
-FCGI_LIBS ?=	-lfcgi
 endif
 
 PKGS =		sqlite3 libxml-2.0 libcurl jansson
@@ -57,9 +53,9 @@ SAN_CFLAGS =	-g -O1 -fno-omit-frame-pointer \
 		-fsanitize=address,undefined -fno-sanitize-recover=all
 ALL_CPPFLAGS =	$(OS_CPPFLAGS) $(HAVE) -DHEARTH_VERSION='"$(VERSION)"' \
 		-DHEARTH_SHAREDIR='"$(SHAREDIR)"' \
-		-Ilib $(PKG_CFLAGS) $(FCGI_CFLAGS) $(CPPFLAGS)
+		-Ilib $(PKG_CFLAGS) $(CPPFLAGS)
 LIBS =		$(PKG_LIBS) -lpthread -lm
-FCGI_ALL_LIBS =	$(FCGI_LIBS) $(FCGI_PKG_LIBS) -lpthread -lm
+FCGI_ALL_LIBS =	$(FCGI_PKG_LIBS) -lpthread -lm
 
 GEN_SQL =	$(B)/gen/migrations.c
 LIB_SRC =	$(filter-out %_test.c,$(wildcard lib/*.c)) $(GEN_SQL)
@@ -146,7 +142,7 @@ $(SAN)/fetcher/%_test: $(SAN)/fetcher/%_test.o $(SAN_FETCH) $(SAN)/libhearth.a
 $(SAN)/ctl/%_test: $(SAN)/ctl/%_test.o $(SAN_CTL) $(SAN)/libhearth.a
 	$(CC) $(SAN_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
 $(SAN)/fcgi/%_test: $(SAN)/fcgi/%_test.o $(SAN_FCGI) $(SAN)/libhearth.a
-	$(CC) $(SAN_ALL) $(LDFLAGS) -o $@ $^ $(FCGI_LIBS) $(LIBS)
+	$(CC) $(SAN_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 # Fuzz targets replayed over their corpus by a plain main (no clang
 # needed): build/san/fuzz/NAME.  They link the fetcher's objects and

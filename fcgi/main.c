@@ -2,6 +2,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/un.h>
 
 #include <errno.h>
 #include <pthread.h>
@@ -12,8 +13,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-#include <fcgiapp.h>
 
 #include "buf.h"
 #include "compat.h"
@@ -27,20 +26,12 @@
 #define IDLE_CHECK	5	/* seconds between looks for idleness */
 
 static struct app	 app;
-static pthread_mutex_t	 accept_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void
 usage(void)
 {
 	fprintf(stderr, "usage: hearth-fcgi [-dV] [-c file]\n");
 	exit(2);
-}
-
-/* A no-op: its only job is to interrupt accept() in each worker. */
-static void
-on_signal(int sig)
-{
-	(void)sig;
 }
 
 /*
@@ -52,6 +43,7 @@ static int
 listen_socket(const struct conf *c)
 {
 	struct sockaddr_storage	 ss;
+	struct sockaddr_un	 sun;
 	socklen_t		 sl = sizeof(ss);
 	const char		*s, *errstr;
 	int			 fd;
@@ -70,7 +62,14 @@ listen_socket(const struct conf *c)
 	/* A socket left by a process that is gone is removed first. */
 	if (unlink(c->socket) == -1 && errno != ENOENT)
 		fatal("unlink %s", c->socket);
-	if ((fd = FCGX_OpenSocket(c->socket, BACKLOG)) == -1)
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	if (strlcpy(sun.sun_path, c->socket, sizeof(sun.sun_path)) >=
+	    sizeof(sun.sun_path))
+		fatalx("socket %s: path too long", c->socket);
+	if ((fd = socket(AF_UNIX, SOCK_STREAM, 0)) == -1 ||
+	    bind(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1 ||
+	    listen(fd, BACKLOG) == -1)
 		fatal("listen on %s", c->socket);
 	if (chmod(c->socket, (mode_t)c->socket_mode) == -1)
 		fatal("chmod %s", c->socket);
@@ -102,44 +101,57 @@ now_us(void)
 }
 
 /*
- * A worker: accept, answer, reset, until shutdown.  Accepts are taken
- * one thread at a time, as libfcgi's threaded example does.  Each
- * request is timed from its accept to the hand-over of its answer.
+ * Answer the next request of the worker's connection: 1 when the
+ * connection stays for another, else 0 (it is to be closed).  Each
+ * request is timed from its first byte to the hand-over of its answer.
+ */
+static int
+answer(struct worker *w, struct req *r)
+{
+	uint64_t	 t0;
+	int		 status, rt, keep;
+
+	t0 = now_us();
+	if (conn_request(&w->conn, r) != 1) {
+		req_reset(r);
+		return 0;
+	}
+	pthread_mutex_lock(&w->busy);
+	r->route = route_count();
+	if (req_read(r) == -1)
+		page_error(r, r->resp.status, NULL);
+	else if (route(r) == -1)
+		page_error(r, 500, NULL);
+	keep = resp_send(r) == 0 && r->keep;
+	status = r->resp.status;
+	rt = r->route;
+	req_reset(r);
+	if (w->app->stats != NULL)
+		stats_request(w->app->stats, rt, status, now_us() - t0);
+	__atomic_fetch_add(&w->app->served, 1, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&w->busy);
+	return keep;
+}
+
+/*
+ * A worker: take a connection with a request waiting, answer it (and
+ * any other already read), hand the connection back, until shutdown.
  */
 static void *
 worker_main(void *arg)
 {
 	struct worker	*w = arg;
 	struct req	 r;
-	uint64_t	 t0;
-	int		 rc, status, rt;
+	int		 fd, keep;
 
 	req_init(&r, w);
-	for (;;) {
-		pthread_mutex_lock(&accept_lock);
-		rc = w->app->quit ? -1 : FCGX_Accept_r(&w->fr);
-		pthread_mutex_unlock(&accept_lock);
-		if (rc < 0)
-			break;
-		pthread_mutex_lock(&w->busy);
-		t0 = now_us();
-		r.route = route_count();
-		if (req_read(&r) == -1)
-			page_error(&r, r.resp.status, NULL);
-		else if (route(&r) == -1)
-			page_error(&r, 500, NULL);
-		resp_send(&r);
-		status = r.resp.status;
-		rt = r.route;
-		req_reset(&r);
-		FCGX_Finish_r(&w->fr);
-		if (w->app->stats != NULL)
-			stats_request(w->app->stats, rt, status, now_us() - t0);
-		__atomic_fetch_add(&w->app->served, 1, __ATOMIC_RELAXED);
-		pthread_mutex_unlock(&w->busy);
+	while ((fd = conn_wait(w->app)) != -1) {
+		conn_take(&w->conn, fd);
+		while ((keep = answer(w, &r)) && conn_pending(&w->conn))
+			;
+		conn_done(w->app, &w->conn, keep);
 	}
 	req_release(&r);
-	w->done = 1;
 	return NULL;
 }
 
@@ -167,13 +179,12 @@ int
 main(int argc, char *argv[])
 {
 	struct worker		*workers;
-	struct sigaction	 sa;
 	struct buf		 err;
 	sigset_t		 mask, old;
 	struct timespec		 ts;
 	uint64_t		 served, seen = 0, trimmed = 0;
 	const char		*conf_file = NULL;
-	int			 ch, debug = 0, i, n, sig, tries, left;
+	int			 ch, debug = 0, i, n, sig;
 
 	while ((ch = getopt(argc, argv, "c:dV")) != -1) {
 		switch (ch) {
@@ -207,15 +218,10 @@ main(int argc, char *argv[])
 	if ((app.stats = stats_open(app.conf.stats_file)) != NULL)
 		stats_fcgi_start(app.stats, app.conf.workers);
 
-	if (FCGX_Init() != 0)
-		fatalx("FCGX_Init failed");
 	app.listen_fd = listen_socket(&app.conf);
+	conn_start(&app);
 
 	/* Workers inherit a mask that leaves SIGTERM to this thread. */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGUSR1, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGTERM);
@@ -232,9 +238,6 @@ main(int argc, char *argv[])
 		pthread_mutex_init(&workers[i].busy, NULL);
 		if (worker_db(&workers[i]) == -1)
 			fatalx("cannot open the database %s", app.conf.database);
-		if (FCGX_InitRequest(&workers[i].fr, app.listen_fd,
-		    FCGI_FAIL_ACCEPT_ON_INTR) != 0)
-			fatalx("FCGX_InitRequest failed");
 	}
 	for (i = 0; i < n; i++)
 		if ((errno = pthread_create(&workers[i].thread, NULL,
@@ -272,25 +275,9 @@ main(int argc, char *argv[])
 			break;
 	}
 	log_info("signal %d: finishing the requests in flight", sig);
-	app.quit = 1;
-	FCGX_ShutdownPending();
-	/*
-	 * A worker between taking the accept lock and entering accept()
-	 * would miss one signal, so keep signalling until all are out.
-	 */
-	for (tries = 0; tries < 250; tries++) {
-		for (i = left = 0; i < n; i++)
-			if (!workers[i].done) {
-				pthread_kill(workers[i].thread, SIGUSR1);
-				left++;
-			}
-		if (left == 0)
-			break;
-		usleep(20000);
-	}
+	conn_quit(&app);
 	for (i = 0; i < n; i++) {
 		pthread_join(workers[i].thread, NULL);
-		FCGX_Free(&workers[i].fr, 1);
 		db_close(&workers[i].db);
 		pthread_mutex_destroy(&workers[i].busy);
 	}
