@@ -5,6 +5,7 @@
 #include <sys/un.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -101,7 +102,8 @@ mem_exec(char *argv[])
 {
 #if defined(__GLIBC__) && defined(__linux__)
 	const char	*t, *was;
-	char		 v[1024];
+	char		 v[1024], self[PATH_MAX];
+	ssize_t		 n;
 
 	if ((was = getenv(TUNABLES_WAS)) != NULL) {
 		/* Started again: "-" it was unset, "=VALUE" it was set. */
@@ -122,8 +124,12 @@ mem_exec(char *argv[])
 	    t != NULL && *t != '\0' ? ":" : "", TCACHE_OFF) >=
 	    (int)sizeof(v) || setenv("GLIBC_TUNABLES", v, 1) == -1)
 		return;
-	execv("/proc/self/exe", argv);
-	/* No /proc: on with the tcache, and the environment as it was. */
+	/* By its own name, which ps(1) and pgrep(1) show, not "exe". */
+	if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) > 0) {
+		self[n] = '\0';
+		execv(self, argv);
+	}
+	/* No /proc, or a binary replaced: the tcache stays on. */
 	mem_exec(argv);
 #else
 	(void)argv;
