@@ -150,6 +150,8 @@ $(SAN)/fcgi/%_test: $(SAN)/fcgi/%_test.o $(SAN_FCGI) $(SAN)/libhearth.a
 $(SAN)/fuzz/%: $(SAN)/fuzz/%.o $(SAN)/fuzz/replay.o $(SAN_FETCH) \
     $(SAN)/libhearth.a
 	$(CC) $(SAN_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
+# The FastCGI reader is hearth-fcgi's.
+$(SAN)/fuzz/fastcgi: $(SAN)/fcgi/conn.o
 
 SAN_BINS =	$(addprefix $(SAN)/,$(PROGS)) \
 		$(patsubst %.c,$(SAN)/%,$(UNIT_SRC)) \
@@ -185,6 +187,7 @@ $(FZ)/%.o: %.c $(B)/flags
 $(FZ)/fuzz-%: $(FZ)/fuzz/%.o $(call nomain,$(FETCH_SRC:%.c=$(FZ)/%.o)) \
     $(LIB_SRC:%.c=$(FZ)/%.o)
 	$(FUZZ_CC) $(FZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
+$(FZ)/fuzz-fastcgi: $(FZ)/fcgi/conn.o
 
 fuzz-build: $(patsubst fuzz/%.c,$(FZ)/fuzz-%,$(FUZZ_SRC))
 

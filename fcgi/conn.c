@@ -460,6 +460,23 @@ pair_len(const unsigned char **s, const unsigned char *end, size_t *n)
 }
 
 /*
+ * Copy the n bytes at s to o up to a NUL among them, then a NUL; the
+ * byte after the copy.  A NUL inside a name or value would otherwise
+ * shift every pair after it.
+ */
+static char *
+env_copy(char *o, const unsigned char *s, size_t n)
+{
+	const unsigned char	*z;
+
+	if ((z = memchr(s, '\0', n)) != NULL)
+		n = (size_t)(z - s);
+	memmove(o, s, n);
+	o[n] = '\0';
+	return o + n + 1;
+}
+
+/*
  * Turn the PARAMS stream in b (lengths, name, value...) into
  * "name\0value\0..." in place: each pair's lengths take at least the two
  * bytes its NULs need, so the output never overtakes the input.
@@ -482,13 +499,9 @@ env_parse(struct buf *b)
 		    pair_len(&s, end, &vl) == -1 ||
 		    nl > (size_t)(end - s) || vl > (size_t)(end - s) - nl)
 			return -1;
-		memmove(o, s, nl);
-		o += nl;
-		*o++ = '\0';
+		o = env_copy(o, s, nl);
 		s += nl;
-		memmove(o, s, vl);
-		o += vl;
-		*o++ = '\0';
+		o = env_copy(o, s, vl);
 		s += vl;
 	}
 	b->len = (size_t)(o - b->p);
@@ -543,8 +556,11 @@ conn_request(struct conn *c, struct req *r)
 			continue;
 		}
 		if (type == FCGI_BEGIN_REQUEST) {
-			if (n != sizeof(b) || conn_read(c, b, n + h[6]) == -1)
+			if (n != sizeof(b))
 				goto bad;
+			if (conn_read(c, b, n) == -1 ||
+			    conn_read(c, NULL, h[6]) == -1)
+				goto cut;
 			if (state != 0) {
 				if (id == r->id)
 					goto bad;

@@ -38,8 +38,11 @@ req_init(struct req *r, struct worker *w)
 const char *
 req_env(const struct req *r, const char *name)
 {
-	const char	*p = r->env.p, *end = p + r->env.len, *v;
+	const char	*p = r->env.p, *end, *v;
 
+	if (p == NULL)
+		return NULL;
+	end = p + r->env.len;
 	while (p < end) {
 		v = p + strlen(p) + 1;
 		if (strcmp(p, name) == 0)
