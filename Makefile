@@ -151,7 +151,9 @@ $(SAN)/fuzz/%: $(SAN)/fuzz/%.o $(SAN)/fuzz/replay.o $(SAN_FETCH) \
     $(SAN)/libhearth.a
 	$(CC) $(SAN_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
 # The FastCGI reader is hearth-fcgi's.
-$(SAN)/fuzz/fastcgi: $(SAN)/fcgi/conn.o
+$(SAN)/fuzz/fastcgi: $(SAN)/fuzz/fastcgi.o $(SAN)/fuzz/replay.o \
+    $(SAN)/fcgi/conn.o $(SAN)/libhearth.a
+	$(CC) $(SAN_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 SAN_BINS =	$(addprefix $(SAN)/,$(PROGS)) \
 		$(patsubst %.c,$(SAN)/%,$(UNIT_SRC)) \
@@ -187,7 +189,9 @@ $(FZ)/%.o: %.c $(B)/flags
 $(FZ)/fuzz-%: $(FZ)/fuzz/%.o $(call nomain,$(FETCH_SRC:%.c=$(FZ)/%.o)) \
     $(LIB_SRC:%.c=$(FZ)/%.o)
 	$(FUZZ_CC) $(FZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
-$(FZ)/fuzz-fastcgi: $(FZ)/fcgi/conn.o
+$(FZ)/fuzz-fastcgi: $(FZ)/fuzz/fastcgi.o $(FZ)/fcgi/conn.o \
+    $(LIB_SRC:%.c=$(FZ)/%.o)
+	$(FUZZ_CC) $(FZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
 
 fuzz-build: $(patsubst fuzz/%.c,$(FZ)/fuzz-%,$(FUZZ_SRC))
 

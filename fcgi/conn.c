@@ -19,25 +19,9 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "fastcgi.h"
 #include "fcgi.h"
 #include "log.h"
-
-/* FastCGI 1.0: record types, the responder role, statuses. */
-#define FCGI_BEGIN_REQUEST	1
-#define FCGI_ABORT_REQUEST	2
-#define FCGI_END_REQUEST	3
-#define FCGI_PARAMS		4
-#define FCGI_STDIN		5
-#define FCGI_STDOUT		6
-#define FCGI_GET_VALUES		9
-#define FCGI_GET_VALUES_RESULT	10
-#define FCGI_UNKNOWN_TYPE	11
-#define FCGI_RESPONDER		1
-#define FCGI_KEEP_CONN		1	/* begin flag: the server keeps it */
-#define FCGI_REQUEST_COMPLETE	0
-#define FCGI_CANT_MPX_CONN	1
-#define FCGI_UNKNOWN_ROLE	3
-#define FCGI_CONTENT_MAX	65535	/* bytes of content in one record */
 
 #define CONN_TIMEOUT	30	/* seconds a peer may stall a read or write */
 #define ENV_MAX		(256 * 1024) /* bytes of parameters of a request */
@@ -335,27 +319,14 @@ conn_writev(struct conn *c, struct iovec *iov, int n)
 	return 0;
 }
 
-static void
-header(unsigned char *h, int type, int id, size_t n)
-{
-	h[0] = 1;
-	h[1] = (unsigned char)type;
-	h[2] = (unsigned char)(id >> 8);
-	h[3] = (unsigned char)id;
-	h[4] = (unsigned char)(n >> 8);
-	h[5] = (unsigned char)n;
-	h[6] = 0;	/* padding to 8 is only advised; none */
-	h[7] = 0;
-}
-
 /* A record of its own: the answer to a management record, an end. */
 static int
 conn_record(struct conn *c, int type, int id, const void *p, size_t n)
 {
-	unsigned char	 h[8];
+	unsigned char	 h[FCGI_HEADER_LEN];
 	struct iovec	 iov[2];
 
-	header(h, type, id, n);
+	fastcgi_header(h, type, id, n, 0);
 	iov[0].iov_base = h;
 	iov[0].iov_len = sizeof(h);
 	iov[1].iov_base = (void *)(uintptr_t)p;
@@ -384,7 +355,7 @@ conn_stdout(struct conn *c, int id, const struct iovec *seg, int nseg,
     int end)
 {
 	struct iovec	 iov[IOV_BATCH];
-	unsigned char	 hdr[IOV_BATCH][8], tail[24];
+	unsigned char	 hdr[IOV_BATCH][FCGI_HEADER_LEN], tail[24];
 	size_t		 total = 0, off = 0, rec, k;
 	int		 i, n = 0, nh = 0;
 
@@ -400,7 +371,8 @@ conn_stdout(struct conn *c, int id, const struct iovec *seg, int nseg,
 			n = nh = 0;
 		}
 		rec = total < FCGI_CONTENT_MAX ? total : FCGI_CONTENT_MAX;
-		header(hdr[nh], FCGI_STDOUT, id, rec);
+		/* No padding: the spec advises 8-byte records, no more. */
+		fastcgi_header(hdr[nh], FCGI_STDOUT, id, rec, 0);
 		iov[n].iov_base = hdr[nh++];
 		iov[n++].iov_len = 8;
 		total -= rec;
@@ -429,8 +401,8 @@ conn_stdout(struct conn *c, int id, const struct iovec *seg, int nseg,
 			n = 0;
 		}
 		memset(tail, 0, sizeof(tail));
-		header(tail, FCGI_STDOUT, id, 0);
-		header(tail + 8, FCGI_END_REQUEST, id, 8);
+		fastcgi_header(tail, FCGI_STDOUT, id, 0, 0);
+		fastcgi_header(tail + 8, FCGI_END_REQUEST, id, 8, 0);
 		tail[16 + 4] = FCGI_REQUEST_COMPLETE;
 		iov[n].iov_base = tail;
 		iov[n++].iov_len = sizeof(tail);
@@ -520,7 +492,7 @@ env_parse(struct buf *b)
 int
 conn_request(struct conn *c, struct req *r)
 {
-	unsigned char	 h[8], b[8];
+	unsigned char	 h[FCGI_HEADER_LEN], b[8];
 	size_t		 n;
 	int		 type, id, state = 0;	/* 0 begin, 1 params, 2 stdin */
 

@@ -400,12 +400,13 @@ no_body(int status)
 }
 
 /*
- * The status line and headers into line (n bytes), Content-Length
- * with len unless len is -1; the handler's headers follow them.
- * Returns the bytes written, or -1 if line is too short.
+ * The status line and headers as seg[0..3): the lines made in line (n
+ * bytes), with Content-Length unless len is -1, the handler's headers
+ * and the blank line.  3, or -1 if line is too short.
  */
 static int
-head_line(const struct resp *p, char *line, size_t n, long long len)
+head_segs(const struct resp *p, char *line, size_t n, long long len,
+    struct iovec *seg)
 {
 	int	 k;
 
@@ -421,7 +422,15 @@ head_line(const struct resp *p, char *line, size_t n, long long len)
 		    "Content-Length: %lld\r\n", p->status,
 		    status_text(p->status), p->type != NULL ? p->type :
 		    "text/plain; charset=utf-8", len);
-	return k < 0 || (size_t)k >= n ? -1 : k;
+	if (k < 0 || (size_t)k >= n)
+		return -1;
+	seg[0].iov_base = line;
+	seg[0].iov_len = (size_t)k;
+	seg[1].iov_base = p->head.p;
+	seg[1].iov_len = p->head.len;
+	seg[2].iov_base = (void *)(uintptr_t)"\r\n";
+	seg[2].iov_len = 2;
+	return 3;
 }
 
 /*
@@ -437,7 +446,7 @@ resp_flush(void *arg, const char *b, size_t n)
 	struct resp	*p = &r->resp;
 	struct iovec	 seg[4];
 	char		 line[256];
-	int		 k, nseg = 0;
+	int		 nseg = 0;
 
 	if (p->digest != NULL) {
 		crypto_sha256_update(p->digest, b, n);
@@ -450,18 +459,12 @@ resp_flush(void *arg, const char *b, size_t n)
 	if (r->head || no_body(p->status) || r->c->dead)
 		return;
 	if (!p->committed) {
-		if (p->head.oom || (k = head_line(p, line, sizeof(line), -1)) ==
-		    -1) {
+		if (p->head.oom || (nseg = head_segs(p, line, sizeof(line), -1,
+		    seg)) == -1) {
 			/* No headers: the answer fails in resp_send(). */
 			r->c->dead = 1;
 			return;
 		}
-		seg[nseg].iov_base = line;
-		seg[nseg++].iov_len = (size_t)k;
-		seg[nseg].iov_base = p->head.p;
-		seg[nseg++].iov_len = p->head.len;
-		seg[nseg].iov_base = (void *)(uintptr_t)"\r\n";
-		seg[nseg++].iov_len = 2;
 		p->committed = 1;
 		p->sent_status = p->status;
 		p->sent_type = p->type;
@@ -489,7 +492,7 @@ resp_send(struct req *r)
 	struct resp	*p = &r->resp;
 	struct iovec	 seg[4];
 	char		 line[256];
-	int		 k, nseg = 0;
+	int		 nseg;
 
 	if (r->c->dead)
 		return -1;
@@ -520,15 +523,9 @@ resp_send(struct req *r)
 	}
 	if (p->status == 0)
 		p->status = 200;
-	if ((k = head_line(p, line, sizeof(line),
-	    (long long)(p->sent + p->body.len))) == -1)
+	if ((nseg = head_segs(p, line, sizeof(line),
+	    (long long)(p->sent + p->body.len), seg)) == -1)
 		return -1;
-	seg[nseg].iov_base = line;
-	seg[nseg++].iov_len = (size_t)k;
-	seg[nseg].iov_base = p->head.p;
-	seg[nseg++].iov_len = p->head.len;
-	seg[nseg].iov_base = (void *)(uintptr_t)"\r\n";
-	seg[nseg++].iov_len = 2;
 	if (!r->head && !no_body(p->status)) {
 		seg[nseg].iov_base = p->body.p;
 		seg[nseg++].iov_len = p->body.len;
