@@ -60,7 +60,7 @@ static const struct {
 
 #define NESTED	"{\"api_version\":3,\"name\":\"a\\\"b\",\"none\":null," \
 	"\"t\":true,\"f\":false,\"n\":null,\"pi\":3.25," \
-	"\"neg\":-9223372036854775808,\"items\":[{\"id\":1," \
+	"\"neg\":-9223372036854775808,\"sid\":\"-42\",\"items\":[{\"id\":1," \
 	"\"t\":\"ab\\u0000c\"},{},[],2,\"x\",null],\"empty\":{}}"
 
 /*
@@ -133,6 +133,7 @@ main(void)
 	json_nil(&j, "n");
 	json_double(&j, "pi", 3.25);
 	json_int(&j, "neg", INT64_MIN);
+	json_int_str(&j, "sid", -42);
 	json_arr_open(&j, "items");
 	json_obj_open(&j, NULL);
 	json_int(&j, "id", 1);
@@ -162,6 +163,42 @@ main(void)
 	json_close_all(&j);
 	T_STR(b.p, "{\"a\":[{\"<\\/k\\\"\":\"v\"}]}", "close_all, key escaped");
 	T_OK(!j.err && j.depth == 0, "close_all with nothing open is no error");
+
+	/* Constant members: a comma before them when needed, not inside. */
+	buf_reset(&b);
+	json_init(&j, &b);
+	json_obj_open(&j, NULL);
+	JSON_MEMBERS(&j, "\"a\":\"\",\"b\":false");
+	json_int(&j, "c", 1);
+	JSON_MEMBERS(&j, "\"d\":0");
+	json_obj_open(&j, "e");
+	JSON_MEMBERS(&j, "\"f\":null");
+	json_close_all(&j);
+	T_STR(b.p, "{\"a\":\"\",\"b\":false,\"c\":1,\"d\":0,"
+	    "\"e\":{\"f\":null}}", "members from a literal");
+	T_OK(!j.err && j.depth == 0, "members: no error");
+	buf_reset(&b);
+	json_init(&j, &b);
+	json_arr_open(&j, NULL);
+	JSON_MEMBERS(&j, "\"a\":1");
+	json_close_all(&j);
+	T_OK(j.err && strcmp(b.p, "[") == 0, "members inside an array: err, "
+	    "nothing written");
+
+	/* A value written again. */
+	buf_reset(&b);
+	json_init(&j, &b);
+	json_obj_open(&j, NULL);
+	json_obj_open(&j, "s");
+	k = (int)b.len - 1;
+	json_str(&j, "c", "<p>x</p>");
+	json_close(&j);
+	json_again(&j, "t", (size_t)k, b.len);
+	json_again(&j, "u", 0, b.len + 1);
+	json_close_all(&j);
+	T_STR(b.p, "{\"s\":{\"c\":\"<p>x<\\/p>\"},\"t\":{\"c\":\"<p>x<\\/p>\"}",
+	    "a value copied; past the end refused");
+	T_OK(j.err, "a copy past the end sets err");
 
 	/* Misuse: err set, nothing written from there on. */
 	buf_reset(&b);
