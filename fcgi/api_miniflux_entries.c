@@ -272,14 +272,16 @@ count_run(struct req *r, enum stmt s, const struct query *q)
 }
 
 /*
- * The total of the list q, as Miniflux's "total": from an index alone
- * when the filters allow (a read list is all less unread), else by the
- * statement that applies them all.
+ * The total of the list q, as Miniflux's "total": from feed_count's
+ * counters when only the status and the scope filter (a read list is
+ * all less unread), from an index alone when bounds on the time or id
+ * are added, else by the statement that applies every filter.
  */
 static int64_t
 total(struct req *r, const struct query *q, enum scope sc)
 {
-	int64_t	 all, unread;
+	sqlite3_stmt	*st;
+	int64_t		 all, unread;
 
 	if (q->search.len > 0)
 		return count_run(r, STMT_MF_COUNT_SEARCH, q);
@@ -288,6 +290,21 @@ total(struct req *r, const struct query *q, enum scope sc)
 		return count_run(r, STMT_MF_COUNT_ANY, q);
 	if (q->starred == 1)
 		return count_run(r, STMT_MF_COUNT_STARRED, q);
+	if (q->pub_after == INT64_MIN && q->pub_before == INT64_MAX &&
+	    q->id_after == 0 && q->id_before == INT64_MAX) {
+		if ((st = db_stmt(r->db, STMT_MF_TOTALS)) == NULL)
+			return -1;
+		all = unread = -1;
+		if (query_bind(r, st, q) == 0 && db_step(st) == 1) {
+			all = sqlite3_column_int64(st, 0);
+			unread = sqlite3_column_int64(st, 1);
+		}
+		db_stmt_done(st);
+		if (all == -1)
+			return -1;
+		return q->read == 0 ? unread : q->read == 1 ? all - unread :
+		    all;
+	}
 	if (q->read == 0)
 		return count_run(r, counts[1][sc], q);
 	if ((all = count_run(r, counts[0][sc], q)) == -1 || q->read == -1)
@@ -398,7 +415,10 @@ entry_json(struct req *r, struct json *j, sqlite3_stmt *st)
 	json_str(j, "share_code", "");
 	json_bool(j, "starred", sqlite3_column_int(st, MF_COL_IS_STARRED));
 	json_int(j, "reading_time", reading_time(content));
-	if (enclosures(r, j, id) == -1)
+	if (!sqlite3_column_int(st, MF_COL_ENCLOSED)) {
+		json_arr_open(j, "enclosures");
+		json_close(j);
+	} else if (enclosures(r, j, id) == -1)
 		return -1;
 	json_arr_open(j, "tags");
 	json_close(j);

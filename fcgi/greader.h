@@ -104,5 +104,6 @@ int		 api_greader_raw_tail(const char *, const char *, size_t,
 /* Columns of STMT_GREADER_ITEMS after enum entry_col. */
 #define GR_COL_SITE_URL		ENTRY_COL__MAX
 #define GR_COL_LABEL		(ENTRY_COL__MAX + 1)
+#define GR_COL_ENCLOSED		(ENTRY_COL__MAX + 2)	/* 1: has some */
 
 #endif

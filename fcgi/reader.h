@@ -14,6 +14,7 @@ struct req;
 
 #define SESSION_COOKIE	"hearth_session"
 #define LOCAL_PATH_MAX	1024	/* longest next= or back= path accepted */
+#define TIME_RFC3339	21	/* "2024-05-01T10:00:00Z" and its NUL */
 
 /* Which entries a list shows. */
 enum list_kind {
@@ -55,6 +56,7 @@ int		 list_bind(sqlite3_stmt *, int64_t, const struct list *,
 		    const struct cursor *, int, int);
 void		 time_html(struct buf *, int64_t, time_t);
 void		 time_open(struct buf *, int64_t);
+int		 time_rfc3339(char *, int64_t);
 int		 url_attr(struct buf *, const char *, size_t, const char *);
 void		 back_path(struct req *, struct buf *);
 int		 wants_json(const struct req *);

@@ -102,12 +102,20 @@
 	"feed.category_id, (SELECT title FROM category"			\
 	" WHERE category.id = feed.category_id), feed.icon_id"
 
+/*
+ * Whether the entry has enclosures: an index search inside the list's
+ * statement, so that a list asks for enclosures only of the entries
+ * that have some, not once an entry.
+ */
+#define ENTRY_ENCLOSED							\
+	"EXISTS (SELECT 1 FROM enclosure WHERE enclosure.entry_id = entry.id)"
+
 /* An entry as the Miniflux API shows it: enum mf_col. */
 #define MF_ENTRY_COLS							\
 	"entry.id, entry.user_id, entry.feed_id, entry.is_read, "	\
 	"entry.is_starred, entry.hash, entry.title, entry.url, "		\
 	"entry.published_at, entry.created_at, entry.changed_at, "	\
-	"entry.author, entry.content, " MF_FEED_COLS
+	"entry.author, entry.content, " ENTRY_ENCLOSED ", " MF_FEED_COLS
 
 /*
  * The Miniflux entry filters, each optional: ?2 feed id, ?3 category
@@ -223,13 +231,24 @@ static const char *const stmt_sql[STMT__MAX] = {
 	/* ?1 user id, ?2 category id.  Its feeds become uncategorised. */
 	[STMT_CATEGORY_DELETE] =
 	    "DELETE FROM category WHERE id = ?2 AND user_id = ?1",
-	/* ?1 user id.  Columns: id, title, feeds, unread entries. */
+	/*
+	 * ?1 user id.  Columns: id, title, feeds, unread entries; each
+	 * count one range of feed_count.
+	 */
 	[STMT_CATEGORY_LIST] =
 	    "SELECT id, title,"
-	    " (SELECT count(*) FROM feed WHERE feed.category_id = category.id),"
-	    " (SELECT count(*) FROM entry WHERE entry.user_id = ?1"
-	    "  AND entry.category_id = category.id AND entry.is_read = 0)"
+	    " (SELECT count(*) FROM feed_count WHERE feed_count.user_id = ?1"
+	    "  AND feed_count.category_id = category.id),"
+	    " (SELECT coalesce(sum(unread), 0) FROM feed_count"
+	    "  WHERE feed_count.user_id = ?1"
+	    "  AND feed_count.category_id = category.id)"
 	    " FROM category WHERE user_id = ?1 ORDER BY title",
+	/*
+	 * ?1 user id.  Columns: id, title; by title (the apps' folder
+	 * lists, which need no counts).
+	 */
+	[STMT_CATEGORY_TITLES] =
+	    "SELECT id, title FROM category WHERE user_id = ?1 ORDER BY title",
 	/* ?1 user id, ?2 title, any ASCII case.  Columns: id, title. */
 	[STMT_CATEGORY_GET_BY_TITLE] =
 	    "SELECT id, title FROM category WHERE user_id = ?1 AND title = ?2",
@@ -866,41 +885,37 @@ static const char *const stmt_sql[STMT__MAX] = {
 	/*
 	 * ?1 user id, ?2 a JSON array of entry ids: the user's entries, in
 	 * the array's order.  Columns: enum entry_col, then the feed's site
-	 * URL and its category's title (NULL: none).
+	 * URL, its category's title (NULL: none), and 1 when the entry has
+	 * enclosures (ENTRY_ENCLOSED).
 	 */
 	[STMT_GREADER_ITEMS] =
-	    "SELECT " ENTRY_FULL_COLS ", feed.site_url, category.title"
+	    "SELECT " ENTRY_FULL_COLS ", feed.site_url, category.title, "
+	    ENTRY_ENCLOSED
 	    " FROM json_each(?2) AS j CROSS JOIN entry ON entry.id = j.value"
 	    " CROSS JOIN feed ON feed.id = entry.feed_id"
 	    " LEFT JOIN category ON category.id = feed.category_id"
 	    " WHERE entry.user_id = ?1",
 	/*
 	 * ?1 user id.  Columns: feed id, display title, url, site_url,
-	 * category title or NULL, created_at; by title.
+	 * category title or NULL, created_at; by URL, the order of the
+	 * index (apps sort them themselves, and a sort of every feed's row
+	 * costs more than the rest of the answer).
 	 */
 	[STMT_GREADER_SUBS] =
 	    "SELECT feed.id, " FEED_DISPLAY_TITLE ", feed.url, feed.site_url,"
 	    " category.title, feed.created_at FROM feed"
 	    " LEFT JOIN category ON category.id = feed.category_id"
-	    " WHERE feed.user_id = ?1"
-	    " ORDER BY " FEED_DISPLAY_TITLE " COLLATE NOCASE, feed.id",
-	/* ?1 user id.  Columns: title; by title. */
-	[STMT_GREADER_LABELS] =
-	    "SELECT title FROM category WHERE user_id = ?1 ORDER BY title",
+	    " WHERE feed.user_id = ?1 ORDER BY feed.user_id, feed.url",
+
 	/*
-	 * ?1 user id.  Columns: feed id, unread entries, the newest one's
-	 * created_at; feeds with none left out.
+	 * ?1 user id.  Columns: category id (0: none), feed id, unread
+	 * entries, the created_at of the feed's newest entry; feeds
+	 * without unread entries left out, by category then feed.  Read
+	 * from feed_count, never counted.
 	 */
 	[STMT_GREADER_UNREAD_FEEDS] =
-	    "SELECT feed_id, count(*), max(created_at) FROM entry"
-	    " WHERE user_id = ?1 AND is_read = 0 GROUP BY feed_id",
-	/* ?1 user id.  Columns: category title, as above. */
-	[STMT_GREADER_UNREAD_LABELS] =
-	    "SELECT category.title, count(*), max(entry.created_at)"
-	    " FROM entry INDEXED BY entry_unread_category"
-	    " CROSS JOIN category ON category.id = entry.category_id"
-	    " WHERE entry.user_id = ?1 AND entry.is_read = 0"
-	    " GROUP BY entry.category_id",
+	    "SELECT category_id, feed_id, unread, newest FROM feed_count"
+	    " WHERE user_id = ?1 AND unread > 0",
 	/*
 	 * Mark all as read: ?1 user id, entries stored at or before ?2, ?3
 	 * now, ?4 of a feed, ?5 of a category, ?6 starred (NULLs: any).
@@ -913,7 +928,10 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " AND (?5 IS NULL OR category_id = ?5)"
 	    " AND (?6 IS NULL OR is_starred = ?6)",
 
-	/* ?1 user id.  Columns: the last successful check of a feed, or 0. */
+	/*
+	 * ?1 user id.  Columns: the last successful check of a feed, or 0;
+	 * one search of feed_success.
+	 */
 	[STMT_FEVER_REFRESHED] =
 	    "SELECT coalesce(max(last_success_at), 0) FROM feed"
 	    " WHERE user_id = ?1",
@@ -924,10 +942,13 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_FEVER_FEEDS] =
 	    "SELECT id, icon_id, " FEED_DISPLAY_TITLE ", url, site_url,"
 	    " checked_at FROM feed WHERE user_id = ?1 ORDER BY id",
-	/* ?1 user id.  Columns: category_id, id; by category. */
+	/*
+	 * ?1 user id.  Columns: category_id, feed id; by category, from
+	 * feed_count's key alone.
+	 */
 	[STMT_FEVER_FEEDS_GROUPS] =
-	    "SELECT category_id, id FROM feed WHERE user_id = ?1"
-	    " AND category_id IS NOT NULL ORDER BY category_id, id",
+	    "SELECT category_id, feed_id FROM feed_count WHERE user_id = ?1"
+	    " AND category_id > 0",
 	/*
 	 * ?1 user id: the icons of the user's feeds.  Columns: id,
 	 * mime_type, data.
@@ -952,9 +973,10 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    "SELECT " FEVER_ITEM_COLS
 	    " FROM json_each(?2) AS j CROSS JOIN entry ON entry.id = j.value"
 	    " WHERE entry.user_id = ?1",
-	/* ?1 user id.  Columns: the user's entries. */
+	/* ?1 user id.  Columns: the user's entries (feed_count's sum). */
 	[STMT_FEVER_TOTAL] =
-	    "SELECT count(*) FROM entry WHERE user_id = ?1",
+	    "SELECT coalesce(sum(entries), 0) FROM feed_count"
+	    " WHERE user_id = ?1",
 	/* ?1 user id.  Columns: id, of every unread (starred) entry. */
 	[STMT_FEVER_UNREAD_IDS] =
 	    "SELECT id FROM entry WHERE user_id = ?1 AND is_read = 0",
@@ -977,23 +999,21 @@ static const char *const stmt_sql[STMT__MAX] = {
 
 	/*
 	 * ?1 user id, ?2 a feed id and ?3 a category id (NULL: any).
-	 * Columns: enum mf_feed_col.
+	 * Columns: enum mf_feed_col; by URL, the order of the index (no
+	 * sort of every feed's row).
 	 */
 	[STMT_MF_FEEDS] =
 	    "SELECT " MF_FEED_COLS " FROM feed WHERE feed.user_id = ?1"
 	    " AND (?2 IS NULL OR feed.id = ?2)"
 	    " AND (?3 IS NULL OR feed.category_id = ?3)"
-	    " ORDER BY " FEED_DISPLAY_TITLE " COLLATE NOCASE, feed.id",
+	    " ORDER BY feed.user_id, feed.url",
 	/*
-	 * ?1 user id.  Columns: feed id, its entries, its unread entries;
-	 * each count from an index alone.
+	 * ?1 user id.  Columns: feed id, its entries, its unread entries,
+	 * by category then id; from feed_count, never counted.
 	 */
 	[STMT_MF_COUNTERS] =
-	    "SELECT feed.id,"
-	    " (SELECT count(*) FROM entry WHERE entry.feed_id = feed.id),"
-	    " (SELECT count(*) FROM entry WHERE entry.user_id = ?1"
-	    "  AND entry.feed_id = feed.id AND entry.is_read = 0)"
-	    " FROM feed WHERE feed.user_id = ?1 ORDER BY feed.id",
+	    "SELECT feed_id, entries, unread FROM feed_count"
+	    " WHERE user_id = ?1",
 	/* ?1 user id, ?2 feed id.  Columns: icon id, mime_type, data. */
 	[STMT_MF_ICON] =
 	    "SELECT icon.id, icon.mime_type, icon.data"
@@ -1083,6 +1103,16 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_MF_COUNT_STARRED] =
 	    MF_COUNT " AND entry.is_starred = 1" MF_FILTER,
 	[STMT_MF_COUNT_ANY] = MF_COUNT MF_FILTER,
+	/*
+	 * The totals of a user's lists with no bounds on time or id, from
+	 * feed_count: ?1 user id, ?2 a feed id and ?3 a category id (NULL:
+	 * any).  Columns: entries, unread entries.
+	 */
+	[STMT_MF_TOTALS] =
+	    "SELECT coalesce(sum(entries), 0), coalesce(sum(unread), 0)"
+	    " FROM feed_count WHERE user_id = ?1"
+	    " AND (?2 IS NULL OR feed_id = ?2)"
+	    " AND (?3 IS NULL OR category_id = ?3)",
 	[STMT_MF_COUNT_SEARCH] =
 	    "SELECT count(*) FROM entry_fts"
 	    " CROSS JOIN entry ON entry.id = entry_fts.rowid"
@@ -1104,6 +1134,7 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_CATEGORY_RENAME),
 	NAME(STMT_CATEGORY_DELETE),
 	NAME(STMT_CATEGORY_LIST),
+	NAME(STMT_CATEGORY_TITLES),
 	NAME(STMT_CATEGORY_GET_BY_TITLE),
 	NAME(STMT_FEED_INSERT),
 	NAME(STMT_FEED_LIST),
@@ -1215,9 +1246,7 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_GREADER_IDS_CATEGORY_ASC),
 	NAME(STMT_GREADER_ITEMS),
 	NAME(STMT_GREADER_SUBS),
-	NAME(STMT_GREADER_LABELS),
 	NAME(STMT_GREADER_UNREAD_FEEDS),
-	NAME(STMT_GREADER_UNREAD_LABELS),
 	NAME(STMT_GREADER_MARK_READ),
 	NAME(STMT_FEVER_REFRESHED),
 	NAME(STMT_FEVER_FEEDS),
@@ -1265,6 +1294,7 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_MF_COUNT_UNREAD_CATEGORY),
 	NAME(STMT_MF_COUNT_STARRED),
 	NAME(STMT_MF_COUNT_ANY),
+	NAME(STMT_MF_TOTALS),
 	NAME(STMT_MF_COUNT_SEARCH),
 };
 
