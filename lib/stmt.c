@@ -134,6 +134,46 @@
 	" AND (?5 IS NULL OR entry.is_starred = ?5)" MF_RANGE		\
 	" AND entry.changed_at > ?10 AND entry.changed_at < ?11"
 
+/*
+ * A search's matches, as sets of ids the walk of an index of entry
+ * probes (each set is made once, in a temporary b-tree): the word index
+ * matching the FTS5 query w, entry_cjk matching the FTS5 query c (the
+ * CJK terms of 3 characters or more), and entry_cjk rows whose body
+ * holds every string of the JSON array s (the shorter CJK terms, which
+ * a trigram cannot find: those rows are read).  Each NULL: no such
+ * terms.  page_search.c makes the three from what was typed.
+ */
+#define SEARCH_SHORT(s)							\
+	"NOT EXISTS (SELECT 1 FROM json_each(" s ")"			\
+	" WHERE instr(entry_cjk.body, json_each.value) = 0)"
+#define SEARCH_IN(w, c, s)						\
+	" AND (" w " IS NULL OR entry.id IN (SELECT rowid FROM entry_fts"	\
+	"  WHERE entry_fts MATCH " w "))"					\
+	" AND (" c " IS NULL OR entry.id IN (SELECT rowid FROM entry_cjk"	\
+	"  WHERE entry_cjk MATCH " c "))"					\
+	" AND (" s " IS NULL OR entry.id IN (SELECT rowid FROM entry_cjk"	\
+	"  WHERE " SEARCH_SHORT(s) "))"
+
+/*
+ * The same matches, as ids the walk goes through in order (entry NOT
+ * INDEXED: by id, whatever the statistics say): the set of the first
+ * kind the search has, then the others' sets probed.  An order by id
+ * is then no sort, and the work grows with the matches, not with the
+ * user's entries.  At least one of w, c and s is not NULL.
+ */
+#define SEARCH_BY_ID(w, c, s)						\
+	" AND entry.id IN (SELECT rowid FROM entry_fts WHERE " w		\
+	"  IS NOT NULL AND entry_fts MATCH " w				\
+	"  UNION ALL SELECT rowid FROM entry_cjk WHERE " w " IS NULL"	\
+	"  AND " c " IS NOT NULL AND entry_cjk MATCH " c			\
+	"  UNION ALL SELECT rowid FROM entry_cjk WHERE " w " IS NULL"	\
+	"  AND " c " IS NULL AND " s " IS NOT NULL AND " SEARCH_SHORT(s) ")" \
+	" AND (" w " IS NULL OR " c " IS NULL OR entry.id IN"		\
+	"  (SELECT rowid FROM entry_cjk WHERE entry_cjk MATCH " c "))"	\
+	" AND (" s " IS NULL OR (" w " IS NULL AND " c " IS NULL) OR"	\
+	"  entry.id IN (SELECT rowid FROM entry_cjk"			\
+	"  WHERE " SEARCH_SHORT(s) "))"
+
 /* The lists: ?12 rows at most, past the first ?13. */
 #define MF_LIST								\
 	"SELECT " MF_ENTRY_COLS ENTRY_FROM " WHERE entry.user_id = ?1"
@@ -143,10 +183,10 @@
 #define MF_PUB_ASC							\
 	MF_FILTER " ORDER BY entry.published_at, entry.id" MF_PAGE
 #define MF_SEARCH							\
-	"SELECT " MF_ENTRY_COLS " FROM entry_fts"			\
-	" CROSS JOIN entry ON entry.id = entry_fts.rowid"		\
+	"SELECT " MF_ENTRY_COLS " FROM entry NOT INDEXED"		\
 	" CROSS JOIN feed ON feed.id = entry.feed_id"			\
-	" WHERE entry_fts MATCH ?14 AND entry.user_id = ?1" MF_FILTER
+	" WHERE entry.user_id = ?1" SEARCH_BY_ID("?14", "?15", "?16")	\
+	MF_FILTER
 #define MF_COUNT	"SELECT count(*) FROM entry WHERE entry.user_id = ?1"
 
 /*
@@ -765,24 +805,54 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    "UPDATE user SET page_size = ?2, sort_order = ?3, theme = ?4,"
 	    " refresh_interval = ?5 WHERE id = ?1",
 	/*
-	 * Search: ?1 user id, ?2 an FTS5 query, ?3 entries with a smaller
-	 * id only (INT64_MAX for the first page), ?4 at most this many.
-	 * Newest stored first: FTS5 walks its rowids backwards, no sort.
-	 * Columns: id, feed id, feed display title, url, published_at,
-	 * is_read, is_starred, icon id, then the title and a snippet of
-	 * the text with each match between the bytes 0x01 and 0x02 (raw
-	 * text, to be escaped: the markers are not markup).
+	 * Search, newest published first, as the lists: ?1 user id, rows
+	 * strictly past (published_at, id) = (?2, ?3), the search ?4 to ?6
+	 * (SEARCH_IN), ?7 at most this many.  The user's entries are walked
+	 * newest first, each id looked up in the sets of matches: bounded
+	 * by the user's entries and the matches, whatever was typed.
+	 * Columns: id, published_at.
 	 */
 	[STMT_WEB_SEARCH] =
+	    "SELECT entry.id, entry.published_at FROM entry"
+	    " INDEXED BY entry_published"
+	    " WHERE entry.user_id = ?1 AND (entry.published_at, entry.id) <"
+	    " (?2, ?3)" SEARCH_IN("?4", "?5", "?6")
+	    " ORDER BY entry.published_at DESC, entry.id DESC LIMIT ?7",
+	/*
+	 * The rows of the results: ?1 user id, ?2 an FTS5 query of the
+	 * word index that every entry of ?3 matches (some of the search's
+	 * words: those marked), ?3 a JSON array of the entries
+	 * STMT_WEB_SEARCH gave.
+	 * The matches are read once more, not searched by id (a prefix
+	 * without its index would be merged again for each); newest
+	 * published first.  Columns: enum search_col, the title and a
+	 * snippet of the text with each match between the bytes 0x01 and
+	 * 0x02 (raw text, to be escaped: the markers are not markup).
+	 */
+	[STMT_WEB_SEARCH_ROWS] =
 	    "SELECT entry.id, entry.feed_id, " FEED_DISPLAY_TITLE ","
 	    " entry.url, entry.published_at, entry.is_read, entry.is_starred,"
 	    " feed.icon_id, highlight(entry_fts, 0, char(1), char(2)),"
 	    " snippet(entry_fts, 1, char(1), char(2), '\xe2\x80\xa6', 24)"
 	    " FROM entry_fts CROSS JOIN entry ON entry.id = entry_fts.rowid"
 	    " CROSS JOIN feed ON feed.id = entry.feed_id"
-	    " WHERE entry_fts MATCH ?2 AND entry_fts.rowid < ?3"
+	    " WHERE entry_fts MATCH ?2"
+	    " AND +entry_fts.rowid IN (SELECT value FROM json_each(?3))"
 	    " AND entry.user_id = ?1"
-	    " ORDER BY entry_fts.rowid DESC LIMIT ?4",
+	    " ORDER BY entry.published_at DESC, entry.id DESC",
+	/*
+	 * The same rows for a search of CJK terms alone, which
+	 * page_search.c marks itself: ?1 user id, ?2 a JSON array of
+	 * entry ids, in its order.  Columns: enum search_col, the title
+	 * and the plain text.
+	 */
+	[STMT_WEB_SEARCH_PLAIN] =
+	    "SELECT entry.id, entry.feed_id, " FEED_DISPLAY_TITLE ","
+	    " entry.url, entry.published_at, entry.is_read, entry.is_starred,"
+	    " feed.icon_id, entry.title, entry.content_text"
+	    " FROM json_each(?2) AS j CROSS JOIN entry ON entry.id = j.value"
+	    " CROSS JOIN feed ON feed.id = entry.feed_id"
+	    " WHERE entry.user_id = ?1",
 	/*
 	 * The digest: ?1 user id, entries stored after ?2, ?3 at most
 	 * this many of each feed.  Feeds by title, each feed's entries
@@ -1046,8 +1116,9 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 * ?12 rows at most, after the first ?13.  Each walks the index of
 	 * its kind (all, unread, starred) and scope (the user, feed ?2,
 	 * category ?3) in published order; _ID in id order, the user's
-	 * entries; _SEARCH the FTS5 query ?14 in id order.  Newest (or
-	 * greatest id) first; _ASC oldest first.  Columns: enum mf_col.
+	 * entries; _SEARCH the search ?14 to ?16 (SEARCH_BY_ID) in id order.
+	 * Newest (or greatest id) first; _ASC oldest first.  Columns: enum
+	 * mf_col.
 	 */
 	[STMT_MF_LIST_ALL] = MF_LIST MF_PUB,
 	[STMT_MF_LIST_ALL_FEED] = MF_LIST " AND entry.feed_id = ?2" MF_PUB,
@@ -1062,7 +1133,7 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_MF_LIST_ID] =
 	    MF_LIST MF_FILTER " ORDER BY entry.id DESC" MF_PAGE,
 	[STMT_MF_LIST_SEARCH] =
-	    MF_SEARCH " ORDER BY entry_fts.rowid DESC" MF_PAGE,
+	    MF_SEARCH " ORDER BY entry.id DESC" MF_PAGE,
 	[STMT_MF_LIST_ALL_ASC] = MF_LIST MF_PUB_ASC,
 	[STMT_MF_LIST_ALL_FEED_ASC] =
 	    MF_LIST " AND entry.feed_id = ?2" MF_PUB_ASC,
@@ -1080,7 +1151,7 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_MF_LIST_ID_ASC] =
 	    MF_LIST MF_FILTER " ORDER BY entry.id" MF_PAGE,
 	[STMT_MF_LIST_SEARCH_ASC] =
-	    MF_SEARCH " ORDER BY entry_fts.rowid" MF_PAGE,
+	    MF_SEARCH " ORDER BY entry.id" MF_PAGE,
 	/*
 	 * The totals of the lists, parameters as theirs.  _ALL and _UNREAD
 	 * (of the user, feed ?2 or category ?3) count what the lists
@@ -1114,9 +1185,9 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " AND (?2 IS NULL OR feed_id = ?2)"
 	    " AND (?3 IS NULL OR category_id = ?3)",
 	[STMT_MF_COUNT_SEARCH] =
-	    "SELECT count(*) FROM entry_fts"
-	    " CROSS JOIN entry ON entry.id = entry_fts.rowid"
-	    " WHERE entry_fts MATCH ?14 AND entry.user_id = ?1" MF_FILTER,
+	    "SELECT count(*) FROM entry NOT INDEXED"
+	    " WHERE entry.user_id = ?1" SEARCH_BY_ID("?14", "?15", "?16")
+	    MF_FILTER,
 };
 
 #define NAME(s)	[s] = #s
@@ -1225,6 +1296,8 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_WEB_FEED_DUE),
 	NAME(STMT_WEB_PREFS_SET),
 	NAME(STMT_WEB_SEARCH),
+	NAME(STMT_WEB_SEARCH_ROWS),
+	NAME(STMT_WEB_SEARCH_PLAIN),
 	NAME(STMT_WEB_DIGEST),
 	NAME(STMT_WEB_SEEN_SET),
 	NAME(STMT_API_TOKEN_INSERT),

@@ -131,6 +131,8 @@ enum stmt {
 	STMT_WEB_FEED_DUE,
 	STMT_WEB_PREFS_SET,
 	STMT_WEB_SEARCH,
+	STMT_WEB_SEARCH_ROWS,
+	STMT_WEB_SEARCH_PLAIN,
 	STMT_WEB_DIGEST,
 	STMT_WEB_SEEN_SET,
 
@@ -332,6 +334,21 @@ enum mf_feed_col {
 	MF_FEED_CATEGORY_TITLE,
 	MF_FEED_ICON_ID,
 	MF_FEED__MAX
+};
+
+/* Result columns of STMT_WEB_SEARCH_ROWS and _PLAIN. */
+enum search_col {
+	SEARCH_COL_ID,
+	SEARCH_COL_FEED_ID,
+	SEARCH_COL_FEED_TITLE,	/* the feed's display title */
+	SEARCH_COL_URL,
+	SEARCH_COL_PUBLISHED_AT,
+	SEARCH_COL_IS_READ,
+	SEARCH_COL_IS_STARRED,
+	SEARCH_COL_ICON_ID,
+	SEARCH_COL_TITLE,	/* marked (_ROWS) or plain (_PLAIN) */
+	SEARCH_COL_TEXT,	/* a marked snippet, or the plain text */
+	SEARCH_COL__MAX
 };
 
 /* Result columns of STMT_MF_ENTRY_GET and STMT_MF_LIST_*. */
