@@ -46,10 +46,7 @@ is_space(char c)
 static int
 is_cjk(unsigned int cp)
 {
-	return (cp >= 0x2e80 && cp <= 0x9fff) ||
-	    (cp >= 0xac00 && cp <= 0xd7af) || (cp >= 0x1100 && cp <= 0x11ff) ||
-	    (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xff66 && cp <= 0xffdc) ||
-	    (cp >= 0x20000 && cp <= 0x323af);
+	return cp >= 0x3000 && cp <= 0xd7af;
 }
 
 /*
