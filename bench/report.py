@@ -29,7 +29,7 @@ PAGES = [("list", "unread list `/`"), ("entry", "an entry page"),
     ("mf-entries", "Miniflux `/v1/entries?limit=100&direction=desc`"),
     ("mf-counters", "Miniflux `/v1/feeds/counters`"),
     ("mf-feeds", "Miniflux `/v1/feeds`"),
-    ("mf-categories", "Miniflux `/v1/categories?counts=true`")]
+    ("mf-categories", "Miniflux `/v1/categories`")]
 # The pages of the reader apps: each within API_RATIO of its floor at 1
 # connection (issue "Never slow under real load").
 API_PAGES = set(p for p, _ in PAGES[2:])

@@ -367,7 +367,7 @@ path_of() {
 	mf-entries) echo "/v1/entries?limit=100&direction=desc" ;;
 	mf-counters) echo "/v1/feeds/counters" ;;
 	mf-feeds) echo "/v1/feeds" ;;
-	mf-categories) echo "/v1/categories?counts=true" ;;
+	mf-categories) echo "/v1/categories" ;;
 	esac
 }
 
@@ -468,7 +468,7 @@ for p in $pages; do
 	mf-entries) k='"entries":\[{' ;;
 	mf-counters) k='"unreads":{"' ;;
 	mf-feeds) k='^\[{"id"' ;;
-	mf-categories) k='"total_unread"' ;;
+	mf-categories) k='^\[{"id"' ;;
 	*)	continue ;;
 	esac
 	grep -q "$k" "$W/$(file_of $p)" || die "$p: no $k in $(path_of $p)"

@@ -46,7 +46,7 @@ PAGES = {
 	"mf-entries": "Miniflux /v1/entries (limit=100)",
 	"mf-counters": "Miniflux /v1/feeds/counters",
 	"mf-feeds": "Miniflux /v1/feeds",
-	"mf-categories": "Miniflux /v1/categories?counts=true",
+	"mf-categories": "Miniflux /v1/categories",
 }
 # The reader apps' other pages, measured at 1 connection (--pages api).
 API_PAGES = ["fever-unread", "fever-saved", "fever-feeds", "gr-contents",

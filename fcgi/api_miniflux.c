@@ -459,7 +459,9 @@ api_mf_categories(struct req *r)
 		return 0;
 	c = req_param(r, "counts");
 	counts = c != NULL && strcmp(c, "true") == 0;
-	if ((st = db_stmt(r->db, STMT_CATEGORY_LIST)) == NULL)
+	/* The counts read a row per feed: only when asked for. */
+	if ((st = db_stmt(r->db, counts ? STMT_CATEGORY_LIST :
+	    STMT_CATEGORY_TITLES)) == NULL)
 		return -1;
 	if (sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK) {
 		db_stmt_done(st);

@@ -272,17 +272,17 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_CATEGORY_DELETE] =
 	    "DELETE FROM category WHERE id = ?2 AND user_id = ?1",
 	/*
-	 * ?1 user id.  Columns: id, title, feeds, unread entries; each
-	 * count one range of feed_count.
+	 * ?1 user id.  Columns: id, title, feeds, unread entries; by
+	 * title, each category's counts one range of feed_count.  Titles
+	 * are unique per user: the grouping is the walk's own order.
 	 */
 	[STMT_CATEGORY_LIST] =
-	    "SELECT id, title,"
-	    " (SELECT count(*) FROM feed_count WHERE feed_count.user_id = ?1"
-	    "  AND feed_count.category_id = category.id),"
-	    " (SELECT coalesce(sum(unread), 0) FROM feed_count"
-	    "  WHERE feed_count.user_id = ?1"
-	    "  AND feed_count.category_id = category.id)"
-	    " FROM category WHERE user_id = ?1 ORDER BY title",
+	    "SELECT category.id, category.title, count(feed_count.feed_id),"
+	    " coalesce(sum(feed_count.unread), 0) FROM category"
+	    " LEFT JOIN feed_count ON feed_count.user_id = ?1"
+	    " AND feed_count.category_id = category.id"
+	    " WHERE category.user_id = ?1"
+	    " GROUP BY category.title ORDER BY category.title",
 	/*
 	 * ?1 user id.  Columns: id, title; by title (the apps' folder
 	 * lists, which need no counts).
