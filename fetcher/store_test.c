@@ -786,6 +786,15 @@ test_retention(void)
 	T_OK(q_int("SELECT count(*) FROM session WHERE token_hash = 'live'") ==
 	    1 && q_int("SELECT count(*) FROM session") == 1,
 	    "expired sessions deleted, live ones kept");
+
+	/* What the passes stored and retention deleted, counted. */
+	T_OK(q_int("SELECT count(*) FROM feed_count AS c WHERE c.entries <>"
+	    " (SELECT count(*) FROM entry WHERE feed_id = c.feed_id)"
+	    " OR c.unread <> (SELECT count(*) FROM entry WHERE"
+	    " feed_id = c.feed_id AND is_read = 0)") == 0 &&
+	    q_int("SELECT count(*) FROM feed_count") ==
+	    q_int("SELECT count(*) FROM feed"),
+	    "feed_count follows inserts and retention");
 }
 
 /* A pass's upkeep writes one sample row with its figures. */

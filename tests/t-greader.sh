@@ -288,9 +288,10 @@ is "tag/list: starred and the folders" 200 \
     '{"tags":[{"id":"user/-/state/com.google/starred"},{"id":"user/-/label/News","type":"folder"}]}'
 ga "$API/tag/list/"
 isin "tag/list/: a trailing slash" 200 '"tags"'
+# The feeds by folder (none first), each label the sum of its feeds'.
 ga "$API/unread-count?output=json"
 is "unread-count: feeds, labels, the reading list" 200 \
-    "{\"unreadcounts\":[{\"id\":\"feed/1\",\"count\":6,\"newestItemTimestampUsec\":\"${_now}000000\"},{\"id\":\"feed/2\",\"count\":4,\"newestItemTimestampUsec\":\"${_now}000000\"},{\"id\":\"user/-/label/News\",\"count\":6,\"newestItemTimestampUsec\":\"${_now}000000\"},{\"id\":\"$RL\",\"count\":10,\"newestItemTimestampUsec\":\"${_now}000000\"}],\"max\":10}"
+    "{\"unreadcounts\":[{\"id\":\"feed/2\",\"count\":4,\"newestItemTimestampUsec\":\"${_now}000000\"},{\"id\":\"feed/1\",\"count\":6,\"newestItemTimestampUsec\":\"${_now}000000\"},{\"id\":\"user/-/label/News\",\"count\":6,\"newestItemTimestampUsec\":\"${_now}000000\"},{\"id\":\"$RL\",\"count\":10,\"newestItemTimestampUsec\":\"${_now}000000\"}],\"max\":10}"
 
 # --- stream/items/ids ------------------------------------------------
 
