@@ -227,15 +227,14 @@ else
 	diag "$scratch/diff"
 fi
 
-if command -v logrotate >/dev/null 2>&1; then
-	if logrotate -d -s "$scratch/lr.state" \
-	    "$P/share/hearth/contrib/logrotate/hearth" >"$scratch/lr" 2>&1 &&
-	    ! grep -q -i 'error' "$scratch/lr"; then
-		ok "logrotate reads contrib/logrotate/hearth"
-	else
-		notok "logrotate reads contrib/logrotate/hearth"
-		diag "$scratch/lr"
-	fi
+# logrotate lives in /usr/sbin, outside a user's PATH.
+if PATH=$PATH:/usr/sbin logrotate -d -s "$scratch/lr.state" \
+    "$P/share/hearth/contrib/logrotate/hearth" >"$scratch/lr" 2>&1 &&
+    ! grep -q -i 'error' "$scratch/lr"; then
+	ok "logrotate reads contrib/logrotate/hearth"
+else
+	notok "logrotate reads contrib/logrotate/hearth"
+	diag "$scratch/lr"
 fi
 
 # --- uninstall ---------------------------------------------------------

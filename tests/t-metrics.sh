@@ -294,10 +294,8 @@ while [ $i -lt 100 ]; do
 	sleep 0.1
 done
 is "the fetcher gives way: CPU niceness 10" "$(ps -o ni= -p $epid | tr -d ' ')" 10
-if command -v ionice >/dev/null 2>&1; then
-	is "and the lowest best-effort I/O priority" "$(ionice -p $epid)" \
-	    "best-effort: prio 7"
-fi
+is "and the lowest best-effort I/O priority" "$(ionice -p $epid)" \
+    "best-effort: prio 7"
 kill -TERM $epid
 wait $epid
 is "--every 1h exits 0 on SIGTERM" "$?" 0
