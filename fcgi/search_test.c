@@ -103,6 +103,7 @@ main(void)
 	int		 n, rc, found;
 
 	buf_init(&b);
+	T_ROWS();
 	for (i = 0; queries[i].q != NULL; i++) {
 		n = search_query(&b, queries[i].q);
 		T_OK(n == queries[i].terms, "\"%s\": %d words, got %d",
@@ -110,6 +111,7 @@ main(void)
 		T_STR(b.p, queries[i].want, "\"%s\" quoted",
 		    shown(queries[i].q));
 	}
+	T_ROWS_END("search_query: %zu queries quoted", i);
 	T_OK(search_query(&b, NULL) == 0, "no query, no words");
 	buf_reset(&b);
 	for (i = 0; i < 33; i++)
@@ -140,6 +142,7 @@ main(void)
 		    " 'say hi at the caf\xc3\xa9 with zebra3');", NULL, NULL,
 		    NULL);
 	T_OK(rc == SQLITE_OK, "an FTS5 table");
+	T_ROWS();
 	for (i = 0; hostile[i] != NULL && rc == SQLITE_OK; i++) {
 		n = search_query(&b, hostile[i]);
 		if (n <= 0)
@@ -152,6 +155,8 @@ main(void)
 		    sqlite3_errmsg(db));
 		sqlite3_finalize(st);
 	}
+	T_ROWS_END("%zu hostile queries run on FTS5", i);
+	T_ROWS();
 	for (i = 0; finds[i] != NULL && rc == SQLITE_OK; i++) {
 		t = finds[i];
 		search_query(&b, t);
@@ -163,8 +168,10 @@ main(void)
 		T_OK(found, "\"%s\" finds the row", t);
 		sqlite3_finalize(st);
 	}
+	T_ROWS_END("%zu quoted queries find the row", i);
 	sqlite3_close(db);
 
+	T_ROWS();
 	for (i = 0; marks[i].in != NULL; i++) {
 		buf_reset(&b);
 		buf_add(&b, "", 0);
@@ -172,7 +179,9 @@ main(void)
 		T_STR(b.p, marks[i].want, "marks in \"%s\"",
 		    shown(marks[i].in));
 	}
+	T_ROWS_END("search_marks: %zu rows", i);
 
+	T_ROWS();
 	for (i = 0; flashes[i].code != NULL; i++) {
 		t = flash_text(flashes[i].code);
 		T_OK((t != NULL && *t != '\0') == flashes[i].known,
@@ -182,6 +191,7 @@ main(void)
 			T_OK(strpbrk(t, "<>&\"") == NULL,
 			    "flash \"%s\" is plain text", flashes[i].code);
 	}
+	T_ROWS_END("flash_text: %zu codes, plain text", i);
 	T_OK(flash_text(NULL) == NULL, "no flash code, no text");
 	buf_release(&b);
 	return T_DONE();

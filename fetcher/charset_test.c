@@ -287,6 +287,7 @@ main(void)
 	int		 rc;
 
 	buf_init(&b);
+	T_ROWS();
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		buf_reset(&b);
 		rc = charset_to_utf8(&b, rows[i].in, rows[i].len, rows[i].ct);
@@ -295,14 +296,18 @@ main(void)
 		T_OK(b.p != NULL && strlen(b.p) == b.len &&
 		    valid_utf8(b.p, b.len), "%s: valid UTF-8", rows[i].what);
 	}
+	T_ROWS_END("charset_to_utf8: %zu rows, valid UTF-8", i);
 
+	T_ROWS();
 	for (i = 0; i < sizeof(asis) / sizeof(asis[0]); i++) {
 		rc = charset_utf8_as_is(asis[i].in, asis[i].len, asis[i].ct,
 		    &skip);
 		T_OK(rc == asis[i].as_is && (!rc || skip == asis[i].skip),
 		    "as is: %s: %d, skip %zu", asis[i].what, rc, skip);
 	}
+	T_ROWS_END("charset_utf8_as_is: %zu rows", i);
 	/* Whatever it says yes to, charset_to_utf8() leaves as it is. */
+	T_ROWS();
 	for (i = 0, rc = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		if (!charset_utf8_as_is(rows[i].in, rows[i].len, rows[i].ct,
 		    &skip))
@@ -313,6 +318,8 @@ main(void)
 		    after_decl(rows[i].in + skip)) == 0,
 		    "as is: %s: charset_to_utf8() agrees", rows[i].what);
 	}
+	T_ROWS_END("as is: charset_to_utf8() agrees on %d rows",
+	    rc);
 	T_OK(rc >= 10, "as is: %d conversion rows read in place", rc);
 
 	/* Appends after what the buffer holds; rewrites only its own part. */

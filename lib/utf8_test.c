@@ -75,6 +75,7 @@ main(void)
 	size_t		 i, k, nk;
 
 	buf_init(&b);
+	T_ROWS();
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		T_OK(utf8_valid(rows[i].in, rows[i].n) == rows[i].valid,
 		    "utf8_valid row %zu is %d", i, rows[i].valid);
@@ -84,12 +85,15 @@ main(void)
 		T_STR(b.p, rows[i].want, "utf8_repair row %zu", i);
 		T_OK(utf8_valid(b.p, b.len), "repair of row %zu is valid", i);
 	}
+	T_ROWS_END("utf8_valid and utf8_repair: %zu rows, each repair valid",
+	    i);
 
 	buf_reset(&b);
 	utf8_repair(&b, NULL, 0);
 	T_OK(b.len == 0, "utf8_repair of NULL writes nothing");
 	T_OK(utf8_valid(NULL, 0), "utf8_valid of nothing is 1");
 
+	T_ROWS();
 	for (i = 0; i < sizeof(dec) / sizeof(dec[0]); i++) {
 		cp = 0x1234;
 		k = utf8_decode(dec[i].in, dec[i].n, &cp);
@@ -102,6 +106,7 @@ main(void)
 		    "utf8_next row %zu: U+%04X %zu bytes (got U+%04X %zu)",
 		    i, dec[i].cp, dec[i].nextlen, cp, nk);
 	}
+	T_ROWS_END("utf8_decode and utf8_next: %zu rows", i);
 	buf_release(&b);
 	return T_DONE();
 }
