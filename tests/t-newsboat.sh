@@ -365,7 +365,8 @@ check "feedhq: a wrong password gets no articles" \
     test -z "$(nb_unread bad-fh "$S/nb/bad-fh.conf")" -a \
     "$(db "$apifail")" -gt "$f0"
 check "feedhq: newsboat says authentication failed" \
-    grep -q 'Authentication failed' "$S/nb/bad-fh.out"
+    eval 'grep -q "Authentication failed" "$S/nb/bad-fh.out" &&
+    [ "$(db "$apifail")" -gt "$f0" ]'
 
 ngx_stop_all
 stop_fcgi main
