@@ -166,21 +166,7 @@ else
 	nok "setup: hostile titles, author, feed names, category, error"
 	exit 1
 fi
-if start_fcgi main "$S/hearth.conf"; then
-	ok "hearth-fcgi starts"
-else
-	nok "hearth-fcgi starts"
-	sed 's/^/#   /' "$S/main.log"
-	exit 1
-fi
-ngx_hearth "$S/n" nginx/hearth.conf "$S/fcgi.sock"
-if NGX_PING=/healthz NGX_PING_STATUS=200 ngx_start "$S/n"; then
-	ok "nginx starts with nginx/hearth.conf"
-else
-	nok "nginx starts with nginx/hearth.conf"
-	exit 1
-fi
-U=$NGX_URL
+web_up || exit 1
 J=$S/alice.jar
 req -b "$J" -c "$J" -d 'name=alice&password=alice-pass-1' "$U/login"
 [ "$code" = 303 ] || { nok "alice signs in: $code"; exit 1; }

@@ -11,6 +11,7 @@
 #	start_fcgi main "$S/hearth.conf" || exit 1
 #	ngx_hearth "$S/n" nginx/hearth.conf "$S/fcgi.sock"
 #	NGX_PING=/healthz NGX_PING_STATUS=200 ngx_start "$S/n" || exit 1
+#	(or, for those two and the "ok" lines: web_up || exit 1)
 #	...
 #	ngx_stop_all
 #	stop_fcgi main			# "ok"/"not ok": exit 0, no sanitizer
@@ -208,6 +209,27 @@ stop_fcgi() {
 	else
 		ok "$1: no sanitizer report in the log of hearth-fcgi"
 	fi
+}
+
+# web_up: hearth-fcgi "main" on $S/hearth.conf and nginx running the
+# shipped nginx/hearth.conf in front of it, each with its "ok" line; U
+# is nginx's URL.  "not ok" (with the log) and 1 when one does not start.
+web_up() {
+	if start_fcgi main "$S/hearth.conf"; then
+		ok "hearth-fcgi starts"
+	else
+		nok "hearth-fcgi starts"
+		sed 's/^/#   /' "$S/main.log"
+		return 1
+	fi
+	ngx_hearth "$S/n" nginx/hearth.conf "$S/fcgi.sock"
+	if NGX_PING=/healthz NGX_PING_STATUS=200 ngx_start "$S/n"; then
+		ok "nginx starts with nginx/hearth.conf"
+	else
+		nok "nginx starts with nginx/hearth.conf"
+		return 1
+	fi
+	U=$NGX_URL
 }
 
 # req [CURL ARGS...] URL: one request; status in $code, headers in
