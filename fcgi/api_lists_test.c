@@ -174,6 +174,7 @@ test_plans(struct db *d, const char *when)
 	int		 ok;
 
 	buf_init(&plan);
+	T_ROWS();
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		buf_reset(&plan);
 		ok = db_plan(d, t[i].s, &plan) == 0;
@@ -185,6 +186,8 @@ test_plans(struct db *d, const char *when)
 		T_OK(ok, "%s (%s): %s", stmt_name(t[i].s), when,
 		    plan.p != NULL ? plan.p : "no plan");
 	}
+	T_ROWS_END("query plans (%s): %zu statements, the index each names",
+	    when, i);
 	buf_release(&plan);
 }
 
@@ -328,6 +331,7 @@ test_lists(struct db *d)
 	want = calloc(IDS_MAX, sizeof(*want));
 	got = calloc(IDS_MAX, sizeof(*got));
 	buf_init(&ref);
+	T_ROWS();
 	for (i = 0; i < sizeof(l) / sizeof(l[0]); i++)
 		for (k = 0; k < sizeof(fs) / sizeof(fs[0]); k++) {
 			f = fs[k];
@@ -372,6 +376,7 @@ test_lists(struct db *d)
 			T_OK(same && nw > 0, "%s, %s: %d rows as plain SQL "
 			    "(%d)", stmt_name(l[i].s), f.name, ng, nw);
 		}
+	T_ROWS_END("%zu lists under each filter: the rows of plain SQL", i);
 	free(want);
 	free(got);
 	buf_release(&ref);
@@ -406,6 +411,7 @@ test_counts(struct db *d)
 	int		 w;
 
 	buf_init(&ref);
+	T_ROWS();
 	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
 		for (w = 0; w < 2; w++) {
 			memset(&f, 0, sizeof(f));
@@ -445,6 +451,7 @@ test_counts(struct db *d)
 			    " (plain SQL %lld)", stmt_name(c[i].s), f.name,
 			    (long long)got, (long long)want);
 		}
+	T_ROWS_END("%zu counts, with and without windows: as plain SQL", i);
 	buf_release(&ref);
 }
 
@@ -566,11 +573,13 @@ test_icon(void)
 	size_t		 i;
 
 	buf_init(&b);
+	T_ROWS();
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		buf_reset(&b);
 		api_icon_data(&b, "image/png", t[i].in, t[i].n);
 		T_STR(b.p, t[i].out, "icon data of %zu bytes", t[i].n);
 	}
+	T_ROWS_END("api_icon_data: %zu icons", i);
 	buf_reset(&b);
 	api_icon_data(&b, NULL, "a", 1);
 	T_STR(b.p, "application/octet-stream;base64,YQ==", "no MIME type");

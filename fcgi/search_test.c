@@ -206,6 +206,7 @@ main(void)
 
 	buf_init(&b);
 	search_init(&s);
+	T_ROWS();
 	for (i = 0; queries[i].q != NULL; i++) {
 		n = search_parse(&s, queries[i].q);
 		T_OK(n == queries[i].terms, "\"%s\": %d words, got %d",
@@ -219,6 +220,7 @@ main(void)
 		T_STR(text(&s.cjk_short), queries[i].cjk_short,
 		    "\"%s\": short CJK terms", shown(queries[i].q));
 	}
+	T_ROWS_END("search_parse: %zu queries", i);
 	T_OK(search_parse(&s, NULL) == 0 && !search_any(&s),
 	    "no query, no words");
 	search_parse(&s, "ab* cd ab* ef gh ij kl");
@@ -262,6 +264,7 @@ main(void)
 		    " title || ' ' || content_text FROM t;", NULL, NULL,
 		    NULL);
 	T_OK(rc == SQLITE_OK, "FTS5 tables, words and trigrams");
+	T_ROWS();
 	for (i = 0; hostile[i] != NULL && rc == SQLITE_OK; i++) {
 		n = search_parse(&s, hostile[i]);
 		if (n <= 0)
@@ -269,6 +272,8 @@ main(void)
 		T_OK(found(db, hostile[i]) >= 0, "\"%s\" runs",
 		    shown(hostile[i]));
 	}
+	T_ROWS_END("%zu hostile queries run on FTS5", i);
+	T_ROWS();
 	for (i = 0; finds[i] != NULL && rc == SQLITE_OK; i++) {
 		t = finds[i];
 		T_OK(found(db, t) == 1, "\"%s\" finds the row", shown(t));
@@ -278,8 +283,10 @@ main(void)
 		n = found(db, t);
 		T_OK(n == 0, "\"%s\" finds nothing (%d)", shown(t), n);
 	}
+	T_ROWS_END("the finds find the row, the misses nothing");
 	sqlite3_close(db);
 
+	T_ROWS();
 	for (i = 0; marks[i].in != NULL; i++) {
 		buf_reset(&b);
 		buf_add(&b, "", 0);
@@ -287,7 +294,9 @@ main(void)
 		T_STR(b.p, marks[i].want, "marks in \"%s\"",
 		    shown(marks[i].in));
 	}
+	T_ROWS_END("search_marks: %zu rows", i);
 
+	T_ROWS();
 	for (i = 0; cjk_marks[i].q != NULL; i++) {
 		char	*p;
 
@@ -301,7 +310,9 @@ main(void)
 				*p = *p == '\x01' ? '[' : ']';
 		T_STR(b.p, cjk_marks[i].want, "CJK marks, row %zu", i);
 	}
+	T_ROWS_END("search_cjk_marks: %zu rows", i);
 
+	T_ROWS();
 	for (i = 0; flashes[i].code != NULL; i++) {
 		t = flash_text(flashes[i].code);
 		T_OK((t != NULL && *t != '\0') == flashes[i].known,
@@ -311,6 +322,7 @@ main(void)
 			T_OK(strpbrk(t, "<>&\"") == NULL,
 			    "flash \"%s\" is plain text", flashes[i].code);
 	}
+	T_ROWS_END("flash_text: %zu codes, plain text", i);
 	T_OK(flash_text(NULL) == NULL, "no flash code, no text");
 	search_release(&s);
 	buf_release(&b);

@@ -885,6 +885,7 @@ test_plans(void)
 	int		 scan;
 
 	buf_init(&plan);
+	T_ROWS();
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		buf_reset(&plan);
 		scan = db_plan(&db, cases[i].s, &plan) == -1 ||
@@ -897,6 +898,7 @@ test_plans(void)
 		    strstr(plan.p, cases[i].want) == NULL)
 			printf("# plan:\n%s", plan.p != NULL ? plan.p : "");
 	}
+	T_ROWS_END("query plans: %zu statements, no scan", i);
 	buf_release(&plan);
 }
 

@@ -275,12 +275,14 @@ test_norm(void)
 	size_t		 i;
 
 	buf_init(&b);
+	T_ROWS();
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		buf_reset(&b);
 		buf_puts(&b, "");
 		norm_sql(&b, t[i].in);
 		T_STR(b.p, t[i].want, "norm_sql %zu", i);
 	}
+	T_ROWS_END("norm_sql: %zu rows", i);
 	buf_release(&b);
 }
 
@@ -443,10 +445,12 @@ test_pragmas(struct db *d)
 	char	 v[64];
 	size_t	 i;
 
+	T_ROWS();
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		q_text(d->db, t[i].pragma, v, sizeof(v));
 		T_STR(v, t[i].want, "%s", t[i].pragma);
 	}
+	T_ROWS_END("the connection's %zu pragmas", i);
 	/* SQLite caps it at its build's SQLITE_MAX_MMAP_SIZE (2 GiB here). */
 	q_text(d->db, "PRAGMA mmap_size", v, sizeof(v));
 	T_OK(strtoll(v, NULL, 10) >= 1024LL * 1024 * 1024 &&
@@ -729,8 +733,11 @@ test_plans(struct db *d, const char *when)
 {
 	size_t	 i;
 
+	T_ROWS();
 	for (i = 0; i < sizeof(plan_cases) / sizeof(plan_cases[0]); i++)
 		plan_check(d, &plan_cases[i], when);
+	T_ROWS_END("query plans (%s): %zu statements, no scan, no temp b-tree",
+	    when, i);
 }
 
 /*

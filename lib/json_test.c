@@ -100,6 +100,7 @@ main(void)
 	int		 k;
 
 	buf_init(&b);
+	T_ROWS();
 	for (i = 0; i < sizeof(esc) / sizeof(esc[0]); i++) {
 		buf_reset(&b);
 		buf_puts(&b, "");
@@ -108,6 +109,7 @@ main(void)
 		T_OK(body_ok(b.p, b.len), "json_escape row %zu is valid JSON",
 		    i);
 	}
+	T_ROWS_END("json_escape: %zu rows, each valid JSON", i);
 	buf_reset(&b);
 	json_escape(&b, NULL, 4);
 	T_OK(b.len == 0, "json_escape of NULL writes nothing");

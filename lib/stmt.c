@@ -956,11 +956,12 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " AND kind = 'api'",
 	/*
 	 * A reader-app token: ?1 user id, ?2 kind ('api', 'greader'), ?3
-	 * SHA-256 hex of the token, ?4 label, ?5 now.
+	 * SHA-256 hex of the token, ?4 label, ?5 now, ?6 when it expires
+	 * (NULL, or unbound: never).
 	 */
 	[STMT_API_TOKEN_INSERT] =
 	    "INSERT INTO api_token (user_id, kind, token_hash, label,"
-	    " created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+	    " created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	/*
 	 * ?1 SHA-256 hex of a token, ?2 its kind, ?3 now: a token not
 	 * expired, of a user whose APIs are on.  Columns: enum token_col.
@@ -972,9 +973,10 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " WHERE api_token.token_hash = ?1 AND api_token.kind = ?2"
 	    " AND (api_token.expires_at IS NULL OR api_token.expires_at > ?3)"
 	    " AND user.api_password_hash IS NOT NULL",
-	/* ?1 token id, ?2 now. */
+	/* ?1 token id, ?2 now, ?3 its new expiry (NULL: never). */
 	[STMT_API_TOKEN_TOUCH] =
-	    "UPDATE api_token SET last_used_at = ?2 WHERE id = ?1",
+	    "UPDATE api_token SET last_used_at = ?2, expires_at = ?3"
+	    " WHERE id = ?1",
 	/*
 	 * ?1 user id, ?2 kind, ?3 the label of the user's current API
 	 * password: the tokens of an older password go, and all but the ?4

@@ -76,7 +76,8 @@ CREATE TABLE api_token (
 	label			TEXT NOT NULL DEFAULT '',
 	created_at		INTEGER NOT NULL,
 	last_used_at		INTEGER,
-	-- NULL: valid until deleted
+	-- 'greader': 30 days after the last use, renewed as it is used;
+	-- NULL ('api' keys): valid until deleted
 	expires_at		INTEGER
 );
 
@@ -481,4 +482,4 @@ CREATE INDEX sample_ts ON sample (ts);
 
 -- The version of the last migration: a database made from this file is
 -- current, and the programs open it without migrating.
-PRAGMA user_version = 3;
+PRAGMA user_version = 4;

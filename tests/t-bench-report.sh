@@ -17,8 +17,8 @@ not_ok() {
 }
 
 if ! command -v python3 >/dev/null 2>&1; then
-	echo "ok - # SKIP python3 missing"
-	exit 0
+	not_ok "prerequisite: python3 not found"
+	exit 1
 fi
 
 # The lines, "|" for tabs.  One round of each page; the unread list at
