@@ -189,17 +189,26 @@ else
 	nok "setup: 800 heavy entries, in entry_cjk"
 	sed 's/^/#   /' "$S/heavy.log"
 fi
-curl -s -o "$S/first" -w '%{http_code}\n' --max-time 120 \
-    -b "$S/alice.jar" -G --data-urlencode "q=$heavy" "$U/search" \
-    > "$S/code.first" &
-first=$!
-# Until the first holds its place (a search answered 429), at most 10 s.
-n=0
-while [ "$n" -lt 100 ]; do
-	search "zebra"
+# Until the first holds its place (a search answered 429), at most 10 s
+# a try.  A probe that reaches a worker before the heavy search takes
+# the place itself, and the heavy one is turned away: then try again.
+tries=0
+while [ "$tries" -lt 5 ]; do
+	curl -s -o "$S/first" -w '%{http_code}\n' --max-time 120 \
+	    -b "$S/alice.jar" -G --data-urlencode "q=$heavy" "$U/search" \
+	    > "$S/code.first" &
+	first=$!
+	sleep 0.5
+	n=0
+	while [ "$n" -lt 100 ] && kill -0 "$first" 2>/dev/null; do
+		search "zebra"
+		[ "$code" = 429 ] && break
+		n=$((n + 1))
+		sleep 0.1
+	done
 	[ "$code" = 429 ] && break
-	n=$((n + 1))
-	sleep 0.1
+	wait "$first"
+	tries=$((tries + 1))
 done
 is "a second search of alice's while hers runs: 429" 429 \
     has "already running"
