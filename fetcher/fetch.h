@@ -83,7 +83,6 @@ typedef int (*fetch_more_fn)(void *, struct job ***, size_t *);
 /* fetch.c: libcurl multi, polite per host */
 int	 fetch_global_init(void);
 void	 fetch_global_cleanup(void);
-int	 fetch_run(struct job *, const struct conf *, fetch_done_fn, void *);
 int	 fetch_run_pieces(struct job *, const struct conf *, fetch_body_fn,
 	    fetch_done_fn, void *);
 int	 fetch_run_more(struct job *, const struct conf *, fetch_body_fn,

@@ -801,7 +801,7 @@ feed_of_user(struct db *db, int64_t user_id, const char *url, int64_t self)
 	return id == self ? 0 : id;
 }
 
-/* fetch_run()'s callback for a candidate: a feed there is stored. */
+/* fetch_run_pieces()'s callback for a candidate: a feed there is stored. */
 static void
 candidate_done(struct job *c, void *arg)
 {
