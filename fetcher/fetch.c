@@ -1418,14 +1418,6 @@ oom:
 	return -1;
 }
 
-/* fetch_run_more() keeping each body whole in job->body. */
-int
-fetch_run(struct job *jobs, const struct conf *conf, fetch_done_fn done,
-    void *arg)
-{
-	return fetch_run_more(jobs, conf, NULL, done, NULL, arg);
-}
-
 /* libcurl's process-wide setup; 0 or -1.  Call once, before threads. */
 int
 fetch_global_init(void)
