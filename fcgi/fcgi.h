@@ -33,6 +33,8 @@
 /* Process-lifetime state, built before the workers start. */
 struct stats_file;
 
+#define DISCOVER_SLOTS	64	/* the most workers conf.c allows */
+
 struct app {
 	struct conf	 conf;
 	int		 listen_fd;
@@ -52,6 +54,9 @@ struct app {
 	int64_t		 storage_seen;	/* when, UNIX time; 0: never */
 	int		 storage_fault;	/* DB_FAULT_* */
 	int64_t		 storage_free;	/* bytes, or -1 */
+	/* discoveries running, one per user (spawn_discover()) */
+	pthread_mutex_t	 discover_lock;
+	int64_t		 discovering[DISCOVER_SLOTS]; /* user ids; 0: free */
 };
 
 /* A FastCGI connection a worker is reading from and answering on. */
@@ -445,5 +450,7 @@ int		 spawn_fetch_path(char *, size_t);
 int		 spawn_detached(const char *, char *const []);
 int		 spawn_opml_import(struct req *, const char *, size_t,
 		    struct opml_result *);
+int		 spawn_discover(struct req *, char *, struct buf *,
+		    struct buf *);
 
 #endif

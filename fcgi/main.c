@@ -318,6 +318,7 @@ main(int argc, char *argv[])
 	app.runner_thread_set = 1;
 
 	n = app.conf.workers;
+	pthread_mutex_init(&app.discover_lock, NULL);
 	if ((workers = calloc((size_t)n, sizeof(*workers))) == NULL)
 		fatal("calloc");
 	for (i = 0; i < n; i++) {
@@ -382,6 +383,7 @@ main(int argc, char *argv[])
 		pthread_mutex_destroy(&workers[i].busy);
 	}
 	free(workers);
+	pthread_mutex_destroy(&app.discover_lock);
 	if (app.own_socket)
 		unlink(app.conf.socket);
 	stats_close(app.stats);

@@ -75,6 +75,7 @@ int	 feed_parser_push(struct feed_parser *, const char *, size_t);
 int	 feed_parser_end(struct feed_parser *);
 const char *feed_parser_error(const struct feed_parser *);
 int	 feed_parser_is_feed(const struct feed_parser *);
+const char *feed_parser_format(const struct feed_parser *);
 size_t	 feed_parser_held(const struct feed_parser *);
 void	 feed_parser_free(struct feed_parser *);
 size_t	 feed_html_attrs(const char *, size_t, size_t);

@@ -177,5 +177,14 @@ int	 pass_main(const struct conf *, const struct pass_want *);
 int	 pass_sample_only(const struct conf *);
 void	 pass_upkeep(struct db *, const struct conf *,
 	    const struct pass_stats *, int64_t);
+int64_t	 job_parse_piece(struct job *, const char *, size_t, int64_t,
+	    struct sanitizer *);
+int	 job_parse_end(struct job *, int64_t, struct sanitizer *,
+	    const char **);
+void	 job_status_text(const struct job *, char *, size_t);
+
+/* find.c: the feeds at an address, for "hearth-fetch discover" */
+int	 find_feeds(const struct conf *, const char *, struct buf *,
+	    struct buf *);
 
 #endif

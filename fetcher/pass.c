@@ -560,6 +560,62 @@ same_etag(const struct job *j)
 }
 
 /*
+ * A piece of the body of the 200 job got, n bytes at s, to its parser
+ * (made at the first piece, with a CPU budget of cpu_ms and the
+ * sanitizer san, which may be NULL: the parser's own).  A job that
+ * discovers keeps its body (for discover_links()) until the parser says
+ * the document is a feed.  Returns the bytes held for the job, or -1
+ * to end the transfer: the parser has refused the document (and the
+ * job does not discover) or memory ran out.
+ */
+int64_t
+job_parse_piece(struct job *j, const char *s, size_t n, int64_t cpu_ms,
+    struct sanitizer *san)
+{
+	if (j->parser == NULL && !j->parse_failed) {
+		feed_init(&j->feed);
+		if ((j->parser = feed_parser_new(&j->feed, j->final_url != NULL ?
+		    j->final_url : j->url, j->content_type, cpu_ms, san)) ==
+		    NULL) {
+			log_warnx("out of memory");
+			j->parse_failed = 1;
+			return -1;
+		}
+	}
+	if (!j->parse_failed && feed_parser_push(j->parser, s, n) == -1)
+		j->parse_failed = 1;
+	if (j->discover && !j->parse_failed && feed_parser_is_feed(j->parser))
+		buf_release(&j->body);
+	else if (j->discover)
+		buf_add(&j->body, s, n);
+	if (j->parse_failed && !j->discover)
+		return -1;
+	return (int64_t)(j->body.cap + (j->parser != NULL ?
+	    feed_parser_held(j->parser) : 0));
+}
+
+/*
+ * The end of a 200's body: the parser's last piece (an empty body is
+ * parsed as one).  Returns 0 with j->feed filled, or -1 with the reason
+ * in *why.
+ */
+int
+job_parse_end(struct job *j, int64_t cpu_ms, struct sanitizer *san,
+    const char **why)
+{
+	*why = "out of memory";
+	if (j->parser == NULL && !j->parse_failed)
+		job_parse_piece(j, "", 0, cpu_ms, san);
+	if (j->parser == NULL)
+		return -1;
+	if (feed_parser_end(j->parser) == -1) {
+		*why = feed_parser_error(j->parser);
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * fetch_run_more()'s body callback: a 200's body parsed as it comes,
  * outside any transaction, so no body is held whole (but a new feed's
  * until its root element says it is a feed: it may be an HTML page to
@@ -575,26 +631,10 @@ pass_body(struct job *j, const char *s, size_t n, void *arg)
 	if (j->parser == NULL && !j->parse_failed) {
 		if (same_etag(j))
 			return -1;
-		feed_init(&j->feed);
 		if (p->san == NULL)
 			p->san = sanitizer_new();	/* else a parser's own */
-		if ((j->parser = feed_parser_new(&j->feed, j->final_url != NULL ?
-		    j->final_url : j->url, j->content_type,
-		    p->conf->fetch_parse_cpu_ms, p->san)) == NULL) {
-			log_warnx("out of memory");
-			j->parse_failed = 1;
-			return -1;
-		}
 	}
-	if (!j->parse_failed && feed_parser_push(j->parser, s, n) == -1)
-		j->parse_failed = 1;
-	if (j->discover && !j->parse_failed && feed_parser_is_feed(j->parser))
-		buf_release(&j->body);
-	else if (j->discover)
-		buf_add(&j->body, s, n);
-	if (j->parse_failed && !j->discover)
-		return -1;
-	return (int64_t)(j->body.cap + feed_parser_held(j->parser));
+	return job_parse_piece(j, s, n, p->conf->fetch_parse_cpu_ms, p->san);
 }
 
 /* Keep an HTML page's feed links, to try once the transfers are done. */
@@ -622,23 +662,11 @@ discovery_defer(struct pass *p, struct job *j, const char *base)
 	    "its feed", d->nlinks, d->nlinks == 1 ? "" : "s");
 }
 
-/*
- * The end of a 200's body: the parser's last piece.  Returns 0 with
- * j->feed filled, or -1 with the reason in *why.
- */
+/* The end of a 200's body, as job_parse_end() with the pass's budget. */
 static int
 document_end(struct pass *p, struct job *j, const char **why)
 {
-	*why = "out of memory";
-	if (j->parser == NULL && !j->parse_failed)
-		pass_body(j, "", 0, p);		/* an empty body */
-	if (j->parser == NULL)
-		return -1;
-	if (feed_parser_end(j->parser) == -1) {
-		*why = feed_parser_error(j->parser);
-		return -1;
-	}
-	return 0;
+	return job_parse_end(j, p->conf->fetch_parse_cpu_ms, p->san, why);
 }
 
 /* A 200: the document, unless its ETag says it is the one stored. */
@@ -682,9 +710,12 @@ outcome_document(struct pass *p, struct job *j)
 		outcome_failure(p, j, *why != '\0' ? why : "not a feed");
 }
 
-/* The message for a status that is not a success. */
-static void
-status_message(const struct job *j, char *s, size_t n)
+/*
+ * The message for the status a job got that is not a success, into s
+ * (n bytes): "not found (404)".
+ */
+void
+job_status_text(const struct job *j, char *s, size_t n)
 {
 	char	 d[32], wait[64] = "";
 
@@ -773,7 +804,7 @@ pass_done(struct job *j, void *arg)
 	else if (j->status == 304)
 		outcome_not_modified(p, j);
 	else {
-		status_message(j, msg, sizeof(msg));
+		job_status_text(j, msg, sizeof(msg));
 		outcome_failure(p, j, msg);
 	}
 	pass_fault(p);
@@ -801,7 +832,7 @@ feed_of_user(struct db *db, int64_t user_id, const char *url, int64_t self)
 	return id == self ? 0 : id;
 }
 
-/* fetch_run_pieces()'s callback for a candidate: a feed there is stored. */
+/* fetch_run_pieces()'s callback for a candidate: a feed is stored. */
 static void
 candidate_done(struct job *c, void *arg)
 {
