@@ -114,6 +114,8 @@ worker_main(void *arg)
 			break;
 		pthread_mutex_lock(&w->busy);
 		t0 = mono_us();
+		if (w->app->stats != NULL)
+			stats_begin(w->app->stats);
 		(void)db_fault_take();	/* a storage fault is this request's */
 		r.route = route_count();
 		if (req_read(&r) == -1)

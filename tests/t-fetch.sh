@@ -356,4 +356,85 @@ pass
 is "$(q "SELECT last_status FROM feed WHERE id = $fau")" 401 \
     "auth: a wrong password gives 401"
 
+# --- the session's autogroup --------------------------------------------
+# A pass that leads its session (setsid, as cron and systemd start it)
+# gives the session's autogroup its niceness, 10; one in another's
+# session (here the test's) leaves that group alone.  Read while the
+# pass waits 2 s (fetch_timeout) on /stall.rss.
+# agroup PID: its autogroup's niceness, once it shows, 5 s at most.
+agroup() {
+	_n=0
+	while [ "$_n" -lt 50 ] && kill -0 "$1" 2>/dev/null; do
+		_g=$(sed -n 's/.* nice //p' "/proc/$1/autogroup" 2>/dev/null)
+		[ "$_g" = 10 ] && break
+		_n=$((_n + 1))
+		sleep 0.1
+	done
+	echo "$_g"
+}
+if [ -r /proc/self/autogroup ]; then
+	fresh agroup
+	feed_add "$U/stall.rss"
+	own=$(sed -n 's/.* nice //p' /proc/$$/autogroup)
+	setsid "$fetch" -c "$C" </dev/null >/dev/null 2>&1 &
+	is "$(agroup $!)" 10 "agroup: a pass leading its session: niceness 10"
+	wait $!
+	due
+	"$fetch" -c "$C" </dev/null >/dev/null 2>&1 &
+	sleep 0.5
+	is "$(sed -n 's/.* nice //p' /proc/$$/autogroup)" "$own" \
+	    "agroup: a pass in the test's session leaves its group alone"
+	wait $!
+else
+	ok "agroup: # SKIP no autogroup scheduling"
+fi
+
+# --- giving way to reads --------------------------------------------------
+# A responder answering a request, as the stats file says: its pid (a
+# process of the test's) at offset 16 and "busy" at offset 40, after
+# the header (magic, version, size) and pid, started, workers (lib/stats.h).
+fresh yield
+for i in 1 2 3 4 5 6; do
+	farm_feed rss "$W/f/yield$i.rss" "yield$i" 3
+	feed_add "$U/f/yield$i.rss"
+done
+pass
+sf=$T/var/hearth-fcgi.stats
+is "$rc|$(q "SELECT count(*) FROM entry")" "0|18" \
+    "yield: with no responder, the pass stores the 6 feeds"
+is "$(grep -c 'gave way' "$T/err")" 0 "yield: no responder, no pause"
+sleep 60 &
+sp=$!
+# statsw OFFSET VALUE: an 8-byte field of the stats file.
+statsw() {
+	python3 -c 'import struct, sys
+with open(sys.argv[1], "r+b") as f:
+	f.seek(int(sys.argv[2])); f.write(struct.pack("<q", int(sys.argv[3])))' \
+	    "$sf" "$1" "$2"
+}
+statsw 16 "$sp"
+statsw 40 1
+for i in 1 2 3 4 5 6; do
+	farm_feed rss "$W/f/yield$i.rss" "yield$i" 5
+	touch -d @1700000300 "$W/f/yield$i.rss"
+done
+due
+pass
+is "$rc|$(q "SELECT count(*) FROM entry")" "0|30" \
+    "yield: a responder always busy: the pass still stores every feed"
+n=$(sed -n 's/.*gave way to reads before \([0-9]*\) feeds.*/\1/p' "$T/err")
+ge "${n:-0}" 1 "yield: the pass gave way to the responder (${n:-no} feeds)"
+# fetch_yield = 0: never.
+echo "fetch_yield = 0" >> "$C"
+for i in 1 2 3 4 5 6; do
+	farm_feed rss "$W/f/yield$i.rss" "yield$i" 6
+	touch -d @1700000400 "$W/f/yield$i.rss"
+done
+due
+pass
+is "$rc|$(q "SELECT count(*) FROM entry")|$(grep -c 'gave way' "$T/err")" \
+    "0|36|0" "yield: fetch_yield = 0: no pause"
+kill "$sp" 2>/dev/null
+wait "$sp" 2>/dev/null
+
 fe_end
