@@ -83,7 +83,7 @@ def load(path):
 			    "err": int(f[12]) + int(f[13])})
 		elif k == "sched" and len(f) == 8:
 			d["sched"][(f[1], int(f[2]))] = [int(x) for x in f[3:]]
-		elif k == "cpu" and len(f) == 5:
+		elif k == "cpustat" and len(f) == 5:
 			d["cpu"][(f[1], int(f[2]))] = [int(x) for x in f[3:]]
 		elif k == "mem" and len(f) == 9:
 			d["mem"].append((f[1], [int(x) for x in f[2:9]]))

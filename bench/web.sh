@@ -779,7 +779,7 @@ if [ "$farm" -gt 0 ]; then
 			    s, r, run, wait, sl, vol, inv }' >> "$R"
 		# and the machine's: jiffies busy and idle over all CPUs
 		awk -v s="$1" -v r="$2" '$1 == "cpu" {
-			printf "cpu\t%s\t%s\t%d\t%d\n", s, r,
+			printf "cpustat\t%s\t%s\t%d\t%d\n", s, r,
 			    $2 + $3 + $4 + $7 + $8 + $9, $5 + $6 }' /proc/stat >> "$R"
 	}
 	# both SECS: wrk on the unread list and on /healthz at 1 connection

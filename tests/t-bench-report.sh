@@ -63,15 +63,15 @@ pair|fever|1|1|floor|100|0|0|200|300|9000|3000000|0|0
 pair|fever|16|1|hearth|9000|0|0|9000|9000|1300|3000000|0|0
 pair|fever|16|1|floor|1000|0|0|2000|3000|9000|3000000|0|1
 sched|idle0|1|0|0|0|0|0
-cpu|idle0|1|0|0
+cpustat|idle0|1|0|0
 busy|list|1|1|idle|300|0|800|1000|2000|9000|3000000|0|0
 busy|healthz|1|1|idle|200|0|400|600|2000|9000|3000000|0|0
 sched|idle|1|1800000000|900000000|0|0|0
-cpu|idle|1|50|50
+cpustat|idle|1|50|50
 busy|list|1|1|during|320|0|880|1200|2000|9000|3000000|0|0
 busy|healthz|1|1|during|220|0|800|900|2000|9000|3000000|0|0
 sched|during|1|4500000000|8100000000|0|0|0
-cpu|during|1|140|60
+cpustat|during|1|140|60
 mem|idle, after start and one request|6000|3000|1000|0|1000|0|1000
 mem|right after the burst|9000|5000|1500|0|1500|0|4000
 mem|60 s later|9000|5000|1500|0|1500|0|4000
