@@ -113,6 +113,7 @@ int		 gr_auth(struct req *, int);
 void		 gr_common_headers(struct req *);
 int		 gr_answer_text(struct req *, int, const char *);
 int		 gr_answer_ok(struct req *);
+void		 gr_json_begin(struct req *, struct json *);
 int		 gr_json_done(struct req *, struct json *);
 void		 gr_label_str(struct json *, const char *, const char *,
 		    struct buf *);

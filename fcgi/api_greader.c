@@ -47,8 +47,20 @@ gr_answer_ok(struct req *r)
 }
 
 /*
- * Finish a JSON answer: its type and no caching; 0.  A writer that was
- * misused is a bug: -1 (a 500), logged.
+ * Start a JSON answer in j: its type and no caching, set before the
+ * body, which may go out in pieces as it is written.
+ */
+void
+gr_json_begin(struct req *r, struct json *j)
+{
+	r->resp.type = JSON_TYPE;
+	resp_header(r, "Cache-Control", "no-store");
+	json_init(j, &r->resp.body);
+}
+
+/*
+ * Finish a JSON answer: 0.  A writer that was misused is a bug: -1 (a
+ * 500), logged.
  */
 int
 gr_json_done(struct req *r, struct json *j)
@@ -58,8 +70,6 @@ gr_json_done(struct req *r, struct json *j)
 		buf_reset(&r->resp.body);
 		return -1;
 	}
-	r->resp.type = JSON_TYPE;
-	resp_header(r, "Cache-Control", "no-store");
 	return 0;
 }
 
@@ -137,7 +147,7 @@ api_greader_login(struct req *r)
 	resp_header(r, "Cache-Control", "no-store");
 	if ((out = req_param(r, "output")) != NULL &&
 	    strcmp(out, "json") == 0) {
-		json_init(&j, &r->resp.body);
+		gr_json_begin(r, &j);
 		json_obj_open(&j, NULL);
 		json_str(&j, "SID", tok.p);
 		json_str(&j, "LSID", tok.p);
@@ -179,7 +189,7 @@ gr_user_info(struct req *r)
 	char		 id[24];
 
 	snprintf(id, sizeof(id), "%lld", (long long)r->user_id);
-	json_init(&j, &r->resp.body);
+	gr_json_begin(r, &j);
 	json_obj_open(&j, NULL);
 	json_str(&j, "userId", id);
 	json_str(&j, "userName", r->user_name);
@@ -243,7 +253,7 @@ gr_sub_list(struct req *r)
 	int		 n;
 
 	buf_init(&tmp);
-	json_init(&j, &r->resp.body);
+	gr_json_begin(r, &j);
 	json_obj_open(&j, NULL);
 	json_arr_open(&j, "subscriptions");
 	if ((st = db_stmt(r->db, STMT_GREADER_SUBS)) == NULL) {
@@ -302,7 +312,7 @@ gr_tag_list(struct req *r)
 	int		 n;
 
 	buf_init(&tmp);
-	json_init(&j, &r->resp.body);
+	gr_json_begin(r, &j);
 	json_obj_open(&j, NULL);
 	json_arr_open(&j, "tags");
 	json_obj_open(&j, NULL);
@@ -354,7 +364,7 @@ gr_unread_count(struct req *r)
 
 	buf_init(&tmp);
 	buf_init(&id);
-	json_init(&j, &r->resp.body);
+	gr_json_begin(r, &j);
 	json_obj_open(&j, NULL);
 	json_arr_open(&j, "unreadcounts");
 	if ((st = db_stmt(r->db, STMT_GREADER_UNREAD_FEEDS)) == NULL)

@@ -1297,13 +1297,14 @@ out:
 int
 api_mf_export(struct req *r)
 {
+	/* Before the body, which may go out in pieces as it is written. */
+	r->resp.type = "application/xml; charset=utf-8";
+	resp_header(r, "Cache-Control", "no-store");
 	if (subs_opml_export(r->db, r->user_id, r->user_name,
 	    &r->resp.body, NULL) == -1) {
 		buf_reset(&r->resp.body);
 		return -1;
 	}
-	r->resp.type = "application/xml; charset=utf-8";
-	resp_header(r, "Cache-Control", "no-store");
 	return 0;
 }
 

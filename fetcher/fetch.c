@@ -31,8 +31,10 @@
 #define FETCH_PATIENCE	60		/* s a pass waits for a paused host */
 #define FETCH_PAUSE_MAX	(24 * 3600)	/* Retry-After honoured at most */
 #define FETCH_AGE_MAX	(365 * 24 * 3600) /* max-age and Expires, at most */
-#define FETCH_POLL_MAX	5000		/* ms: poll at least this often */
+#define FETCH_POLL_MAX	1000		/* ms: poll at least this often */
 #define FETCH_MORE_MS	500		/* ms: ask for more this often */
+#define FETCH_HELD_MAX	(4 * 1024 * 1024) /* bytes body callbacks may
+					   hold in all before transfers wait */
 
 /*
  * One host (lowercase name and port) and the jobs waiting for it:
@@ -66,9 +68,14 @@ struct fetcher {
 	int		 inflight;	/* transfers running */
 	int		 allow_private;	/* no address check */
 	int		 oom;		/* a job could not be queued */
+	fetch_body_fn	 body;		/* a 200's body in pieces, or NULL */
 	fetch_done_fn	 done;
 	fetch_more_fn	 more;
 	void		*arg;
+	struct xfer	*active;	/* the transfers running */
+	int64_t		 held;		/* bytes the body callbacks hold */
+	int		 npaused;	/* transfers waiting for that to fall */
+	int64_t		 own_ms;	/* time spent in the callbacks */
 };
 
 /* One transfer. */
@@ -81,6 +88,12 @@ struct xfer {
 	int64_t		 start_ms;
 	size_t		 max;		/* body cap, decoded bytes */
 	int		 oom;		/* an allocation failed */
+	int		 stopped;	/* the body callback wanted no more */
+	int		 started;	/* the final response's body began */
+	int		 paused;	/* waiting for f->held to fall */
+	int64_t		 held;		/* what its body callback holds */
+	int64_t		 net_ms;	/* time its transfer may be blamed for */
+	struct xfer	*next;		/* in f->active */
 	int		 refused;	/* a private address was refused */
 	char		 refused_addr[INET6_ADDRSTRLEN];
 	long		 hop_status;	/* the response being read */
@@ -348,22 +361,82 @@ on_opensocket(void *arg, curlsocktype purpose, struct curl_sockaddr *a)
 	return socket(a->family, type, a->protocol);
 }
 
+/* Whether x's body callback holds at least as much as any other's. */
+static int
+holds_most(const struct fetcher *f, const struct xfer *x)
+{
+	const struct xfer	*o;
+
+	for (o = f->active; o != NULL; o = o->next)
+		if (o->held > x->held)
+			return 0;
+	return 1;
+}
+
+/*
+ * The body, decoded, as it comes: counted against the cap, then kept in
+ * job->body, or with a body callback handed to it when the response is
+ * a 200 (other bodies are only counted).  A callback's -1 ends the
+ * transfer without an error of the transfer's own; what it returns
+ * otherwise is what it holds for the job, and while the callbacks hold
+ * more than FETCH_HELD_MAX in all, the transfers but the one holding
+ * most wait (paused: the bytes stay with libcurl and the kernel), so
+ * memory follows one big document, not each in flight.
+ */
 static size_t
 on_body(char *p, size_t size, size_t n, void *arg)
 {
 	struct xfer	*x = arg;
+	struct fetcher	*f = x->f;
 	struct job	*j = x->job;
+	char		*eff = NULL;
+	int64_t		 t0, held;
 
 	n *= size;		/* size is always 1 */
-	if (n > x->max - j->body.len) {
+	if (n > x->max - (size_t)j->body_bytes) {
 		j->too_big = 1;
 		return 0;	/* aborts the transfer */
 	}
-	buf_add(&j->body, p, n);
-	if (j->body.oom) {
-		x->oom = 1;
+	if (f->body == NULL || j->icon != NULL) {
+		j->body_bytes += (int64_t)n;
+		buf_add(&j->body, p, n);
+		if (j->body.oom) {
+			x->oom = 1;
+			return 0;
+		}
+		return n;
+	}
+	if (x->hop_status != 200) {
+		j->body_bytes += (int64_t)n;
+		return n;
+	}
+	if (f->held > FETCH_HELD_MAX && !holds_most(f, x)) {
+		if (!x->paused)
+			f->npaused++;
+		x->paused = 1;
+		return CURL_WRITEFUNC_PAUSE;	/* the bytes come again */
+	}
+	j->body_bytes += (int64_t)n;
+	if (!x->started) {
+		/* The URL relative links resolve against, from the start. */
+		x->started = 1;
+		curl_easy_getinfo(x->easy, CURLINFO_EFFECTIVE_URL, &eff);
+		free(j->final_url);
+		if ((j->final_url = eff != NULL ? strdup(eff) : NULL) == NULL &&
+		    eff != NULL) {
+			x->oom = 1;
+			return 0;
+		}
+	}
+	t0 = (mono_us() / 1000);
+	held = f->body(j, p, n, f->arg);
+	f->own_ms += (mono_us() / 1000) - t0;
+	if (held < 0) {
+		x->stopped = 1;
 		return 0;
 	}
+	f->held += held - x->held;
+	x->held = held;
 	return n;
 }
 
@@ -665,7 +738,12 @@ xfer_setup(struct xfer *x)
 	    (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
 #endif
 	SETOPT(CURLOPT_CONNECTTIMEOUT, (long)c->fetch_connect_timeout);
-	SETOPT(CURLOPT_TIMEOUT, (long)c->fetch_timeout);
+	/*
+	 * fetch_run_pieces() keeps fetch_timeout itself (blame()), as
+	 * libcurl's would count the time the fetcher spends parsing.
+	 */
+	if (x->f->body == NULL)
+		SETOPT(CURLOPT_TIMEOUT, (long)c->fetch_timeout);
 	SETOPT(CURLOPT_ACCEPT_ENCODING, "");
 	SETOPT(CURLOPT_USERAGENT, ua);
 	SETOPT(CURLOPT_HTTPHEADER, x->headers);
@@ -714,11 +792,14 @@ xfer_free(struct xfer *x)
 
 /* --- the pass ----------------------------------------------------- */
 
-/* Hand a finished job to the caller. */
+/* Hand a finished job to the caller, its time not the transfers'. */
 static void
 finish(struct fetcher *f, struct job *j)
 {
+	int64_t	 t0 = (mono_us() / 1000);
+
 	f->done(j, f->arg);
+	f->own_ms += (mono_us() / 1000) - t0;
 }
 
 /*
@@ -765,6 +846,64 @@ host_pause(struct fetcher *f, struct host *h, int64_t pause, int64_t now)
 	host_defer(f, h, pause, msg);
 }
 
+/* Take x off the running list; what its callback held is released. */
+static void
+active_remove(struct fetcher *f, struct xfer *x)
+{
+	struct xfer	**pp;
+
+	for (pp = &f->active; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == x) {
+			*pp = x->next;
+			break;
+		}
+	f->held -= x->held;
+	if (x->paused)
+		f->npaused--;
+}
+
+/*
+ * Let the paused transfers go on: something was released, or none of
+ * the others can.  Each may pause again at its next piece.
+ */
+static void
+resume_all(struct fetcher *f)
+{
+	struct xfer	*x;
+
+	for (x = f->active; x != NULL && f->npaused > 0; x = x->next) {
+		if (!x->paused)
+			continue;
+		x->paused = 0;
+		f->npaused--;
+		curl_easy_pause(x->easy, CURLPAUSE_CONT);
+	}
+}
+
+static void	on_done(struct fetcher *, struct xfer *, CURLcode);
+
+/*
+ * Each running transfer is blamed for dt ms more, unless it waited
+ * (paused); one past fetch_timeout ends as timed out.  dt is the time
+ * the last round took less the callbacks' (parsing, storing), which is
+ * the fetcher's, not the servers'.
+ */
+static void
+blame(struct fetcher *f, int64_t dt)
+{
+	struct xfer	*x, *next;
+	int64_t		 max = f->conf->fetch_timeout * 1000;
+
+	for (x = f->active; x != NULL; x = next) {
+		next = x->next;
+		if (x->paused)
+			continue;
+		x->net_ms += dt;
+		if (x->net_ms > max)
+			on_done(f, x, CURLE_OPERATION_TIMEDOUT);
+	}
+}
+
 /* A transfer ended: fill the job's outcome, free the handle, report. */
 static void
 on_done(struct fetcher *f, struct xfer *x, CURLcode rc)
@@ -781,8 +920,11 @@ on_done(struct fetcher *f, struct xfer *x, CURLcode rc)
 	j->status = status;
 	j->redirects = (int)nredir;
 	j->all_permanent = nredir > 0 && x->all_perm;
+	free(j->final_url);
 	if (eff != NULL && (j->final_url = strdup(eff)) == NULL)
 		x->oom = 1;
+	if (rc == CURLE_WRITE_ERROR && x->stopped && !x->oom)
+		rc = CURLE_OK;		/* the body callback's choice */
 	if (rc == CURLE_OK && x->oom)
 		rc = CURLE_WRITE_ERROR;
 	xfer_error(x, rc);
@@ -791,11 +933,13 @@ on_done(struct fetcher *f, struct xfer *x, CURLcode rc)
 	if (status != 429 && status != 503)
 		j->retry_after = -1;
 	j->elapsed_ms = now - x->start_ms;
-	log_debug("%s: %ld%s%s, %zu bytes, %lld ms", j->url, status,
+	log_debug("%s: %ld%s%s, %lld bytes%s, %lld ms", j->url, status,
 	    j->error != NULL ? ", " : "", j->error != NULL ? j->error : "",
-	    j->body.len, (long long)j->elapsed_ms);
+	    (long long)j->body_bytes, x->stopped ? " (stopped)" : "",
+	    (long long)j->elapsed_ms);
 
 	curl_multi_remove_handle(f->multi, x->easy);
+	active_remove(f, x);
 	xfer_free(x);
 	h->inflight--;
 	f->inflight--;
@@ -840,6 +984,8 @@ start(struct fetcher *f, struct host *h, int64_t now)
 	}
 	h->inflight++;
 	f->inflight++;
+	x->next = f->active;
+	f->active = x;
 }
 
 /*
@@ -1161,6 +1307,15 @@ fetcher_release(struct fetcher *f)
  * job_release_outcome(), which it should, to keep memory bounded; once
  * called, the job is the caller's again (done may free it).
  *
+ * With body not NULL (fetch_run_pieces()), the body of a 200 is not kept
+ * but handed to body(job, bytes, n, arg) piece by piece as it arrives,
+ * the final response's headers and URL filled in already; body returns
+ * the bytes it holds for the job, or -1 to end the transfer there (done
+ * is still called, without an error).  Bodies of other statuses are
+ * dropped.  While the callbacks hold more than FETCH_HELD_MAX, all
+ * transfers but the one holding most wait; and fetch_timeout counts
+ * only the time a transfer did not wait, for the callbacks or so.
+ *
  * Politeness: at most fetch_max_inflight transfers, and per host at most
  * fetch_per_host_inflight with fetch_per_host_gap seconds between starts;
  * a 429 or 503 with Retry-After pauses its host, and once its pauses add
@@ -1173,36 +1328,38 @@ fetcher_release(struct fetcher *f)
  * no job then got a call but those whose URL is not http(s).
  */
 int
-fetch_run(struct job *jobs, const struct conf *conf, fetch_done_fn done,
-    void *arg)
+fetch_run_pieces(struct job *jobs, const struct conf *conf,
+    fetch_body_fn body, fetch_done_fn done, void *arg)
 {
-	return fetch_run_more(jobs, conf, done, NULL, arg);
+	return fetch_run_more(jobs, conf, body, done, NULL, arg);
 }
 
 /*
- * fetch_run(), and while it runs more(arg, &v, &n) is called every
- * FETCH_MORE_MS at most and once more before the pass would end: the n
- * jobs of the array v (the caller's) join the pass, each behind the
- * others of its host, or among the urgent ones first when its urgent
+ * fetch_run_pieces(), and while it runs more(arg, &v, &n) is called
+ * every FETCH_MORE_MS at most and once more before the pass would end:
+ * the n jobs of the array v (the caller's) join the pass, each behind
+ * the others of its host, or among the urgent ones first when its urgent
  * is set.  A job waiting already (queued) that comes back urgent moves
  * ahead; one running or done comes back as a new job.  Urgent jobs
  * start before any other as soon as their host allows, and may run one
  * transfer over fetch_max_inflight.  more returns 0, or -1 to stop the
  * pass: the jobs still waiting are then finished at once, deferred,
- * and those running end as they will.  more may be NULL.
+ * and those running end as they will.  body and more may be NULL.  An
+ * icon's job (icon set) keeps its body whole whatever body is.
  */
 int
-fetch_run_more(struct job *jobs, const struct conf *conf, fetch_done_fn done,
-    fetch_more_fn more, void *arg)
+fetch_run_more(struct job *jobs, const struct conf *conf, fetch_body_fn body,
+    fetch_done_fn done, fetch_more_fn more, void *arg)
 {
 	struct fetcher	 f;
 	struct job	*j;
-	int64_t		 wait, last = 0, now;
-	int		 running;
+	int64_t		 wait, last = 0, t0, own0;
+	int		 running, ndone;
 	CURLMcode	 mc;
 
 	memset(&f, 0, sizeof(f));
 	f.conf = conf;
+	f.body = body;
 	f.done = done;
 	f.more = more;
 	f.arg = arg;
@@ -1219,10 +1376,11 @@ fetch_run_more(struct job *jobs, const struct conf *conf, fetch_done_fn done,
 		}
 	}
 	for (;;) {
-		now = mono_us() / 1000;
-		if (f.more != NULL && (now - last >= FETCH_MORE_MS ||
+		t0 = mono_us() / 1000;
+		own0 = f.own_ms;
+		if (f.more != NULL && (t0 - last >= FETCH_MORE_MS ||
 		    (f.pending == 0 && f.inflight == 0))) {
-			last = now;
+			last = t0;
 			if (take_more(&f) == -1) {
 				f.more = NULL;
 				stop_waiting(&f);
@@ -1230,21 +1388,27 @@ fetch_run_more(struct job *jobs, const struct conf *conf, fetch_done_fn done,
 		}
 		if (f.pending == 0 && f.inflight == 0)
 			break;
-		wait = start_ready(&f, mono_us() / 1000);
+		wait = start_ready(&f, t0);
 		if ((mc = curl_multi_perform(f.multi, &running)) != CURLM_OK)
 			log_warnx("fetch: %s", curl_multi_strerror(mc));
-		if (drain(&f) > 0)
-			continue;
-		if (f.pending == 0 && f.inflight == 0)
-			continue;	/* more is asked once more first */
-		if (wait == -1 || wait > FETCH_POLL_MAX)
-			wait = FETCH_POLL_MAX;
-		if (f.more != NULL && wait > FETCH_MORE_MS)
-			wait = FETCH_MORE_MS;
-		/* libcurl shortens the wait to its own timeouts. */
-		if ((mc = curl_multi_poll(f.multi, NULL, 0, (int)wait,
-		    NULL)) != CURLM_OK)
-			log_warnx("fetch: %s", curl_multi_strerror(mc));
+		ndone = drain(&f);
+		/* Memory released, or every transfer left waits: resume. */
+		if (f.npaused > 0 && (ndone > 0 || f.npaused == f.inflight))
+			resume_all(&f);
+		/* With none left, more is asked once more first. */
+		if (ndone == 0 && (f.pending > 0 || f.inflight > 0)) {
+			if (wait == -1 || wait > FETCH_POLL_MAX)
+				wait = FETCH_POLL_MAX;
+			if (f.more != NULL && wait > FETCH_MORE_MS)
+				wait = FETCH_MORE_MS;
+			/* libcurl shortens the wait to its own timeouts. */
+			if ((mc = curl_multi_poll(f.multi, NULL, 0, (int)wait,
+			    NULL)) != CURLM_OK)
+				log_warnx("fetch: %s",
+				    curl_multi_strerror(mc));
+		}
+		if (f.body != NULL)
+			blame(&f, mono_us() / 1000 - t0 - (f.own_ms - own0));
 	}
 	fetcher_release(&f);
 	return 0;
@@ -1286,6 +1450,11 @@ job_release_outcome(struct job *j)
 	free(j->new_last_modified);
 	free(j->final_url);
 	buf_release(&j->body);
+	feed_parser_free(j->parser);
+	j->parser = NULL;
+	feed_release(&j->feed);
+	j->body_bytes = 0;
+	j->parse_failed = 0;
 	j->status = 0;
 	j->error = j->content_type = j->new_etag = NULL;
 	j->new_last_modified = j->final_url = NULL;

@@ -15,9 +15,10 @@ struct icon_work;
 /*
  * One feed to refresh in a pass (or one transfer of a site's icon, with
  * icon set).  pass.c fills the first part from the database; fetch.c
- * fills the outcome of the transfer; the done callback parses and
- * stores it, then the body is released at once, so a pass holds at most
- * fetch_max_inflight bodies (and one more for a user's request).
+ * fills the outcome of the transfer, handing a feed's body to pass.c's
+ * parser as it comes (an icon's is kept whole); the done callback
+ * stores it, then the outcome is released at once, so a pass holds at
+ * most fetch_max_inflight documents being parsed, and no feed's body.
  */
 struct job {
 	/* the feed, as stored */
@@ -46,7 +47,10 @@ struct job {
 	/* the outcome, from fetch.c */
 	long		 status;	/* final HTTP status; 0: none */
 	char		*error;		/* transport error, or NULL */
-	struct buf	 body;		/* decoded, at most fetch_max_bytes */
+	struct buf	 body;		/* decoded, at most fetch_max_bytes;
+					   empty under fetch_run_pieces() but
+					   for what its callback keeps */
+	int64_t		 body_bytes;	/* bytes received, decoded */
 	int		 too_big;	/* stopped at fetch_max_bytes */
 	char		*content_type;	/* response header, or NULL */
 	char		*new_etag;	/* response validators, or NULL */
@@ -61,6 +65,11 @@ struct job {
 	int		 deferred;	/* not fetched: its host asked to
 					   wait retry_after s (error set) */
 
+	/* the document parsed as it came, from pass.c */
+	struct feed_parser *parser;	/* or NULL */
+	struct feed	 feed;		/* what it parsed */
+	int		 parse_failed;	/* it failed before the end */
+
 	/* the result, from store.c */
 	int64_t		 next_check_at;	/* when the feed is due again */
 
@@ -68,14 +77,16 @@ struct job {
 };
 
 typedef void (*fetch_done_fn)(struct job *, void *);
+typedef int64_t (*fetch_body_fn)(struct job *, const char *, size_t, void *);
 typedef int (*fetch_more_fn)(void *, struct job ***, size_t *);
 
 /* fetch.c: libcurl multi, polite per host */
 int	 fetch_global_init(void);
 void	 fetch_global_cleanup(void);
-int	 fetch_run(struct job *, const struct conf *, fetch_done_fn, void *);
-int	 fetch_run_more(struct job *, const struct conf *, fetch_done_fn,
-	    fetch_more_fn, void *);
+int	 fetch_run_pieces(struct job *, const struct conf *, fetch_body_fn,
+	    fetch_done_fn, void *);
+int	 fetch_run_more(struct job *, const struct conf *, fetch_body_fn,
+	    fetch_done_fn, fetch_more_fn, void *);
 void	 job_release_outcome(struct job *);
 void	 job_free(struct job *);
 struct sockaddr;
@@ -136,7 +147,7 @@ struct pass_stats {
 	int64_t		 bytes;		/* bodies received, decoded */
 	int64_t		 busy_waits_ms;	/* time spent waiting for the lock */
 	int		 skipped;	/* left for the next pass: db busy */
-	int		 yields;	/* feeds that waited for reads */
+	int		 yields;	/* waits for reads */
 	int64_t		 paused_ms;	/* how long, in all */
 };
 

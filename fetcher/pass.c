@@ -22,13 +22,14 @@
 #include "fetch.h"
 #include "feed.h"
 #include "log.h"
+#include "sanitize.h"
 #include "stats.h"
 #include "url.h"
 
 #define DISCOVER_MAX	8	/* candidate feed URLs tried per page */
 #define ASK_MS		1000	/* the queue is looked at this often */
 #define YIELD_STEP_US	1000	/* one pause while reads are answered */
-#define YIELD_MAX_US	100000	/* the longest wait before one feed */
+#define YIELD_MAX_US	100000	/* the longest wait at a time */
 #define KIB		1024
 #define MIB		(1024 * 1024)
 
@@ -71,6 +72,7 @@ struct pass {
 	struct stats_file	*sf;		/* the responder's, or NULL */
 	int64_t			 t0_us;		/* the hold began: mono_us() */
 	int64_t			 paused_us;	/* given way to reads, in all */
+	struct sanitizer	*san;		/* every parser's, made once */
 };
 
 /* A request in the fetch_request queue: -1 for NULL. */
@@ -539,16 +541,99 @@ outcome_not_modified(struct pass *p, struct job *j)
 	}
 }
 
-/* Whether a response that is not a feed is an HTML page. */
+/* Whether a response that is not a feed (why) is an HTML page. */
 static int
-is_html(const struct job *j, const struct buf *err)
+is_html(const struct job *j, const char *why)
 {
 	const char	*t = j->content_type;
 
 	if (t != NULL && (strncasecmp(t, "text/html", 9) == 0 ||
 	    strncasecmp(t, "application/xhtml", 17) == 0))
 		return 1;
-	return err->p != NULL && strstr(err->p, "HTML page") != NULL;
+	return strstr(why, "HTML page") != NULL;
+}
+
+/*
+ * Whether the 200 the job got is the document stored already: its ETag
+ * is the one sent.
+ */
+static int
+same_etag(const struct job *j)
+{
+	return j->etag != NULL && j->new_etag != NULL &&
+	    strcmp(j->etag, j->new_etag) == 0;
+}
+
+/*
+ * Give way to reads before parsing a piece of a feed and before storing
+ * it: on a machine of one or two cores, a request that arrives while
+ * the pass parses waits for a CPU.  While hearth-fcgi answers a
+ * request, or answered one in the last fetch_yield, sleep in steps of
+ * YIELD_STEP_US, YIELD_MAX_US at most at a time, and never so long that
+ * the pause in all would pass the time worked: under reads that never
+ * stop, a pass still works half of its wall time.
+ */
+static void
+pass_yield(struct pass *p)
+{
+	struct timespec	 ts = { 0, YIELD_STEP_US * 1000 };
+	int64_t		 quiet = p->conf->fetch_yield_ms * 1000, start, now;
+	int64_t		 paused;	/* in all, this wait included */
+
+	if (p->sf == NULL || quiet == 0)
+		return;
+	start = now = mono_us();
+	paused = p->paused_us;
+	while (now - start + YIELD_STEP_US <= YIELD_MAX_US &&
+	    paused + YIELD_STEP_US <= now - p->t0_us - paused &&
+	    stats_fcgi_busy(p->sf, now, quiet)) {
+		nanosleep(&ts, NULL);
+		now = mono_us();
+		paused = p->paused_us + (now - start);
+	}
+	if (now > start) {
+		p->paused_us = paused;
+		p->stats.yields++;
+	}
+}
+
+/*
+ * fetch_run_more()'s body callback: a 200's body parsed as it comes,
+ * outside any transaction, so no body is held whole (but a new feed's
+ * until its root element says it is a feed: it may be an HTML page to
+ * look for its feed in).  A body whose ETag says it is the document
+ * stored is not read; one the parser has refused is not read further.
+ * Returns the bytes held for the job, or -1 to end the transfer.
+ */
+static int64_t
+pass_body(struct job *j, const char *s, size_t n, void *arg)
+{
+	struct pass	*p = arg;
+
+	pass_yield(p);
+	if (j->parser == NULL && !j->parse_failed) {
+		if (same_etag(j))
+			return -1;
+		feed_init(&j->feed);
+		if (p->san == NULL)
+			p->san = sanitizer_new();	/* else a parser's own */
+		if ((j->parser = feed_parser_new(&j->feed, j->final_url != NULL ?
+		    j->final_url : j->url, j->content_type,
+		    p->conf->fetch_parse_cpu_ms, p->san)) == NULL) {
+			log_warnx("out of memory");
+			j->parse_failed = 1;
+			return -1;
+		}
+	}
+	if (!j->parse_failed && feed_parser_push(j->parser, s, n) == -1)
+		j->parse_failed = 1;
+	if (j->discover && !j->parse_failed && feed_parser_is_feed(j->parser))
+		buf_release(&j->body);
+	else if (j->discover)
+		buf_add(&j->body, s, n);
+	if (j->parse_failed && !j->discover)
+		return -1;
+	return (int64_t)(j->body.cap + feed_parser_held(j->parser));
 }
 
 /* Keep an HTML page's feed links, to try once the transfers are done. */
@@ -576,36 +661,49 @@ discovery_defer(struct pass *p, struct job *j, const char *base)
 	    "its feed", d->nlinks, d->nlinks == 1 ? "" : "s");
 }
 
+/*
+ * The end of a 200's body: the parser's last piece.  Returns 0 with
+ * j->feed filled, or -1 with the reason in *why.
+ */
+static int
+document_end(struct pass *p, struct job *j, const char **why)
+{
+	*why = "out of memory";
+	if (j->parser == NULL && !j->parse_failed)
+		pass_body(j, "", 0, p);		/* an empty body */
+	if (j->parser == NULL)
+		return -1;
+	if (feed_parser_end(j->parser) == -1) {
+		*why = feed_parser_error(j->parser);
+		return -1;
+	}
+	return 0;
+}
+
 /* A 200: the document, unless its ETag says it is the one stored. */
 static void
 outcome_document(struct pass *p, struct job *j)
 {
-	struct feed	 f;
-	struct buf	 err;
-	const char	*base;
+	const char	*base, *why;
 	char		 s[48];
 	int		 nnew, nupd;
 
-	if (j->etag != NULL && j->new_etag != NULL &&
-	    strcmp(j->etag, j->new_etag) == 0) {
+	if (same_etag(j)) {
 		outcome_not_modified(p, j);
 		return;
 	}
 	base = j->final_url != NULL ? j->final_url : j->url;
-	feed_init(&f);
-	buf_init(&err);
-	/* Parsed outside any transaction: readers never wait for it. */
-	if (feed_parse(&f, j->body.p != NULL ? j->body.p : "", j->body.len,
-	    base, j->content_type, &err) == 0) {
+	if (document_end(p, j, &why) == 0) {
 		nnew = p->stats.entries_new;
 		nupd = p->stats.entries_updated;
-		switch (store_success(p->db, p->conf, j, &f, &p->stats)) {
+		switch (store_success(p->db, p->conf, j, &j->feed,
+		    &p->stats)) {
 		case 0:
 			feed_log(p, j, "200, %d new, %d updated, %s",
 			    p->stats.entries_new - nnew,
 			    p->stats.entries_updated - nupd,
 			    next_in(j, s, sizeof(s)));
-			pass_icon(p, j, f.link);
+			pass_icon(p, j, j->feed.link);
 			break;
 		case 1:
 			feed_log(p, j, "database busy: left for the next "
@@ -617,13 +715,10 @@ outcome_document(struct pass *p, struct job *j)
 			    "document");
 			break;
 		}
-	} else if (j->discover && is_html(j, &err))
+	} else if (j->discover && is_html(j, why))
 		discovery_defer(p, j, base);
 	else
-		outcome_failure(p, j, err.p != NULL && !err.oom ? err.p :
-		    "not a feed");
-	feed_release(&f);
-	buf_release(&err);
+		outcome_failure(p, j, *why != '\0' ? why : "not a feed");
 }
 
 /* The message for a status that is not a success. */
@@ -672,38 +767,6 @@ status_message(const struct job *j, char *s, size_t n)
 	}
 }
 
-/*
- * Give way to reads before parsing and storing a feed: on a machine of
- * one or two cores, a request that arrives while the pass parses waits
- * for a CPU.  While hearth-fcgi answers a request, or answered one in
- * the last fetch_yield, sleep in steps of YIELD_STEP_US, YIELD_MAX_US
- * at most before this feed, and never so long that the pause in all
- * would pass the time worked: under reads that never stop, a pass
- * still works half of its wall time.
- */
-static void
-pass_yield(struct pass *p)
-{
-	struct timespec	 ts = { 0, YIELD_STEP_US * 1000 };
-	int64_t		 quiet = p->conf->fetch_yield_ms * 1000, start, now;
-	int64_t		 paused;	/* in all, this wait included */
-
-	if (p->sf == NULL || quiet == 0)
-		return;
-	start = now = mono_us();
-	paused = p->paused_us;
-	while (now - start + YIELD_STEP_US <= YIELD_MAX_US &&
-	    paused + YIELD_STEP_US <= now - p->t0_us - paused &&
-	    stats_fcgi_busy(p->sf, now, quiet)) {
-		nanosleep(&ts, NULL);
-		now = mono_us();
-		paused = p->paused_us + (now - start);
-	}
-	if (now > start) {
-		p->paused_us = paused;
-		p->stats.yields++;
-	}
-}
 
 /*
  * fetch_run_more()'s callback: parse and store one feed, then free its
@@ -739,7 +802,7 @@ pass_done(struct job *j, void *arg)
 		return;
 	}
 	p->stats.checked++;
-	p->stats.bytes += (int64_t)j->body.len;
+	p->stats.bytes += j->body_bytes;
 	if (j->error != NULL)
 		outcome_failure(p, j, j->error);
 	else if (j->too_big) {
@@ -779,33 +842,28 @@ feed_of_user(struct db *db, int64_t user_id, const char *url, int64_t self)
 	return id == self ? 0 : id;
 }
 
-/* fetch_run()'s callback for a candidate: a feed there is stored. */
+/* fetch_run_pieces()'s callback for a candidate: a feed there is stored. */
 static void
 candidate_done(struct job *c, void *arg)
 {
 	struct pass	*p = arg;
-	struct feed	 f;
-	struct buf	 err;
+	const char	*why;
 	char		 s[48];
 	int		 nnew, r;
 
-	p->stats.bytes += (int64_t)c->body.len;
+	p->stats.bytes += c->body_bytes;
 	if (c->error != NULL || c->too_big || c->status != 200) {
 		log_debug("feed %lld: candidate %s: %s", (long long)c->feed_id,
 		    c->url, c->error != NULL ? c->error : "no feed there");
 		job_release_outcome(c);
 		return;
 	}
-	feed_init(&f);
-	buf_init(&err);
-	if (feed_parse(&f, c->body.p != NULL ? c->body.p : "", c->body.len,
-	    c->final_url != NULL ? c->final_url : c->url, c->content_type,
-	    &err) == -1)
+	if (document_end(p, c, &why) == -1)
 		log_debug("feed %lld: candidate %s: %s", (long long)c->feed_id,
-		    c->url, err.p != NULL ? err.p : "not a feed");
+		    c->url, *why != '\0' ? why : "not a feed");
 	else {
 		nnew = p->stats.entries_new;
-		r = store_success(p->db, p->conf, c, &f, &p->stats);
+		r = store_success(p->db, p->conf, c, &c->feed, &p->stats);
 		if (r == 0) {
 			p->found = 1;
 			feed_log(p, c, "found on the page and made the feed's "
@@ -817,8 +875,6 @@ candidate_done(struct job *c, void *arg)
 			    "pass");
 		}
 	}
-	feed_release(&f);
-	buf_release(&err);
 	job_release_outcome(c);
 }
 
@@ -842,7 +898,7 @@ candidate_try(struct pass *p, struct disc *d, const char *url)
 	c->error_count = d->job->error_count;
 	c->adopt_url = 1;
 	p->found = 0;
-	if (fetch_run(c, p->conf, candidate_done, p) == -1)
+	if (fetch_run_pieces(c, p->conf, pass_body, candidate_done, p) == -1)
 		log_warnx("feed %lld: cannot fetch %s",
 		    (long long)c->feed_id, url);
 	job_free(c);
@@ -1097,7 +1153,8 @@ pass_fetch(struct pass *p, struct jobs *l)
 
 	p->run = l;
 	p->asked_ms = 0;
-	if (fetch_run_more(l->head, p->conf, pass_done, pass_more, p) == -1)
+	if (fetch_run_more(l->head, p->conf, pass_body, pass_done, pass_more,
+	    p) == -1)
 		rc = -1;
 	p->run = NULL;
 	free(p->add);
@@ -1313,8 +1370,8 @@ pass_upkeep(struct db *db, const struct conf *conf,
 	    (long long)(ps->bytes / KIB), (long long)ms,
 	    (long long)(rss > 0 ? rss / MIB : 0), (long long)(walsize / KIB));
 	if (ps->yields > 0)
-		log_info("pass: gave way to reads before %d feeds, %lld ms "
-		    "in all", ps->yields, (long long)ps->paused_ms);
+		log_info("pass: gave way to reads %d times, %lld ms in all",
+		    ps->yields, (long long)ps->paused_ms);
 	if (ps->skipped > 0)
 		log_warnx("pass: %d feeds left for the next pass (database "
 		    "busy for %lld ms in all)", ps->skipped,
@@ -1383,6 +1440,7 @@ out:
 		pass_upkeep(db, conf, &p.stats, t0);
 	free(ids);
 	free(p.done);
+	sanitizer_free(p.san);
 	return rc;
 }
 

@@ -86,7 +86,7 @@ db() {
 }
 # fetchpass: hearth-fetch -d as nobody; frc, and its log in ferr.
 fetchpass() {
-	nobody timeout -s KILL 60 "$bin/hearth-fetch" -d -c "$S/hearth.conf" \
+	nobody timeout -s KILL 300 "$bin/hearth-fetch" -d -c "$S/hearth.conf" \
 	    >"$S/fetch.out" 2>"$S/fetch.err" </dev/null
 	frc=$?
 	ferr=$(cat "$S/fetch.err")
