@@ -27,7 +27,6 @@
 #include "log.h"
 
 #define EVERY_MAX	(30 * 86400)	/* --every at most 30 days */
-#define NICE		10		/* a pass's CPU niceness */
 
 static volatile sig_atomic_t	 stop;
 
@@ -259,40 +258,18 @@ pass_loop(const struct conf *conf, const struct pass_want *w, int64_t every)
 
 /*
  * Give way to the responder: its reads must not wait behind a pass's
- * parsing and sanitizing on a small machine.  CPU niceness NICE and, on
+ * parsing and sanitizing on a small machine.  CPU niceness 10 and, on
  * Linux, the lowest best-effort I/O priority (not the idle class, under
  * which a busy disk could starve the pass's short writes).  Failing is
  * harmless: the pass runs as it would have.
- *
- * Niceness alone orders only the processes of one session when Linux
- * groups them by session (autogroup, on by default): a pass started by
- * cron, a systemd service or hearth-fcgi's "refresh now" has a session
- * of its own, which got as much CPU as the responder's whatever its
- * niceness, and reads waited behind it (bench/RESULTS.md).  So the
- * pass gives its session's group the same niceness, when the session
- * is its own: in another's (a shell's, a script's) it would slow them.
  */
 static void
 lower_priority(void)
 {
-#ifdef __linux__
-	char	 s[8];
-	int	 fd, n;
-#endif
-
 	errno = 0;
-	if (getpriority(PRIO_PROCESS, 0) < NICE && errno == 0 &&
-	    setpriority(PRIO_PROCESS, 0, NICE) == -1)
+	if (getpriority(PRIO_PROCESS, 0) < 10 && errno == 0 &&
+	    setpriority(PRIO_PROCESS, 0, 10) == -1)
 		log_debug("setpriority: %s", strerror(errno));
-#ifdef __linux__
-	if (getsid(0) == getpid() &&
-	    (fd = open("/proc/self/autogroup", O_WRONLY | O_CLOEXEC)) != -1) {
-		n = snprintf(s, sizeof(s), "%d", NICE);
-		if (write(fd, s, (size_t)n) != n)
-			log_debug("autogroup: %s", strerror(errno));
-		close(fd);
-	}
-#endif
 #ifdef SYS_ioprio_set
 	/* IOPRIO_WHO_PROCESS, class 2 (best effort) level 7. */
 	if (syscall(SYS_ioprio_set, 1, 0, (2 << 13) | 7) == -1)

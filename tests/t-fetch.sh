@@ -438,39 +438,6 @@ pass
 is "$(q "SELECT last_status FROM feed WHERE id = $fau")" 401 \
     "auth: a wrong password gives 401"
 
-# --- the session's autogroup --------------------------------------------
-# A pass that leads its session (setsid, as cron and systemd start it)
-# gives the session's autogroup its niceness, 10; one in another's
-# session (here the test's) leaves that group alone.  Read while the
-# pass waits 2 s (fetch_timeout) on /stall.rss.
-# agroup PID: its autogroup's niceness, once it shows, 5 s at most.
-agroup() {
-	_n=0
-	while [ "$_n" -lt 50 ] && kill -0 "$1" 2>/dev/null; do
-		_g=$(sed -n 's/.* nice //p' "/proc/$1/autogroup" 2>/dev/null)
-		[ "$_g" = 10 ] && break
-		_n=$((_n + 1))
-		sleep 0.1
-	done
-	echo "$_g"
-}
-if [ -r /proc/self/autogroup ]; then
-	fresh agroup
-	feed_add "$U/stall.rss"
-	own=$(sed -n 's/.* nice //p' /proc/$$/autogroup)
-	setsid "$fetch" -c "$C" </dev/null >/dev/null 2>&1 &
-	is "$(agroup $!)" 10 "agroup: a pass leading its session: niceness 10"
-	wait $!
-	due
-	"$fetch" -c "$C" </dev/null >/dev/null 2>&1 &
-	sleep 0.5
-	is "$(sed -n 's/.* nice //p' /proc/$$/autogroup)" "$own" \
-	    "agroup: a pass in the test's session leaves its group alone"
-	wait $!
-else
-	ok "agroup: # SKIP no autogroup scheduling"
-fi
-
 # --- giving way to reads --------------------------------------------------
 # A responder answering a request, as the stats file says: its pid (a
 # process of the test's) at offset 16 and "busy" at offset 40, after
