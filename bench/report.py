@@ -205,7 +205,8 @@ def busy_note(d):
 	return ("During the passes hearth-fcgi's threads waited %s per request"
 	    " for a CPU (run-queue wait, /proc/PID/task/*/schedstat), %s"
 	    " idle, and ran %s per request, %s idle; the machine's CPUs were"
-	    " %.0f%% busy during the passes, %.0f%% idle (/proc/stat)." %
+	    " busy %.0f%% of the time during the passes, %.0f%% with the"
+	    " fetcher idle (/proc/stat)." %
 	    (us(out["during"][1]), us(out["idle"][1]), us(out["during"][0]),
 	    us(out["idle"][0]), out["during"][2], out["idle"][2]))
 

@@ -148,7 +148,7 @@ has "| 220 µs / 800 µs / 900 µs | idle 200 µs / 400 µs / 600 µs | 2.00x p9
     "row 2: /healthz beside it, not met"
 has "waited 400 µs per request for a CPU" \
     "row 2's note: the run-queue wait per request during the passes"
-has "50 µs idle, and ran 150 µs per request, 100 µs idle; the machine's CPUs were 90% busy during the passes, 50% idle" \
+has "50 µs idle, and ran 150 µs per request, 100 µs idle; the machine's CPUs were busy 90% of the time during the passes, 50% with the fetcher idle" \
     "row 2's note: idle, CPU per request, the machine's load"
 has "| 20.0 ms | warm 1.00 ms | 20.0x | < 10x | **not met** |" \
     "row 3: restart and eviction, not met"
