@@ -300,7 +300,7 @@ test_plans(struct db *d, const char *when)
 		{ STMT_WEB_MARK_READ, "entry_unread " },
 		{ STMT_WEB_MARK_READ_FEED, "entry_unread_feed " },
 		{ STMT_WEB_MARK_READ_CATEGORY, "entry_unread_category " },
-		{ STMT_WEB_NAV, "entry_unread " },
+		{ STMT_WEB_NAV, "SEARCH feed_count USING PRIMARY KEY" },
 		{ STMT_WEB_ENTRY_GET, NULL },
 		{ STMT_WEB_ENTRY_STATE, NULL },
 		{ STMT_WEB_ENCLOSURES, NULL },

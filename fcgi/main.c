@@ -189,6 +189,8 @@ answer(struct worker *w, struct req *r)
 		return 0;
 	}
 	pthread_mutex_lock(&w->busy);
+	if (w->app->stats != NULL)
+		stats_begin(w->app->stats);
 	(void)db_fault_take();	/* a storage fault is this request's */
 	r->route = route_count();
 	if (req_read(r) == -1)

@@ -147,6 +147,8 @@ struct pass_stats {
 	int64_t		 bytes;		/* bodies received, decoded */
 	int64_t		 busy_waits_ms;	/* time spent waiting for the lock */
 	int		 skipped;	/* left for the next pass: db busy */
+	int		 yields;	/* waits for reads */
+	int64_t		 paused_ms;	/* how long, in all */
 };
 
 int	 store_success(struct db *, const struct conf *, struct job *,

@@ -28,6 +28,8 @@
 
 #define DISCOVER_MAX	8	/* candidate feed URLs tried per page */
 #define ASK_MS		1000	/* the queue is looked at this often */
+#define YIELD_STEP_US	1000	/* one pause while reads are answered */
+#define YIELD_MAX_US	100000	/* the longest wait at a time */
 #define KIB		1024
 #define MIB		(1024 * 1024)
 
@@ -67,6 +69,9 @@ struct pass {
 	int			 queue_failed;	/* it could not be read */
 	struct icons		 icons;		/* the sites looked at */
 	int			 fault;		/* DB_FAULT_*: the pass stops */
+	struct stats_file	*sf;		/* the responder's, or NULL */
+	int64_t			 t0_us;		/* the hold began: mono_us() */
+	int64_t			 paused_us;	/* given way to reads, in all */
 	struct sanitizer	*san;		/* every parser's, made once */
 };
 
@@ -616,6 +621,39 @@ job_parse_end(struct job *j, int64_t cpu_ms, struct sanitizer *san,
 }
 
 /*
+ * Give way to reads before parsing a piece of a feed and before storing
+ * it: on a machine of one or two cores, a request that arrives while
+ * the pass parses waits for a CPU.  While hearth-fcgi answers a
+ * request, or answered one in the last fetch_yield, sleep in steps of
+ * YIELD_STEP_US, YIELD_MAX_US at most at a time, and never so long that
+ * the pause in all would pass the time worked: under reads that never
+ * stop, a pass still works half of its wall time.
+ */
+static void
+pass_yield(struct pass *p)
+{
+	struct timespec	 ts = { 0, YIELD_STEP_US * 1000 };
+	int64_t		 quiet = p->conf->fetch_yield_ms * 1000, start, now;
+	int64_t		 paused;	/* in all, this wait included */
+
+	if (p->sf == NULL || quiet == 0)
+		return;
+	start = now = mono_us();
+	paused = p->paused_us;
+	while (now - start + YIELD_STEP_US <= YIELD_MAX_US &&
+	    paused + YIELD_STEP_US <= now - p->t0_us - paused &&
+	    stats_fcgi_busy(p->sf, now, quiet)) {
+		nanosleep(&ts, NULL);
+		now = mono_us();
+		paused = p->paused_us + (now - start);
+	}
+	if (now > start) {
+		p->paused_us = paused;
+		p->stats.yields++;
+	}
+}
+
+/*
  * fetch_run_more()'s body callback: a 200's body parsed as it comes,
  * outside any transaction, so no body is held whole (but a new feed's
  * until its root element says it is a feed: it may be an HTML page to
@@ -628,6 +666,7 @@ pass_body(struct job *j, const char *s, size_t n, void *arg)
 {
 	struct pass	*p = arg;
 
+	pass_yield(p);
 	if (j->parser == NULL && !j->parse_failed) {
 		if (same_etag(j))
 			return -1;
@@ -759,6 +798,7 @@ job_status_text(const struct job *j, char *s, size_t n)
 	}
 }
 
+
 /*
  * fetch_run_more()'s callback: parse and store one feed, then free its
  * body; or take the next step of an icon's search.  Once the storage has
@@ -775,6 +815,7 @@ pass_done(struct job *j, void *arg)
 		job_release_outcome(j);
 		return;
 	}
+	pass_yield(p);
 	if (j->icon != NULL) {
 		if ((next = icon_done(p->db, j)) != NULL)
 			pass_add(p, next);
@@ -1359,6 +1400,9 @@ pass_upkeep(struct db *db, const struct conf *conf,
 	    ps->entries_new, ps->entries_updated,
 	    (long long)(ps->bytes / KIB), (long long)ms,
 	    (long long)(rss > 0 ? rss / MIB : 0), (long long)(walsize / KIB));
+	if (ps->yields > 0)
+		log_info("pass: gave way to reads %d times, %lld ms in all",
+		    ps->yields, (long long)ps->paused_ms);
 	if (ps->skipped > 0)
 		log_warnx("pass: %d feeds left for the next pass (database "
 		    "busy for %lld ms in all)", ps->skipped,
@@ -1386,7 +1430,10 @@ pass_hold(struct db *db, const struct conf *conf, const struct pass_want *w,
 	p.verbose = verbose;
 	p.disc_tail = &p.disc;
 	jobs_init(&l);
-	t0 = mono_us() / 1000;
+	p.t0_us = mono_us();
+	t0 = p.t0_us / 1000;
+	/* Without the file the pass runs without giving way. */
+	p.sf = stats_open(conf->stats_file);
 	if (w != NULL) {
 		if (w->nfeeds > 0) {
 			if (want_resolve(db, w, &ids, &n) == -1)
@@ -1409,6 +1456,8 @@ pass_hold(struct db *db, const struct conf *conf, const struct pass_want *w,
 out:
 	jobs_free(&l);
 	icons_free(&p.icons);
+	stats_close(p.sf);
+	p.stats.paused_ms = p.paused_us / 1000;
 	if (pass_fault(&p)) {
 		/* Nothing can be written: no upkeep. */
 		pass_record_fault(conf, p.fault);

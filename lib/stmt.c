@@ -747,8 +747,8 @@ static const char *const stmt_sql[STMT__MAX] = {
 
 	/* ?1 user id.  Columns: enum nav_col. */
 	[STMT_WEB_NAV] =
-	    "SELECT theme, (SELECT count(*) FROM entry WHERE user_id = ?1"
-	    " AND is_read = 0) FROM user WHERE id = ?1",
+	    "SELECT theme, (SELECT coalesce(sum(unread), 0) FROM feed_count"
+	    " WHERE user_id = ?1) FROM user WHERE id = ?1",
 	/*
 	 * The web lists: ?1 user id, ?2 ?3 ?4 paging (WEB_PAGE), ?5 the
 	 * feed or category id, a NULL category for the uncategorised

@@ -438,4 +438,52 @@ pass
 is "$(q "SELECT last_status FROM feed WHERE id = $fau")" 401 \
     "auth: a wrong password gives 401"
 
+# --- giving way to reads --------------------------------------------------
+# A responder answering a request, as the stats file says: its pid (a
+# process of the test's) at offset 16 and "busy" at offset 40, after
+# the header (magic, version, size) and pid, started, workers (lib/stats.h).
+fresh yield
+for i in 1 2 3 4 5 6; do
+	farm_feed rss "$W/f/yield$i.rss" "yield$i" 3
+	feed_add "$U/f/yield$i.rss"
+done
+pass
+sf=$T/var/hearth-fcgi.stats
+is "$rc|$(q "SELECT count(*) FROM entry")" "0|18" \
+    "yield: with no responder, the pass stores the 6 feeds"
+is "$(grep -c 'gave way' "$T/err")" 0 "yield: no responder, no pause"
+sleep 60 &
+sp=$!
+# statsw OFFSET VALUE: an 8-byte field of the stats file.
+statsw() {
+	python3 -c 'import struct, sys
+with open(sys.argv[1], "r+b") as f:
+	f.seek(int(sys.argv[2])); f.write(struct.pack("<q", int(sys.argv[3])))' \
+	    "$sf" "$1" "$2"
+}
+statsw 16 "$sp"
+statsw 40 1
+for i in 1 2 3 4 5 6; do
+	farm_feed rss "$W/f/yield$i.rss" "yield$i" 5
+	touch -d @1700000300 "$W/f/yield$i.rss"
+done
+due
+pass
+is "$rc|$(q "SELECT count(*) FROM entry")" "0|30" \
+    "yield: a responder always busy: the pass still stores every feed"
+n=$(sed -n 's/.*gave way to reads \([0-9]*\) times.*/\1/p' "$T/err")
+ge "${n:-0}" 1 "yield: the pass gave way to the responder (${n:-no} times)"
+# fetch_yield = 0: never.
+echo "fetch_yield = 0" >> "$C"
+for i in 1 2 3 4 5 6; do
+	farm_feed rss "$W/f/yield$i.rss" "yield$i" 6
+	touch -d @1700000400 "$W/f/yield$i.rss"
+done
+due
+pass
+is "$rc|$(q "SELECT count(*) FROM entry")|$(grep -c 'gave way' "$T/err")" \
+    "0|36|0" "yield: fetch_yield = 0: no pause"
+kill "$sp" 2>/dev/null
+wait "$sp" 2>/dev/null
+
 fe_end
