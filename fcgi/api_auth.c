@@ -559,7 +559,7 @@ api_auth_token(struct req *r)
 
 /*
  * Google Reader: the 'greader' token of "Authorization: GoogleLogin
- * auth=", or else of the T parameter (query or form, trimmed).  A
+ * auth=", or else of the form's T field (trimmed; never the query's).  A
  * header that names a token decides, whatever T says.  1, 0 or -1 as
  * api_auth_password(); no token at all is 0.
  */
@@ -571,7 +571,7 @@ api_auth_greader(struct req *r)
 
 	t = api_googlelogin_parse(req_env(r, "HTTP_AUTHORIZATION"), &n);
 	if (t == NULL)
-		t = api_trim(req_param(r, "T"), &n);
+		t = api_trim(req_form(r, "T"), &n);
 	if (t == NULL || n == 0)
 		return 0;
 	return token_check(r, t, n, "greader");

@@ -22,6 +22,26 @@
 #define TOUCH_EVERY	60		/* seconds between last_used_at writes */
 #define UA_MAX		256		/* bytes of User-Agent kept */
 
+static void	cookie_set(struct req *, const char *, const char *, long long);
+
+/*
+ * The token of cookie name into tok; -1 when there is no such cookie or
+ * it is not a token hearth made (TOKEN_HEX lowercase hex digits).
+ */
+static int
+cookie_token(struct req *r, const char *name, struct buf *tok)
+{
+	size_t	 i;
+
+	if (req_cookie(r, name, tok) == NULL || tok->len != TOKEN_HEX)
+		return -1;
+	for (i = 0; i < tok->len; i++)
+		if (!isdigit((unsigned char)tok->p[i]) &&
+		    !(tok->p[i] >= 'a' && tok->p[i] <= 'f'))
+			return -1;
+	return 0;
+}
+
 /*
  * The SHA-256 hex of the session cookie's token into hash; -1 when there
  * is no cookie or it is not a token hearth made.
@@ -30,17 +50,11 @@ static int
 cookie_hash(struct req *r, struct buf *hash)
 {
 	struct buf	 tok;
-	size_t		 i;
 	int		 rc = -1;
 
 	buf_init(&tok);
-	if (req_cookie(r, SESSION_COOKIE, &tok) == NULL ||
-	    tok.len != TOKEN_HEX)
+	if (cookie_token(r, SESSION_COOKIE, &tok) == -1)
 		goto out;
-	for (i = 0; i < tok.len; i++)
-		if (!isdigit((unsigned char)tok.p[i]) &&
-		    !(tok.p[i] >= 'a' && tok.p[i] <= 'f'))
-			goto out;
 	buf_reset(hash);
 	crypto_sha256_hex(hash, tok.p, tok.len);
 	rc = hash->oom ? -1 : 0;
@@ -186,16 +200,16 @@ host_is_ours(struct req *r, const char *host, size_t n)
 }
 
 /*
- * R_ORIGIN: whether the request comes from this site's own pages, as
- * far as the browser says: its Sec-Fetch-Site, when sent, is not
- * another site's, and its Origin, when it names one, is this site.  If
- * not answers 403 and returns 0; else 1.  For forms that have no
- * session yet (sign in); csrf_ok() checks it too.  "Origin: null"
- * names none: browsers send it for a same-origin form under
- * "Referrer-Policy: no-referrer", which every page here has.
+ * Whether the request comes from this site's own pages, as far as the
+ * browser says: its Sec-Fetch-Site, when sent, is not another site's,
+ * and its Origin, when it names one, is this site.  If not answers 403
+ * and returns 0; else 1.  "Origin: null" names none: browsers send it
+ * for a same-origin form under "Referrer-Policy: no-referrer", which
+ * every page here has, so it alone proves nothing: the forms carry a
+ * token as well.
  */
-int
-origin_ok(struct req *r)
+static int
+same_origin(struct req *r)
 {
 	const char	*o, *h;
 
@@ -221,32 +235,85 @@ origin_ok(struct req *r)
 	return 0;
 }
 
+/* Whether the form's csrf field (never the query's) is want. */
+static int
+csrf_field_is(struct req *r, const char *want)
+{
+	const char	*t = req_form(r, "csrf");
+
+	return want != NULL && t != NULL && strlen(t) == strlen(want) &&
+	    crypto_eq(t, want, strlen(t));
+}
+
 /*
  * R_CSRF: whether a POST may change state: its Origin, when sent, is
- * this site, and its csrf field is this session's token (compared in
- * constant time).  1, or 0 with a 403 answered; a multipart form that
- * does not parse gets a 400, since its token cannot be read.  Runs
- * after need_user().
+ * this site, and the csrf field of its form is this session's token
+ * (compared in constant time; a csrf in the query does not count).
+ * 1, or 0 with a 403 answered; a multipart form that does not parse
+ * gets a 400, since its token cannot be read.  Runs after need_user().
  */
 int
 csrf_ok(struct req *r)
 {
-	const char	*t;
-
-	if (!origin_ok(r))
+	if (!same_origin(r))
 		return 0;
 	if (r->form_bad) {
 		page_error(r, 400, "The form did not come through: send it "
 		    "again.");
 		return 0;
 	}
-	t = req_param(r, "csrf");
-	if (r->csrf == NULL || t == NULL || strlen(t) != strlen(r->csrf) ||
-	    !crypto_eq(t, r->csrf, strlen(t))) {
+	if (!csrf_field_is(r, r->csrf)) {
 		page_error(r, 403, "CSRF token missing or wrong.");
 		return 0;
 	}
 	return 1;
+}
+
+/*
+ * R_ORIGIN: csrf_ok() for a form with no session yet (sign in): the
+ * same Origin check, and a pre-session token, which the form's page
+ * set in the LOGIN_COOKIE cookie and wrote into the form's csrf field:
+ * another site can neither read the one nor set the other.  1, or 0
+ * with a 403 answered (the sign-in form again when its token is
+ * missing or wrong).
+ */
+int
+origin_ok(struct req *r)
+{
+	struct buf	 tok;
+	int		 ok;
+
+	if (!same_origin(r))
+		return 0;
+	buf_init(&tok);
+	ok = cookie_token(r, LOGIN_COOKIE, &tok) == 0 &&
+	    csrf_field_is(r, tok.p);
+	buf_release(&tok);
+	if (!ok) {
+		log_debug("%s %s: no or a wrong pre-session token", r->method,
+		    r->uri);
+		login_refused(r);
+	}
+	return ok;
+}
+
+/*
+ * The sign-in form's token into tok: the one of the request's
+ * LOGIN_COOKIE, or a new one, which the answer sets for this browser
+ * session.  0, or -1 out of memory.
+ */
+int
+login_token(struct req *r, struct buf *tok)
+{
+	buf_reset(tok);
+	if (cookie_token(r, LOGIN_COOKIE, tok) == 0)
+		return 0;
+	buf_reset(tok);
+	crypto_token(tok, TOKEN_BYTES);
+	if (tok->oom)
+		return -1;
+	cookie_set(r, LOGIN_COOKIE, tok->p, -1);
+	return 0;
 }
 
 /* Write the hidden field that carries this session's CSRF token. */
@@ -258,9 +325,13 @@ csrf_field(struct req *r)
 	HTML_LIT(&r->resp.body, "\">");
 }
 
-/* Set the session cookie to value for max_age seconds (0: remove it). */
+/*
+ * Set cookie name to value for max_age seconds (0: remove it; -1: until
+ * the browser closes).
+ */
 static void
-cookie_set(struct req *r, const char *value, long long max_age)
+cookie_set(struct req *r, const char *name, const char *value,
+    long long max_age)
 {
 	struct buf	 c;
 	int		 secure;
@@ -268,13 +339,14 @@ cookie_set(struct req *r, const char *value, long long max_age)
 	secure = r->https ||
 	    strncasecmp(r->app->conf.base_url, "https:", 6) == 0;
 	buf_init(&c);
-	buf_printf(&c, "%s=%s; Path=", SESSION_COOKIE, value);
+	buf_printf(&c, "%s=%s; Path=", name, value);
 	if (r->app->prefix_len == 0)
 		buf_putc(&c, '/');
 	else
 		buf_add(&c, r->app->prefix, r->app->prefix_len);
-	buf_printf(&c, "; Max-Age=%lld; HttpOnly; SameSite=Lax%s", max_age,
-	    secure ? "; Secure" : "");
+	if (max_age >= 0)
+		buf_printf(&c, "; Max-Age=%lld", max_age);
+	buf_printf(&c, "; HttpOnly; SameSite=Lax%s", secure ? "; Secure" : "");
 	if (!c.oom)
 		resp_header(r, "Set-Cookie", c.p);
 	else
@@ -330,7 +402,10 @@ session_start(struct req *r, int64_t user)
 	    SQLITE_STATIC) : sqlite3_bind_null(st, 7)) != SQLITE_OK ||
 	    db_step(st) == -1)
 		goto out;
-	cookie_set(r, tok.p, r->app->conf.session_lifetime);
+	cookie_set(r, SESSION_COOKIE, tok.p, r->app->conf.session_lifetime);
+	/* The sign-in form's token has served. */
+	if (req_cookie(r, LOGIN_COOKIE, &hash) != NULL)
+		cookie_set(r, LOGIN_COOKIE, "", 0);
 	rc = 0;
 out:
 	if (st != NULL)
@@ -367,7 +442,7 @@ out:
 	if (st != NULL)
 		db_stmt_done(st);
 	if (!others)
-		cookie_set(r, "", 0);
+		cookie_set(r, SESSION_COOKIE, "", 0);
 	buf_release(&hash);
 	return rc;
 }

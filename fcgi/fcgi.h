@@ -23,6 +23,7 @@
 #define FIELD_MAX	4096	/* bytes in a multipart form's plain field */
 #define ARGS_MAX	4	/* path segments a route captures */
 #define SESSION_COOKIE	"hearth_session"
+#define LOGIN_COOKIE	"hearth_login"	/* the sign-in form's CSRF token */
 #define LOCAL_PATH_MAX	1024	/* longest next= or back= path accepted */
 
 /* Process-lifetime state, built before the workers start. */
@@ -84,6 +85,7 @@ struct req {
 	struct buf	 body;		/* the request body */
 	struct param	*params;	/* query, then form */
 	size_t		 nparams;
+	size_t		 nquery;	/* params[0..nquery) are the query's */
 	size_t		 params_cap;
 	int		 params_over;	/* more than PARAMS_MAX were sent */
 	struct multipart mp;		/* a multipart form's parts */
@@ -167,6 +169,7 @@ struct opml_result {
 int		 need_user(struct req *);
 int		 csrf_ok(struct req *);
 int		 origin_ok(struct req *);
+int		 login_token(struct req *, struct buf *);
 void		 csrf_field(struct req *);
 int		 session_load(struct req *);
 int		 session_start(struct req *, int64_t);
@@ -236,6 +239,7 @@ void		 entry_toggles(struct req *, int64_t, int, int, const char *,
 
 /* page_login.c */
 int		 page_login(struct req *);
+void		 login_refused(struct req *);
 int		 page_logout(struct req *);
 int		 page_password(struct req *);
 
@@ -288,6 +292,7 @@ void		 req_reset(struct req *);
 void		 req_release(struct req *);
 const char	*req_env(const struct req *, const char *);
 const char	*req_param(const struct req *, const char *);
+const char	*req_form(const struct req *, const char *);
 size_t		 req_params(const struct req *, const char *, const char **,
 		    size_t);
 const char	*req_cookie(const struct req *, const char *, struct buf *);

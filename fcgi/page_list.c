@@ -563,7 +563,6 @@ page_icon(struct req *r)
 		    (size_t)n);
 	db_stmt_done(st);
 	resp_header(r, "Cache-Control", "private, max-age=31536000, immutable");
-	resp_header(r, "X-Content-Type-Options", "nosniff");
 	/* An SVG opened on its own runs no script. */
 	resp_header(r, "Content-Security-Policy",
 	    "default-src 'none'; style-src 'unsafe-inline'; sandbox");

@@ -39,9 +39,13 @@ static void
 login_form(struct req *r, int status, const char *msg, const char *name)
 {
 	struct buf	*b = &r->resp.body;
+	struct buf	 tok;
 	const char	*next = next_of(r);
 
+	buf_init(&tok);
 	buf_reset(b);
+	if (login_token(r, &tok) == -1)
+		b->oom = 1;
 	r->resp.status = status;
 	page_begin(r, "Sign in", NAV_NONE);
 	HTML_LIT(b, "<section class=\"login\">\n<h1>Sign in</h1>\n");
@@ -52,7 +56,10 @@ login_form(struct req *r, int status, const char *msg, const char *name)
 	}
 	HTML_LIT(b, "<form method=\"post\" action=\"");
 	html_href(r, "/login");
+	HTML_LIT(b, "\">\n<input type=\"hidden\" name=\"csrf\" value=\"");
+	html_puts(b, tok.p);
 	HTML_LIT(b, "\">\n");
+	buf_release(&tok);
 	if (next != NULL) {
 		HTML_LIT(b, "<input type=\"hidden\" name=\"next\" value=\"");
 		html_puts(b, next);
@@ -147,6 +154,17 @@ out:
 	buf_release(&msg);
 	buf_release(&stored);
 	return rc;
+}
+
+/*
+ * R_ORIGIN's refusal of a sign-in whose form token is missing or wrong
+ * (an old form, or another site's): the form again, with a fresh token.
+ */
+void
+login_refused(struct req *r)
+{
+	login_form(r, 403, "The sign-in form had expired: sign in again.",
+	    NULL);
 }
 
 /*

@@ -26,7 +26,6 @@ page_opml_export(struct req *r)
 	resp_header(r, "Content-Disposition",
 	    "attachment; filename=\"hearth.opml\"");
 	resp_header(r, "Cache-Control", "no-store");
-	resp_header(r, "X-Content-Type-Options", "nosniff");
 	return 0;
 }
 

@@ -241,6 +241,7 @@ req_read(struct req *r)
 		r->resp.status = 400;
 		return -1;
 	}
+	r->nquery = r->nparams;
 	if ((s = req_env(r, "CONTENT_LENGTH")) != NULL && *s != '\0') {
 		len = strtonum(s, 0, LLONG_MAX, &errstr);
 		if (errstr != NULL) {
@@ -302,6 +303,22 @@ req_param(const struct req *r, const char *name)
 	size_t	 i;
 
 	for (i = 0; i < r->nparams; i++)
+		if (strcmp(r->params[i].name, name) == 0)
+			return r->params[i].value;
+	return NULL;
+}
+
+/*
+ * The first parameter called name of the form in the body (urlencoded
+ * or multipart), never of the query; or NULL.  For credentials and
+ * CSRF tokens, which a query would leave in access logs.
+ */
+const char *
+req_form(const struct req *r, const char *name)
+{
+	size_t	 i;
+
+	for (i = r->nquery; i < r->nparams; i++)
 		if (strcmp(r->params[i].name, name) == 0)
 			return r->params[i].value;
 	return NULL;
@@ -401,8 +418,8 @@ status_text(int status)
 }
 
 /*
- * Write the answer: status, type, length, the handler's headers, and the
- * body unless HEAD or a 204/304.  An allocation failure anywhere in the
+ * Write the answer: status, nosniff, type, length, the handler's headers,
+ * and the body unless HEAD or a 204/304.  An allocation failure anywhere in the
  * request turns into a bare 500 here.  0, or -1 when the client is gone.
  */
 int
@@ -424,12 +441,17 @@ resp_send(struct req *r)
 	if (p->status == 0)
 		p->status = 200;
 	nobody = p->status == 204 || p->status == 304;
-	/* libfcgi's own printf knows no %zu: format here. */
+	/*
+	 * libfcgi's own printf knows no %zu: format here.  Every answer,
+	 * JSON, text and errors included, is never sniffed for a type.
+	 */
 	if (nobody)
-		n = snprintf(line, sizeof(line), "Status: %d %s\r\n",
-		    p->status, status_text(p->status));
+		n = snprintf(line, sizeof(line), "Status: %d %s\r\n"
+		    "X-Content-Type-Options: nosniff\r\n", p->status,
+		    status_text(p->status));
 	else
 		n = snprintf(line, sizeof(line), "Status: %d %s\r\n"
+		    "X-Content-Type-Options: nosniff\r\n"
 		    "Content-Type: %s\r\nContent-Length: %zu\r\n", p->status,
 		    status_text(p->status), p->type != NULL ? p->type :
 		    "text/plain; charset=utf-8", p->body.len);
@@ -468,7 +490,7 @@ req_reset(struct req *r)
 	buf_reset(&r->resp.head);
 	buf_reset(&r->resp.body);
 	r->params = NULL;
-	r->nparams = r->params_cap = 0;
+	r->nparams = r->nquery = r->params_cap = 0;
 	r->path = r->user_name = r->csrf = NULL;
 	memset(r->args, 0, sizeof(r->args));
 	memset(r->id, 0, sizeof(r->id));

@@ -154,7 +154,15 @@ has '"api_version":3' && has '"auth":1' &&
     ok "api_version and auth are JSON numbers" ||
     nok "api_version and auth are JSON numbers"
 req "$U/fever/?api&api_key=$ka"
-is "the key in the query (GET)" 200 '$j->{auth}' 1
+is "the key in the query is refused: auth 0" 200 '$j->{auth}' 0
+req -d "groups=1" "$U/fever/?api&api_key=$ka"
+is "the key in the query of a POST is refused too" 200 '$j->{auth}' 0
+if ! grep -q "$ka" "$S/n/logs/access.log" &&
+    grep -q 'GET /fever/ HTTP' "$S/n/logs/access.log"; then
+	ok "the access log keeps no api_key (but the requests)"
+else
+	nok "the access log keeps no api_key (but the requests)"
+fi
 req -d "api_key=$ka" "$U/fever?api"
 is "/fever without the slash" 200 '$j->{auth}' 1
 req -d "api_key=$ka" "$U/fever/?api=xml"

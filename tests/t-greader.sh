@@ -213,10 +213,22 @@ check "ClientLogin: a 64-digit hex token" \
     "${#TA}" -eq 64
 check "ClientLogin: text/plain" test "$(hdr Content-Type)" = \
     "text/plain; charset=utf-8"
-req "$U/accounts/ClientLogin?Email=alice&Passwd=alice-api-pass"
+req -d 'Email=alice&Passwd=alice-api-pass' "$U/accounts/ClientLogin"
 t2=$(sed -n 's/^Auth=//p' "$S/b")
-check "ClientLogin by GET: another token" \
+check "ClientLogin again: another token" \
     test "$code" = 200 -a -n "$t2" -a "$t2" != "$TA"
+req "$U/accounts/ClientLogin?Email=alice&Passwd=alice-api-pass"
+is_nl "ClientLogin: the password in the URL is refused" 400 \
+    Error=BadAuthentication \
+    "Info=Send Email and Passwd in the body of a POST, not in the URL"
+req -d 'service=reader' \
+    "$U/accounts/ClientLogin?Email=alice&Passwd=alice-api-pass"
+is_nl "ClientLogin: in the URL of a POST too" 400 \
+    Error=BadAuthentication \
+    "Info=Send Email and Passwd in the body of a POST, not in the URL"
+check "the access log keeps no password (but the requests)" \
+    sh -c "! grep -q 'alice-api-pass' '$S/n/logs/access.log' &&
+    grep -q 'GET /accounts/ClientLogin HTTP' '$S/n/logs/access.log'"
 req -d 'Email=ALICE&Passwd=alice-api-pass&output=json' \
     "$U/accounts/ClientLogin"
 t3=$(sed -n 's/.*"Auth":"\([0-9a-f]*\)".*/\1/p' "$S/b")
@@ -259,7 +271,9 @@ req -H "Authorization: Basic YWxpY2U6YWxpY2UtYXBpLXBhc3M=" \
     "$U$API/user-info"
 is "Basic credentials are not Google Reader's" 401 Unauthorized
 req "$U$API/user-info?T=$TA"
-is "T in the query instead of the header" 200
+is "T in the query is no credential" 401 Unauthorized
+req -d "T=$TA" "$U$API/user-info"
+is "T in the form instead of the header" 200
 sql "DELETE FROM login_throttle"
 ga "$API/token"
 is "token: the caller's token, no newline" 200 "$TA"

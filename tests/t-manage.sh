@@ -112,9 +112,10 @@ else
 	exit 1
 fi
 U=$NGX_URL
-as alice -H "Origin: $U" -d 'name=alice&password=alice-pass-1' "$U/login"
+web_login "$S/alice.jar" "$U" -H "Origin: $U" \
+    -d 'name=alice&password=alice-pass-1'
 is "alice signs in" 303
-as bob -H "Origin: $U" -d 'name=bob&password=bob-pass-22' "$U/login"
+web_login "$S/bob.jar" "$U" -H "Origin: $U" -d 'name=bob&password=bob-pass-22'
 is "bob signs in" 303
 
 # --- signed out -------------------------------------------------------

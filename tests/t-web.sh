@@ -532,7 +532,7 @@ else
 	nok "sign-in page: versioned hearth.css and hearth.js"
 fi
 
-req -d 'name=alice&password=wrong-password' "$U/login"
+web_login - "$U" -d 'name=alice&password=wrong-password'
 case $code in
 200|401|403)
 	if has 'Wrong name or password' && [ -z "$(session_cookie)" ]; then
@@ -542,18 +542,42 @@ case $code in
 	fi ;;
 *) nok "a wrong password: status $code" ;;
 esac
-req -H 'Origin: http://evil.example' \
-    -d 'name=alice&password=alice-pass-1' "$U/login"
+web_login - "$U" -H 'Origin: http://evil.example' \
+    -d 'name=alice&password=alice-pass-1'
 is "sign-in from another site's form (Origin) is 403" 403 \
     test -z "$(session_cookie)"
-req -H 'Origin: null' -H 'Sec-Fetch-Site: cross-site' \
-    -d 'name=alice&password=alice-pass-1' "$U/login"
+web_login - "$U" -H 'Origin: null' -H 'Sec-Fetch-Site: cross-site' \
+    -d 'name=alice&password=alice-pass-1'
 is "sign-in from another site (Origin: null, cross-site) is 403" 403 \
     test -z "$(session_cookie)"
-req -H 'Origin: null' -H 'Sec-Fetch-Site: same-origin' \
-    -d 'name=alice&password=alice-pass-1' "$U/login"
+web_login - "$U" -H 'Origin: null' -H 'Sec-Fetch-Site: same-origin' \
+    -d 'name=alice&password=alice-pass-1'
 is "sign-in from the page as a browser sends it (Origin: null)" 303
-as alice -H "Origin: $U" -d 'name=alice&password=alice-pass-1' "$U/login"
+# Login CSRF: another site's form, sent with "Origin: null" and no
+# Sec-Fetch-Site (older browsers), has no way to the form's token.
+req -H 'Origin: null' -d 'name=alice&password=alice-pass-1' "$U/login"
+is "login CSRF: Origin null, no Sec-Fetch-Site, no token is 403" 403 \
+    has 'sign in again'
+check "login CSRF: no session for it" test -z "$(session_cookie)"
+rm -f "$S/other.jar"
+req -b "$S/other.jar" -c "$S/other.jar" "$U/login"
+ltok=$(sed -n 's/.*name="csrf" value="\([0-9a-f]*\)".*/\1/p' "$S/b")
+check "the sign-in form carries a token (${#ltok} digits)" test ${#ltok} = 64
+check "the sign-in form's cookie: HttpOnly, SameSite, for this session" \
+    grep -qi "^set-cookie: hearth_login=$ltok; Path=/; HttpOnly; SameSite=Lax.$" \
+    "$S/h"
+req -d "csrf=$ltok&name=alice&password=alice-pass-1" "$U/login"
+is "login CSRF: the form's token without its cookie is 403" 403
+rm -f "$S/login.jar"
+req -b "$S/login.jar" -c "$S/login.jar" "$U/login"
+req -b "$S/login.jar" -d "csrf=$ltok&name=alice&password=alice-pass-1" \
+    "$U/login"
+is "login CSRF: another form's token with this cookie is 403" 403
+req -b "$S/other.jar" -d 'name=alice&password=alice-pass-1' \
+    "$U/login?csrf=$ltok"
+is "login CSRF: the token in the query does not count" 403
+web_login "$S/alice.jar" "$U" -H "Origin: $U" \
+    -d 'name=alice&password=alice-pass-1'
 is "alice signs in: 303 to /" 303 test "$(hdr Location)" = /
 c=$(session_cookie)
 case $c in
@@ -572,21 +596,20 @@ case $c in
 *Secure*) nok "session cookie: no Secure over plain http ($c)" ;;
 *) ok "session cookie: no Secure over plain http" ;;
 esac
-req -H 'X-Forwarded-Proto: https' -d 'name=bob&password=bob-pass-22' \
-    "$U/login"
+web_login - "$U" -H 'X-Forwarded-Proto: https' \
+    -d 'name=bob&password=bob-pass-22'
 case $(session_cookie) in
 *Secure*) nok "hearth.conf: X-Forwarded-Proto from a client gives Secure" ;;
 '') nok "bob signs in (X-Forwarded-Proto from a client): $code" ;;
 *) ok "hearth.conf: X-Forwarded-Proto from a client is not believed" ;;
 esac
-as bob -d 'name=bob&password=bob-pass-22' "$U/login"
+web_login "$S/bob.jar" "$U" -d 'name=bob&password=bob-pass-22'
 is "bob signs in" 303
-req "$U/login?next=//evil.example/x" -d \
-    'name=bob&password=bob-pass-22&next=//evil.example/x'
+web_login - "$U" -d 'name=bob&password=bob-pass-22&next=//evil.example/x'
 is "next=//evil.example is not followed" 303 \
     test "$(hdr Location)" = /
-req -d 'name=bob&password=bob-pass-22&next=https://evil.example/' \
-    "$U/login"
+web_login - "$U" \
+    -d 'name=bob&password=bob-pass-22&next=https://evil.example/'
 is "next=https://evil.example/ is not followed" 303 \
     test "$(hdr Location)" = /
 as alice "$U/login?next=/starred"
@@ -949,7 +972,7 @@ page "digest of today" alice '/digest?since=today' 'Digest'
 as alice "$U/digest?since=tomorrow"
 is "digest: a bad since= is 400" 400
 
-as bob2 -d 'name=bob&password=bob-pass-22' "$U/login"
+web_login "$S/bob2.jar" "$U" -d 'name=bob&password=bob-pass-22'
 page "password page" bob /password 'name="new2"'
 bcsrf=$(field csrf)
 as bob -d "csrf=$bcsrf&old=not-it-at-all&new=bob-pass-33&new2=bob-pass-33" \
@@ -965,7 +988,7 @@ as bob2 "$U/"
 is "change password: other sessions end" 303
 as bob "$U/"
 is "change password: this session goes on" 200
-req -d 'name=bob&password=bob-pass-33' "$U/login"
+web_login - "$U" -d 'name=bob&password=bob-pass-33'
 is "sign in with the new password" 303
 as bob -d "csrf=$bcsrf&old=bob-pass-33&new=bob-pass-22&new2=bob-pass-22" \
     "$U/password"
@@ -1027,9 +1050,9 @@ if NGX_PING=/reader/healthz NGX_PING_STATUS=200 ngx_start "$S/np"; then
 	is "prefix: the page's style sheet ($pcss)" 200
 	fwd="-H X-Forwarded-Proto:https -H X-Forwarded-Host:news.example"
 	# shellcheck disable=SC2086
-	req $fwd -H 'X-Forwarded-For: 203.0.113.20' \
+	web_login - "$P/reader" $fwd -H 'X-Forwarded-For: 203.0.113.20' \
 	    -H 'Origin: https://news.example' \
-	    -d 'name=alice&password=alice-pass-1' "$P/reader/login"
+	    -d 'name=alice&password=alice-pass-1'
 	is "prefix: alice signs in through the tunnel" 303 \
 	    test "$(hdr Location)" = /reader/
 	c=$(session_cookie)
@@ -1066,22 +1089,22 @@ if NGX_PING=/reader/healthz NGX_PING_STATUS=200 ngx_start "$S/np"; then
 	# Sign-in throttling, per client address as the proxy reports it.
 	i=1
 	while [ "$i" -le 4 ]; do
-		req -H 'X-Forwarded-For: 203.0.113.66' \
-		    -d "name=mallory&password=guess-$i" "$P/reader/login"
+		web_login - "$P/reader" -H 'X-Forwarded-For: 203.0.113.66' \
+		    -d "name=mallory&password=guess-$i"
 		[ "$code" = 403 ] || break
 		i=$((i + 1))
 	done
 	check "throttle: 4 failures are 403 (stopped at $i: $code)" \
 	    test "$i" = 5
-	req -H 'X-Forwarded-For: 203.0.113.66' \
-	    -d 'name=mallory&password=guess-5' "$P/reader/login"
+	web_login - "$P/reader" -H 'X-Forwarded-For: 203.0.113.66' \
+	    -d 'name=mallory&password=guess-5'
 	is "throttle: the 5th attempt is 429" 429 has 'Too many'
-	req -H 'X-Forwarded-For: 203.0.113.66' \
-	    -d 'name=bob&password=bob-pass-22' "$P/reader/login"
+	web_login - "$P/reader" -H 'X-Forwarded-For: 203.0.113.66' \
+	    -d 'name=bob&password=bob-pass-22'
 	is "throttle: that address is locked out, even for bob" 429 \
 	    test -z "$(session_cookie)"
-	req -H 'X-Forwarded-For: 203.0.113.67' \
-	    -d 'name=bob&password=bob-pass-22' "$P/reader/login"
+	web_login - "$P/reader" -H 'X-Forwarded-For: 203.0.113.67' \
+	    -d 'name=bob&password=bob-pass-22'
 	is "throttle: another address signs bob in" 303
 	ngx_stop "$S/np"
 else
