@@ -1,4 +1,5 @@
-/* cmd_user.c: hearthctl user add|passwd|del|list */
+/* cmd_user.c: hearthctl user add|passwd|del|list|unlock */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -269,4 +270,34 @@ cmd_user_list(struct ctl *c, int argc, char **argv)
 	}
 	db_stmt_done(st);
 	return r == -1 ? CTL_ERR : CTL_OK;
+}
+
+/*
+ * hearthctl user unlock NAME: forget the wrong passwords tried for NAME
+ * (web and API, from every address), which lifts the delays they put
+ * on its sign-ins.  NAME need not be a user: guesses name anyone.
+ */
+int
+cmd_user_unlock(struct ctl *c, int argc, char **argv)
+{
+	sqlite3_stmt	*st;
+	char		 name[256];
+	size_t		 i;
+	int		 r;
+
+	(void)argc;
+	for (i = 0; argv[0][i] != '\0' && i + 1 < sizeof(name); i++)
+		name[i] = (char)tolower((unsigned char)argv[0][i]);
+	name[i] = '\0';
+	st = db_stmt(&c->db, STMT_THROTTLE_UNLOCK);
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	r = db_step(st);
+	db_stmt_done(st);
+	if (r == -1)
+		return CTL_ERR;
+	if (!c->quiet)
+		printf("forgot the failed sign-ins of %s from %d address%s\n",
+		    argv[0], sqlite3_changes(c->db.db),
+		    sqlite3_changes(c->db.db) == 1 ? "" : "es");
+	return CTL_OK;
 }

@@ -547,9 +547,7 @@ fever_auth(struct req *r)
 	resp_header(r, "Cache-Control", "no-store");
 	if ((auth = api_auth_fever(r, req_form(r, "api_key"))) != 0)
 		return auth == 1 ? 1 : fever_fail(r);
-	if (api_throttled(r))
-		log_debug("fever: %s is throttled", r->remote);
-	else if (req_form(r, "api_key") == NULL &&
+	if (req_form(r, "api_key") == NULL &&
 	    req_param(r, "api_key") != NULL)
 		log_info("fever: api_key from %s refused: it is in the URL, "
 		    "not the body of a POST", r->remote != NULL ? r->remote :

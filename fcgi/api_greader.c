@@ -77,8 +77,8 @@ preflight(struct req *r)
  * R_GR and R_GR_SIGNIN: the headers every answer of the API carries,
  * and the answer to a CORS preflight; then, with token, the caller by
  * its GoogleLogin token (or T).  1 to go on (r->user_id set with
- * token); 0 with the answer made: the preflight, 401, or 429 for an
- * address locked out; -1 on an error.
+ * token); 0 with the answer made: the preflight or 401 (a token is
+ * never throttled); -1 on an error.
  */
 int
 gr_auth(struct req *r, int token)
@@ -94,11 +94,6 @@ gr_auth(struct req *r, int token)
 		return 1;
 	if ((rc = api_auth_greader(r)) != 0)
 		return rc;
-	if (api_throttled(r)) {
-		resp_header(r, "Retry-After", "60");
-		gr_answer_text(r, 429, "Too Many Requests");
-		return 0;
-	}
 	resp_header(r, "X-Reader-Google-Bad-Token", "true");
 	resp_header(r, "Google-Bad-Token", "true");
 	gr_answer_text(r, 401, "Unauthorized");
@@ -131,7 +126,7 @@ api_greader_login(struct req *r)
 		return -1;
 	if (rc == 0) {
 		if (api_throttled(r)) {
-			resp_header(r, "Retry-After", "60");
+			retry_after(r);
 			return gr_answer_text(r, 429,
 			    "Error=TooManyAttempts\n");
 		}

@@ -447,66 +447,136 @@ out:
 	return rc;
 }
 
-/* The throttle key of the client address (ip 1) or of a user name. */
+/*
+ * Throttling of password guesses.  Each wrong password is counted for
+ * its account name (lowercase, whether or not such a user exists) and
+ * the client's address, apart for the web sign-in and the API
+ * password.  A password is checked only when no delay applies, so a
+ * guess that must wait costs no scrypt:
+ *
+ *  - the pair: after login_max_failures wrong passwords for a name
+ *    from an address, that address waits DELAY_BASE after its last
+ *    failure for that name, twice as long with each further one, up to
+ *    login_lockout;
+ *  - the account: after ACCOUNT_FACTOR times as many for a name from
+ *    all addresses together, every address that has failed for it
+ *    waits likewise, counted from the account's last failure; an
+ *    address that has not failed for it is never held back by it, so
+ *    the owner signs in from home while guesses come from elsewhere;
+ *  - the address: after as many from one address over ADDR_NAMES
+ *    names or more, that address waits likewise for every name.
+ *
+ * A right password clears its pair only.  Failures are forgotten a
+ * FORGET_AFTER after their last; hearthctl user unlock forgets a
+ * name's.  Tokens and keys are no guesses: they are looked up, never
+ * throttled.
+ */
+#define DELAY_BASE	60		/* seconds: the first delay */
+#define ACCOUNT_FACTOR	4		/* x login_max_failures, any address */
+#define ADDR_NAMES	3		/* names an address failed for */
+#define FORGET_AFTER	(24 * 60 * 60)	/* seconds after the last failure */
+
+/* name in lowercase into b (names compare without ASCII case). */
 static void
-throttle_key(struct req *r, struct buf *k, int ip, const char *name)
+throttle_name(struct buf *b, const char *name)
 {
 	size_t	 i;
 
-	buf_reset(k);
-	if (ip) {
-		BUF_LIT(k, "ip:");
-		buf_puts(k, r->remote != NULL ? r->remote : "?");
-		return;
-	}
-	BUF_LIT(k, "user:");
-	/* Names compare without ASCII case, as the user table does. */
+	buf_reset(b);
 	for (i = 0; name[i] != '\0'; i++)
-		buf_putc(k, (char)tolower((unsigned char)name[i]));
+		buf_putc(b, (char)tolower((unsigned char)name[i]));
+	buf_putc(b, '\0');
+	b->len--;
+}
+
+/* Bind kind, the lowercase name and the client's address as ?1 ?2 ?3. */
+static int
+throttle_bind(struct req *r, sqlite3_stmt *st, const char *kind,
+    const struct buf *name)
+{
+	if (sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 2, name->p, (int)name->len, SQLITE_STATIC) !=
+	    SQLITE_OK)
+		return -1;
+	/* The account's statement has no address. */
+	if (sqlite3_bind_parameter_count(st) >= 3 && sqlite3_bind_text(st, 3,
+	    r->remote != NULL ? r->remote : "?", -1, SQLITE_STATIC) !=
+	    SQLITE_OK)
+		return -1;
+	return 0;
 }
 
 /*
- * Whether sign-ins for name from this client are locked out: after
- * login_max_failures failures of the name or of the address within
- * login_lockout.  Returns 1 with *minutes set to the wait left, 0 when
- * not locked, -1 on a database failure (logged).
+ * The wait after n failures, the last at last, once free of them are
+ * spent: 0 when none is due any more.
+ */
+static int64_t
+delay_left(const struct conf *c, int64_t n, int64_t free, int64_t last,
+    time_t now)
+{
+	int64_t	 d = DELAY_BASE;
+
+	if (n < free)
+		return 0;
+	for (n -= free; n > 0 && d < c->login_lockout; n--)
+		d *= 2;
+	if (d > c->login_lockout)
+		d = c->login_lockout;
+	return last + d > now ? last + d - now : 0;
+}
+
+/*
+ * Whether a password for name (kind "web" or "api") from this client
+ * must wait, before it is checked.  Returns 1 with *wait the seconds
+ * left, 0 when it may be checked now, -1 on a database failure
+ * (logged).
  */
 int
-login_locked(struct req *r, const char *name, int *minutes)
+login_throttled(struct req *r, const char *kind, const char *name,
+    int64_t *wait)
 {
+	static const enum stmt	 q[] = { STMT_THROTTLE_PAIR,
+	    STMT_THROTTLE_ACCOUNT, STMT_THROTTLE_ADDR };
 	const struct conf	*c = &r->app->conf;
 	struct buf		 k;
 	sqlite3_stmt		*st = NULL;
 	time_t			 now = time(NULL);
-	int64_t			 end, left = 0;
-	int			 ip, step, rc = -1;
+	int64_t			 n, last, names, pair = 0, left;
+	size_t			 i;
+	int			 rc = -1;
 
-	*minutes = 0;
+	*wait = 0;
 	if (c->login_max_failures == 0)
 		return 0;
 	buf_init(&k);
-	for (ip = 0; ip < 2; ip++) {
-		throttle_key(r, &k, ip, name);
-		if (k.oom || (st = db_stmt(r->db, STMT_THROTTLE_GET)) == NULL ||
-		    sqlite3_bind_text(st, 1, k.p, (int)k.len, SQLITE_STATIC) !=
-		    SQLITE_OK || (step = db_step(st)) == -1)
+	throttle_name(&k, name);
+	for (i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
+		if (k.oom || (st = db_stmt(r->db, q[i])) == NULL ||
+		    throttle_bind(r, st, kind, &k) == -1 || db_step(st) != 1)
 			goto out;
-		if (step == 1 &&
-		    sqlite3_column_int64(st,
-		    THROTTLE_COL_FAILURES) >= c->login_max_failures) {
-			end = sqlite3_column_int64(st,
-			    THROTTLE_COL_WINDOW_START) + c->login_lockout;
-			if (end - now > left)
-				left = end - now;
-		}
+		n = sqlite3_column_int64(st, THROTTLE_COL_FAILURES);
+		last = sqlite3_column_int64(st, THROTTLE_COL_LAST_AT);
+		names = sqlite3_column_int64(st, THROTTLE_COL_NAMES);
 		db_stmt_done(st);
 		st = NULL;
+		if (q[i] == STMT_THROTTLE_PAIR) {
+			pair = n;
+			left = delay_left(c, n, c->login_max_failures, last,
+			    now);
+		} else if (q[i] == STMT_THROTTLE_ACCOUNT)
+			left = pair == 0 ? 0 : delay_left(c, n,
+			    ACCOUNT_FACTOR * c->login_max_failures, last, now);
+		else
+			left = names < ADDR_NAMES ? 0 : delay_left(c, n,
+			    ACCOUNT_FACTOR * c->login_max_failures, last, now);
+		if (left > *wait)
+			*wait = left;
 	}
-	if (left > 0) {
-		*minutes = (int)((left + 59) / 60);
-		rc = 1;
-	} else
-		rc = 0;
+	rc = *wait > 0;
+	if (rc == 1)
+		log_info("%s sign-in for \"%s\" from %s: held back %lld s",
+		    kind, name, r->remote != NULL ? r->remote : "?",
+		    (long long)*wait);
 out:
 	if (st != NULL)
 		db_stmt_done(st);
@@ -515,54 +585,58 @@ out:
 }
 
 /*
- * Count a failed sign-in (or a wrong current password) against name and
- * against the client address, and forget windows long over.
+ * Count a wrong password for name (kind "web" or "api") from this
+ * client, and forget failures long past.
  */
 void
-login_failed(struct req *r, const char *name)
+login_failed(struct req *r, const char *kind, const char *name)
 {
-	const struct conf	*c = &r->app->conf;
-	struct buf		 k;
-	sqlite3_stmt		*st;
-	time_t			 now = time(NULL);
-	int			 ip;
+	struct buf	 k;
+	sqlite3_stmt	*st;
+	time_t		 now = time(NULL);
 
-	log_info("sign-in failed for \"%s\" from %s", name,
+	log_info("%s sign-in failed for \"%s\" from %s", kind, name,
 	    r->remote != NULL ? r->remote : "?");
-	if (c->login_max_failures == 0)
+	if (r->app->conf.login_max_failures == 0)
 		return;
 	buf_init(&k);
-	for (ip = 0; ip < 2; ip++) {
-		throttle_key(r, &k, ip, name);
-		if (k.oom || (st = db_stmt(r->db, STMT_THROTTLE_FAIL)) == NULL)
-			break;
-		if (sqlite3_bind_text(st, 1, k.p, (int)k.len, SQLITE_STATIC) ==
-		    SQLITE_OK && sqlite3_bind_int64(st, 2, now) == SQLITE_OK &&
-		    sqlite3_bind_int64(st, 3, c->login_lockout) == SQLITE_OK)
+	throttle_name(&k, name);
+	if (!k.oom && (st = db_stmt(r->db, STMT_THROTTLE_FAIL)) != NULL) {
+		if (throttle_bind(r, st, kind, &k) == 0 &&
+		    sqlite3_bind_int64(st, 4, now) == SQLITE_OK)
 			db_step(st);
 		db_stmt_done(st);
 	}
 	if ((st = db_stmt(r->db, STMT_THROTTLE_PRUNE)) != NULL) {
-		if (sqlite3_bind_int64(st, 1, now - c->login_lockout) ==
-		    SQLITE_OK)
+		if (sqlite3_bind_int64(st, 1, now - FORGET_AFTER) == SQLITE_OK)
 			db_step(st);
 		db_stmt_done(st);
 	}
 	buf_release(&k);
 }
 
-/* A successful sign-in clears the failures counted against name. */
+/* "N seconds" or "N minutes" (rounded up) for a wait of s seconds. */
 void
-login_succeeded(struct req *r, const char *name)
+wait_text(struct buf *b, int64_t s)
+{
+	if (s < 60)
+		buf_printf(b, "%lld second%s", (long long)s, s == 1 ? "" : "s");
+	else
+		buf_printf(b, "%lld minute%s", (long long)(s + 59) / 60,
+		    s <= 60 ? "" : "s");
+}
+
+/* The right password clears the failures of name from this client. */
+void
+login_succeeded(struct req *r, const char *kind, const char *name)
 {
 	struct buf	 k;
 	sqlite3_stmt	*st;
 
 	buf_init(&k);
-	throttle_key(r, &k, 0, name);
+	throttle_name(&k, name);
 	if (!k.oom && (st = db_stmt(r->db, STMT_THROTTLE_CLEAR)) != NULL) {
-		if (sqlite3_bind_text(st, 1, k.p, (int)k.len, SQLITE_STATIC) ==
-		    SQLITE_OK)
+		if (throttle_bind(r, st, kind, &k) == 0)
 			db_step(st);
 		db_stmt_done(st);
 	}

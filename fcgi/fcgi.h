@@ -99,6 +99,8 @@ struct req {
 	int		 page_size;	/* the user's list length; 0: not read */
 	int		 asc;		/* the user's order: oldest first */
 	char		*csrf;		/* this session's form token */
+	int64_t		 throttled;	/* a password check must wait this many
+					   seconds (api_auth_password()) */
 	struct resp	 resp;
 };
 
@@ -174,9 +176,11 @@ void		 csrf_field(struct req *);
 int		 session_load(struct req *);
 int		 session_start(struct req *, int64_t);
 int		 session_end(struct req *, int);
-int		 login_locked(struct req *, const char *, int *);
-void		 login_failed(struct req *, const char *);
-void		 login_succeeded(struct req *, const char *);
+int		 login_throttled(struct req *, const char *, const char *,
+		    int64_t *);
+void		 login_failed(struct req *, const char *, const char *);
+void		 login_succeeded(struct req *, const char *, const char *);
+void		 wait_text(struct buf *, int64_t);
 
 /* layout.c: the frame every HTML page shares */
 void		 page_begin(struct req *, const char *, enum nav);

@@ -89,8 +89,8 @@ login_post(struct req *r)
 	sqlite3_stmt	*st = NULL;
 	struct buf	 msg, stored;
 	const char	*name, *pw, *next, *hash = dummy_hash;
-	int64_t		 uid = 0;
-	int		 minutes, ok, rc = -1, step;
+	int64_t		 uid = 0, wait;
+	int		 ok, rc = -1, step;
 
 	buf_init(&msg);
 	buf_init(&stored);
@@ -106,12 +106,13 @@ login_post(struct req *r)
 		rc = 0;
 		goto out;
 	}
-	/* Locked out: the password is not even looked at. */
-	if ((ok = login_locked(r, name, &minutes)) == -1)
+	/* Held back: the password is not even looked at. */
+	if ((ok = login_throttled(r, "web", name, &wait)) == -1)
 		goto out;
 	if (ok == 1) {
-		buf_printf(&msg, "Too many attempts; try again in %d minute%s.",
-		    minutes, minutes == 1 ? "" : "s");
+		BUF_LIT(&msg, "Too many wrong passwords; try again in ");
+		wait_text(&msg, wait);
+		BUF_LIT(&msg, ".");
 		login_form(r, 429, msg.oom ? NULL : msg.p, name);
 		rc = 0;
 		goto out;
@@ -135,12 +136,12 @@ login_post(struct req *r)
 	/* About 100 ms of scrypt, the one slow step, for sign-in only. */
 	ok = crypto_password_verify(hash, pw);
 	if (ok != 1 || uid == 0) {
-		login_failed(r, name);
+		login_failed(r, "web", name);
 		login_form(r, 403, "Wrong name or password.", name);
 		rc = 0;
 		goto out;
 	}
-	login_succeeded(r, name);
+	login_succeeded(r, "web", name);
 	if (session_start(r, uid) == -1)
 		goto out;
 	log_info("%s signed in from %s", name,
@@ -243,7 +244,8 @@ password_post(struct req *r)
 	sqlite3_stmt	*st = NULL;
 	struct buf	 h, msg;
 	const char	*old, *pw, *pw2;
-	int		 minutes, ok, rc = -1;
+	int64_t		 wait;
+	int		 ok, rc = -1;
 
 	buf_init(&h);
 	buf_init(&msg);
@@ -255,11 +257,12 @@ password_post(struct req *r)
 		rc = 0;
 		goto out;
 	}
-	if ((ok = login_locked(r, r->user_name, &minutes)) == -1)
+	if ((ok = login_throttled(r, "web", r->user_name, &wait)) == -1)
 		goto out;
 	if (ok == 1) {
-		buf_printf(&msg, "Too many attempts; try again in %d minute%s.",
-		    minutes, minutes == 1 ? "" : "s");
+		BUF_LIT(&msg, "Too many wrong passwords; try again in ");
+		wait_text(&msg, wait);
+		BUF_LIT(&msg, ".");
 		password_form(r, 429, msg.oom ? NULL : msg.p, 0);
 		rc = 0;
 		goto out;
@@ -278,7 +281,7 @@ password_post(struct req *r)
 	    crypto_password_verify(h.p, old) == 1;
 	buf_reset(&h);
 	if (!ok) {
-		login_failed(r, r->user_name);
+		login_failed(r, "web", r->user_name);
 		password_form(r, 403, "The current password is wrong.", 0);
 		rc = 0;
 		goto out;

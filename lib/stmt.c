@@ -609,26 +609,35 @@ static const char *const stmt_sql[STMT__MAX] = {
 	/* ?1 user id, ?2 the token hash kept: the user's other sessions. */
 	[STMT_SESSION_DELETE_OTHERS] =
 	    "DELETE FROM session WHERE user_id = ?1 AND token_hash <> ?2",
-	/* ?1 key ("ip:ADDR", "user:name").  Columns: enum throttle_col. */
-	[STMT_THROTTLE_GET] =
-	    "SELECT failures, window_start FROM login_throttle WHERE key = ?1",
 	/*
-	 * A failed sign-in: ?1 key, ?2 now, ?3 the window's length.  A
-	 * window older than that starts again from this failure.
+	 * Wrong passwords of kind ?1 ('web', 'api'): for account name ?2
+	 * (lowercase) from address ?3; for ?2 from every address; from ?3
+	 * for every account.  Columns: enum throttle_col.
 	 */
+	[STMT_THROTTLE_PAIR] =
+	    "SELECT coalesce(sum(failures), 0), coalesce(max(last_at), 0), 1"
+	    " FROM login_failure WHERE kind = ?1 AND name = ?2 AND addr = ?3",
+	[STMT_THROTTLE_ACCOUNT] =
+	    "SELECT coalesce(sum(failures), 0), coalesce(max(last_at), 0), 1"
+	    " FROM login_failure WHERE kind = ?1 AND name = ?2",
+	[STMT_THROTTLE_ADDR] =
+	    "SELECT coalesce(sum(failures), 0), coalesce(max(last_at), 0),"
+	    " count(*) FROM login_failure WHERE kind = ?1 AND addr = ?3",
+	/* A wrong password: ?1 kind, ?2 name, ?3 address, ?4 now. */
 	[STMT_THROTTLE_FAIL] =
-	    "INSERT INTO login_throttle (key, failures, window_start)"
-	    " VALUES (?1, 1, ?2) ON CONFLICT (key) DO UPDATE SET"
-	    " failures = CASE WHEN window_start > ?2 - ?3"
-	    "  THEN failures + 1 ELSE 1 END,"
-	    " window_start = CASE WHEN window_start > ?2 - ?3"
-	    "  THEN window_start ELSE ?2 END",
-	/* ?1 key: a successful sign-in. */
+	    "INSERT INTO login_failure (kind, name, addr, failures, last_at)"
+	    " VALUES (?1, ?2, ?3, 1, ?4) ON CONFLICT (kind, name, addr)"
+	    " DO UPDATE SET failures = failures + 1, last_at = ?4",
+	/* ?1 kind, ?2 name, ?3 address: the right password came. */
 	[STMT_THROTTLE_CLEAR] =
-	    "DELETE FROM login_throttle WHERE key = ?1",
-	/* ?1 a time: forget windows that started before it. */
+	    "DELETE FROM login_failure WHERE kind = ?1 AND name = ?2"
+	    " AND addr = ?3",
+	/* ?1 a time: forget failures whose last came before it. */
 	[STMT_THROTTLE_PRUNE] =
-	    "DELETE FROM login_throttle WHERE window_start < ?1",
+	    "DELETE FROM login_failure WHERE last_at < ?1",
+	/* ?1 lowercase account name: hearthctl user unlock. */
+	[STMT_THROTTLE_UNLOCK] =
+	    "DELETE FROM login_failure WHERE name = ?1",
 
 	/* ?1 user id.  Columns: enum nav_col. */
 	[STMT_WEB_NAV] =
@@ -1110,7 +1119,9 @@ static const int stmt_ncols[STMT__MAX] = {
 	[STMT_DB_JOURNAL_MODE] = ONE_COL__MAX,
 	[STMT_DB_QUICK_CHECK] = ONE_COL__MAX,
 	[STMT_SESSION_GET] = SESSION_COL__MAX,
-	[STMT_THROTTLE_GET] = THROTTLE_COL__MAX,
+	[STMT_THROTTLE_PAIR] = THROTTLE_COL__MAX,
+	[STMT_THROTTLE_ACCOUNT] = THROTTLE_COL__MAX,
+	[STMT_THROTTLE_ADDR] = THROTTLE_COL__MAX,
 	[STMT_WEB_NAV] = NAV_COL__MAX,
 	[STMT_WEB_LIST_UNREAD] = WEB_COL_LIST__MAX,
 	[STMT_WEB_LIST_UNREAD_FEED] = WEB_COL_LIST__MAX,
@@ -1268,10 +1279,13 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_SESSION_TOUCH),
 	NAME(STMT_SESSION_DELETE),
 	NAME(STMT_SESSION_DELETE_OTHERS),
-	NAME(STMT_THROTTLE_GET),
+	NAME(STMT_THROTTLE_PAIR),
+	NAME(STMT_THROTTLE_ACCOUNT),
+	NAME(STMT_THROTTLE_ADDR),
 	NAME(STMT_THROTTLE_FAIL),
 	NAME(STMT_THROTTLE_CLEAR),
 	NAME(STMT_THROTTLE_PRUNE),
+	NAME(STMT_THROTTLE_UNLOCK),
 	NAME(STMT_WEB_NAV),
 	NAME(STMT_WEB_LIST_UNREAD),
 	NAME(STMT_WEB_LIST_UNREAD_FEED),

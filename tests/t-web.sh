@@ -1086,26 +1086,58 @@ if NGX_PING=/reader/healthz NGX_PING_STATUS=200 ngx_start "$S/np"; then
 	is "prefix: sign out to /reader/login" 303 \
 	    test "$(hdr Location)" = /reader/login
 
-	# Sign-in throttling, per client address as the proxy reports it.
+	# Sign-in throttling, per account name and client address as the
+	# proxy reports it (login_max_failures = 4 here).
+	# guess ADDRESS NAME PASSWORD: one sign-in from ADDRESS.
+	guess() {
+		web_login - "$P/reader" -H "X-Forwarded-For: 203.0.113.$1" \
+		    -d "name=$2&password=$3"
+	}
 	i=1
 	while [ "$i" -le 4 ]; do
-		web_login - "$P/reader" -H 'X-Forwarded-For: 203.0.113.66' \
-		    -d "name=mallory&password=guess-$i"
+		guess 66 mallory "guess-$i"
 		[ "$code" = 403 ] || break
 		i=$((i + 1))
 	done
 	check "throttle: 4 failures are 403 (stopped at $i: $code)" \
 	    test "$i" = 5
-	web_login - "$P/reader" -H 'X-Forwarded-For: 203.0.113.66' \
-	    -d 'name=mallory&password=guess-5'
-	is "throttle: the 5th attempt is 429" 429 has 'Too many'
-	web_login - "$P/reader" -H 'X-Forwarded-For: 203.0.113.66' \
-	    -d 'name=bob&password=bob-pass-22'
-	is "throttle: that address is locked out, even for bob" 429 \
-	    test -z "$(session_cookie)"
-	web_login - "$P/reader" -H 'X-Forwarded-For: 203.0.113.67' \
-	    -d 'name=bob&password=bob-pass-22'
-	is "throttle: another address signs bob in" 303
+	guess 66 mallory guess-5
+	is "throttle: the 5th attempt for that name is 429" 429 \
+	    has 'Too many wrong passwords; try again in'
+	guess 66 bob bob-pass-22
+	is "throttle: the household's other account signs in from there" 303
+	guess 67 bob bob-pass-22
+	is "throttle: so does another address" 303
+	# Guesses for alice from four addresses, four each: the account's
+	# 16 hold back every address that guessed, not one that did not.
+	for a in 70 71 72 73; do
+		for i in 1 2 3 4; do
+			guess "$a" alice "spray-$a-$i"
+		done
+	done
+	is "throttle: 16 guesses for alice from 4 addresses, all 403" 403
+	guess 74 alice spray-74
+	is "throttle: a new address may still try alice once" 403
+	guess 74 alice alice-pass-1
+	is "throttle: after its failure, that address is held back too" 429
+	guess 70 bob bob-pass-22
+	is "throttle: another account from a guessing address is fine" 303
+	guess 75 alice alice-pass-1
+	is "throttle: alice's password from an address that never failed works" \
+	    303
+	# One address guessing many names is held back for every name.
+	for n in carol dave erin frank; do
+		for i in 1 2 3 4; do
+			guess 80 "$n" "x-$i"
+		done
+	done
+	guess 80 bob bob-pass-22
+	is "throttle: an address that failed 16 times over 4 names: 429" 429
+	"$bin/hearthctl" -q -c "$S/hearth.conf" user unlock alice
+	guess 74 alice alice-pass-1
+	is "throttle: hearthctl user unlock alice lets alice in again" 303
+	guess 66 mallory guess-6
+	is "throttle: and leaves the other names held back" 429
 	ngx_stop "$S/np"
 else
 	nok "prefix: nginx starts with nginx/hearth-proxy.conf"
