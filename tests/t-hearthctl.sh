@@ -776,6 +776,8 @@ fresh init alice
 run -q opml import "$real"
 run backup "$T/backup.db"
 check "backup succeeds" eval 'st 0 && out_has "backed up"'
+check "the backup is readable by its owner only (0600), umask 022" \
+    is "$(stat -c %a "$T/backup.db")" 600
 check "the backup opens and is intact" \
     is "$(sqlite3 "$T/backup.db" 'PRAGMA integrity_check')" ok
 check "the backup has the same 10 feeds and 5 categories" \
