@@ -7,6 +7,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "account.h"
 #include "buf.h"
 #include "compat.h"
 #include "crypto.h"
@@ -187,7 +188,6 @@ out:
 int
 cmd_user_passwd(struct ctl *c, int argc, char **argv)
 {
-	sqlite3_stmt	*st;
 	struct buf	 h;
 	int64_t		 id;
 	int		 rc = CTL_ERR, r;
@@ -201,15 +201,13 @@ cmd_user_passwd(struct ctl *c, int argc, char **argv)
 	}
 	if (ctl_password_hash(argv[0], &h) == -1)
 		goto out;
-	st = db_stmt(&c->db, STMT_USER_SET_PASSWORD);
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_text(st, 2, h.p, (int)h.len, SQLITE_STATIC);
-	r = db_step(st);
-	db_stmt_done(st);
-	if (r == -1)
+	/* An account reset signs out whoever held it: web and apps. */
+	if (account_password_set(&c->db, id, h.p, NULL) == -1)
 		goto out;
 	if (!c->quiet)
-		printf("changed the password of %s\n", argv[0]);
+		printf("changed the password of %s: every web sign-in was "
+		    "ended and the API password removed (API keys stay: "
+		    "hearthctl -u %s api-key list)\n", argv[0], argv[0]);
 	rc = CTL_OK;
 out:
 	buf_release(&h);

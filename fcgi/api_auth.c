@@ -290,7 +290,9 @@ pw_tag(struct buf *b, const char *hash)
  * the cache passes at once, whatever the throttle says (a valid
  * credential always works, and costs no scrypt); else, unless the
  * throttle holds the name back from this address (r->throttled set),
- * scrypt decides and a wrong pair is counted (auth.c).  Returns 1 with
+ * scrypt decides and a wrong pair is counted (auth.c); when the workers
+ * that may run scrypt are all busy, r->throttled is 1 (second) and
+ * nothing is counted.  Returns 1 with
  * r->user_id and r->user_name set, 0 for a wrong or held back pair, or
  * -1 on an internal error (logged).
  */
@@ -352,8 +354,13 @@ api_auth_password(struct req *r, const char *name, const char *pw)
 			rc = 0;
 			goto out;
 		}
-		if ((v = crypto_password_verify(hash, pw)) == -1)
+		if ((v = password_verify(r, hash, pw)) == -1)
 			goto out;
+		if (v == PW_BUSY) {
+			r->throttled = 1;
+			rc = 0;
+			goto out;
+		}
 		if (v == 0) {
 			login_failed(r, "api", name);
 			rc = 0;

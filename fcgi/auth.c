@@ -1,5 +1,6 @@
 /* auth.c: web sessions, CSRF tokens and sign-in throttling */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,8 +47,8 @@ cookie_token(struct req *r, const char *name, struct buf *tok)
  * The SHA-256 hex of the session cookie's token into hash; -1 when there
  * is no cookie or it is not a token hearth made.
  */
-static int
-cookie_hash(struct req *r, struct buf *hash)
+int
+session_hash(struct req *r, struct buf *hash)
 {
 	struct buf	 tok;
 	int		 rc = -1;
@@ -80,7 +81,7 @@ session_load(struct req *r)
 	if (r->user_id != 0)
 		return 1;
 	buf_init(&hash);
-	if (cookie_hash(r, &hash) == -1)
+	if (session_hash(r, &hash) == -1)
 		goto out;
 	if ((st = db_stmt(r->db, STMT_SESSION_GET)) == NULL ||
 	    sqlite3_bind_text(st, 1, hash.p, (int)hash.len, SQLITE_STATIC) !=
@@ -417,22 +418,20 @@ out:
 }
 
 /*
- * End sessions of the signed-in user: this one (others 0) and its
- * cookie, or (others 1) every other one, as after a password change.
- * Returns 0, or -1 (logged).
+ * End the signed-in user's session and its cookie.  Returns 0, or -1
+ * (logged).
  */
 int
-session_end(struct req *r, int others)
+session_end(struct req *r)
 {
 	struct buf	 hash;
 	sqlite3_stmt	*st = NULL;
 	int		 rc = -1;
 
 	buf_init(&hash);
-	if (cookie_hash(r, &hash) == -1)
+	if (session_hash(r, &hash) == -1)
 		goto out;
-	if ((st = db_stmt(r->db, others ? STMT_SESSION_DELETE_OTHERS :
-	    STMT_SESSION_DELETE)) == NULL ||
+	if ((st = db_stmt(r->db, STMT_SESSION_DELETE)) == NULL ||
 	    sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
 	    sqlite3_bind_text(st, 2, hash.p, (int)hash.len, SQLITE_STATIC) !=
 	    SQLITE_OK || db_step(st) == -1)
@@ -441,8 +440,7 @@ session_end(struct req *r, int others)
 out:
 	if (st != NULL)
 		db_stmt_done(st);
-	if (!others)
-		cookie_set(r, SESSION_COOKIE, "", 0);
+	cookie_set(r, SESSION_COOKIE, "", 0);
 	buf_release(&hash);
 	return rc;
 }
@@ -613,6 +611,43 @@ login_failed(struct req *r, const char *kind, const char *name)
 		db_stmt_done(st);
 	}
 	buf_release(&k);
+}
+
+/*
+ * Password checks at once: each holds a worker for ~100 ms of scrypt,
+ * so a flood of guesses from many addresses and names, none throttled
+ * yet, could hold them all and starve the signed-in.  Half the workers
+ * (rounded up) may check at once; a check that finds them all busy is
+ * refused at once, uncounted, as PW_BUSY.
+ */
+static pthread_mutex_t	 verify_lock = PTHREAD_MUTEX_INITIALIZER;
+static int		 verifying;
+
+/*
+ * crypto_password_verify() within that limit: 1 right, 0 wrong, -1 on
+ * an error, PW_BUSY when no check may start now (logged).
+ */
+int
+password_verify(struct req *r, const char *hash, const char *pw)
+{
+	int	 rc;
+
+	pthread_mutex_lock(&verify_lock);
+	rc = verifying < (r->app->conf.workers + 1) / 2;
+	if (rc)
+		verifying++;
+	pthread_mutex_unlock(&verify_lock);
+	if (!rc) {
+		log_info("password check from %s refused: the workers that "
+		    "may check are busy", r->remote != NULL ? r->remote :
+		    "?");
+		return PW_BUSY;
+	}
+	rc = crypto_password_verify(hash, pw);
+	pthread_mutex_lock(&verify_lock);
+	verifying--;
+	pthread_mutex_unlock(&verify_lock);
+	return rc;
 }
 
 /* "N seconds" or "N minutes" (rounded up) for a wait of s seconds. */

@@ -175,12 +175,15 @@ int		 login_token(struct req *, struct buf *);
 void		 csrf_field(struct req *);
 int		 session_load(struct req *);
 int		 session_start(struct req *, int64_t);
-int		 session_end(struct req *, int);
+int		 session_end(struct req *);
+int		 session_hash(struct req *, struct buf *);
 int		 login_throttled(struct req *, const char *, const char *,
 		    int64_t *);
 void		 login_failed(struct req *, const char *, const char *);
 void		 login_succeeded(struct req *, const char *, const char *);
 void		 wait_text(struct buf *, int64_t);
+int		 password_verify(struct req *, const char *, const char *);
+#define PW_BUSY		2	/* password_verify(): retry in a second */
 
 /* layout.c: the frame every HTML page shares */
 void		 page_begin(struct req *, const char *, enum nav);
@@ -246,6 +249,7 @@ int		 page_login(struct req *);
 void		 login_refused(struct req *);
 int		 page_logout(struct req *);
 int		 page_password(struct req *);
+int		 password_current(struct req *, const char *, struct buf *);
 
 /* page_misc.c */
 void		 page_error(struct req *, int, const char *);

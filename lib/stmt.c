@@ -204,9 +204,13 @@ static const char *const stmt_sql[STMT__MAX] = {
 	/* ?1 user id.  Everything of the user goes with it. */
 	[STMT_USER_DELETE] =
 	    "DELETE FROM user WHERE id = ?1",
-	/* ?1 user id, ?2 password hash. */
+	/*
+	 * ?1 user id, ?2 password hash.  The API password and its Fever key
+	 * go with the old password (account_password_set()).
+	 */
 	[STMT_USER_SET_PASSWORD] =
-	    "UPDATE user SET password_hash = ?2 WHERE id = ?1",
+	    "UPDATE user SET password_hash = ?2, api_password_hash = NULL,"
+	    " fever_key = NULL WHERE id = ?1",
 	/* ?1 user id, ?2 API password hash, ?3 Fever key; NULLs: APIs off. */
 	[STMT_USER_SET_API_PASSWORD] =
 	    "UPDATE user SET api_password_hash = ?2, fever_key = ?3"
@@ -606,9 +610,12 @@ static const char *const stmt_sql[STMT__MAX] = {
 	/* ?1 user id, ?2 SHA-256 hex of the token (signing out). */
 	[STMT_SESSION_DELETE] =
 	    "DELETE FROM session WHERE user_id = ?1 AND token_hash = ?2",
-	/* ?1 user id, ?2 the token hash kept: the user's other sessions. */
+	/*
+	 * ?1 user id, ?2 the token hash kept: the user's other sessions;
+	 * all of them when ?2 is NULL.
+	 */
 	[STMT_SESSION_DELETE_OTHERS] =
-	    "DELETE FROM session WHERE user_id = ?1 AND token_hash <> ?2",
+	    "DELETE FROM session WHERE user_id = ?1 AND token_hash IS NOT ?2",
 	/*
 	 * Wrong passwords of kind ?1 ('web', 'api'): for account name ?2
 	 * (lowercase) from address ?3; for ?2 from every address; from ?3
@@ -817,6 +824,9 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_API_KEY_DELETE] =
 	    "DELETE FROM api_token WHERE id = ?2 AND user_id = ?1"
 	    " AND kind = 'api'",
+	/* ?1 user id: every API key ("Revoke all API keys"). */
+	[STMT_API_KEY_DELETE_ALL] =
+	    "DELETE FROM api_token WHERE user_id = ?1 AND kind = 'api'",
 	/*
 	 * A reader-app token: ?1 user id, ?2 kind ('api', 'greader'), ?3
 	 * SHA-256 hex of the token, ?4 label, ?5 now.
@@ -835,6 +845,9 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " WHERE api_token.token_hash = ?1 AND api_token.kind = ?2"
 	    " AND (api_token.expires_at IS NULL OR api_token.expires_at > ?3)"
 	    " AND user.api_password_hash IS NOT NULL",
+	/* ?1 user id: every Google Reader token (a new web password). */
+	[STMT_API_TOKEN_DROP_GREADER] =
+	    "DELETE FROM api_token WHERE user_id = ?1 AND kind = 'greader'",
 	/* ?1 token id, ?2 now. */
 	[STMT_API_TOKEN_TOUCH] =
 	    "UPDATE api_token SET last_used_at = ?2 WHERE id = ?1",
@@ -1317,10 +1330,12 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_WEB_SEEN_SET),
 	NAME(STMT_API_TOKEN_INSERT),
 	NAME(STMT_API_TOKEN_GET),
+	NAME(STMT_API_TOKEN_DROP_GREADER),
 	NAME(STMT_API_TOKEN_TOUCH),
 	NAME(STMT_API_TOKEN_PRUNE),
 	NAME(STMT_API_KEY_LIST),
 	NAME(STMT_API_KEY_DELETE),
+	NAME(STMT_API_KEY_DELETE_ALL),
 	NAME(STMT_API_USER_BY_FEVER_KEY),
 	NAME(STMT_GREADER_IDS_CREATED),
 	NAME(STMT_GREADER_IDS_UNREAD),

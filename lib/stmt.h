@@ -139,10 +139,12 @@ enum stmt {
 	/* the reader-app APIs: credentials */
 	STMT_API_TOKEN_INSERT,
 	STMT_API_TOKEN_GET,
+	STMT_API_TOKEN_DROP_GREADER,
 	STMT_API_TOKEN_TOUCH,
 	STMT_API_TOKEN_PRUNE,
 	STMT_API_KEY_LIST,
 	STMT_API_KEY_DELETE,
+	STMT_API_KEY_DELETE_ALL,
 	STMT_API_USER_BY_FEVER_KEY,
 
 	/* the Google Reader API: lists newest first, then oldest first */

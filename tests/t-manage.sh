@@ -379,7 +379,7 @@ is "API passwords that differ: 422" 422
 as alice -d "csrf=$csrf&action=set&api_password=short&api_password2=short" \
     "$U/settings/api"
 is "a short API password: 422" 422
-as alice -d "csrf=$csrf&action=set&api_password=longenough&api_password2=longenough" \
+as alice -d "csrf=$csrf&action=set&current=alice-pass-1&api_password=longenough&api_password2=longenough" \
     "$U/settings/api"
 is "set the API password: 303" 303
 want=$(printf 'alice:longenough' | md5sum | cut -d' ' -f1)
