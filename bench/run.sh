@@ -128,9 +128,13 @@ echo "m	parse	$pargs" >> "$R"
 python3 bench/parse.py $pargs --no-write --lines "$S/parse.tsv" \
     >/dev/null || die "bench/parse.py failed"
 
+# --- the fetcher's memory by feed size and transfers: row 8 ---------------
+sh bench/fetchmem.sh $([ "$quick" -eq 1 ] && echo --quick) \
+    -o "$S/fetchmem.tsv" || die "bench/fetchmem.sh failed"
+
 echo "m	load_end	$(cut -d' ' -f1-3 /proc/loadavg)" >> "$R"
 echo "m	elapsed	$(( $(date +%s) - started ))" >> "$R"
-cat "$R" "$S/web.tsv" "$S/parse.tsv" > "$S/all.tsv"
+cat "$R" "$S/web.tsv" "$S/parse.tsv" "$S/fetchmem.tsv" > "$S/all.tsv"
 # The lines stay, to render again: python3 bench/report.py FILE.
 mkdir -p build/bench && cp "$S/all.tsv" "build/bench/last-run$(
     [ "$quick" -eq 1 ] && echo -quick).tsv"

@@ -271,6 +271,9 @@ fcgi_start() {
 	fcgi_pid=$(cut -d' ' -f1 "/proc/$fcgi_tp/task/$fcgi_tp/children")
 	[ -n "$fcgi_pid" ] && [ -r "/proc/$fcgi_pid/smaps_rollup" ]
 }
+# A database just copied is dirty in the page cache; its pages mapped
+# by the responder would count in its Private_Dirty.
+sync "$DB" 2>/dev/null || sync
 fcgi_start "$C" || die "hearth-fcgi did not start"
 
 # nginx from the shipped template, as scripts/run fills it, plus one
@@ -590,6 +593,67 @@ say "idle for $wait_s s"
 sleep "$wait_s"
 mem "$wait_s s later"
 
+# The largest answers: Miniflux entries limit=1000, Google Reader's
+# stream/contents and items/contents at n=1000, Fever's items and
+# unread ids, a search, and the feeds page and OPML export of the
+# second user given 5,000 feeds; all eight at once, three times, at
+# most 120 s each; then the memory right after and 10 s later (the
+# idle trim comes at 5 to 10 s).
+say "the large pages"
+q "BEGIN;
+    WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c
+    WHERE i < 50) INSERT INTO category (user_id, title)
+    SELECT 2, 'Bench folder ' || i FROM c;
+    WITH RECURSIVE f(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM f
+    WHERE i < 5000) INSERT INTO feed (user_id, category_id, url, site_url,
+    feed_title, created_at)
+    SELECT 2, (SELECT min(id) FROM category WHERE user_id = 2 AND
+    title LIKE 'Bench folder %') + i % 50, 'http://feeds' || (i % 97) ||
+    '.example/feed-' || i || '.xml', 'http://site' || (i % 97) ||
+    '.example/', 'A feed with a longer title, number ' || i, 0 FROM f;
+    COMMIT; PRAGMA wal_checkpoint(TRUNCATE);" >/dev/null ||
+    die "cannot give the second user 5,000 feeds"
+code=$(curl -s -o /dev/null -c "$S/jar2" -w '%{http_code}' --max-time 10 \
+    -d 'name=other&password=other-password-2' "$U/login")
+[ "$code" = 303 ] || die "POST /login (other): $code, not 303"
+cookie2="Cookie: hearth_session=$(awk '$6 == "hearth_session" { print $7 }' \
+    "$S/jar2" | tail -n 1)"
+[ -n "${gtok:-}" ] || gtok=$(curl -s --max-time 10 \
+    -d 'Email=bench&Passwd=bench-api-pass-1' \
+    "$U/accounts/ClientLogin" | sed -n 's/^Auth=//p')
+[ -n "$gtok" ] || die "ClientLogin failed: no API password?"
+fkey=$(printf 'bench:bench-api-pass-1' | md5sum | cut -d' ' -f1)
+q "SELECT 'i=' || id FROM entry WHERE user_id = 1 ORDER BY id DESC
+    LIMIT 1000" | paste -sd '&' > "$S/items.form"
+big() {
+	curl -s -o /dev/null -w '%{http_code}\n' --max-time 120 "$@" \
+	    >> "$S/big.codes" &
+	bigp="$bigp $!"
+}
+: > "$S/big.codes"
+r=1
+while [ "$r" -le 3 ]; do
+	bigp=
+	big -u bench:bench-api-pass-1 "$U/v1/entries?limit=1000"
+	big -H "Authorization: GoogleLogin auth=$gtok" \
+	    "$U/reader/api/0/stream/contents/user/-/state/com.google/reading-list?n=1000"
+	big -H "Authorization: GoogleLogin auth=$gtok" -d "@$S/items.form" \
+	    "$U/reader/api/0/stream/items/contents"
+	big "$U/fever/?api&items&api_key=$fkey"
+	big "$U/fever/?api&unread_item_ids&api_key=$fkey"
+	big -H "$cookie" "$U/search?q=database"
+	big -H "$cookie2" "$U/feeds"
+	big -H "$cookie2" "$U/opml"
+	# shellcheck disable=SC2086
+	wait $bigp
+	r=$((r + 1))
+done
+mem "right after the large pages"
+n=$(grep -c '^200$' "$S/big.codes")
+[ "$n" = 24 ] || die "the large pages: $n of 24 answered 200"
+sleep 10
+mem "10 s after the large pages"
+
 # --- the first request after eviction ----------------------------------------
 # Each cycle: the unread list three times (the median is the warm
 # figure), then the database and its -wal dropped from the page cache
@@ -790,6 +854,9 @@ fi
 # connection, then stopped so that the profile is written.
 if [ "$cg" -gt 0 ]; then
 	fcgi_stop
+	# What hearth-fcgi would start itself again with, which valgrind
+	# does not follow.
+	export GLIBC_TUNABLES=glibc.malloc.tcache_count=0
 	C1=$S/hearth1.conf
 	{ cat "$C"; echo "workers = 1"; } > "$C1"
 	for p in list entry feed; do

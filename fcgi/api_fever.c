@@ -171,10 +171,14 @@ ids_member(struct req *r, struct json *j, const char *key, enum stmt s)
 	sqlite3_stmt	*st;
 	int		 step, n = 0;
 
+	buf_hold(b);
 	json_str(j, key, "");
-	if (j->err || b->oom || b->len < 2 || b->p[b->len - 1] != '"')
+	if (j->err || b->oom || b->len < 2 || b->p[b->len - 1] != '"') {
+		buf_unhold(b);
 		return -1;
+	}
 	b->p[--b->len] = '\0';
+	buf_unhold(b);
 	if ((st = user_stmt(r, s)) == NULL)
 		return -1;
 	while ((step = db_step(st)) == 1) {

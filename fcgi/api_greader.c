@@ -46,8 +46,20 @@ gr_answer_ok(struct req *r)
 }
 
 /*
- * Finish a JSON answer: its type and no caching; 0.  A writer that was
- * misused is a bug: -1 (a 500), logged.
+ * Start a JSON answer in j: its type and no caching, set before the
+ * body, which may go out in pieces as it is written.
+ */
+void
+gr_json_begin(struct req *r, struct json *j)
+{
+	r->resp.type = JSON_TYPE;
+	resp_header(r, "Cache-Control", "no-store");
+	json_init(j, &r->resp.body);
+}
+
+/*
+ * Finish a JSON answer: 0.  A writer that was misused is a bug: -1 (a
+ * 500), logged.
  */
 int
 gr_json_done(struct req *r, struct json *j)
@@ -57,8 +69,6 @@ gr_json_done(struct req *r, struct json *j)
 		buf_reset(&r->resp.body);
 		return -1;
 	}
-	r->resp.type = JSON_TYPE;
-	resp_header(r, "Cache-Control", "no-store");
 	return 0;
 }
 
@@ -142,7 +152,7 @@ api_greader_login(struct req *r)
 	resp_header(r, "Cache-Control", "no-store");
 	if ((out = req_param(r, "output")) != NULL &&
 	    strcmp(out, "json") == 0) {
-		json_init(&j, &r->resp.body);
+		gr_json_begin(r, &j);
 		json_obj_open(&j, NULL);
 		json_str(&j, "SID", tok.p);
 		json_str(&j, "LSID", tok.p);
@@ -184,7 +194,7 @@ gr_user_info(struct req *r)
 	char		 id[24];
 
 	snprintf(id, sizeof(id), "%lld", (long long)r->user_id);
-	json_init(&j, &r->resp.body);
+	gr_json_begin(r, &j);
 	json_obj_open(&j, NULL);
 	json_str(&j, "userId", id);
 	json_str(&j, "userName", r->user_name);
@@ -207,6 +217,36 @@ gr_label_str(struct json *j, const char *key, const char *name, struct buf *tmp)
 	json_str(j, key, tmp->oom ? "" : tmp->p);
 }
 
+/*
+ * The absolute URL of icon id, public through its token (/icon/ID/TOKEN,
+ * page_icon_shared()), into b: base_url when set, else this request's
+ * scheme and Host, and the path prefix.  Empty when there is no token
+ * or no usable host: apps show their own placeholder then.
+ */
+static void
+gr_icon_url(struct req *r, struct buf *b, int64_t id, const char *token)
+{
+	const char	*base = r->app->conf.base_url, *host;
+	size_t		 n;
+
+	buf_reset(b);
+	if (id <= 0 || token == NULL || *token == '\0')
+		return;
+	if (*base != '\0') {
+		n = strlen(base);
+		buf_add(b, base, n > 0 && base[n - 1] == '/' ? n - 1 : n);
+	} else {
+		host = req_env(r, "HTTP_HOST");
+		if (host == NULL || *host == '\0' || strspn(host,
+		    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "0123456789.-:[]") != strlen(host))
+			return;
+		buf_printf(b, "%s://%s", r->https ? "https" : "http", host);
+		buf_add(b, r->app->prefix, r->app->prefix_len);
+	}
+	buf_printf(b, "/icon/%lld/%s", (long long)id, token);
+}
+
 /* GET subscription/list: every feed with its folder. */
 static int
 gr_sub_list(struct req *r)
@@ -218,7 +258,7 @@ gr_sub_list(struct req *r)
 	int		 n;
 
 	buf_init(&tmp);
-	json_init(&j, &r->resp.body);
+	gr_json_begin(r, &j);
 	json_obj_open(&j, NULL);
 	json_arr_open(&j, "subscriptions");
 	if ((st = db_stmt(r->db, STMT_GREADER_SUBS)) == NULL) {
@@ -248,8 +288,11 @@ gr_sub_list(struct req *r)
 		    GR_SUB_COL_URL));
 		s = (const char *)sqlite3_column_text(st, GR_SUB_COL_SITE_URL);
 		json_str(&j, "htmlUrl", s != NULL ? s : "");
-		/* Icons are behind the web sign-in: none an app can fetch. */
-		json_str(&j, "iconUrl", "");
+		gr_icon_url(r, &tmp,
+		    sqlite3_column_int64(st, GR_SUB_COL_ICON_ID),
+		    (const char *)sqlite3_column_text(st,
+		    GR_SUB_COL_ICON_TOKEN));
+		json_str(&j, "iconUrl", tmp.p != NULL ? tmp.p : "");
 		buf_reset(&tmp);
 		buf_printf(&tmp, "%lld", (long long)
 		    sqlite3_column_int64(st, GR_SUB_COL_CREATED_AT) * 1000);
@@ -274,7 +317,7 @@ gr_tag_list(struct req *r)
 	int		 n;
 
 	buf_init(&tmp);
-	json_init(&j, &r->resp.body);
+	gr_json_begin(r, &j);
 	json_obj_open(&j, NULL);
 	json_arr_open(&j, "tags");
 	json_obj_open(&j, NULL);
@@ -326,7 +369,7 @@ gr_unread_count(struct req *r)
 
 	buf_init(&tmp);
 	buf_init(&id);
-	json_init(&j, &r->resp.body);
+	gr_json_begin(r, &j);
 	json_obj_open(&j, NULL);
 	json_arr_open(&j, "unreadcounts");
 	if ((st = db_stmt(r->db, STMT_GREADER_UNREAD_FEEDS)) == NULL)

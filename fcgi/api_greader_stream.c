@@ -605,7 +605,7 @@ gr_items_ids(struct req *r)
 	if (gr_query_parse(r, req_param(r, "s"), N_DEFAULT, IDS_MAX, &q) ==
 	    -1 || gr_page_read(r, &q, &pg) == -1)
 		goto out;
-	json_init(&j, &r->resp.body);
+	gr_json_begin(r, &j);
 	json_obj_open(&j, NULL);
 	json_arr_open(&j, "itemRefs");
 	for (i = 0; i < pg.n; i++) {
@@ -849,7 +849,7 @@ gr_items_contents(struct req *r)
 	gr_id_array(&ids, id, n);
 	if (ids.oom)
 		goto out;
-	json_init(&j, &r->resp.body);
+	gr_json_begin(r, &j);
 	contents_head(&j, GR_STATE "reading-list", "Reading list", NULL);
 	if (items_json(r, &j, ids.p) == -1)
 		goto out;
@@ -888,7 +888,7 @@ gr_stream_contents(struct req *r)
 	gr_id_array(&tmp, pg.id, pg.n);
 	if (tmp.oom)
 		goto out;
-	json_init(&j, &r->resp.body);
+	gr_json_begin(r, &j);
 	contents_head(&j, q.sid.len > 0 ? q.sid.p : (s != NULL ? s : ""),
 	    q.title.len > 0 ? q.title.p : "", q.site.p);
 	if (items_json(r, &j, tmp.p) == -1)

@@ -1088,30 +1088,29 @@ api_mf_feeds_refresh(struct req *r)
 }
 
 /*
- * GET /v1/feeds/ID/icon: {"id", "data": "image/png;base64,...",
- * "mime_type"}; 404 for no such feed or no icon.
+ * Answer the icon statement s finds for the user and the id of the path
+ * (columns enum icon_col) as Miniflux shows it: {"id", "data":
+ * "image/png;base64,...", "mime_type"}; or 404.  0, or -1 (the answer
+ * is then a 500).
  */
-int
-api_mf_feed_icon(struct req *r)
+static int
+icon_answer(struct req *r, enum stmt s)
 {
 	struct json	 j;
 	struct buf	 data;
 	sqlite3_stmt	*st;
-	int64_t		 id = r->id[0];
-	int		 n, step;
+	int		 n, step = -1;
 
-	if ((st = db_stmt(r->db, STMT_MF_ICON)) == NULL)
+	if ((st = db_stmt(r->db, s)) == NULL)
 		return -1;
-	if (sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
-	    sqlite3_bind_int64(st, 2, id) != SQLITE_OK ||
-	    (step = db_step(st)) == -1) {
+	if (sqlite3_bind_int64(st, 1, r->user_id) == SQLITE_OK &&
+	    sqlite3_bind_int64(st, 2, r->id[0]) == SQLITE_OK)
+		step = db_step(st);
+	if (step != 1) {
 		db_stmt_done(st);
-		return -1;
-	}
-	if (step == 0) {
-		db_stmt_done(st);
-		api_mf_error(r, 404, NULL);
-		return 0;
+		if (step == 0)
+			api_mf_error(r, 404, NULL);
+		return step == 0 ? 0 : -1;
 	}
 	buf_init(&data);
 	n = sqlite3_column_bytes(st, ICON_COL_DATA);
@@ -1128,6 +1127,20 @@ api_mf_feed_icon(struct req *r)
 		r->resp.body.oom = 1;
 	buf_release(&data);
 	return mf_end(r, &j);
+}
+
+/* GET /v1/icons/ID: an icon of one of the user's feeds; 404 else. */
+int
+api_mf_icon(struct req *r)
+{
+	return icon_answer(r, STMT_WEB_ICON_GET);
+}
+
+/* GET /v1/feeds/ID/icon: the feed's icon; 404 for no feed or no icon. */
+int
+api_mf_feed_icon(struct req *r)
+{
+	return icon_answer(r, STMT_MF_ICON);
 }
 
 /* PUT /v1/feeds/ID/mark-all-as-read: 204, or 404. */
@@ -1286,13 +1299,14 @@ out:
 int
 api_mf_export(struct req *r)
 {
+	/* Before the body, which may go out in pieces as it is written. */
+	r->resp.type = "application/xml; charset=utf-8";
+	resp_header(r, "Cache-Control", "no-store");
 	if (subs_opml_export(r->db, r->user_id, r->user_name,
 	    &r->resp.body, NULL) == -1) {
 		buf_reset(&r->resp.body);
 		return -1;
 	}
-	r->resp.type = "application/xml; charset=utf-8";
-	resp_header(r, "Cache-Control", "no-store");
 	return 0;
 }
 

@@ -311,6 +311,7 @@ test_plans(struct db *d, const char *when)
 		{ STMT_WEB_ENTRY_STATE, NULL },
 		{ STMT_WEB_ENCLOSURES, NULL },
 		{ STMT_WEB_ICON_GET, NULL },
+		{ STMT_ICON_GET_TOKEN, NULL },
 		{ STMT_WEB_CATEGORY_GET, NULL },
 		{ STMT_SESSION_GET, NULL },
 		{ STMT_SESSION_TOUCH, NULL },

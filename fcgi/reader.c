@@ -371,18 +371,22 @@ time_html(struct buf *b, int64_t t, time_t now)
 int
 url_attr(struct buf *b, const char *lit, size_t n, const char *u)
 {
-	size_t	 mark = b->len;
+	size_t	 mark;
 
 	if (u == NULL || *u == '\0')
 		return -1;
+	buf_hold(b);
+	mark = b->len;
 	buf_add(b, lit, n);
 	if (html_url(b, u, strlen(u)) == -1) {
 		if (b->p != NULL && !b->oom) {
 			b->len = mark;
 			b->p[mark] = '\0';
 		}
+		buf_unhold(b);
 		return -1;
 	}
+	buf_unhold(b);
 	buf_putc(b, '"');
 	return 0;
 }

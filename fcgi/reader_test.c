@@ -341,28 +341,27 @@ test_cookie(void)
 	};
 	struct req	 r;
 	struct app	 app;
-	FCGX_Request	 fr;
 	struct buf	 b;
-	char		 env[256];
-	char		*envp[2];
 	size_t		 i;
 
 	memset(&app, 0, sizeof(app));
-	memset(&fr, 0, sizeof(fr));
 	memset(&r, 0, sizeof(r));
 	r.app = &app;
-	r.fr = &fr;
-	fr.envp = envp;
+	buf_init(&r.env);
 	buf_init(&b);
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		snprintf(env, sizeof(env), "HTTP_COOKIE=%s", t[i].header);
-		envp[0] = env;
-		envp[1] = NULL;
+		/* The parameters as conn_request() leaves them. */
+		buf_reset(&r.env);
+		BUF_LIT(&r.env, "HTTP_COOKIE");
+		buf_putc(&r.env, '\0');
+		buf_puts(&r.env, t[i].header);
+		buf_putc(&r.env, '\0');
 		T_STR(req_cookie(&r, SESSION_COOKIE, &b), t[i].want,
 		    "cookie header \"%s\"", t[i].header);
 	}
-	envp[0] = NULL;
+	buf_reset(&r.env);
 	T_STR(req_cookie(&r, SESSION_COOKIE, &b), NULL, "no cookie header");
+	buf_release(&r.env);
 	buf_release(&b);
 }
 

@@ -94,6 +94,8 @@ static const struct conf_key keys[] = {
 	    "24h", NULL, 0 },
 	{ "fetch_min_interval", CT_DUR, O(fetch_min_interval), MINUTE, 30 * DAY,
 	    "15m", NULL, 0 },
+	{ "fetch_parse_cpu", CT_DUR_MS, O(fetch_parse_cpu_ms), 10,
+	    10 * MINUTE * 1000, "5s", NULL, 0 },
 	{ "fetch_per_host_gap", CT_DUR, O(fetch_per_host_gap), 0, HOUR, "2s",
 	    NULL, 0 },
 	{ "fetch_per_host_inflight", CT_INT, O(fetch_per_host_inflight), 1, 16,

@@ -44,6 +44,7 @@ struct conf {
 	long long	 fetch_connect_timeout;
 	long long	 fetch_timeout;		/* a whole transfer */
 	long long	 fetch_max_bytes;	/* largest feed body, decoded */
+	long long	 fetch_parse_cpu_ms;	/* CPU one document may take */
 	long long	 fetch_interval;	/* default refresh interval */
 	long long	 fetch_min_interval;	/* bounds of any interval */
 	long long	 fetch_max_interval;

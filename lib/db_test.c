@@ -829,7 +829,7 @@ test_reads(struct db *d, const struct fixture *fx)
 	sqlite3_stmt		*st;
 	char			 ref[512];
 	long long		 sum = 0, since, ot;
-	int			 n, m, rc, ok;
+	int			 n, m, rc, ok, i;
 
 	/* Fever: ids after since_id, ascending, the user's only. */
 	since = 1500;
@@ -920,6 +920,51 @@ test_reads(struct db *d, const struct fixture *fx)
 	T_OK(rc == 0 && n == 8 && got[0] == fx->feed[7] &&
 	    got[7] == fx->feed[0] && ok,
 	    "feeds due: 8 enabled, the longest waiting first");
+
+	/* New subscriptions due: never checked, however many, enabled. */
+	snprintf(ref, sizeof(ref), "UPDATE feed SET checked_at = CASE WHEN"
+	    " id IN (%lld, %lld, %lld) THEN NULL ELSE 1 END", fx->feed[1],
+	    fx->feed[2], fx->feed[8]);
+	sqlite3_exec(d->db, ref, NULL, NULL, NULL);
+	st = db_stmt(d, STMT_FEED_DUE_NEW);
+	sqlite3_bind_int64(st, 1, NOW);
+	n = 0;
+	while ((rc = db_step(st)) == 1 && n < 20)
+		got[n++] = sqlite3_column_int64(st, FEED_COL_ID);
+	db_stmt_done(st);
+	T_OK(rc == 0 && n == 2 && got[0] == fx->feed[1] &&
+	    got[1] == fx->feed[2],
+	    "new feeds due: the 2 enabled never checked, by id");
+
+	/* "Refresh now": one row per feed or user, taken as it is read. */
+	for (i = 0; i < 3; i++) {
+		st = db_stmt(d, STMT_FETCH_REQUEST_INSERT);
+		sqlite3_bind_int64(st, 2, fx->feed[0]);
+		sqlite3_bind_int64(st, 3, NOW + i);
+		rc = db_step(st);
+		db_stmt_done(st);
+		st = db_stmt(d, STMT_FETCH_REQUEST_INSERT);
+		sqlite3_bind_int64(st, 1, fx->u1);
+		sqlite3_bind_int64(st, 3, NOW + i);
+		rc |= db_step(st);
+		db_stmt_done(st);
+	}
+	st = db_stmt(d, STMT_FETCH_REQUEST_INSERT_ALL);
+	sqlite3_bind_int64(st, 1, NOW);
+	rc |= db_step(st);
+	db_stmt_done(st);
+	T_OK(rc == 0 && q_int(d->db, "SELECT count(*) FROM fetch_request") ==
+	    1 + q_int(d->db, "SELECT count(*) FROM feed WHERE disabled = 0"),
+	    "requests: the same feed three times and --all is one row per "
+	    "feed, the same user's three is one");
+	st = db_stmt(d, STMT_FETCH_REQUEST_TAKE);
+	n = 0;
+	while ((rc = db_step(st)) == 1)
+		n++;
+	db_stmt_done(st);
+	T_OK(rc == 0 && n == 1 + q_int(d->db, "SELECT count(*) FROM feed"
+	    " WHERE disabled = 0") && q_int(d->db, "SELECT count(*) FROM"
+	    " fetch_request") == 0, "requests: taking reads and deletes them");
 
 	/* Stats. */
 	st = db_stmt(d, STMT_STATS_COUNTS);

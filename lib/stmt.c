@@ -21,7 +21,7 @@
 	"feed.last_success_at, feed.last_status, feed.error_count, "	\
 	"feed.error_since, feed.last_error, feed.redirect_url, "		\
 	"feed.redirect_count, feed.username, feed.password, "		\
-	"feed.created_at, feed.parsed_at, "				\
+	"feed.created_at, feed.parsed_at, feed.icon_checked_at, "	\
 	"(SELECT refresh_interval FROM user WHERE user.id = feed.user_id)"
 
 /* What a feed is called: the user's title, the document's, its URL. */
@@ -286,6 +286,15 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " WHERE disabled = 0 AND next_check_at <= ?1"
 	    " AND (?3 IS NULL OR user_id = ?3)"
 	    " ORDER BY next_check_at LIMIT ?2",
+	/*
+	 * ?1 now.  The enabled feeds due by now that were never checked
+	 * (new subscriptions), however many: a pass takes them all, its
+	 * fetch_batch aside.  Columns: enum feed_col.
+	 */
+	[STMT_FEED_DUE_NEW] =
+	    "SELECT " FEED_COLS " FROM feed"
+	    " WHERE disabled = 0 AND next_check_at <= ?1"
+	    " AND checked_at IS NULL ORDER BY id",
 	/* Every enabled feed (hearth-fetch --all).  Columns: enum feed_col. */
 	[STMT_FEED_ALL] =
 	    "SELECT " FEED_COLS " FROM feed WHERE disabled = 0"
@@ -349,6 +358,50 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_FEED_RECENT_COUNT] =
 	    "SELECT count(*) FROM entry WHERE feed_id = ?1"
 	    " AND published_at >= ?2",
+	/*
+	 * The site's icon looked for: ?1 feed id, ?2 the icon found, or
+	 * NULL to keep the one it has, ?3 now.
+	 */
+	[STMT_FEED_SET_ICON] =
+	    "UPDATE feed SET icon_id = coalesce(?2, icon_id),"
+	    " icon_checked_at = ?3 WHERE id = ?1",
+
+	/* ?1 icon id.  Columns: enum icon_check_col. */
+	[STMT_ICON_GET] =
+	    "SELECT url, etag, last_modified FROM icon WHERE id = ?1",
+	/*
+	 * An icon fetched: ?1 SHA-256 hex of ?5 the bytes, ?2 their MIME
+	 * type, ?3 the URL they came from, ?4 now, ?6 ETag and ?7
+	 * Last-Modified (or NULLs).  The same bytes stored already keep
+	 * their row (and token); a new row gets a random token.
+	 * Column: its id (enum one_col).
+	 */
+	[STMT_ICON_PUT] =
+	    "INSERT INTO icon (hash, mime_type, url, fetched_at, data, etag,"
+	    " last_modified, token)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, lower(hex(randomblob(16))))"
+	    " ON CONFLICT (hash) DO UPDATE SET url = excluded.url,"
+	    " fetched_at = excluded.fetched_at, etag = excluded.etag,"
+	    " last_modified = excluded.last_modified RETURNING id",
+	/*
+	 * An icon found unchanged (304): ?1 icon id, ?2 now, ?3 ETag and
+	 * ?4 Last-Modified sent with it (NULL keeps the stored one).
+	 */
+	[STMT_ICON_TOUCH] =
+	    "UPDATE icon SET fetched_at = ?2, etag = coalesce(?3, etag),"
+	    " last_modified = coalesce(?4, last_modified) WHERE id = ?1",
+	/* The icons no feed shows any more. */
+	[STMT_ICON_PRUNE] =
+	    "DELETE FROM icon WHERE NOT EXISTS"
+	    " (SELECT 1 FROM feed WHERE feed.icon_id = icon.id)",
+	/*
+	 * ?1 icon id, ?2 its token: an icon for anyone who has its URL
+	 * (reader apps load iconUrl without credentials).  Columns: enum
+	 * icon_col.
+	 */
+	[STMT_ICON_GET_TOKEN] =
+	    "SELECT id, mime_type, data FROM icon"
+	    " WHERE id = ?1 AND token = ?2",
 
 	/*
 	 * ?1 feed id, ?2 hash, ?3 published_at, ?4 now, ?5 guid, ?6 URL,
@@ -471,22 +524,25 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " WHERE feed_id = ?1 AND hash = ?2",
 
 	/*
-	 * A request for a fetch pass: ?1 user id or NULL, ?2 feed id or
-	 * NULL (every due feed of ?1, or of everyone), ?3 now.
+	 * A request for a fetch: ?1 user id or NULL, ?2 feed id or NULL
+	 * (every due feed of ?1, or of everyone), ?3 now.  Bind ?1 NULL
+	 * with a feed.  One waiting already for the same feed or user
+	 * makes this one nothing (fetch_request_one).
 	 */
 	[STMT_FETCH_REQUEST_INSERT] =
 	    "INSERT INTO fetch_request (user_id, feed_id, requested_at)"
-	    " VALUES (?1, ?2, ?3)",
+	    " VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
 	/* A request for every enabled feed, one row each: ?1 now. */
 	[STMT_FETCH_REQUEST_INSERT_ALL] =
 	    "INSERT INTO fetch_request (user_id, feed_id, requested_at)"
-	    " SELECT user_id, id, ?1 FROM feed WHERE disabled = 0",
-	/* The queue, oldest first.  Columns: enum fetch_request_col. */
+	    " SELECT NULL, id, ?1 FROM feed WHERE disabled = 0"
+	    " ON CONFLICT DO NOTHING",
+	/*
+	 * Take the queue: every request, deleted as it is read.  Columns:
+	 * enum fetch_request_col.
+	 */
 	[STMT_FETCH_REQUEST_TAKE] =
-	    "SELECT id, user_id, feed_id FROM fetch_request ORDER BY id",
-	/* ?1 the greatest id taken: the requests served. */
-	[STMT_FETCH_REQUEST_DELETE] =
-	    "DELETE FROM fetch_request WHERE id <= ?1",
+	    "DELETE FROM fetch_request RETURNING user_id, feed_id",
 	/* Column: 1 if a request waits, else 0. */
 	[STMT_FETCH_REQUEST_PENDING] =
 	    "SELECT EXISTS (SELECT 1 FROM fetch_request)",
@@ -893,10 +949,14 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " CROSS JOIN feed ON feed.id = entry.feed_id"
 	    " LEFT JOIN category ON category.id = feed.category_id"
 	    " WHERE entry.user_id = ?1",
-	/* ?1 user id.  Columns: enum gr_sub_col; by display title. */
+	/*
+	 * ?1 user id.  Columns: enum gr_sub_col (the icon's id and token
+	 * NULL when the feed has none); by display title.
+	 */
 	[STMT_GREADER_SUBS] =
 	    "SELECT feed.id, " FEED_DISPLAY_TITLE ", feed.url, feed.site_url,"
-	    " category.title, feed.created_at FROM feed"
+	    " category.title, feed.created_at, feed.icon_id,"
+	    " (SELECT token FROM icon WHERE icon.id = feed.icon_id) FROM feed"
 	    " LEFT JOIN category ON category.id = feed.category_id"
 	    " WHERE feed.user_id = ?1"
 	    " ORDER BY " FEED_DISPLAY_TITLE " COLLATE NOCASE, feed.id",
@@ -1108,10 +1168,14 @@ static const int stmt_ncols[STMT__MAX] = {
 	[STMT_FEED_GET] = FEED_COL__MAX,
 	[STMT_FEED_GET_BY_URL] = FEED_COL__MAX,
 	[STMT_FEED_DUE] = FEED_COL__MAX,
+	[STMT_FEED_DUE_NEW] = FEED_COL__MAX,
 	[STMT_FEED_ALL] = FEED_COL__MAX,
 	[STMT_FEED_GET_ID] = FEED_COL__MAX,
 	[STMT_FEED_IDS_BY_URL] = ONE_COL__MAX,
 	[STMT_FEED_RECENT_COUNT] = ONE_COL__MAX,
+	[STMT_ICON_GET] = ICON_CHECK_COL__MAX,
+	[STMT_ICON_PUT] = ONE_COL__MAX,
+	[STMT_ICON_GET_TOKEN] = ICON_COL__MAX,
 	[STMT_ENTRY_LIST_UNREAD] = ENTRY_COL_LIST_MAX,
 	[STMT_ENTRY_LIST_UNREAD_FEED] = ENTRY_COL_LIST_MAX,
 	[STMT_ENTRY_LIST_UNREAD_CATEGORY] = ENTRY_COL_LIST_MAX,
@@ -1242,6 +1306,7 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_FEED_MOVE),
 	NAME(STMT_FEED_SET_TITLE),
 	NAME(STMT_FEED_DUE),
+	NAME(STMT_FEED_DUE_NEW),
 	NAME(STMT_FEED_ALL),
 	NAME(STMT_FEED_GET_ID),
 	NAME(STMT_FEED_IDS_BY_URL),
@@ -1252,6 +1317,12 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_FEED_SET_URL),
 	NAME(STMT_FEED_SET_NEXT),
 	NAME(STMT_FEED_RECENT_COUNT),
+	NAME(STMT_FEED_SET_ICON),
+	NAME(STMT_ICON_GET),
+	NAME(STMT_ICON_PUT),
+	NAME(STMT_ICON_TOUCH),
+	NAME(STMT_ICON_PRUNE),
+	NAME(STMT_ICON_GET_TOKEN),
 	NAME(STMT_ENTRY_INSERT),
 	NAME(STMT_ENTRY_LIST_UNREAD),
 	NAME(STMT_ENTRY_LIST_UNREAD_FEED),
@@ -1271,7 +1342,6 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_FETCH_REQUEST_INSERT),
 	NAME(STMT_FETCH_REQUEST_INSERT_ALL),
 	NAME(STMT_FETCH_REQUEST_TAKE),
-	NAME(STMT_FETCH_REQUEST_DELETE),
 	NAME(STMT_FETCH_REQUEST_PENDING),
 	NAME(STMT_RETENTION_FEEDS),
 	NAME(STMT_RETENTION_PURGE),

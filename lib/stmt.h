@@ -35,6 +35,7 @@ enum stmt {
 	STMT_FEED_MOVE,
 	STMT_FEED_SET_TITLE,
 	STMT_FEED_DUE,
+	STMT_FEED_DUE_NEW,
 	STMT_FEED_ALL,
 	STMT_FEED_GET_ID,
 	STMT_FEED_IDS_BY_URL,
@@ -45,6 +46,14 @@ enum stmt {
 	STMT_FEED_SET_URL,
 	STMT_FEED_SET_NEXT,
 	STMT_FEED_RECENT_COUNT,
+	STMT_FEED_SET_ICON,
+
+	/* icons: the fetcher's, then the public one */
+	STMT_ICON_GET,
+	STMT_ICON_PUT,
+	STMT_ICON_TOUCH,
+	STMT_ICON_PRUNE,
+	STMT_ICON_GET_TOKEN,
 
 	/* entries */
 	STMT_ENTRY_INSERT,
@@ -68,7 +77,6 @@ enum stmt {
 	STMT_FETCH_REQUEST_INSERT,
 	STMT_FETCH_REQUEST_INSERT_ALL,
 	STMT_FETCH_REQUEST_TAKE,
-	STMT_FETCH_REQUEST_DELETE,
 	STMT_FETCH_REQUEST_PENDING,
 
 	/* retention */
@@ -234,7 +242,10 @@ enum user_col {
 	USER_COL__MAX
 };
 
-/* Result columns of STMT_FEED_GET, _GET_BY_URL, _GET_ID, _DUE and _ALL. */
+/*
+ * Result columns of STMT_FEED_GET, _GET_BY_URL, _GET_ID, _DUE, _DUE_NEW
+ * and _ALL.
+ */
 enum feed_col {
 	FEED_COL_ID,
 	FEED_COL_USER_ID,
@@ -261,6 +272,7 @@ enum feed_col {
 	FEED_COL_PASSWORD,
 	FEED_COL_CREATED_AT,
 	FEED_COL_PARSED_AT,
+	FEED_COL_ICON_CHECKED_AT, /* the icon last looked for, or NULL */
 	FEED_COL_USER_INTERVAL,	/* the user's refresh_interval, or NULL */
 	FEED_COL__MAX
 };
@@ -368,7 +380,7 @@ enum mf_col {
 
 /*
  * Statements answering one value: a count, an id, a time, a flag or a
- * name (STMT_FEED_IDS_BY_URL, STMT_FEED_RECENT_COUNT,
+ * name (STMT_FEED_IDS_BY_URL, STMT_FEED_RECENT_COUNT, STMT_ICON_PUT's id,
  * STMT_FETCH_REQUEST_PENDING, STMT_RETENTION_PURGE's hash,
  * STMT_SAMPLE_LAST, STMT_DB_JOURNAL_MODE, STMT_DB_QUICK_CHECK,
  * STMT_GREADER_LABELS, STMT_FEVER_REFRESHED, STMT_FEVER_TOTAL,
@@ -450,7 +462,6 @@ enum entry_seen_col {
 
 /* STMT_FETCH_REQUEST_TAKE */
 enum fetch_request_col {
-	FETCH_REQUEST_COL_ID,
 	FETCH_REQUEST_COL_USER_ID,	/* NULL: every user */
 	FETCH_REQUEST_COL_FEED_ID,	/* NULL: every due feed */
 	FETCH_REQUEST_COL__MAX
@@ -531,12 +542,23 @@ enum enclosure_col {
 	ENCLOSURE_COL__MAX
 };
 
-/* STMT_WEB_ICON_GET, STMT_FEVER_FAVICONS, STMT_MF_ICON */
+/*
+ * STMT_WEB_ICON_GET, STMT_ICON_GET_TOKEN, STMT_FEVER_FAVICONS,
+ * STMT_MF_ICON
+ */
 enum icon_col {
 	ICON_COL_ID,
 	ICON_COL_MIME_TYPE,
 	ICON_COL_DATA,
 	ICON_COL__MAX
+};
+
+/* STMT_ICON_GET: what a conditional GET of a stored icon sends */
+enum icon_check_col {
+	ICON_CHECK_COL_URL,
+	ICON_CHECK_COL_ETAG,		/* NULL if none was sent */
+	ICON_CHECK_COL_LAST_MODIFIED,	/* likewise */
+	ICON_CHECK_COL__MAX
 };
 
 /* STMT_WEB_SEARCH */
@@ -609,6 +631,8 @@ enum gr_sub_col {
 	GR_SUB_COL_SITE_URL,
 	GR_SUB_COL_LABEL,	/* the category's title, NULL if none */
 	GR_SUB_COL_CREATED_AT,
+	GR_SUB_COL_ICON_ID,	/* NULL if the feed has no icon */
+	GR_SUB_COL_ICON_TOKEN,	/* its token (/icon/ID/TOKEN), or NULL */
 	GR_SUB_COL__MAX
 };
 

@@ -73,6 +73,7 @@ main(void)
 	struct buf	 b;
 	unsigned int	 cp;
 	size_t		 i, k, nk;
+	char		 enc[4];
 
 	buf_init(&b);
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
@@ -101,6 +102,12 @@ main(void)
 		T_OK(nk == dec[i].nextlen && cp == dec[i].cp,
 		    "utf8_next row %zu: U+%04X %zu bytes (got U+%04X %zu)",
 		    i, dec[i].cp, dec[i].nextlen, cp, nk);
+		if (dec[i].len == 0 || !utf8_valid(dec[i].in, dec[i].len))
+			continue;
+		k = utf8_encode(enc, dec[i].cp);
+		T_OK(k == dec[i].len && memcmp(enc, dec[i].in, k) == 0,
+		    "utf8_encode row %zu: U+%04X in %zu bytes", i, dec[i].cp,
+		    k);
 	}
 	buf_release(&b);
 	return T_DONE();

@@ -112,13 +112,23 @@ CREATE TABLE category (
 );
 
 -- A favicon, shared by every feed whose site serves the same bytes.
+-- A row's bytes never change (a new image is a new row), so its id
+-- names them.  The fetcher stores them; rows no feed points to go.
 CREATE TABLE icon (
 	id			INTEGER PRIMARY KEY,
 	hash			TEXT NOT NULL UNIQUE,	-- SHA-256 hex of data
 	mime_type		TEXT NOT NULL,
-	url			TEXT,
-	fetched_at		INTEGER NOT NULL,
-	data			BLOB NOT NULL
+	url			TEXT,		-- where the bytes came from
+	fetched_at		INTEGER NOT NULL,	-- last fetched or revalidated
+	data			BLOB NOT NULL,
+	-- the validators of the response that brought data, for a
+	-- conditional GET of url when the icon is checked again
+	etag			TEXT,
+	last_modified		TEXT,
+	-- random hex that lets reader apps fetch the icon without a
+	-- session (/icon/ID/TOKEN, Google Reader's iconUrl): the id and
+	-- the hash of public bytes are guessable, this is not
+	token			TEXT
 );
 
 -- A subscription of one user to one feed URL.
@@ -166,6 +176,9 @@ CREATE TABLE feed (
 	username		TEXT,
 	password		TEXT,
 	created_at		INTEGER NOT NULL,
+	-- when the site's icon was last looked for (weekly), whatever was
+	-- found; NULL: never
+	icon_checked_at		INTEGER,
 	UNIQUE (user_id, url)
 );
 
@@ -319,9 +332,12 @@ CREATE TABLE tombstone (
 	PRIMARY KEY (feed_id, hash)
 ) WITHOUT ROWID;
 
--- Requests for a fetch pass ("refresh now"), coalesced by the single
--- fetcher: feed_id NULL asks for every due feed (of user_id, or of
--- everyone when user_id is NULL too).
+-- Requests for a fetch ("refresh now"), served ahead of the due feeds
+-- by the single fetcher, which deletes each row as it takes it.  A row
+-- names one feed (feed_id, user_id NULL), or every due feed of user_id
+-- (feed_id NULL), or every due feed (both NULL).  One row per feed or
+-- user at most (fetch_request_one): a request that finds one waiting
+-- adds nothing.
 CREATE TABLE fetch_request (
 	id			INTEGER PRIMARY KEY,
 	user_id			INTEGER
@@ -333,6 +349,8 @@ CREATE TABLE fetch_request (
 
 CREATE INDEX fetch_request_user ON fetch_request (user_id);
 CREATE INDEX fetch_request_feed ON fetch_request (feed_id);
+CREATE UNIQUE INDEX fetch_request_one
+    ON fetch_request (ifnull(feed_id, 0), ifnull(user_id, 0));
 
 -- Resource samples, one per fetch pass (or monitoring tick): the
 -- responder's memory (rss, pss, private dirty, swap) and latency since
@@ -361,4 +379,4 @@ CREATE INDEX sample_ts ON sample (ts);
 
 -- The version of the last migration: a database made from this file is
 -- current, and the programs open it without migrating.
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;

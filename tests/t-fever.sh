@@ -17,6 +17,7 @@ bin=${HEARTH_BIN:-$top/build/san}
 static=${HEARTH_STATIC:-$top/static}
 cd "$top" || exit 1
 . tests/lib/nginx.sh
+. tests/lib/feedfarm.sh
 . tests/lib/webenv.sh
 
 pass=0
@@ -84,8 +85,10 @@ fever() {
 }
 
 web_conf "$S/hearth.conf" "$S/fcgi.sock" "workers = 2" \
-    "login_max_failures = 30" "login_lockout = 10m"
+    "login_max_failures = 30" "login_lockout = 10m" \
+    "fetch_per_host_gap = 0"
 web_data "$S/hearth.conf" || exit 1
+web_icon "$S/hearth.conf" 1 || exit 1
 ctl="$bin/hearthctl -q -c $S/hearth.conf"
 if printf 'alice-api-pw-1\n' | $ctl -u alice api-password >/dev/null 2>&1 &&
     printf 'bob-api-pw-22\n' | $ctl -u bob api-password >/dev/null 2>&1; then
@@ -97,8 +100,8 @@ fi
 ka=$(printf 'alice:alice-api-pw-1' | md5sum | cut -d' ' -f1)
 kb=$(printf 'bob:bob-api-pw-22' | md5sum | cut -d' ' -f1)
 now=$(date +%s)
-# 60 more entries of alice's Beta Notes (ids 13-72), for paging; an
-# icon for Alpha Weekly; known check times; entry 2 starred.
+# 60 more entries of alice's Beta Notes (ids 13-72), for paging; known
+# check times; entry 2 starred.
 {
 	echo "BEGIN;"
 	i=13
@@ -109,16 +112,14 @@ now=$(date +%s)
 		    $now - 60, 'Extra $i', '<p>extra</p>');"
 		i=$((i + 1))
 	done
-	echo "INSERT INTO icon (id, hash, mime_type, fetched_at, data)
-	    VALUES (7, 'h', 'image/png', $now, X'89504E470D0A1A0A00');"
-	echo "UPDATE feed SET icon_id = 7, last_success_at = 1700000100,
+	echo "UPDATE feed SET last_success_at = 1700000100,
 	    checked_at = 1700000200 WHERE id = 1;"
 	echo "UPDATE feed SET last_success_at = 1700000050 WHERE id = 2;"
 	echo "UPDATE feed SET last_success_at = 1800000000 WHERE id = 3;"
 	echo "UPDATE entry SET is_starred = 1 WHERE id = 2;"
 	echo "COMMIT;"
 } | sqlite3 "$S/var/hearth.db" || { nok "setup: more entries"; exit 1; }
-ok "setup: 72 entries of alice, an icon, check times"
+ok "setup: 72 entries of alice, check times"
 
 if start_fcgi main "$S/hearth.conf"; then
 	ok "hearth-fcgi starts"
@@ -190,14 +191,14 @@ fever "$ka" "api&feeds"
 is "feeds: alice's two" 200 'map { $_->{id} } @{$j->{feeds}}' "1,2"
 is "a feed: title, url, site_url, favicon, spark, last update" 200 \
     'my $f = $j->{feeds}[0]; "$f->{title}|$f->{url}|$f->{site_url}|$f->{favicon_id}|$f->{is_spark}|$f->{last_updated_on_time}"' \
-    "Alpha Weekly|http://127.0.0.1:9/alpha.xml|http://alpha.example/|7|0|1700000200"
+    "Alpha Weekly|http://127.0.0.1:9/alpha.xml|http://alpha.example/|$ICON_ID|0|1700000200"
 is "feeds come with feeds_groups" 200 'scalar @{$j->{feeds_groups}}' 1
 has '"favicon_id":0' && ok "no icon: favicon_id 0" ||
     nok "no icon: favicon_id 0"
 fever "$ka" "api&favicons"
 is "favicons: image/png;base64, no data: prefix" 200 \
     'map { "$_->{id}=$_->{data}" } @{$j->{favicons}}' \
-    "7=image/png;base64,iVBORw0KGgoA"
+    "$ICON_ID=image/png;base64,$ICON_B64"
 fever "$ka" "api&links"
 is "links: an empty list" 200 '"[" . join(",", @{$j->{links}}) . "]"' "[]"
 

@@ -20,8 +20,6 @@ scratch=$(mktemp -d) || exit 1
 trap 'rm -rf "$scratch"' EXIT INT TERM
 fail=0
 pw=correct-horse-battery
-# The schema version: the number of the last migration in sql/migrate.
-sv=$(ls "$top/sql/migrate" | sed -n '$s/^0*\([0-9][0-9]*\)-.*/\1/p')
 pw2=another-secret-42
 
 ok() {
@@ -157,22 +155,25 @@ sancheck direct run
 check "before init, user add fails naming hearthctl init" \
     eval 'st 1 && err_has "hearthctl init"'
 check "a failed command creates no database" test ! -e "$DB"
+# The last migration's number, NNNN of sql/migrate/NNNN-name.sql.
+latest=$(ls "$top"/sql/migrate/*.sql |
+    sed -n 's|.*/0*\([0-9][0-9]*\)-[^/]*$|\1|p' | sort -n | tail -n 1)
 run init
-check "init succeeds and says schema version $sv" \
-    eval 'st 0 && out_has "schema version $sv"'
+check "init succeeds and says schema version $latest (the last migration)" \
+    eval 'st 0 && out_has "schema version $latest"'
 check "init creates the database file" test -f "$DB"
-check "the database has user_version $sv" \
-    is "$(q 'PRAGMA user_version')" "$sv"
+check "the database has user_version $latest" \
+    is "$(q 'PRAGMA user_version')" "$latest"
 check "the database is in WAL mode" is "$(q 'PRAGMA journal_mode')" wal
 check "the data directory is closed to others" \
     eval 'case $(stat -c %a "$T/var") in 7?0) true ;; *) false ;; esac'
 runin "$pw" user add alice
 run init
 check "init a second time succeeds" \
-    eval 'st 0 && out_has "version $sv"'
+    eval 'st 0 && out_has "version $latest"'
 check "init a second time keeps the users" \
     is "$(q 'SELECT name FROM user')" alice
-check "user_version is still $sv" is "$(q 'PRAGMA user_version')" "$sv"
+check "user_version is still $latest" is "$(q 'PRAGMA user_version')" "$latest"
 
 # ---- users -------------------------------------------------------------
 
@@ -808,8 +809,8 @@ check "the backup has the same 10 feeds and 5 categories" \
     SELECT count(*) FROM category' | tr '\n' ' ')" "10 5 "
 check "the backup has the same triples" \
     is "$(triples "$T/backup.db")" "$(triples "$DB")"
-check "the backup has schema version $sv" \
-    is "$(sqlite3 "$T/backup.db" 'PRAGMA user_version')" "$sv"
+check "the backup has schema version $latest" \
+    is "$(sqlite3 "$T/backup.db" 'PRAGMA user_version')" "$latest"
 sum=$(cksum < "$T/backup.db")
 run -q feed add https://later.example/feed
 run backup "$T/backup.db"

@@ -178,22 +178,73 @@ for f in xxe billion-laughs; do
 	fi
 done
 
-# Nesting far deeper than libxml2's limit: the entry before it stays.
-{
-	printf '<rss><channel><title>deep</title><item><title>kept</title>'
-	printf '<guid>deep-1</guid></item><item><description>'
-	i=0
-	while [ $i -lt 2000 ]; do
-		printf '<d>'
-		i=$((i + 1))
-	done
-	printf '</description></item></channel></rss>\n'
-} >deep.xml
-if "$bin" parse --tsv deep.xml >out 2>err && grep -q 'title	kept' out; then
-	ok "deep nesting: parsed, the first entry kept"
+
+# Hostile documents: every one ends in bounded time and memory, refused
+# with the reason when over a cap (tests/t-fetch.sh runs them through a
+# pass).  gen NAME PROGRAM: awk's BEGIN block PROGRAM writes NAME.xml.
+gen() {
+	awk "BEGIN { $2 }" >"$1.xml"
+}
+head='printf "<rss><channel><title>t</title><item><title>x</title>"'
+gen attrs "$head"'; printf "<description>&lt;p"
+	for (i = 0; i < 200000; i++) printf " a%d=\"1\"", i
+	print "&gt;hi&lt;/p&gt;</description></item></channel></rss>"'
+refused attrs.xml "an element with more than 128 attributes"
+gen xattrs 'printf "<rss><channel><item"
+	for (i = 0; i < 200000; i++) printf " a%d=\"1\"", i
+	print "><title>x</title></item></channel></rss>"'
+refused xattrs.xml "an element with more than 128 attributes"
+gen nested "$head"'; for (i = 0; i < 100000; i++) printf "<d>"
+	print "</item></channel></rss>"'
+refused nested.xml "elements nested deeper than 256"
+gen divs "$head"'; printf "<description>"
+	for (i = 0; i < 100000; i++) printf "&lt;div&gt;x"
+	print "</description></item></channel></rss>"'
+if "$bin" parse --tsv divs.xml >out 2>err &&
+    [ "$(grep -c '	content	' out)" -eq 1 ]; then
+	ok "100,000 nested HTML elements in a body: parsed"
 else
-	not_ok "deep nesting: $(cat err)"
+	not_ok "nested HTML elements: $(cat err)"
 fi
+gen entries 'printf "<rss><channel><title>t</title>\n"
+	for (i = 0; i < 50000; i++)
+		printf "<item><title>%d</title><guid>g%d</guid>" \
+		    "<description>&lt;p&gt;%d&lt;/p&gt;</description></item>\n",
+		    i, i, i
+	print "</channel></rss>"'
+if "$bin" parse --tsv entries.xml >out 2>err &&
+    [ "$(grep -c '	key	' out)" -eq 10000 ] &&
+    grep -q '40000 entries past the first 10000 ignored' err; then
+	ok "50,000 entries: the first 10,000 kept, the rest said"
+else
+	not_ok "50,000 entries: $(grep -c '	key	' out) kept; $(cat err)"
+fi
+gen text "$head"'; printf "<description>"
+	for (i = 0; i < 149000; i++)
+		printf "%s", "word word word word word word word word word " \
+		    "word word word word word word word word word word words\n"
+	print "</description></item></channel></rss>"'
+# (1,000,000 bytes of text, and the TSV's "\n" for each newline)
+if "$bin" parse --tsv text.xml >out 2>err &&
+    [ "$(awk -F'	' '$2 == "content" { print length($3) }' out)" -lt \
+    1100000 ]; then
+	ok "one 15 MB text node: parsed, the body cut at 1,000,000 bytes"
+else
+	not_ok "one 15 MB text node: $(cat err)"
+fi
+gen amps "$head"'; printf "<description>"
+	for (i = 0; i < 2900000; i++) printf "&amp;"
+	print "</description></item></channel></rss>"'
+refused amps.xml "more than 2000000 character references"
+gen eacute "$head"'; printf "<description>"
+	for (i = 0; i < 1000000; i++) printf "&eacute;"
+	print "</description></item></channel></rss>"'
+if "$bin" parse --tsv eacute.xml >/dev/null 2>err; then
+	ok "1,000,000 small entities: parsed"
+else
+	not_ok "1,000,000 small entities: $(cat err)"
+fi
+rm -f ./*.xml
 
 # Lists are capped per entry, so a hostile feed cannot make the
 # duplicate checks quadratic.
