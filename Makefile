@@ -177,6 +177,17 @@ check:
 test: $(SAN_BINS)
 	sh tests/run $(TESTS)
 
+# san: what make test runs, built but not run.
+san: $(SAN_BINS)
+
+# mutate: break the code one line at a time (tests/mutants/*.mut) in a
+# copy under build/mutate/ and run the tests each mutant names; every
+# mutant must be killed.  Not part of check: it takes an hour or so.
+# MUTANTS=WORD runs only the mutants whose name contains WORD.
+mutate:
+	sh scripts/deps check
+	sh tests/mutate $(MUTANTS)
+
 # The programs' sources, not tests or fuzzers, for cppcheck's
 # unusedFunction (whole-program: every file in one run).
 LINT_SRC =	$(filter-out $(GEN_SQL),$(LIB_SRC)) $(FETCH_SRC) $(CTL_SRC) \
@@ -264,7 +275,7 @@ uninstall:
 clean:
 	rm -rf $(B)
 
-.PHONY: all check test run lint fuzz fuzz-build bench bench-parse bench-fetch bench-web install \
+.PHONY: all check test san mutate run lint fuzz fuzz-build bench bench-parse bench-fetch bench-web install \
 	uninstall clean
 .PRECIOUS: $(SAN)/%.o $(FZ)/%.o
 .SECONDARY:

@@ -35,7 +35,23 @@ PAGES = {
 	"healthz": "/healthz (no database)",
 	"greader": "Google Reader stream/items/ids (n=1000)",
 	"fever": "Fever items",
+	"fever-unread": "Fever unread_item_ids",
+	"fever-saved": "Fever saved_item_ids",
+	"fever-feeds": "Fever groups and feeds",
+	"gr-contents": "Google Reader stream/contents (n=100)",
+	"gr-items": "Google Reader stream/items/contents (100 ids)",
+	"gr-unread": "Google Reader unread-count",
+	"gr-subs": "Google Reader subscription/list",
+	"gr-tags": "Google Reader tag/list",
+	"mf-entries": "Miniflux /v1/entries (limit=100)",
+	"mf-counters": "Miniflux /v1/feeds/counters",
+	"mf-feeds": "Miniflux /v1/feeds",
+	"mf-categories": "Miniflux /v1/categories",
 }
+# The reader apps' other pages, measured at 1 connection (--pages api).
+API_PAGES = ["fever-unread", "fever-saved", "fever-feeds", "gr-contents",
+    "gr-items", "gr-unread", "gr-subs", "gr-tags", "mf-entries",
+    "mf-counters", "mf-feeds", "mf-categories"]
 
 
 def us(v):
@@ -144,7 +160,8 @@ def main():
 	    ("pair", "feed", 1), ("pair", "feed", 16),
 	    ("pair", "greader", 1), ("pair", "greader", 16),
 	    ("pair", "fever", 1), ("pair", "fever", 16),
-	    ("write", "entry-unread", 1), ("pair", "healthz", 1)]
+	    ("write", "entry-unread", 1), ("pair", "healthz", 1)] + \
+	    [("pair", p, 1) for p in API_PAGES]
 	for kind, page, c in order:
 		h = [r for r in runs if r["kind"] == kind and r["page"] == page
 		    and r["c"] == c and r["side"] == "hearth"]

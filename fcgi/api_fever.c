@@ -198,7 +198,7 @@ groups(struct req *r, struct json *j)
 	sqlite3_stmt	*st;
 	int		 step;
 
-	if ((st = user_stmt(r, STMT_CATEGORY_LIST)) == NULL)
+	if ((st = user_stmt(r, STMT_CATEGORY_TITLES)) == NULL)
 		return -1;
 	json_arr_open(j, "groups");
 	while ((step = db_step(st)) == 1) {

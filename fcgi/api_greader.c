@@ -244,7 +244,10 @@ gr_icon_url(struct req *r, struct buf *b, int64_t id, const char *token)
 		buf_printf(b, "%s://%s", r->https ? "https" : "http", host);
 		buf_add(b, r->app->prefix, r->app->prefix_len);
 	}
-	buf_printf(b, "/icon/%lld/%s", (long long)id, token);
+	BUF_LIT(b, "/icon/");
+	buf_int(b, id);
+	buf_putc(b, '/');
+	buf_puts(b, token);
 }
 
 /* GET subscription/list: every feed with its folder. */
@@ -269,8 +272,8 @@ gr_sub_list(struct req *r)
 	while ((n = db_step(st)) == 1) {
 		json_obj_open(&j, NULL);
 		buf_reset(&tmp);
-		buf_printf(&tmp, "feed/%lld", (long long)
-		    sqlite3_column_int64(st, GR_SUB_COL_ID));
+		BUF_LIT(&tmp, "feed/");
+		buf_int(&tmp, sqlite3_column_int64(st, GR_SUB_COL_ID));
 		json_str(&j, "id", tmp.p);
 		json_str(&j, "title", (const char *)sqlite3_column_text(st,
 		    GR_SUB_COL_TITLE));
@@ -293,10 +296,8 @@ gr_sub_list(struct req *r)
 		    (const char *)sqlite3_column_text(st,
 		    GR_SUB_COL_ICON_TOKEN));
 		json_str(&j, "iconUrl", tmp.p != NULL ? tmp.p : "");
-		buf_reset(&tmp);
-		buf_printf(&tmp, "%lld", (long long)
-		    sqlite3_column_int64(st, GR_SUB_COL_CREATED_AT) * 1000);
-		json_str(&j, "firstitemmsec", tmp.p);
+		json_int_str(&j, "firstitemmsec", sqlite3_column_int64(st,
+		    GR_SUB_COL_CREATED_AT) * 1000);
 		json_close(&j);
 	}
 	db_stmt_done(st);
@@ -323,7 +324,7 @@ gr_tag_list(struct req *r)
 	json_obj_open(&j, NULL);
 	json_str(&j, "id", GR_STATE "starred");
 	json_close(&j);
-	if ((st = db_stmt(r->db, STMT_GREADER_LABELS)) == NULL) {
+	if ((st = db_stmt(r->db, STMT_CATEGORY_TITLES)) == NULL) {
 		buf_release(&tmp);
 		return -1;
 	}
@@ -331,7 +332,7 @@ gr_tag_list(struct req *r)
 	while ((n = db_step(st)) == 1) {
 		json_obj_open(&j, NULL);
 		gr_label_str(&j, "id", (const char *)sqlite3_column_text(st,
-		    ONE_COL_VALUE),
+		    CATEGORY_COL_TITLE),
 		    &tmp);
 		json_str(&j, "type", "folder");
 		json_close(&j);
@@ -345,77 +346,107 @@ gr_tag_list(struct req *r)
 }
 
 static void
-count_obj(struct json *j, const char *id, int64_t count, int64_t newest,
-    struct buf *tmp)
+count_obj(struct json *j, const char *id, int64_t count, int64_t newest)
 {
 	json_obj_open(j, NULL);
 	json_str(j, "id", id);
 	json_int(j, "count", count);
-	buf_reset(tmp);
-	buf_printf(tmp, "%lld", (long long)newest * 1000000);
-	json_str(j, "newestItemTimestampUsec", tmp->oom ? "0" : tmp->p);
+	json_int_str(j, "newestItemTimestampUsec", newest * 1000000);
 	json_close(j);
 }
 
-/* GET unread-count: per feed, per label, and the reading list. */
+/* A category's unread entries, summed from its feeds'. */
+struct label_count {
+	int64_t		 id;
+	int64_t		 count;
+	int64_t		 newest;
+};
+
+/*
+ * GET unread-count: per feed, per label, and the reading list.  The
+ * feeds come by category, so each label's sum is made in the same walk.
+ */
 static int
 gr_unread_count(struct req *r)
 {
-	sqlite3_stmt	*st;
-	struct json	 j;
-	struct buf	 tmp, id;
-	int64_t		 total = 0, newest = 0, c, t;
-	int		 n;
+	sqlite3_stmt		*st;
+	struct json		 j;
+	struct buf		 id;
+	struct label_count	*lc = NULL, *p;
+	int64_t			 total = 0, newest = 0, cat, c, t;
+	size_t			 nl = 0, cap = 0, i;
+	int			 n, rc = -1;
 
-	buf_init(&tmp);
 	buf_init(&id);
 	gr_json_begin(r, &j);
 	json_obj_open(&j, NULL);
 	json_arr_open(&j, "unreadcounts");
 	if ((st = db_stmt(r->db, STMT_GREADER_UNREAD_FEEDS)) == NULL)
-		goto fail;
+		goto out;
 	sqlite3_bind_int64(st, 1, r->user_id);
 	while ((n = db_step(st)) == 1) {
+		cat = sqlite3_column_int64(st, GR_UNREAD_COL_CATEGORY_ID);
 		c = sqlite3_column_int64(st, GR_UNREAD_COL_COUNT);
 		t = sqlite3_column_int64(st, GR_UNREAD_COL_NEWEST);
 		total += c;
 		if (t > newest)
 			newest = t;
 		buf_reset(&id);
-		buf_printf(&id, "feed/%lld", (long long)
-		    sqlite3_column_int64(st, GR_UNREAD_COL_STREAM));
-		count_obj(&j, id.oom ? "" : id.p, c, t, &tmp);
+		BUF_LIT(&id, "feed/");
+		buf_int(&id, sqlite3_column_int64(st, GR_UNREAD_COL_FEED_ID));
+		count_obj(&j, id.oom ? "" : id.p, c, t);
+		if (cat == 0)
+			continue;
+		if (nl == 0 || lc[nl - 1].id != cat) {
+			if (nl == cap) {
+				cap = cap == 0 ? 16 : cap * 2;
+				if ((p = reallocarray(lc, cap, sizeof(*lc))) ==
+				    NULL) {
+					log_warn("unread-count");
+					n = -1;
+					break;
+				}
+				lc = p;
+			}
+			lc[nl].id = cat;
+			lc[nl].count = lc[nl].newest = 0;
+			nl++;
+		}
+		lc[nl - 1].count += c;
+		if (t > lc[nl - 1].newest)
+			lc[nl - 1].newest = t;
 	}
 	db_stmt_done(st);
-	if (n == -1 || (st = db_stmt(r->db, STMT_GREADER_UNREAD_LABELS)) ==
-	    NULL)
-		goto fail;
+	if (n == -1 || (st = db_stmt(r->db, STMT_CATEGORY_TITLES)) == NULL)
+		goto out;
+	/* The labels by title; lc is by id, as feed_count's key. */
 	sqlite3_bind_int64(st, 1, r->user_id);
 	while ((n = db_step(st)) == 1) {
+		cat = sqlite3_column_int64(st, CATEGORY_COL_ID);
+		for (i = 0; i < nl && lc[i].id != cat; i++)
+			continue;
+		if (i == nl)
+			continue;
 		buf_reset(&id);
 		BUF_LIT(&id, GR_LABEL);
 		buf_puts(&id, (const char *)sqlite3_column_text(st,
-		    GR_UNREAD_COL_STREAM));
-		count_obj(&j, id.oom ? "" : id.p, sqlite3_column_int64(st,
-		    GR_UNREAD_COL_COUNT),
-		    sqlite3_column_int64(st, GR_UNREAD_COL_NEWEST), &tmp);
+		    CATEGORY_COL_TITLE));
+		count_obj(&j, id.oom ? "" : id.p, lc[i].count, lc[i].newest);
 	}
 	db_stmt_done(st);
 	if (n == -1)
-		goto fail;
-	count_obj(&j, GR_STATE "reading-list", total, newest, &tmp);
+		goto out;
+	count_obj(&j, GR_STATE "reading-list", total, newest);
 	json_close(&j);
 	json_int(&j, "max", total);
 	json_close_all(&j);
-	if (tmp.oom || id.oom)
+	if (id.oom)
 		r->resp.body.oom = 1;
-	buf_release(&tmp);
+	rc = gr_json_done(r, &j);
+out:
+	free(lc);
 	buf_release(&id);
-	return gr_json_done(r, &j);
-fail:
-	buf_release(&tmp);
-	buf_release(&id);
-	return -1;
+	return rc;
 }
 
 /*

@@ -28,7 +28,15 @@
 void
 gr_item_id(struct buf *b, int64_t id)
 {
-	buf_printf(b, GR_ITEM_PREFIX "%016llx", (unsigned long long)id);
+	static const char	 hex[] = "0123456789abcdef";
+	char			 d[16];
+	uint64_t		 u = (uint64_t)id;
+	int			 i;
+
+	for (i = 15; i >= 0; i--, u >>= 4)
+		d[i] = hex[u & 0xf];
+	BUF_LIT(b, GR_ITEM_PREFIX);
+	buf_add(b, d, sizeof(d));
 }
 
 /*
@@ -145,12 +153,9 @@ gr_stream_arg(struct req *r, const char *marker, struct buf *out)
 void
 gr_rfc3339(struct buf *b, int64_t t)
 {
-	struct tm	 tm;
-	time_t		 tt = (time_t)t;
-	char		 s[32];
+	char	 s[TIME_RFC3339];
 
-	if (gmtime_r(&tt, &tm) == NULL ||
-	    strftime(s, sizeof(s), "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+	if (time_rfc3339(s, t) == -1)
 		strlcpy(s, "1970-01-01T00:00:00Z", sizeof(s));
 	buf_puts(b, s);
 }
@@ -584,8 +589,11 @@ gr_id_array(struct buf *b, const int64_t *id, size_t n)
 	size_t	 i;
 
 	buf_putc(b, '[');
-	for (i = 0; i < n; i++)
-		buf_printf(b, "%s%lld", i > 0 ? "," : "", (long long)id[i]);
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			buf_putc(b, ',');
+		buf_int(b, id[i]);
+	}
 	buf_putc(b, ']');
 }
 
@@ -610,14 +618,9 @@ gr_items_ids(struct req *r)
 	json_arr_open(&j, "itemRefs");
 	for (i = 0; i < pg.n; i++) {
 		json_obj_open(&j, NULL);
-		buf_reset(&tmp);
-		buf_printf(&tmp, "%lld", (long long)pg.id[i]);
-		json_str(&j, "id", tmp.p);
-		json_arr_open(&j, "directStreamIds");
-		json_close(&j);
-		buf_reset(&tmp);
-		buf_printf(&tmp, "%lld", (long long)pg.crawl[i] * 1000000);
-		json_str(&j, "timestampUsec", tmp.p);
+		json_int_str(&j, "id", pg.id[i]);
+		JSON_MEMBERS(&j, "\"directStreamIds\":[]");
+		json_int_str(&j, "timestampUsec", pg.crawl[i] * 1000000);
 		json_close(&j);
 	}
 	json_close(&j);
@@ -654,7 +657,7 @@ item_categories(struct json *j, sqlite3_stmt *st, struct buf *tmp)
 
 /* An item's enclosures, into the open object; 0 or -1. */
 static int
-item_enclosures(struct req *r, struct json *j, int64_t id, struct buf *tmp)
+item_enclosures(struct req *r, struct json *j, int64_t id)
 {
 	sqlite3_stmt	*st;
 	const char	*type;
@@ -678,12 +681,9 @@ item_enclosures(struct req *r, struct json *j, int64_t id, struct buf *tmp)
 		    ENCLOSURE_COL_MIME_TYPE)) != NULL)
 			json_str(j, "type", type);
 		if (sqlite3_column_type(st, ENCLOSURE_COL_LENGTH) !=
-		    SQLITE_NULL) {
-			buf_reset(tmp);
-			buf_printf(tmp, "%lld", (long long)
-			    sqlite3_column_int64(st, ENCLOSURE_COL_LENGTH));
-			json_str(j, "length", tmp->oom ? "0" : tmp->p);
-		}
+		    SQLITE_NULL)
+			json_int_str(j, "length", sqlite3_column_int64(st,
+			    ENCLOSURE_COL_LENGTH));
 		json_close(j);
 	}
 	if (open)
@@ -698,6 +698,7 @@ item_json(struct req *r, struct json *j, sqlite3_stmt *st, struct buf *tmp)
 {
 	const char	*s, *content;
 	int64_t		 id, crawl, pub, upd;
+	size_t		 from;
 
 	id = sqlite3_column_int64(st, ENTRY_COL_ID);
 	crawl = sqlite3_column_int64(st, ENTRY_COL_CREATED_AT);
@@ -708,12 +709,8 @@ item_json(struct req *r, struct json *j, sqlite3_stmt *st, struct buf *tmp)
 	buf_reset(tmp);
 	gr_item_id(tmp, id);
 	json_str(j, "id", tmp->p);
-	buf_reset(tmp);
-	buf_printf(tmp, "%lld", (long long)crawl * 1000);
-	json_str(j, "crawlTimeMsec", tmp->p);
-	buf_reset(tmp);
-	buf_printf(tmp, "%lld", (long long)crawl * 1000000);
-	json_str(j, "timestampUsec", tmp->p);
+	json_int_str(j, "crawlTimeMsec", crawl * 1000);
+	json_int_str(j, "timestampUsec", crawl * 1000000);
 	json_int(j, "published", pub);
 	json_int(j, "updated", upd);
 	json_str(j, "title", (const char *)sqlite3_column_text(st,
@@ -740,25 +737,31 @@ item_json(struct req *r, struct json *j, sqlite3_stmt *st, struct buf *tmp)
 	json_close(j);
 	json_obj_open(j, "origin");
 	buf_reset(tmp);
-	buf_printf(tmp, "feed/%lld", (long long)sqlite3_column_int64(st,
-	    ENTRY_COL_FEED_ID));
+	BUF_LIT(tmp, "feed/");
+	buf_int(tmp, sqlite3_column_int64(st, ENTRY_COL_FEED_ID));
 	json_str(j, "streamId", tmp->p);
 	json_str(j, "title", (const char *)sqlite3_column_text(st,
 	    ENTRY_COL_FEED_TITLE));
 	s = (const char *)sqlite3_column_text(st, GR_COL_SITE_URL);
 	json_str(j, "htmlUrl", s != NULL ? s : "");
 	json_close(j);
-	/* Stored content is sanitized HTML, valid UTF-8. */
+	/*
+	 * Stored content is sanitized HTML, valid UTF-8.  Both members
+	 * hold it: escaped once, then copied ("summary" ends in its '{').
+	 * The body is streamed: held from that '{' to the copy, so that
+	 * none of the span is flushed meanwhile, however long the content.
+	 */
 	content = (const char *)sqlite3_column_text(st, ENTRY_COL_CONTENT);
 	json_obj_open(j, "summary");
+	buf_hold(j->b);
+	from = j->b->len - 1;
 	json_str(j, "direction", "ltr");
 	json_str(j, "content", content != NULL ? content : "");
 	json_close(j);
-	json_obj_open(j, "content");
-	json_str(j, "direction", "ltr");
-	json_str(j, "content", content != NULL ? content : "");
-	json_close(j);
-	if (item_enclosures(r, j, id, tmp) == -1)
+	json_again(j, "content", from, j->b->len);
+	buf_unhold(j->b);
+	if (sqlite3_column_int(st, GR_COL_ENCLOSED) &&
+	    item_enclosures(r, j, id) == -1)
 		return -1;
 	json_close(j);
 	if (tmp->oom)

@@ -28,6 +28,7 @@
 #define SESSION_COOKIE	"hearth_session"
 #define LOGIN_COOKIE	"hearth_login"	/* the sign-in form's CSRF token */
 #define LOCAL_PATH_MAX	1024	/* longest next= or back= path accepted */
+#define TIME_RFC3339	21	/* "2024-05-01T10:00:00Z" and its NUL */
 #define RESP_CHUNK	(64 * 1024) /* bytes of an answer held, then sent */
 
 /* Process-lifetime state, built before the workers start. */
@@ -300,10 +301,47 @@ int		 page_healthz(struct req *);
 int		 page_opml_export(struct req *);
 int		 page_opml_import(struct req *);
 
+/*
+ * A search as typed, made into what SEARCH_IN (lib/stmt.c) binds, each
+ * empty when there is nothing of its kind: the words, for the word
+ * index; the terms in Chinese, Japanese or Korean of 3 characters or
+ * more, for entry_cjk's trigrams; the shorter ones, a JSON array.
+ */
+struct search {
+	struct buf	 words;		/* FTS5 query: "a" "b"* */
+	struct buf	 marks;		/* the words results mark */
+	struct buf	 cjk;		/* FTS5 query of entry_cjk */
+	struct buf	 cjk_short;	/* ["..", ".."] */
+	struct buf	 cjk_terms;	/* every CJK term, each NUL-ended */
+	size_t		 ncjk;
+};
+
+/* What search_parse() and search_step() answer besides counts. */
+#define SEARCH_LONG		(-1)	/* too many words or bytes */
+#define SEARCH_SHORT_PREFIX	(-2)	/* a '*' after one character */
+#define SEARCH_OOM		(-3)
+#define SEARCH_SPENT		(-4)	/* stopped: its budget is used up */
+
+/* A search running under its budget, search_begin() to search_end(). */
+struct search_run {
+	struct req	*r;		/* NULL: none */
+	size_t		 slot;		/* its user's place among those busy */
+	struct timespec	 end;		/* thread CPU time it may reach */
+};
+
 /* page_search.c */
 int		 page_search(struct req *);
-int		 search_query(struct buf *, const char *);
+void		 search_init(struct search *);
+void		 search_release(struct search *);
+int		 search_parse(struct search *, const char *);
+int		 search_any(const struct search *);
+int		 search_bind(sqlite3_stmt *, int, const struct search *);
+int		 search_begin(struct req *, struct search_run *);
+void		 search_end(struct search_run *);
+int		 search_step(sqlite3_stmt *);
 void		 search_marks(struct buf *, const char *);
+void		 search_cjk_marks(struct buf *, const char *,
+		    const struct search *, size_t);
 
 /* page_settings.c */
 int		 page_settings(struct req *);
@@ -324,6 +362,7 @@ int		 list_bind(sqlite3_stmt *, int64_t, const struct list *,
 		    const struct cursor *, int, int);
 void		 time_html(struct buf *, int64_t, time_t);
 void		 time_open(struct buf *, int64_t);
+int		 time_rfc3339(char *, int64_t);
 int		 url_attr(struct buf *, const char *, size_t, const char *);
 void		 back_path(struct req *, struct buf *);
 int		 wants_json(const struct req *);

@@ -207,6 +207,7 @@ test_paging(struct db *d)
 	size_t		 i;
 	int		 asc;
 
+	T_ROWS();
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		memset(&l, 0, sizeof(l));
 		l.kind = t[i].kind;
@@ -217,6 +218,8 @@ test_paging(struct db *d)
 		for (asc = 0; asc < 2; asc++)
 			walk(d, &l, asc, t[i].name);
 	}
+	T_ROWS_END("paging: %zu lists, both orders, every row once in order",
+	    i);
 }
 
 /*
@@ -326,6 +329,7 @@ test_plans(struct db *d, const char *when)
 	int		 ok;
 
 	buf_init(&plan);
+	T_ROWS();
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		buf_reset(&plan);
 		ok = db_plan(d, t[i].s, &plan) == 0;
@@ -337,6 +341,8 @@ test_plans(struct db *d, const char *when)
 		T_OK(ok, "%s (%s): %s", stmt_name(t[i].s), when,
 		    plan.p != NULL ? plan.p : "no plan");
 	}
+	T_ROWS_END("query plans (%s): %zu statements, no scan, no temp b-tree",
+	    when, i);
 	buf_release(&plan);
 }
 

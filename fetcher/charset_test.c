@@ -327,6 +327,7 @@ main(void)
 	int		 rc;
 
 	buf_init(&b);
+	T_ROWS();
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		buf_reset(&b);
 		rc = charset_to_utf8(&b, rows[i].in, rows[i].len, rows[i].ct);
@@ -335,11 +336,13 @@ main(void)
 		T_OK(b.p != NULL && strlen(b.p) == b.len &&
 		    valid_utf8(b.p, b.len), "%s: valid UTF-8", rows[i].what);
 	}
+	T_ROWS_END("charset_to_utf8: %zu rows, valid UTF-8", i);
 
 	/*
 	 * In pieces, every row reads as it does whole (the declaration
 	 * aside, which only charset_to_utf8() rewrites).
 	 */
+	T_ROWS();
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
 			in_pieces(&b, rows[i].in, rows[i].len, rows[i].ct,
@@ -351,6 +354,8 @@ main(void)
 		T_OK(k == sizeof(sizes) / sizeof(sizes[0]), "in pieces: %s",
 		    rows[i].what);
 	}
+	T_ROWS_END("in pieces: %zu rows as whole", i);
+	T_ROWS();
 	for (i = 0; i < sizeof(streams) / sizeof(streams[0]); i++) {
 		for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
 			in_pieces(&b, streams[i].in, streams[i].len,
@@ -363,6 +368,7 @@ main(void)
 		if (k < sizeof(sizes) / sizeof(sizes[0]))
 			printf("#   got %s\n", b.p != NULL ? b.p : "(null)");
 	}
+	T_ROWS_END("in pieces: %zu streams", i);
 
 	/* Appends after what the buffer holds; rewrites only its own part. */
 	buf_reset(&b);

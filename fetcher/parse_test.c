@@ -103,12 +103,14 @@ test_guids(void)
 	size_t		 i;
 
 	buf_init(&err);
+	T_ROWS();
 	for (i = 0; i < sizeof(guids) / sizeof(guids[0]); i++) {
 		buf_reset(&err);
 		g = guid_of(guids[i].in, &err);
 		T_STR(g, guids[i].want, "guid %s", guids[i].in);
 		free(g);
 	}
+	T_ROWS_END("guid_of: %zu rows", i);
 	buf_release(&err);
 }
 
@@ -121,6 +123,7 @@ test_refused(void)
 	int		 rc;
 
 	buf_init(&err);
+	T_ROWS();
 	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
 		buf_reset(&err);
 		feed_init(&f);
@@ -131,6 +134,7 @@ test_refused(void)
 			T_STR(err.p, refused[i].want, "reason #%zu", i);
 		feed_release(&f);
 	}
+	T_ROWS_END("%zu documents refused with their reason", i);
 	buf_release(&err);
 }
 

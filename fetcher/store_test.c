@@ -786,6 +786,15 @@ test_retention(void)
 	T_OK(q_int("SELECT count(*) FROM session WHERE token_hash = 'live'") ==
 	    1 && q_int("SELECT count(*) FROM session") == 1,
 	    "expired sessions deleted, live ones kept");
+
+	/* What the passes stored and retention deleted, counted. */
+	T_OK(q_int("SELECT count(*) FROM feed_count AS c WHERE c.entries <>"
+	    " (SELECT count(*) FROM entry WHERE feed_id = c.feed_id)"
+	    " OR c.unread <> (SELECT count(*) FROM entry WHERE"
+	    " feed_id = c.feed_id AND is_read = 0)") == 0 &&
+	    q_int("SELECT count(*) FROM feed_count") ==
+	    q_int("SELECT count(*) FROM feed"),
+	    "feed_count follows inserts and retention");
 }
 
 /* A pass's upkeep writes one sample row with its figures. */
@@ -876,6 +885,7 @@ test_plans(void)
 	int		 scan;
 
 	buf_init(&plan);
+	T_ROWS();
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		buf_reset(&plan);
 		scan = db_plan(&db, cases[i].s, &plan) == -1 ||
@@ -888,6 +898,7 @@ test_plans(void)
 		    strstr(plan.p, cases[i].want) == NULL)
 			printf("# plan:\n%s", plan.p != NULL ? plan.p : "");
 	}
+	T_ROWS_END("query plans: %zu statements, no scan", i);
 	buf_release(&plan);
 }
 

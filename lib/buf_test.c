@@ -53,10 +53,14 @@ test_numbers(void)
 	char		 big[300];
 	size_t		 i;
 
+	T_ROWS();
 	for (i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
 		check_int(ints[i]);
+	T_ROWS_END("buf_int: %zu values against printf", i);
+	T_ROWS();
 	for (i = 0; i < sizeof(pads) / sizeof(pads[0]); i++)
 		check_uint0(pads[i].v, pads[i].width);
+	T_ROWS_END("buf_uint0: %zu values and widths against printf", i);
 
 	/* printf into the room left, and past it. */
 	buf_init(&b);

@@ -121,6 +121,8 @@ static const struct conf_key keys[] = {
 	    0 },
 	{ "samples_keep_days", CT_INT, O(samples_keep_days), 0, 36500, "90",
 	    NULL, 0 },
+	{ "search_budget", CT_DUR_MS, O(search_budget_ms), 1, 60 * 1000,
+	    "250ms", NULL, 0 },
 	{ "session_lifetime", CT_DUR, O(session_lifetime), 5 * MINUTE,
 	    3650 * DAY, "30d", NULL, 0 },
 	{ "socket", CT_PATH, O(socket), 0, 0, "hearth-fcgi.sock", NULL,

@@ -36,6 +36,7 @@ struct conf {
 	int		 login_max_failures; /* before a lockout, 0 = never */
 	long long	 login_lockout;	/* how long a lockout lasts */
 	char		*metrics_token;	/* bearer token for /metrics, or "" */
+	long long	 search_budget_ms; /* CPU a search may use */
 
 	/* hearth-fetch */
 	int		 fetch_max_inflight;	/* transfers at once */

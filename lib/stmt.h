@@ -24,6 +24,7 @@ enum stmt {
 	STMT_CATEGORY_RENAME,
 	STMT_CATEGORY_DELETE,
 	STMT_CATEGORY_LIST,
+	STMT_CATEGORY_TITLES,
 	STMT_CATEGORY_GET_BY_TITLE,
 
 	/* feeds */
@@ -141,6 +142,8 @@ enum stmt {
 	STMT_WEB_FEED_DUE,
 	STMT_WEB_PREFS_SET,
 	STMT_WEB_SEARCH,
+	STMT_WEB_SEARCH_ROWS,
+	STMT_WEB_SEARCH_PLAIN,
 	STMT_WEB_DIGEST,
 	STMT_WEB_SEEN_SET,
 
@@ -168,9 +171,7 @@ enum stmt {
 	STMT_GREADER_IDS_CATEGORY_ASC,
 	STMT_GREADER_ITEMS,
 	STMT_GREADER_SUBS,
-	STMT_GREADER_LABELS,
 	STMT_GREADER_UNREAD_FEEDS,
-	STMT_GREADER_UNREAD_LABELS,
 	STMT_GREADER_MARK_READ,
 
 	/* Fever */
@@ -221,6 +222,7 @@ enum stmt {
 	STMT_MF_COUNT_UNREAD_CATEGORY,
 	STMT_MF_COUNT_STARRED,
 	STMT_MF_COUNT_ANY,
+	STMT_MF_TOTALS,
 	STMT_MF_COUNT_SEARCH,
 
 	STMT__MAX
@@ -317,6 +319,7 @@ enum web_col {
 enum gr_item_col {
 	GR_COL_SITE_URL = ENTRY_COL__MAX,
 	GR_COL_LABEL,		/* the category's title, NULL if none */
+	GR_COL_ENCLOSED,	/* 1: the entry has enclosures */
 	GR_COL__MAX
 };
 
@@ -374,6 +377,7 @@ enum mf_col {
 	MF_COL_CHANGED_AT,
 	MF_COL_AUTHOR,
 	MF_COL_CONTENT,		/* sanitized HTML */
+	MF_COL_ENCLOSED,	/* 1: it has enclosures */
 	MF_COL_FEED,		/* enum mf_feed_col from here */
 	MF_COL__MAX = MF_COL_FEED + MF_FEED__MAX
 };
@@ -383,7 +387,7 @@ enum mf_col {
  * name (STMT_FEED_IDS_BY_URL, STMT_FEED_RECENT_COUNT, STMT_ICON_PUT's id,
  * STMT_FETCH_REQUEST_PENDING, STMT_RETENTION_PURGE's hash,
  * STMT_SAMPLE_LAST, STMT_DB_JOURNAL_MODE, STMT_DB_QUICK_CHECK,
- * STMT_GREADER_LABELS, STMT_FEVER_REFRESHED, STMT_FEVER_TOTAL,
+ * STMT_FEVER_REFRESHED, STMT_FEVER_TOTAL,
  * STMT_FEVER_UNREAD_IDS, STMT_FEVER_SAVED_IDS, STMT_MF_COUNT_*).
  */
 enum one_col {
@@ -403,14 +407,14 @@ enum user_list_col {
 	USER_LIST__MAX
 };
 
-/* STMT_CATEGORY_GET_BY_TITLE, STMT_WEB_CATEGORY_GET */
+/* STMT_CATEGORY_GET_BY_TITLE, STMT_CATEGORY_TITLES, STMT_WEB_CATEGORY_GET */
 enum category_col {
 	CATEGORY_COL_ID,
 	CATEGORY_COL_TITLE,
 	CATEGORY_COL__MAX
 };
 
-/* STMT_CATEGORY_LIST */
+/* STMT_CATEGORY_LIST: its first two columns are enum category_col's */
 enum category_list_col {
 	CATEGORY_LIST_ID,
 	CATEGORY_LIST_TITLE,
@@ -561,7 +565,14 @@ enum icon_check_col {
 	ICON_CHECK_COL__MAX
 };
 
-/* STMT_WEB_SEARCH */
+/* STMT_WEB_SEARCH: the results' keys, for STMT_WEB_SEARCH_ROWS */
+enum web_search_col {
+	WEB_SEARCH_COL_ID,
+	WEB_SEARCH_COL_PUBLISHED_AT,
+	WEB_SEARCH_COL__MAX
+};
+
+/* STMT_WEB_SEARCH_ROWS, STMT_WEB_SEARCH_PLAIN */
 enum search_col {
 	SEARCH_COL_ID,
 	SEARCH_COL_FEED_ID,
@@ -571,8 +582,8 @@ enum search_col {
 	SEARCH_COL_IS_READ,
 	SEARCH_COL_IS_STARRED,
 	SEARCH_COL_ICON_ID,
-	SEARCH_COL_TITLE,	/* matches between 0x01 and 0x02 */
-	SEARCH_COL_SNIPPET,	/* likewise */
+	SEARCH_COL_TITLE,	/* _ROWS: matches between 0x01 and 0x02 */
+	SEARCH_COL_TEXT,	/* _ROWS: a snippet, likewise; _PLAIN: text */
 	SEARCH_COL__MAX
 };
 
@@ -636,11 +647,12 @@ enum gr_sub_col {
 	GR_SUB_COL__MAX
 };
 
-/* STMT_GREADER_UNREAD_FEEDS, STMT_GREADER_UNREAD_LABELS */
+/* STMT_GREADER_UNREAD_FEEDS, from feed_count */
 enum gr_unread_col {
-	GR_UNREAD_COL_STREAM,	/* the feed's id, or the category's title */
+	GR_UNREAD_COL_CATEGORY_ID,	/* 0: none */
+	GR_UNREAD_COL_FEED_ID,
 	GR_UNREAD_COL_COUNT,
-	GR_UNREAD_COL_NEWEST,	/* the newest unread entry's created_at */
+	GR_UNREAD_COL_NEWEST,	/* the feed's newest entry's created_at */
 	GR_UNREAD_COL__MAX
 };
 
@@ -668,6 +680,13 @@ enum mf_counter_col {
 	MF_COUNTER_COL_ALL,
 	MF_COUNTER_COL_UNREAD,
 	MF_COUNTER_COL__MAX
+};
+
+/* STMT_MF_TOTALS */
+enum mf_totals_col {
+	MF_TOTALS_COL_ALL,
+	MF_TOTALS_COL_UNREAD,
+	MF_TOTALS_COL__MAX
 };
 
 const char	*stmt_name(enum stmt);

@@ -76,6 +76,7 @@ main(void)
 	char		 enc[4];
 
 	buf_init(&b);
+	T_ROWS();
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		T_OK(utf8_valid(rows[i].in, rows[i].n) == rows[i].valid,
 		    "utf8_valid row %zu is %d", i, rows[i].valid);
@@ -85,12 +86,15 @@ main(void)
 		T_STR(b.p, rows[i].want, "utf8_repair row %zu", i);
 		T_OK(utf8_valid(b.p, b.len), "repair of row %zu is valid", i);
 	}
+	T_ROWS_END("utf8_valid and utf8_repair: %zu rows, each repair valid",
+	    i);
 
 	buf_reset(&b);
 	utf8_repair(&b, NULL, 0);
 	T_OK(b.len == 0, "utf8_repair of NULL writes nothing");
 	T_OK(utf8_valid(NULL, 0), "utf8_valid of nothing is 1");
 
+	T_ROWS();
 	for (i = 0; i < sizeof(dec) / sizeof(dec[0]); i++) {
 		cp = 0x1234;
 		k = utf8_decode(dec[i].in, dec[i].n, &cp);
@@ -109,6 +113,7 @@ main(void)
 		    "utf8_encode row %zu: U+%04X in %zu bytes", i, dec[i].cp,
 		    k);
 	}
+	T_ROWS_END("utf8_decode and utf8_next: %zu rows", i);
 	buf_release(&b);
 	return T_DONE();
 }

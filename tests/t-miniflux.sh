@@ -153,7 +153,7 @@ case $(hdr Content-Type) in
 application/json*) ok "errors are JSON" ;;
 *) nok "errors are JSON: $(hdr Content-Type)" ;;
 esac
-[ -z "$(hdr WWW-Authenticate)" ] &&
+[ "$code" = 401 ] && [ -z "$(hdr WWW-Authenticate)" ] &&
     ok "no WWW-Authenticate: browsers keep no credentials" ||
     nok "WWW-Authenticate sent"
 req -u alice:wrong-password "$U/v1/me"
@@ -255,7 +255,8 @@ put A /v1/categories/1 '{"title":"technology"}'
 err "renaming to another category's title: 400" 400
 put A /v1/categories/2 '{"title":"Mine now"}'
 err "renaming bob's category: 404" 404
-[ "$(db 'SELECT title FROM category WHERE id = 2')" = "Bob stuff" ] &&
+[ "$code" = 404 ] &&
+    [ "$(db 'SELECT title FROM category WHERE id = 2')" = "Bob stuff" ] &&
     ok "bob's category is unchanged" || nok "bob's category changed"
 A "$U/v1/categories/1/feeds"
 is "GET /v1/categories/1/feeds" 200 'map { $_->{id} } @$j' 1
@@ -353,7 +354,7 @@ del A "/v1/feeds/$aliceb"
     ok "DELETE /v1/feeds/ID: 204, gone" || nok "DELETE /v1/feeds/ID: $code"
 del A /v1/feeds/3
 err "DELETE bob's feed: 404" 404
-[ "$(db 'SELECT count(*) FROM feed WHERE id = 3')" = 1 ] &&
+[ "$code" = 404 ] && [ "$(db 'SELECT count(*) FROM feed WHERE id = 3')" = 1 ] &&
     ok "bob's feed is still there" || nok "bob's feed was deleted"
 del A "/v1/feeds/$newf"
 
@@ -483,7 +484,7 @@ put A /v1/feeds/2/mark-all-as-read
     ok "PUT /v1/feeds/2/mark-all-as-read" || nok "feed mark-all-as-read: $code"
 put A /v1/feeds/3/mark-all-as-read
 err "mark bob's feed read: 404" 404
-[ "$(db 'SELECT is_read FROM entry WHERE id = 100')" = 0 ] &&
+[ "$code" = 404 ] && [ "$(db 'SELECT is_read FROM entry WHERE id = 100')" = 0 ] &&
     ok "bob's entry is still unread" || nok "bob's entry was marked"
 put A /v1/categories/1/mark-all-as-read
 [ "$code" = 204 ] &&
@@ -534,7 +535,8 @@ A --data-binary "<opml version=\"2.0\"><body><outline text=\"$long\"><outline te
     "$U/v1/import"
 is "import with a folder name over 1024 bytes: 400" 400 \
     '$j->{error_message}' "A folder name is over 1024 bytes long."
-[ "$(db "SELECT count(*) FROM feed WHERE url = 'http://127.0.0.1:9/long.xml'")" = 0 ] &&
+[ "$code" = 400 ] &&
+    [ "$(db "SELECT count(*) FROM feed WHERE url = 'http://127.0.0.1:9/long.xml'")" = 0 ] &&
     ok "and nothing of it was imported" || nok "the long folder's feed was imported"
 
 # --- routing ---------------------------------------------------------------

@@ -3,8 +3,9 @@
 # nginx (the shipped nginx/hearth.conf) in front of the sanitized
 # hearth-fcgi with 2 workers.
 #
-# A 1,000-entry Miniflux page, the Atom stream of 1,000 items and the
-# OPML export of 3,000 feeds go out in pieces (chunked: no length
+# A 1,000-entry Miniflux page, the Atom stream of 1,000 items, Google
+# Reader items each longer than the buffer (their content written twice)
+# and the OPML export of 3,000 feeds go out in pieces (chunked: no length
 # known in advance) and must arrive whole and the same as the database,
 # with the headers their handlers set; HEAD gives the length and no
 # body; the Atom ETag is the digest of the body even so, and answers
@@ -179,10 +180,49 @@ req -H "$GL" -H "If-None-Match: $etag" "$U$A"
 check "atom: If-None-Match gives 304, empty ($code)" \
     test "$code" = 304 -a ! -s "$S/b" -a "$(hdr ETag)" = "$etag"
 
+# --- Google Reader items longer than the buffer, each written twice -------
+
+# stream/contents writes an item's content once escaped, then copies
+# those bytes for the second member: the copy's span is longer than the
+# buffer, so it must stay in it until copied.
+cat > "$S/big.sql" <<EOF
+WITH RECURSIVE e(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM e WHERE i < 3)
+INSERT INTO entry (feed_id, user_id, category_id, hash, published_at,
+    created_at, changed_at, guid, url, title, content, content_text)
+    SELECT 3000, 1, NULL, 'big' || i, $T0 + i, $T0 + i, $T0, 'big' || i,
+    'http://e.example/big' || i, 'Big ' || i,
+    '<p>' || i || replace(hex(zeroblob(9000 * i)), '00',
+    'a&b </p><p>"q" ') || '</p>', 'Big ' || i FROM e;
+EOF
+sqlite3 "$DB" < "$S/big.sql" >"$S/sql.log" 2>&1
+cat > "$S/big.py" <<'EOF'
+# big.py DB BODY: feed 3000's three items, summary and content each the
+# stored HTML, every one longer than the buffer.
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+want = dict(db.execute('SELECT id, content FROM entry WHERE feed_id = 3000'))
+items = json.load(open(sys.argv[2]))['items']
+got = {int(i['id'].rsplit('/', 1)[1], 16): i for i in items}
+bad = [k for k in want if k not in got or
+    got[k]['summary']['content'] != want[k] or
+    got[k]['content']['content'] != want[k]]
+if (len(want) != 3 or len(got) != 3 or bad or
+    min(len(v) for v in want.values()) <= 65536):
+	print('%d stored, %d items, wrong: %s' % (len(want), len(got), bad))
+	sys.exit(1)
+EOF
+C="/reader/api/0/stream/contents/feed/3000?n=10"
+req -H "$GL" "$U$C"
+check "stream/contents: 200, $(wc -c < "$S/b") bytes ($code)" \
+    test "$code" = 200 -a "$(wc -c < "$S/b")" -gt 65536
+check "stream/contents: items over 64 KiB, summary and content whole" \
+    python3 "$S/big.py" "$DB" "$S/b"
+# The Miniflux page below is compared with the one before: gone again.
+sqlite3 "$DB" 'DELETE FROM entry WHERE feed_id = 3000' >"$S/sql.log" 2>&1
+
 # --- the OPML export of 3,000 feeds ----------------------------------------
 
-code=$(curl -s -o /dev/null -c "$S/jar" -w '%{http_code}' --max-time 10 \
-    -d 'name=alice&password=alice-pass-1' "$U/login")
+web_login "$S/jar" "$U" -d 'name=alice&password=alice-pass-1'
 check "sign in ($code)" test "$code" = 303
 req -b "$S/jar" "$U/opml"
 check "opml: 200 ($code)" test "$code" = 200

@@ -169,7 +169,7 @@ web_icon() {
 	    >> "$S/farm/www/icon-feed.rss"
 	sqlite3 "$_db" "UPDATE feed SET url = '$NGX_URL/icon-feed.rss'
 	    WHERE id = $2"
-	if ! timeout -s KILL 60 "$bin/hearth-fetch" -d -c "$1" --feed "$2" \
+	if ! timeout -s KILL 300 "$bin/hearth-fetch" -d -c "$1" --feed "$2" \
 	    >"$S/icon-fetch.log" 2>&1 </dev/null; then
 		nok "setup: hearth-fetch --feed $2 for its icon"
 		sed 's/^/#   /' "$S/icon-fetch.log"

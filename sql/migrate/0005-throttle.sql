@@ -1,4 +1,4 @@
--- 0003-throttle.sql: sign-in failures per account name and address
+-- 0005-throttle.sql: sign-in failures per account name and address
 -- (login_failure) instead of per name or address (login_throttle).
 -- The old counts are a few minutes' worth: they are not carried over.
 
@@ -17,4 +17,4 @@ CREATE TABLE login_failure (
 CREATE INDEX login_failure_addr ON login_failure (kind, addr, failures,
     last_at);
 
-PRAGMA user_version = 3;
+PRAGMA user_version = 5;
