@@ -317,9 +317,12 @@ NGX_PING=/healthz NGX_PING_STATUS=200 ngx_start "$N" >&2 ||
     die "nginx did not start"
 U=$NGX_URL
 
-# Sign in as a browser does.
-code=$(curl -s -o /dev/null -c "$S/jar" -w '%{http_code}' --max-time 10 \
-    -d 'name=bench&password=bench-password-1' "$U/login")
+# Sign in as a browser does: the form's page first, for its token.
+ltok=$(curl -s -c "$S/jar" --max-time 10 "$U/login" |
+    sed -n 's/.*name="csrf" value="\([0-9a-f]*\)".*/\1/p')
+code=$(curl -s -o /dev/null -b "$S/jar" -c "$S/jar" -w '%{http_code}' \
+    --max-time 10 -d "csrf=$ltok&name=bench&password=bench-password-1" \
+    "$U/login")
 [ "$code" = 303 ] || die "POST /login: $code, not 303"
 tok=$(awk '$6 == "hearth_session" { print $7 }' "$S/jar" | tail -n 1)
 [ -n "$tok" ] || die "no session cookie"

@@ -15,6 +15,7 @@ static const struct ctl_cmd cmds[] = {
 	{ "user passwd", "NAME", 1, 1, CTL_NEEDS_DB, cmd_user_passwd },
 	{ "user del", "NAME", 1, 1, CTL_NEEDS_DB, cmd_user_del },
 	{ "user list", "", 0, 0, CTL_NEEDS_DB, cmd_user_list },
+	{ "user unlock", "NAME", 1, 1, CTL_NEEDS_DB, cmd_user_unlock },
 	{ "api-password", "[--clear]", 0, 1, CTL_NEEDS_USER,
 	    cmd_api_password },
 	{ "api-key add", "[LABEL]", 0, 1, CTL_NEEDS_USER, cmd_api_key_add },

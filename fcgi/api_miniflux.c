@@ -112,10 +112,10 @@ api_mf_error(struct req *r, int status, const char *why)
  * R_MF: who calls: an X-Auth-Token when the request has that header (a
  * wrong one is not rescued by a Basic header), else Basic with the
  * user's API password; the CORS headers go with any answer.  1 with
- * r->user_id set; 0 with the answer made: 401, 429 for an address
- * locked out after failures, 500.  No WWW-Authenticate goes with the
- * 401, so a browser never caches credentials a page of another site
- * could then use.
+ * r->user_id set; 0 with the answer made: 401, 429 while wrong API
+ * passwords for the name hold its address back, 500.  No
+ * WWW-Authenticate goes with the 401, so a browser never caches
+ * credentials a page of another site could then use.
  */
 int
 mf_auth(struct req *r)
@@ -131,8 +131,10 @@ mf_auth(struct req *r)
 		return 1;
 	if (n == -1)
 		api_mf_error(r, 500, NULL);
-	else if (api_throttled(r))
+	else if (api_throttled(r)) {
+		retry_after(r);
 		api_mf_error(r, 429, NULL);
+	}
 	else
 		api_mf_error(r, 401, NULL);
 	return 0;

@@ -183,7 +183,6 @@ html_headers(struct req *r)
 {
 	r->resp.type = "text/html; charset=utf-8";
 	BUF_LIT(&r->resp.head, "Content-Security-Policy: " CSP "\r\n"
-	    "X-Content-Type-Options: nosniff\r\n"
 	    "Referrer-Policy: no-referrer\r\n"
 	    "X-Frame-Options: DENY\r\n"
 	    "Cache-Control: no-store\r\n");

@@ -89,6 +89,15 @@ populate(struct db *d)
 		if (exec_id(d, sql) == -1)
 			ok = 0;
 	}
+	/* Wrong passwords for 20 names from 10 addresses, both kinds. */
+	for (i = 0; i < 200; i++) {
+		snprintf(sql, sizeof(sql), "INSERT INTO login_failure (kind,"
+		    " name, addr, failures, last_at) VALUES ('%s', 'n%d',"
+		    " '192.0.2.%d', 1, 0)", i % 2 ? "web" : "api", i % 20,
+		    i / 20);
+		if (exec_id(d, sql) == -1)
+			ok = 0;
+	}
 	exec_id(d, "COMMIT");
 	T_OK(ok && u1 == 1 && u2 == 2 && cat1 > 0 && feed4 > 0,
 	    "fixture: %d entries", NENTRY + 60);
@@ -311,7 +320,9 @@ test_plans(struct db *d, const char *when)
 		{ STMT_SESSION_TOUCH, NULL },
 		{ STMT_SESSION_DELETE, NULL },
 		{ STMT_SESSION_DELETE_OTHERS, NULL },
-		{ STMT_THROTTLE_GET, NULL },
+		{ STMT_THROTTLE_PAIR, NULL },
+		{ STMT_THROTTLE_ACCOUNT, NULL },
+		{ STMT_THROTTLE_ADDR, "login_failure_addr" },
 	};
 	struct buf	 plan;
 	size_t		 i;

@@ -90,7 +90,7 @@ J=$S/alice.jar
 
 # --- web sessions -----------------------------------------------------
 
-req -b "$J" -c "$J" -d 'name=alice&password=alice-pass-1' "$U/login"
+web_login "$J" "$U" -d 'name=alice&password=alice-pass-1'
 is "alice signs in" 303
 req -b "$J" -c "$J" "$U/"
 is "her session shows the unread list" 200 \

@@ -177,9 +177,10 @@ as() {
 	shift
 	req -b "$_j" -c "$_j" "$@"
 }
-as alice -H "Origin: $U" -d 'name=alice&password=alice-pass-1' "$U/login"
+web_login "$S/alice.jar" "$U" -H "Origin: $U" \
+    -d 'name=alice&password=alice-pass-1'
 eq "$code" 303 "alice signs in"
-as bob -H "Origin: $U" -d 'name=bob&password=bob-pass-22' "$U/login"
+web_login "$S/bob.jar" "$U" -H "Origin: $U" -d 'name=bob&password=bob-pass-22'
 eq "$code" 303 "bob signs in"
 
 as alice "$U/feeds"

@@ -127,8 +127,7 @@ eq "$(db "SELECT count(*) FROM feed")" 10 "setup: 8 slow feeds and 2 idle"
 
 web_start main "$S/hearth.conf" "$S/fcgi.sock" || exit 1
 jar=$S/alice.jar
-req -b "$jar" -c "$jar" -H "Origin: $U" \
-    -d 'name=alice&password=alice-pass-1' "$U/login"
+web_login "$jar" "$U" -H "Origin: $U" -d 'name=alice&password=alice-pass-1'
 eq "$code" 303 "alice signs in"
 req -b "$jar" -c "$jar" "$U/feeds"
 csrf=$(tr '\n' ' ' < "$S/b" | sed 's/<input/\n<input/g' |

@@ -121,7 +121,7 @@ case "$code $(hdr Location)" in
 esac
 req "$U/stats?range=year"
 is "signed out, a bad range still sends to sign in first" 303
-as alice -d 'name=alice&password=alice-pass-1' "$U/login"
+web_login "$S/alice.jar" "$U" -d 'name=alice&password=alice-pass-1'
 is "alice signs in" 303
 
 # --- no samples at all ------------------------------------------------

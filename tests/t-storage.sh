@@ -160,8 +160,8 @@ else
 	exit 1
 fi
 U=$NGX_URL
-req -b "$S/alice.jar" -c "$S/alice.jar" -H "Origin: $U" \
-    -d 'name=alice&password=alice-pass-1' "$U/login"
+web_login "$S/alice.jar" "$U" -H "Origin: $U" \
+    -d 'name=alice&password=alice-pass-1'
 eq "$code" 303 "alice signs in"
 req -b "$S/alice.jar" -c "$S/alice.jar" "$U/feeds"
 csrf=$(tr '\n' ' ' < "$S/b" | sed 's/<input/\n<input/g' |
