@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: ISC
 # report.py: bench/RESULTS.md from the lines bench/run.sh gathers:
 # "m KEY VALUE" (the machine, the run), bench/web.sh --raw's lines and
 # bench/parse.py --lines' lines, all tab-separated.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # web.sh: the responder benchmark: hearth-fcgi behind nginx (the shipped
 # nginx/hearth.conf) on a generated database of a reader's size, each
 # page next to nginx serving the same bytes as a static file, and the

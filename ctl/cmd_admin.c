@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* cmd_admin.c: hearthctl init, backup and stats */
 #include <sys/stat.h>
 

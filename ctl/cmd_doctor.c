@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* cmd_doctor.c: hearthctl doctor: check an installation, say what to fix */
 #include <sys/types.h>
 #include <sys/file.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* cmd_user.c: hearthctl user add|passwd|del|list|unlock */
 #include <ctype.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* ctl.h: hearthctl's private header */
 #ifndef HEARTH_CTL_H
 #define HEARTH_CTL_H

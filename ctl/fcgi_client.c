@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* fcgi_client.c: one FastCGI request over a unix socket (hearthctl doctor) */
 #include <sys/socket.h>
 #include <sys/stat.h>

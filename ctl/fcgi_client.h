@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* fcgi_client.h: one FastCGI request over a unix socket (hearthctl doctor) */
 #ifndef HEARTH_FCGI_CLIENT_H
 #define HEARTH_FCGI_CLIENT_H

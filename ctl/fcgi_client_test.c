@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* fcgi_client_test.c: the FastCGI client of hearthctl doctor */
 #include <sys/socket.h>
 #include <sys/stat.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* main.c: hearthctl, the admin command line: options and dispatch */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * api.h: the reader-app APIs (Google Reader, Fever, Miniflux): their
  * handlers and what their files share, by file

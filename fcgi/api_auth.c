@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* api_auth.c: who calls a reader-app API: passwords, tokens, Fever keys */
 #include <ctype.h>
 #include <pthread.h>

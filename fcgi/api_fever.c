@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* api_fever.c: the Fever API, for reader apps (Reeder, Unread, ...) */
 #include <stdint.h>
 #include <stdio.h>

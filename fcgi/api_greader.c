@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* api_greader.c: the Google Reader API: sign-in, the account, dispatch */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* api_miniflux.c: the Miniflux /v1 API: user, categories, feeds, OPML */
 #include <ctype.h>
 #include <stdint.h>

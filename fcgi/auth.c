@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* auth.c: web sessions, CSRF tokens and sign-in throttling */
 #include <ctype.h>
 #include <pthread.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fcgi.h: hearth-fcgi's private header: its state, and what each file
  * offers the others, by file (the APIs' are in api.h)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* layout.c: the frame every HTML page shares: head, top bar, help */
 #include <errno.h>
 #include <pthread.h>

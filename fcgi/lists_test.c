@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* lists_test.c: the web reader's statements: paging, mark-as-read, plans */
 #include <stdint.h>
 #include <stdio.h>

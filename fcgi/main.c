@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* main.c: hearth-fcgi: configuration, socket, worker threads, shutdown */
 #include <sys/socket.h>
 #include <sys/stat.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* manage.c: what the management pages share: flash messages, ids */
 #include <stdint.h>
 #include <string.h>

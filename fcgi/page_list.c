@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* page_list.c: entry lists (unread, all, starred, a feed, a category) */
 #include <stdint.h>
 #include <stdlib.h>

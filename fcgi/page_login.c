@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* page_login.c: sign in, sign out, change the password */
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * page_opml.c: OPML export (a download) and import (a file upload, which
  * hearthctl reads: see spawn_opml_import())

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* page_settings.c: the user's settings and the reader-app password */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* req.c: one request: its parameters, body and cookies, and the answer */
 #include <sys/types.h>
 #include <sys/uio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* search_test.c: search queries, what they find, match markers, flashes */
 #include <stdio.h>
 #include <string.h>

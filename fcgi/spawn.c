@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * spawn.c: "refresh now": a request row, and hearth-fetch started in the
  * background at most once a second, never waited for; run hearthctl for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* discover.c: the feeds (and icons) an HTML page points to */
 #include <stdlib.h>
 #include <string.h>

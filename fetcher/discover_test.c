@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* discover_test.c: unit tests for feed and icon links found in HTML */
 #include <stdio.h>
 #include <stdlib.h>

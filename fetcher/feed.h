@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* feed.h: hearth-fetch's private header: the parsed feed and its stages */
 #ifndef HEARTH_FEED_H
 #define HEARTH_FEED_H

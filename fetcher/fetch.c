@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* fetch.c: the HTTP side of a pass: libcurl multi, polite per host */
 #include <sys/types.h>
 #include <sys/socket.h>

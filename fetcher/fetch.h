@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* fetch.h: hearth-fetch's pass: jobs, HTTP, scheduling, storing */
 #ifndef HEARTH_FETCH_H
 #define HEARTH_FETCH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* find.c: "hearth-fetch discover URL": the feeds at an address, as JSON */
 #include <stdint.h>
 #include <stdio.h>

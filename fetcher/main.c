@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* main.c: hearth-fetch's command line: a fetch pass, a loop, parse, discover */
 #include <sys/resource.h>
 #include <sys/select.h>

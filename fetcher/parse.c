@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* parse.c: RSS, RDF and Atom documents to struct feed, through SAX2 */
 #include <ctype.h>
 #include <errno.h>

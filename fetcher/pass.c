@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* pass.c: a fetch pass: single flight, the feeds, their outcomes, upkeep */
 #include <sys/resource.h>
 #include <sys/stat.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* account.c: a user's web password, and what goes when it changes */
 #include <stdint.h>
 

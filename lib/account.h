@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* account.h: a user's web password, and what goes when it changes */
 #ifndef HEARTH_ACCOUNT_H
 #define HEARTH_ACCOUNT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* conf.c: hearth.conf, a table-driven "key = value" parser */
 #include <sys/types.h>
 #include <sys/socket.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* conf.h: hearth.conf, the one configuration file every program reads */
 #ifndef HEARTH_CONF_H
 #define HEARTH_CONF_H

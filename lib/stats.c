@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* stats.c: the small shared file of live figures, and process memory */
 #include <sys/mman.h>
 #include <sys/stat.h>

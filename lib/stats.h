@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* stats.h: the small shared file of live figures, and process memory */
 #ifndef HEARTH_STATS_H
 #define HEARTH_STATS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* stats_test.c: unit tests for the latency histogram and the stats file */
 #include <sys/wait.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* stmt.c: the SQL of every statement, prepared once by db_open() */
 #include <stddef.h>
 

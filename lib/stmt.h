@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* stmt.h: every SQL statement hearth runs, addressed by enum */
 #ifndef HEARTH_STMT_H
 #define HEARTH_STMT_H

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: ISC
 -- schema.sql: hearth's database, the single source of truth.
 --
 -- Every sql/migrate/NNNN-name.sql applied in order to an empty database

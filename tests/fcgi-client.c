@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fcgi-client.c: one FastCGI request to hearth-fcgi, its answer as it
  * came (the CGI headers, a blank line, the body) on stdout; for the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-bench-report.sh: bench/report.py, the renderer of `make bench`'s
 # table, on canned lines whose medians, ratios and verdicts are known,
 # so that it cannot break unseen between benchmark runs.  No timing.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-escape.sh: stored text holding markup and quotes comes out as text on
 # every page and in every API answer that shows it, end to end through a
 # real nginx on 127.0.0.1 running the shipped nginx/hearth.conf in front

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-fetch.sh: hearth-fetch against a local nginx: conditional GET,
 # error statuses, timeouts, redirects, compression, size caps, feed
 # discovery, charsets, GUID churn, basic auth, samples and the WAL,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-fever.sh: the Fever API end to end, through a real nginx on
 # 127.0.0.1 running the shipped nginx/hearth.conf in front of the
 # sanitized hearth-fcgi from $HEARTH_BIN.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-golden.sh: every page and reader-app answer of a fixed database,
 # rendered by hearth-fcgi and compared with tests/golden/NAME.out.
 #

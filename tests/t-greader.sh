@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-greader.sh: the Google Reader API end to end, through a real nginx
 # running the shipped nginx/hearth.conf (and nginx/hearth-proxy.conf for
 # the /reader/ prefix) in front of the sanitized hearth-fcgi: ClientLogin

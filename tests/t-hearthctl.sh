@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-hearthctl.sh: hearthctl end to end: init, users, -u, categories,
 # feeds, OPML import and export (round trip, hostile files), backup,
 # stats (counts, the resource samples' table and JSON) and command line

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-icons.sh: favicons end to end.  The real hearth-fetch looks for the
 # icons of the feeds' sites on a local feed farm (tests/lib/feedfarm.sh:
 # <link rel="icon">, "shortcut icon", apple-touch-icon, /favicon.ico;

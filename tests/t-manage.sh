@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-manage.sh: the web reader's management pages end to end, through
 # nginx running the shipped nginx/hearth.conf in front of the sanitized
 # hearth-fcgi: subscriptions (add, edit, refresh, delete), categories,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-newsboat.sh: Debian's newsboat 2.21 as a real client of hearth's
 # reader-app APIs, through nginx (the shipped nginx/hearth.conf and
 # nginx/hearth-proxy.conf) in front of the sanitized hearth-fcgi.

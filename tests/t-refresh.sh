@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-refresh.sh: "refresh now" ahead of the queue, through the real
 # binaries.  A long pass runs (8 feeds at 4 KiB/s, 2 at a time: about 20
 # s); a refresh from the web button, from PUT /v1/feeds/ID/refresh and a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-search.sh: search end to end, through nginx and the sanitized
 # hearth-fcgi: results newest first, the last word a prefix, a prefix
 # of one letter refused, Chinese, Japanese and Korean found inside

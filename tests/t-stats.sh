@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-stats.sh: the /stats page through nginx running the shipped
 # nginx/hearth.conf in front of the sanitized hearth-fcgi: sign-in
 # required, the range parameter, the empty states, and charts whose

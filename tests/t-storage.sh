@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-storage.sh: a full disk and a read-only database, named as such.
 # The data directory is a small tmpfs (mount needs root: the test says
 # so and skips as another user; CI runs as root); hearth-fcgi,

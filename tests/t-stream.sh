@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-stream.sh: answers longer than hearth-fcgi's 64 KiB buffer, through
 # nginx (the shipped nginx/hearth.conf) in front of the sanitized
 # hearth-fcgi with 2 workers.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-walk.sh: walking a web list by its "Older entries" (or "Newer
 # entries") link shows each entry exactly once, in order, and all of
 # them, end to end through a real nginx on 127.0.0.1 running the shipped

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-web.sh: the web reader end to end, through a real nginx on 127.0.0.1
 # running the shipped nginx/hearth.conf and nginx/hearth-proxy.conf, in
 # front of the sanitized hearth-fcgi from $HEARTH_BIN.

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: ISC
 -- 0005-throttle.sql: sign-in failures per account name and address
 -- (login_failure) instead of per name or address (login_throttle).
 -- The old counts are a few minutes' worth: they are not carried over.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # webenv.sh: a web reader for shell tests: scratch directory, a
 # database with two users and some feeds, hearth-fcgi, and nginx running
 # the shipped configurations; sourced, POSIX sh, after tests/lib/nginx.sh.
