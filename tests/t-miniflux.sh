@@ -168,6 +168,10 @@ A "$U/v1/me"
 is "Basic with the API password: /v1/me" 200 \
     '"$j->{id} $j->{username} " . ($j->{is_admin} ? "admin" : "user")' \
     "1 alice user"
+# The password cache holds alice's right password now: a wrong one must
+# still be checked, not matched against the user's cached entry.
+req -u alice:wrong-password "$U/v1/me"
+err "a wrong password after the right one was cached: 401" 401
 req -H "X-Auth-Token: $tok" "$U/v1/me"
 is "X-Auth-Token" 200 '$j->{username}' alice
 req -H "X-Auth-Token: ${tok%?}0" -u alice:alice-api-pw-1 "$U/v1/me"
