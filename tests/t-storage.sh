@@ -51,6 +51,17 @@ if [ ! -x "$bin/hearth-fetch" ]; then
 fi
 web_scratch || exit 1
 chmod 0755 "$S"
+# nobody may be unable to reach the tree (a clone in a 0700 folder made
+# by mktemp -d): it runs copies kept in the scratch folder.
+mkdir "$S/bin" "$S/static"
+if ! cp "$bin/hearth-fetch" "$bin/hearth-fcgi" "$bin/hearthctl" "$S/bin/" ||
+    ! cp -R "$static/." "$S/static/"; then
+	nok "setup: copy the binaries and static files for nobody"
+	exit 1
+fi
+chmod -R a+rX "$S/bin" "$S/static"
+bin=$S/bin
+static=$S/static
 mkdir "$S/var"
 if ! mount -t tmpfs -o size=8m,mode=0755,uid=65534,gid=65534 tmpfs \
     "$S/var"; then
