@@ -678,8 +678,11 @@ q "BEGIN;
     '.example/', 'A feed with a longer title, number ' || i, 0 FROM f;
     COMMIT; PRAGMA wal_checkpoint(TRUNCATE);" >/dev/null ||
     die "cannot give the second user 5,000 feeds"
-code=$(curl -s -o /dev/null -c "$S/jar2" -w '%{http_code}' --max-time 10 \
-    -d 'name=other&password=other-password-2' "$U/login")
+ltok=$(curl -s -c "$S/jar2" --max-time 10 "$U/login" |
+    sed -n 's/.*name="csrf" value="\([0-9a-f]*\)".*/\1/p')
+code=$(curl -s -o /dev/null -b "$S/jar2" -c "$S/jar2" -w '%{http_code}' \
+    --max-time 10 -d "csrf=$ltok&name=other&password=other-password-2" \
+    "$U/login")
 [ "$code" = 303 ] || die "POST /login (other): $code, not 303"
 cookie2="Cookie: hearth_session=$(awk '$6 == "hearth_session" { print $7 }' \
     "$S/jar2" | tail -n 1)"
