@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /* db_test.c: unit tests for the schema, migrations, statements and plans */
+#include <sys/resource.h>
+
 #include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -1341,6 +1343,105 @@ test_random(const char *path)
 	db_close(&d);
 }
 
+/* How many mappings of path (not its -wal or -shm) the process has. */
+static int
+map_count(const char *path)
+{
+	char	 line[512];
+	FILE	*f;
+	int	 n = 0;
+	size_t	 len = strlen(path);
+
+	if ((f = fopen("/proc/self/maps", "r")) == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strlen(line) >= len &&
+		    strcmp(line + strlen(line) - len, path) == 0)
+			n++;
+	}
+	fclose(f);
+	return n;
+}
+
+static long
+minflt(void)
+{
+	struct rusage	 ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_minflt;
+}
+
+/*
+ * DB_RANDOM's mapping is one per process and file, and it outlives
+ * other connections' commits: reading again after one faults nothing
+ * back in.  The file shrinking (VACUUM) and growing again is read right.
+ */
+static void
+test_shared_map(void)
+{
+	struct db	 a, b;
+	char		 path[256];
+	long		 f0, f1;
+	int		 n;
+	const char	*sum = "SELECT count(*) || ' ' || sum(length(x)) FROM t";
+	char		 v[64];
+
+	if (map_count("/proc/self/maps") == -1)
+		return;
+	path_of(path, sizeof(path), "map.db");
+	T_OK(db_open(&a, path, DB_CREATE) == 0 && sqlite3_exec(a.db,
+	    "CREATE TABLE t (x BLOB);"
+	    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n"
+	    " WHERE i < 2000) INSERT INTO t SELECT randomblob(3000) FROM n;"
+	    "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL) ==
+	    SQLITE_OK, "a database of 2,000 pages");
+	db_close(&a);
+	T_OK(db_open(&a, path, DB_RANDOM) == 0 &&
+	    db_open(&b, path, DB_RANDOM) == 0, "two connections through "
+	    DB_VFS_RANDOM);
+	if (a.db == NULL || b.db == NULL)
+		return;
+	q_text(a.db, sum, v, sizeof(v));
+	q_text(b.db, sum, v, sizeof(v));
+	T_STR(v, "2000 6000000", "both read it");
+	n = map_count(path);
+	T_OK(n == 1, "one mapping of the file for both (%d)", n);
+	T_OK(sqlite3_exec(b.db, "UPDATE t SET x = zeroblob(10) WHERE rowid = 1",
+	    NULL, NULL, NULL) == SQLITE_OK, "the other commits");
+	f0 = minflt();
+	q_text(a.db, sum, v, sizeof(v));
+	f1 = minflt();
+	T_STR(v, "2000 5997010", "the first reads the commit");
+	T_OK(f1 - f0 < 50, "and faults no page back in (%ld faults)",
+	    f1 - f0);
+	T_OK(sqlite3_exec(b.db, "DELETE FROM t WHERE rowid > 100;"
+	    "PRAGMA wal_checkpoint(TRUNCATE); VACUUM;"
+	    "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL) ==
+	    SQLITE_OK, "the other deletes, vacuums: the file shrinks");
+	q_text(a.db, sum, v, sizeof(v));
+	T_STR(v, "100 297010", "the first reads the shorter file");
+	T_OK(sqlite3_exec(b.db, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL"
+	    " SELECT i + 1 FROM n WHERE i < 3000) INSERT INTO t"
+	    " SELECT randomblob(3000) FROM n; PRAGMA wal_checkpoint(TRUNCATE)",
+	    NULL, NULL, NULL) == SQLITE_OK,
+	    "the other grows it past its first size");
+	q_text(a.db, sum, v, sizeof(v));
+	T_STR(v, "3100 9297010", "the first reads the longer file");
+	T_OK(sqlite3_exec(a.db, "PRAGMA quick_check", NULL, NULL, NULL) ==
+	    SQLITE_OK, "quick_check through the mapping");
+	n = map_count(path);
+	T_OK(n == 1, "still one mapping (%d)", n);
+	db_close(&b);
+	n = map_count(path);
+	T_OK(n == 1, "kept while a connection uses it (%d)", n);
+	db_close(&a);
+	n = map_count(path);
+	T_OK(n == 0, "unmapped with the last connection (%d)", n);
+	db_unlink(path);
+}
+
 int
 main(void)
 {
@@ -1380,6 +1481,7 @@ main(void)
 	db_close(&d);
 	test_random(path);
 	db_unlink(path);
+	test_shared_map();
 	rmdir(tmpdir);
 	return T_DONE();
 }

@@ -1,46 +1,172 @@
 /* SPDX-License-Identifier: ISC */
-/* db_vfs.c: a VFS over the default one that reads its mmap at random */
+/*
+ * db_vfs.c: a VFS over the default one that maps the database once per
+ * process, keeps the mapping across transactions, and reads it at
+ * random
+ */
 #include <sys/mman.h>
+#include <sys/stat.h>
 
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
 #include "db.h"
+#include "log.h"
 
 /*
- * SQLite maps the database and reads its pages where they lie.  After
- * the page cache lost them (memory pressure, a restart), each page fault
- * makes the kernel read around the page: 128 KiB or more at a time, for
- * a request that wants a dozen scattered 4 KiB pages; a cold list page
- * read 16 MB.  MADV_RANDOM on the mapping turns that read-around off.
- * SQLite does not tell where its mapping is, but xFetch returns a page
- * of it: the mapping starts that page's offset before it.
+ * The default VFS maps the database for each connection, and SQLite's
+ * pager drops that mapping whenever a read begins after another
+ * connection committed (in case the file was truncated meanwhile).  The
+ * next request then faults every page it reads back in and rebuilds the
+ * page tables, and a fetch pass commits once per feed: the unread list
+ * during a pass took 5x its idle time at the median, the whole of the
+ * difference in page faults and page-table updates (perf: unmap, set_pmd,
+ * clear_page).
  *
- * Everything but xOpen and xFetch goes straight to the default VFS.
+ * Here the connections of one process to one file share one mapping,
+ * which reserves the whole mmap_size of address space at once, so a
+ * growing file needs no new one, and which lives until the last of
+ * them closes.  The pager's "drop the mapping" only makes us read the
+ * file's size again: no page at or past the end of the file is ever
+ * handed out, so a file truncated in between is not read past its end.
+ * Within a read the file does not shrink below what the reader's
+ * snapshot holds (a checkpoint truncates only after copying back every
+ * frame, which a reader of an older snapshot does not allow), and a
+ * shared mapping and the file are the same pages, so what a checkpoint
+ * writes is what a reader sees.
+ *
+ * The mapping is also advised MADV_RANDOM: after the page cache lost
+ * the file (memory pressure, a restart) each fault would read 128 KiB
+ * or more around its page, for a request that wants a dozen scattered
+ * 4 KiB pages; a cold list page read 16 MB.
  */
+
+/* One file's mapping, shared by the connections of the process. */
+struct rmap {
+	dev_t		 dev;
+	ino_t		 ino;
+	char		*base;		/* PROT_READ, MAP_SHARED, from offset 0 */
+	size_t		 len;		/* reserved: the first mmap_size asked */
+	int64_t		 size;		/* the file's size when last looked at */
+	int		 refs;		/* open files using it */
+	struct rmap	*next;
+};
 
 struct rfile {
 	sqlite3_file	 base;		/* our methods */
 	sqlite3_file	*real;		/* the default VFS's file, after us */
-	char		*advised;	/* the mapping advised last */
-	sqlite3_int64	 advised_len;
+	int		 fd;		/* the main database, read-only; or -1 */
+	int64_t		 limit;		/* mmap_size: bytes handed out at most */
+	struct rmap	*map;		/* NULL until the first fetch */
 };
 
 #define REAL(f)		(((struct rfile *)(f))->real)
 
 static sqlite3_vfs	*orig;
 static sqlite3_vfs	 rvfs;
+static pthread_mutex_t	 maps_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct rmap	*maps;
+
+/* The file's size into map->size; -1 if fstat fails. */
+static int
+map_size(struct rfile *r)
+{
+	struct stat	 st;
+
+	if (fstat(r->fd, &st) == -1)
+		return -1;
+	__atomic_store_n(&r->map->size, (int64_t)st.st_size, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/*
+ * The mapping of r's file, made the first time any connection of the
+ * process fetches from it; NULL (read with xRead) if it cannot be made.
+ */
+static struct rmap *
+map_get(struct rfile *r)
+{
+	struct rmap	*m;
+	struct stat	 st;
+	size_t		 pg = (size_t)sysconf(_SC_PAGESIZE);
+	void		*p;
+
+	if (r->map != NULL)
+		return r->map;
+	if (r->fd == -1 || r->limit <= 0 || fstat(r->fd, &st) == -1)
+		return NULL;
+	pthread_mutex_lock(&maps_lock);
+	for (m = maps; m != NULL; m = m->next)
+		if (m->dev == st.st_dev && m->ino == st.st_ino)
+			break;
+	if (m == NULL && (m = calloc(1, sizeof(*m))) != NULL) {
+		m->dev = st.st_dev;
+		m->ino = st.st_ino;
+		m->len = ((size_t)r->limit + pg - 1) / pg * pg;
+		p = mmap(NULL, m->len, PROT_READ, MAP_SHARED, r->fd, 0);
+		if (p == MAP_FAILED) {
+			log_warn("mmap of the database (%zu bytes)", m->len);
+			free(m);
+			m = NULL;
+		} else {
+			m->base = p;
+			(void)madvise(m->base, m->len, MADV_RANDOM);
+			m->next = maps;
+			maps = m;
+		}
+	}
+	if (m != NULL) {
+		m->refs++;
+		r->map = m;
+	}
+	pthread_mutex_unlock(&maps_lock);
+	if (m != NULL && map_size(r) == -1)
+		__atomic_store_n(&m->size, (int64_t)st.st_size,
+		    __ATOMIC_RELEASE);
+	return m;
+}
+
+/* Drop r's use of its mapping; the last one unmaps it. */
+static void
+map_put(struct rfile *r)
+{
+	struct rmap	**pp, *m = r->map;
+
+	if (m == NULL)
+		return;
+	r->map = NULL;
+	pthread_mutex_lock(&maps_lock);
+	if (--m->refs == 0) {
+		for (pp = &maps; *pp != NULL; pp = &(*pp)->next)
+			if (*pp == m) {
+				*pp = m->next;
+				break;
+			}
+		munmap(m->base, m->len);
+		free(m);
+	}
+	pthread_mutex_unlock(&maps_lock);
+}
 
 static int
 r_close(sqlite3_file *f)
 {
-	int	 rc = SQLITE_OK;
+	struct rfile	*r = (struct rfile *)f;
+	int		 rc = SQLITE_OK;
 
-	if (REAL(f)->pMethods != NULL)
-		rc = REAL(f)->pMethods->xClose(REAL(f));
+	map_put(r);
+	if (r->fd != -1)
+		close(r->fd);
+	r->fd = -1;
+	if (r->real->pMethods != NULL)
+		rc = r->real->pMethods->xClose(r->real);
 	return rc;
 }
 
@@ -59,7 +185,13 @@ r_write(sqlite3_file *f, const void *p, int n, sqlite3_int64 off)
 static int
 r_truncate(sqlite3_file *f, sqlite3_int64 n)
 {
-	return REAL(f)->pMethods->xTruncate(REAL(f), n);
+	struct rfile	*r = (struct rfile *)f;
+	int		 rc;
+
+	rc = r->real->pMethods->xTruncate(r->real, n);
+	if (r->map != NULL)
+		(void)map_size(r);
+	return rc;
 }
 
 static int
@@ -92,10 +224,36 @@ r_check_reserved(sqlite3_file *f, int *out)
 	return REAL(f)->pMethods->xCheckReservedLock(REAL(f), out);
 }
 
+/*
+ * SQLITE_FCNTL_MMAP_SIZE of the main database is ours: the default VFS
+ * would map the file itself as soon as it has a limit (a size hint from
+ * a checkpoint or VACUUM does).  It is asked once to apply its cap
+ * (sqlite3_config's), then left at 0.  Answers the previous limit, as
+ * the default VFS does.  A shared mapping already made keeps its length;
+ * r_fetch() hands out what lies within both.
+ */
 static int
 r_file_control(sqlite3_file *f, int op, void *arg)
 {
-	return REAL(f)->pMethods->xFileControl(REAL(f), op, arg);
+	struct rfile	*r = (struct rfile *)f;
+	sqlite3_int64	 want, capped = -1, off = 0;
+	int		 rc;
+
+	if (op != SQLITE_FCNTL_MMAP_SIZE || r->fd == -1)
+		return r->real->pMethods->xFileControl(r->real, op, arg);
+	want = *(sqlite3_int64 *)arg;
+	*(sqlite3_int64 *)arg = r->limit;
+	if (want < 0)
+		return SQLITE_OK;
+	if ((rc = r->real->pMethods->xFileControl(r->real, op, &want)) !=
+	    SQLITE_OK ||
+	    (rc = r->real->pMethods->xFileControl(r->real, op, &capped)) !=
+	    SQLITE_OK ||
+	    (rc = r->real->pMethods->xFileControl(r->real, op, &off)) !=
+	    SQLITE_OK)
+		return rc;
+	r->limit = capped;
+	return SQLITE_OK;
 }
 
 static int
@@ -145,47 +303,52 @@ r_shm_unmap(sqlite3_file *f, int del)
 }
 
 /*
- * A page of the mapping: advise the whole mapping the first time one
- * of it comes by, and again when it moved or grew.  Its length is the
- * file's size, capped by mmap_size, as the default VFS maps it.
+ * A page of the shared mapping, when the whole of it lies before the
+ * file's end (looked at again once before saying no) and within
+ * mmap_size; else NULL, and SQLite reads it with xRead.
  */
 static int
 r_fetch(sqlite3_file *f, sqlite3_int64 off, int n, void **pp)
 {
 	struct rfile	*r = (struct rfile *)f;
-	sqlite3_int64	 size, cap = -1;
-	char		*base;
-	int		 rc;
+	struct rmap	*m;
+	int64_t		 end = off + n;
 
 	*pp = NULL;
-	if (!V(f, 3))
-		return SQLITE_OK;
-	rc = r->real->pMethods->xFetch(r->real, off, n, pp);
-	if (rc != SQLITE_OK || *pp == NULL)
-		return rc;
-	base = (char *)*pp - off;
-	if (base == r->advised ||
-	    r->real->pMethods->xFileSize(r->real, &size) != SQLITE_OK)
-		return rc;
-	if (r->real->pMethods->xFileControl(r->real, SQLITE_FCNTL_MMAP_SIZE,
-	    &cap) == SQLITE_OK && cap >= 0 && cap < size)
-		size = cap;
-	if (base != r->advised || size > r->advised_len) {
-		/* Page-aligned, as the mapping starts at offset 0. */
-		if (size > 0)
-			(void)madvise(base, (size_t)size, MADV_RANDOM);
-		r->advised = base;
-		r->advised_len = size;
+	if (r->fd == -1) {
+		if (!V(f, 3))
+			return SQLITE_OK;
+		return r->real->pMethods->xFetch(r->real, off, n, pp);
 	}
-	return rc;
+	if (off < 0 || n <= 0 || end > r->limit || (m = map_get(r)) == NULL ||
+	    (uint64_t)end > m->len)
+		return SQLITE_OK;
+	if (end > __atomic_load_n(&m->size, __ATOMIC_ACQUIRE) &&
+	    (map_size(r) == -1 ||
+	    end > __atomic_load_n(&m->size, __ATOMIC_ACQUIRE)))
+		return SQLITE_OK;
+	*pp = m->base + off;
+	return SQLITE_OK;
 }
 
+/*
+ * A page given back needs nothing.  The pager's "unmap the file" (p
+ * NULL, at the start of a read after another connection's commit) keeps
+ * the mapping and reads the file's size again.
+ */
 static int
 r_unfetch(sqlite3_file *f, sqlite3_int64 off, void *p)
 {
-	if (!V(f, 3))
-		return SQLITE_OK;
-	return REAL(f)->pMethods->xUnfetch(REAL(f), off, p);
+	struct rfile	*r = (struct rfile *)f;
+
+	if (r->fd == -1) {
+		if (!V(f, 3))
+			return SQLITE_OK;
+		return r->real->pMethods->xUnfetch(r->real, off, p);
+	}
+	if (p == NULL && r->map != NULL)
+		(void)map_size(r);
+	return SQLITE_OK;
 }
 
 static const sqlite3_io_methods rmethods = {
@@ -205,10 +368,15 @@ r_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *f, int flags,
 
 	(void)vfs;
 	memset(r, 0, sizeof(*r));
+	r->fd = -1;
 	r->real = (sqlite3_file *)&r[1];
 	rc = orig->xOpen(orig, name, r->real, flags, out);
 	/* SQLite calls no method of a file whose open failed. */
 	r->base.pMethods = r->real->pMethods != NULL ? &rmethods : NULL;
+	/* Our own descriptor to map from: the default VFS hides its own. */
+	if (rc == SQLITE_OK && name != NULL && (flags & SQLITE_OPEN_MAIN_DB) &&
+	    (r->fd = open(name, O_RDONLY | O_CLOEXEC)) == -1)
+		log_debug("%s: %s; read without mmap", name, strerror(errno));
 	return rc;
 }
 
