@@ -244,8 +244,12 @@ def rows_busy(d, row):
 		def pct(rs):
 			return " / ".join(us(med([x[k] for x in rs]))
 			    for k in ("p50", "p90", "p99"))
-		row("2", "%s, 1 conn., during a %s-feed pass (%d rounds): p50 /"
-		    " p90 / p99" % (label, d["info"]["farm"][0], len(idle)),
+		farm = d["info"]["farm"]
+		think = int(farm[3]) if len(farm) > 3 else 0
+		conn = "1 conn." if think == 0 else \
+		    "1 conn. waiting %d ms between requests" % think
+		row("2", "%s, %s, during a %s-feed pass (%d rounds): p50 /"
+		    " p90 / p99" % (label, conn, farm[0], len(idle)),
 		    pct(during), "idle %s" % pct(idle),
 		    "%.2fx p90; %.2fx p99" % (x90, x99), "≤ %.2fx" % BUSY_RATIO,
 		    verdict(x90 <= BUSY_RATIO and x99 <= BUSY_RATIO))

@@ -10,7 +10,7 @@
 #                        [-e ENTRIES] [-o CONF-LINE] [--db FILE] [--quick]
 #                        [--callgrind N | --no-callgrind] [-k] [--no-write]
 #                        [--pages LIST] [--no-unread] [--evict N]
-#                        [--farm FEEDS] [--busy N] [--passes N]
+#                        [--farm FEEDS] [--busy N] [--think MS] [--passes N]
 #                        [--search N] [--raw FILE] [-h]
 #
 #   -d SECS      each wrk run's length (3)
@@ -38,6 +38,9 @@
 #   --farm FEEDS subscribe to FEEDS local feeds and run fetch passes at
 #                the end (0: none, the default)
 #   --busy N     passes while wrk reads the unread list and /healthz (3)
+#   --think MS   in those reads, each connection waits MS ms between a
+#                response and its next request, as a person or an app
+#                does (0: back to back, the default)
 #   --passes N   passes of the long write run (20)
 #   --raw FILE   write the measurements (tab-separated lines) to FILE
 #                instead of rendering bench/results-web.md
@@ -82,6 +85,7 @@ unread=1
 evict=5
 farm=0
 busy=3
+think=0
 passes=20
 raw=
 
@@ -102,6 +106,7 @@ while [ $# -gt 0 ]; do
 	--quick) quick=1; dur=1; rounds=1; wait_s=10; nentries=20000; cg=50
 		evict=2; busy=1; passes=3 ;;
 	--pages) pages=$2; shift ;;
+	--think) think=$2; shift ;;
 	--no-unread) unread=0 ;;
 	--evict) evict=$2; shift ;;
 	--farm)	farm=$2; shift ;;
@@ -541,6 +546,11 @@ response = function(status)
 end
 EOF
 cat "$S/stats.lua" >> "$S/cycle.lua"
+# busy.lua: stats.lua, with a think time between requests (--think).
+{
+	cat "$S/stats.lua"
+	[ "$think" -gt 0 ] && echo "delay = function() return $think end"
+} > "$S/busy.lua"
 
 log=$N/logs/access.log
 # bad: the responses in the access log (emptied before each run) not
@@ -924,7 +934,7 @@ if [ "$farm" -gt 0 ]; then
 	# site's icon once a week, so it is done already.
 	q "UPDATE feed SET icon_checked_at = strftime('%s', 'now')
 	    WHERE url LIKE '$furl'"
-	echo "farm	$farm	$fitems	$fnew" >> "$R"
+	echo "farm	$farm	$fitems	$fnew	$think" >> "$R"
 
 	walsz() {
 		stat -c %s "$DB-wal" 2>/dev/null || echo 0
@@ -986,10 +996,10 @@ if [ "$farm" -gt 0 ]; then
 	both() {
 		: > "$log"
 		timeout $(($1 + 100)) wrk -t1 -c1 -d"$1s" --timeout 5s \
-		    -s "$S/stats.lua" -H "$cookie" "$U/" > "$S/wrk.list" 2>&1 &
+		    -s "$S/busy.lua" -H "$cookie" "$U/" > "$S/wrk.list" 2>&1 &
 		wl=$!
 		timeout $(($1 + 100)) wrk -t1 -c1 -d"$1s" --timeout 5s \
-		    -s "$S/stats.lua" -H "$cookie" "$U/healthz" \
+		    -s "$S/busy.lua" -H "$cookie" "$U/healthz" \
 		    > "$S/wrk.healthz" 2>&1 &
 		wh=$!
 	}
