@@ -22,8 +22,9 @@
  * hearth's own small implementations, not libcrypto's: the responder
  * needs SHA-256, MD5, scrypt and base64, and loading libcrypto for them
  * cost it 1.4 MiB of Rss, 400 KiB of it dirty (relocations), for good.
- * They follow FIPS 180-4, RFC 1321, RFC 2104, RFC 8018, RFC 7914 and
- * RFC 4648; lib/crypto_test.c checks each against its standard's vectors.
+ * They follow FIPS 180-4, RFC 1321, RFC 2104, RFC 8018, RFC 7914,
+ * RFC 8439 and RFC 4648; lib/crypto_test.c checks each against its
+ * standard's vectors.
  *
  * Password hashes are scrypt, written as
  *	scrypt$<log2 N>$<r>$<p>$<salt>$<key>
@@ -642,6 +643,293 @@ crypto_b64_decode(struct buf *b, const char *s, size_t n, int flags)
 		break;
 	}
 	b->p[b->len] = '\0';
+	return 0;
+}
+
+/* --- ChaCha20 and Poly1305 (RFC 8439) ------------------------------- */
+
+#define QR(x, a, b, c, d) do {						\
+	x[a] += x[b]; x[d] ^= x[a]; x[d] = ROTL(x[d], 16);		\
+	x[c] += x[d]; x[b] ^= x[c]; x[b] = ROTL(x[b], 12);		\
+	x[a] += x[b]; x[d] ^= x[a]; x[d] = ROTL(x[d], 8);		\
+	x[c] += x[d]; x[b] ^= x[c]; x[b] = ROTL(x[b], 7);		\
+} while (0)
+
+/* One 64-byte block of key stream (section 2.3). */
+static void
+chacha20_block(unsigned char out[64], const unsigned char key[32],
+    uint32_t counter, const unsigned char nonce[CRYPTO_AEAD_NONCE])
+{
+	uint32_t	 s[16], x[16];
+	int		 i;
+
+	s[0] = 0x61707865;	/* "expand 32-byte k" */
+	s[1] = 0x3320646e;
+	s[2] = 0x79622d32;
+	s[3] = 0x6b206574;
+	for (i = 0; i < 8; i++)
+		s[4 + i] = get_le32(key + 4 * i);
+	s[12] = counter;
+	for (i = 0; i < 3; i++)
+		s[13 + i] = get_le32(nonce + 4 * i);
+	memcpy(x, s, sizeof(x));
+	for (i = 0; i < 10; i++) {
+		QR(x, 0, 4, 8, 12);
+		QR(x, 1, 5, 9, 13);
+		QR(x, 2, 6, 10, 14);
+		QR(x, 3, 7, 11, 15);
+		QR(x, 0, 5, 10, 15);
+		QR(x, 1, 6, 11, 12);
+		QR(x, 2, 7, 8, 13);
+		QR(x, 3, 4, 9, 14);
+	}
+	for (i = 0; i < 16; i++)
+		put_le32(out + 4 * i, x[i] + s[i]);
+	explicit_bzero(s, sizeof(s));
+	explicit_bzero(x, sizeof(x));
+}
+
+/*
+ * The n bytes at in, XORed with the ChaCha20 key stream of key and
+ * nonce from block counter on, into out (which may be in): encryption
+ * and decryption alike (section 2.4).  At most 256 GiB per nonce.
+ */
+void
+crypto_chacha20(unsigned char *out, const unsigned char *in, size_t n,
+    const unsigned char key[CRYPTO_AEAD_KEY], uint32_t counter,
+    const unsigned char nonce[CRYPTO_AEAD_NONCE])
+{
+	unsigned char	 ks[64];
+	size_t		 i, k;
+
+	for (; n > 0; counter++) {
+		chacha20_block(ks, key, counter, nonce);
+		k = n < sizeof(ks) ? n : sizeof(ks);
+		for (i = 0; i < k; i++)
+			out[i] = in[i] ^ ks[i];
+		in += k;
+		out += k;
+		n -= k;
+	}
+	explicit_bzero(ks, sizeof(ks));
+}
+
+/* Poly1305 in 26-bit limbs, after poly1305-donna's 32-bit version. */
+struct poly1305 {
+	uint32_t	 r[5], h[5], pad[4];
+	unsigned char	 part[16];	/* a partial block, npart bytes */
+	size_t		 npart;
+};
+
+static void
+poly_init(struct poly1305 *p, const unsigned char key[32])
+{
+	int	 i;
+
+	/* r is clamped (section 2.5), then cut into limbs. */
+	p->r[0] = get_le32(key) & 0x3ffffff;
+	p->r[1] = (get_le32(key + 3) >> 2) & 0x3ffff03;
+	p->r[2] = (get_le32(key + 6) >> 4) & 0x3ffc0ff;
+	p->r[3] = (get_le32(key + 9) >> 6) & 0x3f03fff;
+	p->r[4] = (get_le32(key + 12) >> 8) & 0x00fffff;
+	memset(p->h, 0, sizeof(p->h));
+	for (i = 0; i < 4; i++)
+		p->pad[i] = get_le32(key + 16 + 4 * i);
+	p->npart = 0;
+}
+
+/* h = (h + m + hibit * 2^128) * r mod 2^130 - 5, for a 16-byte m. */
+static void
+poly_block(struct poly1305 *p, const unsigned char m[16], uint32_t hibit)
+{
+	const uint32_t	 M = 0x3ffffff;
+	uint32_t	 r0 = p->r[0], r1 = p->r[1], r2 = p->r[2];
+	uint32_t	 r3 = p->r[3], r4 = p->r[4], *h = p->h;
+	uint32_t	 s1 = r1 * 5, s2 = r2 * 5, s3 = r3 * 5, s4 = r4 * 5;
+	uint64_t	 d0, d1, d2, d3, d4, c;
+
+	h[0] += get_le32(m) & M;
+	h[1] += (get_le32(m + 3) >> 2) & M;
+	h[2] += (get_le32(m + 6) >> 4) & M;
+	h[3] += (get_le32(m + 9) >> 6) & M;
+	h[4] += (get_le32(m + 12) >> 8) | hibit;
+	d0 = (uint64_t)h[0] * r0 + (uint64_t)h[1] * s4 +
+	    (uint64_t)h[2] * s3 + (uint64_t)h[3] * s2 + (uint64_t)h[4] * s1;
+	d1 = (uint64_t)h[0] * r1 + (uint64_t)h[1] * r0 +
+	    (uint64_t)h[2] * s4 + (uint64_t)h[3] * s3 + (uint64_t)h[4] * s2;
+	d2 = (uint64_t)h[0] * r2 + (uint64_t)h[1] * r1 +
+	    (uint64_t)h[2] * r0 + (uint64_t)h[3] * s4 + (uint64_t)h[4] * s3;
+	d3 = (uint64_t)h[0] * r3 + (uint64_t)h[1] * r2 +
+	    (uint64_t)h[2] * r1 + (uint64_t)h[3] * r0 + (uint64_t)h[4] * s4;
+	d4 = (uint64_t)h[0] * r4 + (uint64_t)h[1] * r3 +
+	    (uint64_t)h[2] * r2 + (uint64_t)h[3] * r1 + (uint64_t)h[4] * r0;
+	c = d0 >> 26;
+	h[0] = (uint32_t)d0 & M;
+	d1 += c;
+	c = d1 >> 26;
+	h[1] = (uint32_t)d1 & M;
+	d2 += c;
+	c = d2 >> 26;
+	h[2] = (uint32_t)d2 & M;
+	d3 += c;
+	c = d3 >> 26;
+	h[3] = (uint32_t)d3 & M;
+	d4 += c;
+	c = d4 >> 26;
+	h[4] = (uint32_t)d4 & M;
+	h[0] += (uint32_t)c * 5;
+	h[1] += h[0] >> 26;
+	h[0] &= M;
+}
+
+static void
+poly_update(struct poly1305 *p, const unsigned char *m, size_t n)
+{
+	size_t	 k;
+
+	if (n == 0)
+		return;
+	if (p->npart > 0) {
+		k = 16 - p->npart < n ? 16 - p->npart : n;
+		memcpy(p->part + p->npart, m, k);
+		p->npart += k;
+		m += k;
+		n -= k;
+		if (p->npart < 16)
+			return;
+		poly_block(p, p->part, 1U << 24);
+		p->npart = 0;
+	}
+	for (; n >= 16; m += 16, n -= 16)
+		poly_block(p, m, 1U << 24);
+	memcpy(p->part, m, n);
+	p->npart = n;
+}
+
+/* The tag into mac; p is wiped. */
+static void
+poly_final(struct poly1305 *p, unsigned char mac[CRYPTO_AEAD_TAG])
+{
+	const uint32_t	 M = 0x3ffffff;
+	uint32_t	*h = p->h, g[5], c, mask;
+	uint64_t	 f;
+	int		 i;
+
+	if (p->npart > 0) {
+		/* The last block ends with a 1 byte, then zeros. */
+		p->part[p->npart++] = 1;
+		memset(p->part + p->npart, 0, 16 - p->npart);
+		poly_block(p, p->part, 0);
+	}
+	/* Carry through, then h mod 2^130 - 5 without a branch. */
+	for (i = 1; i < 5; i++) {
+		h[i] += h[i - 1] >> 26;
+		h[i - 1] &= M;
+	}
+	h[0] += (h[4] >> 26) * 5;
+	h[4] &= M;
+	h[1] += h[0] >> 26;
+	h[0] &= M;
+	g[0] = h[0] + 5;
+	c = g[0] >> 26;
+	g[0] &= M;
+	for (i = 1; i < 4; i++) {
+		g[i] = h[i] + c;
+		c = g[i] >> 26;
+		g[i] &= M;
+	}
+	g[4] = h[4] + c - (1U << 26);
+	mask = (g[4] >> 31) - 1;	/* all ones when h >= 2^130 - 5 */
+	for (i = 0; i < 5; i++)
+		h[i] = (h[i] & ~mask) | (g[i] & mask);
+	/* h mod 2^128, plus s. */
+	h[0] = h[0] | h[1] << 26;
+	h[1] = h[1] >> 6 | h[2] << 20;
+	h[2] = h[2] >> 12 | h[3] << 14;
+	h[3] = h[3] >> 18 | h[4] << 8;
+	for (f = 0, i = 0; i < 4; i++) {
+		f = (uint64_t)h[i] + p->pad[i] + (f >> 32);
+		put_le32(mac + 4 * i, (uint32_t)f);
+	}
+	explicit_bzero(p, sizeof(*p));
+	explicit_bzero(g, sizeof(g));
+}
+
+/* The Poly1305 tag of n bytes at m under the one-time key (2.5). */
+void
+crypto_poly1305(unsigned char mac[CRYPTO_AEAD_TAG], const void *m,
+    size_t n, const unsigned char key[32])
+{
+	struct poly1305	 p;
+
+	poly_init(&p, key);
+	poly_update(&p, m, n);
+	poly_final(&p, mac);
+}
+
+/* The AEAD's tag over aad and the ciphertext ct (section 2.8). */
+static void
+aead_tag(unsigned char mac[CRYPTO_AEAD_TAG],
+    const unsigned char key[CRYPTO_AEAD_KEY],
+    const unsigned char nonce[CRYPTO_AEAD_NONCE], const void *aad,
+    size_t aadlen, const unsigned char *ct, size_t n)
+{
+	static const unsigned char	 zero[16];
+	struct poly1305			 p;
+	unsigned char			 otk[64], len[16];
+
+	chacha20_block(otk, key, 0, nonce);
+	poly_init(&p, otk);
+	poly_update(&p, aad, aadlen);
+	poly_update(&p, zero, (16 - aadlen % 16) % 16);
+	poly_update(&p, ct, n);
+	poly_update(&p, zero, (16 - n % 16) % 16);
+	put_le32(len, (uint32_t)aadlen);
+	put_le32(len + 4, (uint32_t)((uint64_t)aadlen >> 32));
+	put_le32(len + 8, (uint32_t)n);
+	put_le32(len + 12, (uint32_t)((uint64_t)n >> 32));
+	poly_update(&p, len, sizeof(len));
+	poly_final(&p, mac);
+	explicit_bzero(otk, sizeof(otk));
+}
+
+/*
+ * ChaCha20-Poly1305 (RFC 8439, section 2.8): the n bytes at pt
+ * encrypted into ct (n bytes; may be pt) and the tag over them and the
+ * aadlen bytes at aad into mac.  A nonce must never be used twice with
+ * one key: take a random one per message.
+ */
+void
+crypto_aead_seal(unsigned char *ct, unsigned char mac[CRYPTO_AEAD_TAG],
+    const unsigned char key[CRYPTO_AEAD_KEY],
+    const unsigned char nonce[CRYPTO_AEAD_NONCE], const void *aad,
+    size_t aadlen, const unsigned char *pt, size_t n)
+{
+	crypto_chacha20(ct, pt, n, key, 1, nonce);
+	aead_tag(mac, key, nonce, aad, aadlen, ct, n);
+}
+
+/*
+ * The other way: check the tag mac over aad and the n bytes at ct in
+ * constant time and, when it holds, decrypt them into pt (n bytes; may
+ * be ct).  Returns 0, or -1 when the tag is wrong: a wrong key, nonce
+ * or aad, or altered bytes; pt is then untouched.
+ */
+int
+crypto_aead_open(unsigned char *pt, const unsigned char key[CRYPTO_AEAD_KEY],
+    const unsigned char nonce[CRYPTO_AEAD_NONCE], const void *aad,
+    size_t aadlen, const unsigned char *ct, size_t n,
+    const unsigned char mac[CRYPTO_AEAD_TAG])
+{
+	unsigned char	 want[CRYPTO_AEAD_TAG];
+	int		 ok;
+
+	aead_tag(want, key, nonce, aad, aadlen, ct, n);
+	ok = crypto_eq(want, mac, sizeof(want));
+	explicit_bzero(want, sizeof(want));
+	if (!ok)
+		return -1;
+	crypto_chacha20(pt, ct, n, key, 1, nonce);
 	return 0;
 }
 

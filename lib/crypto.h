@@ -10,6 +10,9 @@
 
 #define SHA256_LEN		32	/* bytes in a digest */
 #define CRYPTO_B64_LOOSE	0x01	/* white space, no padding */
+#define CRYPTO_AEAD_KEY		32	/* ChaCha20-Poly1305: key bytes */
+#define CRYPTO_AEAD_NONCE	12	/* nonce bytes */
+#define CRYPTO_AEAD_TAG		16	/* tag bytes */
 
 /* A SHA-256 digest taken in pieces. */
 struct sha256 {
@@ -32,6 +35,18 @@ void	crypto_pbkdf2_sha256(const void *, size_t, const void *, size_t,
 	    uint32_t, unsigned char *, size_t);
 int	crypto_scrypt(const void *, size_t, const void *, size_t, uint64_t,
 	    uint32_t, uint32_t, unsigned char *, size_t);
+void	crypto_chacha20(unsigned char *, const unsigned char *, size_t,
+	    const unsigned char [CRYPTO_AEAD_KEY], uint32_t,
+	    const unsigned char [CRYPTO_AEAD_NONCE]);
+void	crypto_poly1305(unsigned char [CRYPTO_AEAD_TAG], const void *, size_t,
+	    const unsigned char [32]);
+void	crypto_aead_seal(unsigned char *, unsigned char [CRYPTO_AEAD_TAG],
+	    const unsigned char [CRYPTO_AEAD_KEY],
+	    const unsigned char [CRYPTO_AEAD_NONCE], const void *, size_t,
+	    const unsigned char *, size_t);
+int	crypto_aead_open(unsigned char *, const unsigned char [CRYPTO_AEAD_KEY],
+	    const unsigned char [CRYPTO_AEAD_NONCE], const void *, size_t,
+	    const unsigned char *, size_t, const unsigned char [CRYPTO_AEAD_TAG]);
 void	crypto_b64_add(struct buf *, const void *, size_t);
 int	crypto_b64_decode(struct buf *, const char *, size_t, int);
 int	crypto_eq(const void *, const void *, size_t);

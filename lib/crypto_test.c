@@ -174,6 +174,152 @@ hex(struct buf *b, const unsigned char *p, size_t n)
 		buf_printf(b, "%02x", p[i]);
 }
 
+#define SUNSCREEN	"Ladies and Gentlemen of the class of '99: If I " \
+	"could offer you only one tip for the future, sunscreen would be it."
+
+/*
+ * RFC 8439: Poly1305 in section 2.5.2 and appendix A.3, vectors #5 to
+ * #11 (the edge cases of the final reduction); key and message in hex.
+ */
+static const struct {
+	const char	*key, *msg, *tag;
+} rfc8439_poly[] = {
+	{ "85d6be7857556d337f4452fe42d506a80103808afb0db2fd4abff6af4149f51b",
+	  "43727970746f6772617068696320466f72756d2052657365617263682047726f7570",
+	  "a8061dc1305136c6c22b8baf0c0127a9" },
+	{ "02000000000000000000000000000000"
+	  "00000000000000000000000000000000",
+	  "ffffffffffffffffffffffffffffffff",
+	  "03000000000000000000000000000000" },
+	{ "02000000000000000000000000000000"
+	  "ffffffffffffffffffffffffffffffff",
+	  "02000000000000000000000000000000",
+	  "03000000000000000000000000000000" },
+	{ "01000000000000000000000000000000"
+	  "00000000000000000000000000000000",
+	  "fffffffffffffffffffffffffffffffff0ffffffffffffffffffffffffffffff"
+	  "11000000000000000000000000000000",
+	  "05000000000000000000000000000000" },
+	{ "01000000000000000000000000000000"
+	  "00000000000000000000000000000000",
+	  "fffffffffffffffffffffffffffffffffbfefefefefefefefefefefefefefefe"
+	  "01010101010101010101010101010101",
+	  "00000000000000000000000000000000" },
+	{ "02000000000000000000000000000000"
+	  "00000000000000000000000000000000",
+	  "fdffffffffffffffffffffffffffffff",
+	  "faffffffffffffffffffffffffffffff" },
+	{ "01000000000000000400000000000000"
+	  "00000000000000000000000000000000",
+	  "e33594d7505e43b900000000000000003394d7505e4379cd0100000000000000"
+	  "0000000000000000000000000000000001000000000000000000000000000000",
+	  "14000000000000005500000000000000" },
+	{ "01000000000000000400000000000000"
+	  "00000000000000000000000000000000",
+	  "e33594d7505e43b900000000000000003394d7505e4379cd0100000000000000"
+	  "00000000000000000000000000000000",
+	  "13000000000000000000000000000000" },
+};
+
+/* RFC 8439, section 2.4.2: the sunscreen text, block counter 1. */
+#define CHACHA_KEY	"000102030405060708090a0b0c0d0e0f" \
+	"101112131415161718191a1b1c1d1e1f"
+#define CHACHA_NONCE	"000000000000004a00000000"
+#define CHACHA_CT	"6e2e359a2568f98041ba0728dd0d6981" \
+	"e97e7aec1d4360c20a27afccfd9fae0bf91b65c5524733ab8f593dabcd62b357" \
+	"1639d624e65152ab8f530c359f0861d807ca0dbf500d6a6156a38e088a22b65e" \
+	"52bc514d16ccf806818ce91ab77937365af90bbf74a35be6b40b8eedf2785e42" \
+	"874d"
+
+/* RFC 8439, section 2.8.2: the AEAD over the same text. */
+#define AEAD_KEY	"808182838485868788898a8b8c8d8e8f" \
+	"909192939495969798999a9b9c9d9e9f"
+#define AEAD_NONCE	"070000004041424344454647"
+#define AEAD_AAD	"50515253c0c1c2c3c4c5c6c7"
+#define AEAD_CT		"d31a8d34648e60db7b86afbc53ef7ec2" \
+	"a4aded51296e08fea9e2b5a736ee62d63dbea45e8ca9671282fafb69da92728b" \
+	"1a71de0a9e060b2905d6a5b67ecd3b3692ddbd7f2d778b8c9803aee328091b58" \
+	"fab324e4fad675945585808b4831d7bc3ff4def08e4b7a9de576d26586cec64b" \
+	"6116"
+#define AEAD_TAG	"1ae10b594f09e26a7e902ecbd0600691"
+
+/* Hex to bytes into out (at most max); the byte count. */
+static size_t
+unhex(unsigned char *out, size_t max, const char *s)
+{
+	unsigned int	 v;
+	size_t		 n = 0;
+
+	while (n < max && s[0] != '\0' && sscanf(s, "%2x", &v) == 1) {
+		out[n++] = (unsigned char)v;
+		s += 2;
+	}
+	return n;
+}
+
+/* RFC 8439's vectors for ChaCha20, Poly1305 and the AEAD. */
+static void
+chacha_poly(struct buf *b)
+{
+	unsigned char	 key[32], nonce[12], aad[12], msg[128], out[128];
+	unsigned char	 tag[16], want[16];
+	size_t		 i, n, len = strlen(SUNSCREEN);
+
+	T_ROWS();
+	for (i = 0; i < sizeof(rfc8439_poly) / sizeof(rfc8439_poly[0]);
+	    i++) {
+		unhex(key, sizeof(key), rfc8439_poly[i].key);
+		n = unhex(msg, sizeof(msg), rfc8439_poly[i].msg);
+		crypto_poly1305(tag, msg, n, key);
+		hex(b, tag, sizeof(tag));
+		T_STR(b->p, rfc8439_poly[i].tag, "RFC 8439 poly1305 row %zu",
+		    i);
+	}
+	T_ROWS_END("RFC 8439 poly1305: %zu vectors", i);
+
+	unhex(key, sizeof(key), CHACHA_KEY);
+	unhex(nonce, sizeof(nonce), CHACHA_NONCE);
+	crypto_chacha20(out, (const unsigned char *)SUNSCREEN, len, key, 1,
+	    nonce);
+	hex(b, out, len);
+	T_STR(b->p, CHACHA_CT, "RFC 8439 2.4.2 chacha20 encryption");
+	crypto_chacha20(out, out, len, key, 1, nonce);
+	T_OK(memcmp(out, SUNSCREEN, len) == 0,
+	    "chacha20 in place decrypts what it encrypted");
+
+	unhex(key, sizeof(key), AEAD_KEY);
+	unhex(nonce, sizeof(nonce), AEAD_NONCE);
+	unhex(aad, sizeof(aad), AEAD_AAD);
+	crypto_aead_seal(out, tag, key, nonce, aad, sizeof(aad),
+	    (const unsigned char *)SUNSCREEN, len);
+	hex(b, out, len);
+	T_STR(b->p, AEAD_CT, "RFC 8439 2.8.2 AEAD ciphertext");
+	hex(b, tag, sizeof(tag));
+	T_STR(b->p, AEAD_TAG, "RFC 8439 2.8.2 AEAD tag");
+	unhex(want, sizeof(want), AEAD_TAG);
+	memset(msg, 0, sizeof(msg));
+	T_OK(crypto_aead_open(msg, key, nonce, aad, sizeof(aad), out, len,
+	    want) == 0 && memcmp(msg, SUNSCREEN, len) == 0,
+	    "AEAD open gives the text back");
+	aad[0] ^= 1;
+	memset(msg, 0, sizeof(msg));
+	T_OK(crypto_aead_open(msg, key, nonce, aad, sizeof(aad), out, len,
+	    want) == -1 && msg[0] == 0, "AEAD open refuses other aad, "
+	    "decrypting nothing");
+	aad[0] ^= 1;
+	out[len - 1] ^= 0x80;
+	T_OK(crypto_aead_open(msg, key, nonce, aad, sizeof(aad), out, len,
+	    want) == -1, "AEAD open refuses an altered byte");
+	out[len - 1] ^= 0x80;
+	key[31] ^= 1;
+	T_OK(crypto_aead_open(msg, key, nonce, aad, sizeof(aad), out, len,
+	    want) == -1, "AEAD open refuses another key");
+	key[31] ^= 1;
+	crypto_aead_seal(out, tag, key, nonce, NULL, 0, out, 0);
+	T_OK(crypto_aead_open(msg, key, nonce, NULL, 0, out, 0, tag) == 0,
+	    "AEAD of nothing, with no aad, opens");
+}
+
 /* Stored strings and what verifying "pw" against them returns. */
 static const struct {
 	const char	*stored;
@@ -413,6 +559,7 @@ main(void)
 	hmacs(&b);
 	kdfs(&b);
 	base64(&b);
+	chacha_poly(&b);
 
 	T_OK(crypto_eq("abcd", "abcd", 4) == 1, "crypto_eq equal");
 	T_OK(crypto_eq("abcd", "abce", 4) == 0, "crypto_eq last byte differs");
