@@ -163,6 +163,20 @@ cmd_api_key_del(struct ctl *c, int argc, char **argv)
 	int		 r;
 
 	(void)argc;
+	if (strcmp(argv[0], "--all") == 0) {
+		st = db_stmt(&c->db, STMT_API_KEY_DELETE_ALL);
+		sqlite3_bind_int64(st, 1, c->user_id);
+		r = db_step(st);
+		db_stmt_done(st);
+		if (r == -1)
+			return CTL_ERR;
+		if (!c->quiet)
+			printf("deleted %d api key%s of %s\n",
+			    sqlite3_changes(c->db.db),
+			    sqlite3_changes(c->db.db) == 1 ? "" : "s",
+			    c->user_name);
+		return CTL_OK;
+	}
 	id = strtonum(argv[0], 1, INT64_MAX, &errstr);
 	if (errstr != NULL) {
 		log_warnx("\"%s\": a key id is a number (see api-key list)",

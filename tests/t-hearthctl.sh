@@ -248,6 +248,23 @@ check "user passwd alice leaves bob's API password" \
     is "$(q "SELECT api_password_hash IS NOT NULL FROM user
     WHERE name = 'bob'")" 1
 run -u bob -q api-password --clear
+
+# api-key del --all: every key of the user goes, the others' stay.
+run -u alice api-key add one
+run -u alice api-key add two
+run -u bob api-key add bobs
+run -u alice api-key del --all
+check "api-key del --all deletes alice's keys and says how many" \
+    eval 'st 0 && out_has "deleted 3 api keys of alice" &&
+    is "$(q "SELECT count(*) FROM api_token WHERE kind = '"'api'"'
+    AND user_id = 1")" 0'
+check "api-key del --all leaves bob's key" \
+    is "$(q "SELECT label FROM api_token WHERE kind = 'api'")" bobs
+run -u alice api-key del --all
+check "api-key del --all with no key left says 0" \
+    eval 'st 0 && out_has "deleted 0 api keys of alice"'
+run -u alice api-key del --al
+check "api-key del --al is a usage error" eval 'st 2'
 check "user passwd changes the hash" \
     eval '! is "$hash2" "$hash1" >/dev/null && case $hash2 in scrypt\$*) true ;; *) false ;; esac'
 check "the new password is nowhere in the database" \
