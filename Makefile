@@ -152,6 +152,11 @@ $(SAN)/tests/fcgi-client: $(SAN)/tests/fcgi-client.o $(SAN)/ctl/fcgi_client.o \
     $(SAN)/libhearth.a
 	$(CC) $(SAN_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
 
+# tests/seal: the stored form of a feed password or a Fever key under a
+# secret file, for tests that write them into a database themselves.
+$(SAN)/tests/seal: $(SAN)/tests/seal.o $(SAN)/libhearth.a
+	$(CC) $(SAN_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
+
 # Fuzz targets replayed over their corpus by a plain main (no clang
 # needed): build/san/fuzz/NAME.  They link the fetcher's objects and
 # the library.
@@ -164,6 +169,7 @@ $(SAN)/fuzz/fastcgi: $(SAN)/fuzz/fastcgi.o $(SAN)/fuzz/replay.o \
 	$(CC) $(SAN_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 SAN_BINS =	$(addprefix $(SAN)/,$(PROGS)) $(SAN)/tests/fcgi-client \
+		$(SAN)/tests/seal \
 		$(patsubst %.c,$(SAN)/%,$(UNIT_SRC)) \
 		$(patsubst %.c,$(SAN)/%,$(FUZZ_SRC))
 

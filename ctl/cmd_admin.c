@@ -17,6 +17,7 @@
 #include "json.h"
 #include "log.h"
 #include "samples.h"
+#include "secret.h"
 
 /* mkdir -p for the folder that holds path. */
 static int
@@ -62,6 +63,8 @@ cmd_init(struct ctl *c, int argc, char **argv)
 		return CTL_ERR;
 	}
 	if (mkdir_parent(c->conf.database) == -1 ||
+	    secret_load(c->conf.secret_file, c->conf.data_dir,
+	    SECRET_CREATE) == -1 ||
 	    db_open(&c->db, c->conf.database, DB_CREATE) == -1 ||
 	    db_version(&c->db, &v) == -1)
 		return CTL_ERR;

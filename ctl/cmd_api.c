@@ -10,6 +10,7 @@
 #include "ctl.h"
 #include "db.h"
 #include "log.h"
+#include "secret.h"
 
 /*
  * Set the API password of the -u user (Google Reader, Fever, Miniflux
@@ -22,7 +23,7 @@ int
 cmd_api_password(struct ctl *c, int argc, char **argv)
 {
 	sqlite3_stmt	*st;
-	struct buf	 hash, key, nk, who;
+	struct buf	 hash, key, md5, nk, who;
 	char		*pw = NULL;
 	int		 clear, rc = CTL_ERR, r;
 
@@ -33,6 +34,7 @@ cmd_api_password(struct ctl *c, int argc, char **argv)
 	}
 	buf_init(&hash);
 	buf_init(&key);
+	buf_init(&md5);
 	buf_init(&nk);
 	buf_init(&who);
 	if (!clear) {
@@ -41,8 +43,9 @@ cmd_api_password(struct ctl *c, int argc, char **argv)
 			goto out;
 		buf_printf(&nk, "%s:%s", c->user_name, pw);
 		if (!nk.oom)
-			crypto_md5_hex(&key, nk.p, nk.len);
-		if (nk.oom || key.oom ||
+			crypto_md5_hex(&md5, nk.p, nk.len);
+		if (nk.oom || md5.oom ||
+		    secret_fever_key(&key, md5.p, md5.len) == -1 || key.oom ||
 		    crypto_password_hash(&hash, pw) == -1 || hash.oom) {
 			log_warnx("cannot hash the password");
 			goto out;
@@ -71,6 +74,10 @@ out:
 		explicit_bzero(nk.p, nk.cap);
 	buf_release(&hash);
 	buf_release(&key);
+	/* The Fever key itself: wiped too. */
+	if (md5.p != NULL)
+		explicit_bzero(md5.p, md5.cap);
+	buf_release(&md5);
 	buf_release(&nk);
 	buf_release(&who);
 	return rc;

@@ -16,6 +16,7 @@
 #include "ctl.h"
 #include "db.h"
 #include "log.h"
+#include "secret.h"
 
 /* Open the existing database named by the configuration. */
 int
@@ -32,7 +33,8 @@ ctl_open(struct ctl *c)
 			log_warn("%s", path);
 		return -1;
 	}
-	if (db_open(&c->db, path, 0) == -1)
+	if (secret_load(c->conf.secret_file, c->conf.data_dir,
+	    SECRET_CREATE) == -1 || db_open(&c->db, path, 0) == -1)
 		return -1;
 	if (db_set_busy_timeout(&c->db, (int)c->conf.db_busy_timeout_ms) ==
 	    -1 || db_set_cache_size(&c->db, (int)(c->conf.db_cache_size /

@@ -18,6 +18,7 @@
 #include "db.h"
 #include "fcgi.h"
 #include "log.h"
+#include "secret.h"
 #include "stmt.h"
 
 #define CACHE_SLOTS	16	/* verified (name, password) pairs kept */
@@ -565,19 +566,22 @@ api_auth_greader(struct req *r)
 
 /*
  * Fever's api_key, the MD5 hex of "name:apipassword", in either case:
- * looked up lowercased by index, then compared in constant time.  1, 0
- * or -1 as api_auth_password(); an empty key is 0.  A wrong key is
- * refused as a wrong token is, at the cost of a lookup, uncounted.
+ * lowercased, its keyed hash (secret_fever_key()) looked up by index,
+ * then compared in constant time.  1, 0 or -1 as api_auth_password();
+ * an empty key is 0.  A wrong key is refused as a wrong token is, at
+ * the cost of a lookup, uncounted.
  */
 int
 api_auth_fever(struct req *r, const char *key)
 {
 	sqlite3_stmt	*st = NULL;
+	struct buf	 h;
 	const char	*stored;
 	char		 lc[FEVER_KEY_LEN + 1];
 	size_t		 i, n;
 	int		 rc = -1, v;
 
+	buf_init(&h);
 	key = api_trim(key, &n);
 	if (key == NULL || n == 0)
 		return 0;
@@ -588,13 +592,14 @@ api_auth_fever(struct req *r, const char *key)
 	lc[n] = '\0';
 	if (!is_hex(lc, n))
 		goto bad;
-	if ((st = db_stmt(r->db, STMT_API_USER_BY_FEVER_KEY)) == NULL ||
-	    sqlite3_bind_text(st, 1, lc, (int)n, SQLITE_STATIC) != SQLITE_OK ||
-	    (v = db_step(st)) == -1)
+	if (secret_fever_key(&h, lc, n) == -1 || h.oom ||
+	    (st = db_stmt(r->db, STMT_API_USER_BY_FEVER_KEY)) == NULL ||
+	    sqlite3_bind_text(st, 1, h.p, (int)h.len, SQLITE_STATIC) !=
+	    SQLITE_OK || (v = db_step(st)) == -1)
 		goto out;
 	if (v == 0 || (stored = (const char *)sqlite3_column_text(st,
-	    USER_COL_FEVER_KEY)) == NULL || strlen(stored) != n ||
-	    !crypto_eq(stored, lc, n))
+	    USER_COL_FEVER_KEY)) == NULL || strlen(stored) != h.len ||
+	    !crypto_eq(stored, h.p, h.len))
 		goto bad;
 	if (user_set(r, sqlite3_column_int64(st, USER_COL_ID),
 	    (const char *)sqlite3_column_text(st, USER_COL_NAME)) == -1)
@@ -607,6 +612,7 @@ bad:
 out:
 	if (st != NULL)
 		db_stmt_done(st);
+	buf_release(&h);
 	return rc;
 }
 

@@ -18,6 +18,7 @@
 #include "json.h"
 #include "log.h"
 #include "opml.h"
+#include "secret.h"
 #include "stmt.h"
 #include "subs.h"
 #include "url.h"
@@ -836,10 +837,12 @@ patch_apply(struct req *r, int64_t id, const struct feed_patch *p,
     int *refetch)
 {
 	sqlite3_stmt	*st, *up = NULL;
+	struct buf	 sealed;
 	const char	*user, *pass;
 	int		 n, disabled, rc = -1;
 
 	*refetch = 0;
+	buf_init(&sealed);
 	if ((st = db_stmt(r->db, STMT_FEED_GET)) == NULL)
 		return -1;
 	if (sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
@@ -853,8 +856,13 @@ patch_apply(struct req *r, int64_t id, const struct feed_patch *p,
 	disabled = sqlite3_column_int(st, FEED_COL_DISABLED);
 	user = p->username != NULL ? p->username :
 	    (const char *)sqlite3_column_text(st, FEED_COL_USERNAME);
-	pass = p->password != NULL && *p->password != '\0' ? p->password :
-	    (const char *)sqlite3_column_text(st, FEED_COL_PASSWORD);
+	/* A new password is stored sealed; the stored one is, already. */
+	pass = (const char *)sqlite3_column_text(st, FEED_COL_PASSWORD);
+	if (p->password != NULL && *p->password != '\0') {
+		if (secret_seal(&sealed, id, p->password) == -1)
+			goto out;
+		pass = sealed.p;
+	}
 	/* No user name, no password. */
 	if (user == NULL || *user == '\0')
 		user = pass = NULL;
@@ -885,6 +893,7 @@ out:
 	if (up != NULL)
 		db_stmt_done(up);
 	db_stmt_done(st);
+	buf_release(&sealed);
 	return rc;
 }
 

@@ -28,6 +28,7 @@
 #include "db.h"
 #include "fcgi.h"
 #include "log.h"
+#include "secret.h"
 #include "stats.h"
 
 #define BACKLOG		128
@@ -298,6 +299,10 @@ main(int argc, char *argv[])
 	if (conf_load(&app.conf, conf_file, &err) == -1)
 		fatalx("%s", err.p != NULL ? err.p : "configuration");
 	buf_release(&err);
+	/* Before the workers: their connections' migrations use it. */
+	if (secret_load(app.conf.secret_file, app.conf.data_dir,
+	    SECRET_CREATE) == -1)
+		fatalx("cannot read the secret file");
 	app.prefix = app.conf.path_prefix;
 	app.prefix_len = strlen(app.prefix) - 1;
 	if (route_count() >= STATS_ROUTES)

@@ -15,6 +15,7 @@
 #include "fcgi.h"
 #include "html.h"
 #include "log.h"
+#include "secret.h"
 #include "stmt.h"
 #include "subs.h"
 #include "url.h"
@@ -36,7 +37,7 @@ struct feed_form {
 	char		*new_category;	/* typed, or "" */
 	char		*interval;	/* minutes as typed; "": the default */
 	char		*username;
-	char		*password;	/* stored; "" for none */
+	char		*password;	/* stored, sealed; "" for none */
 	int		 disabled;
 	/* health, from the database only */
 	char		*site_url;
@@ -730,7 +731,8 @@ edit_render(struct req *r, struct feed_form *f, int status, const char *why)
 		HTML_LIT(b, " placeholder=\"unchanged\"");
 	HTML_LIT(b, "></p>\n");
 	if (*f->password != '\0')
-		HTML_LIT(b, "<p><label><input type=\"checkbox\""
+		HTML_LIT(b, "<p>A password is set: an empty field keeps it."
+		    "</p>\n<p><label><input type=\"checkbox\""
 		    " name=\"forget_password\" value=\"1\"> Forget the stored "
 		    "password</label></p>\n");
 	HTML_LIT(b, "</fieldset>\n<p><label><input type=\"checkbox\""
@@ -813,18 +815,19 @@ static int
 edit_save(struct req *r, struct feed_form *f, const char **why, int *status)
 {
 	sqlite3_stmt	*st;
-	struct buf	 url, title, user, pass, t;
+	struct buf	 url, title, user, pass, sealed, t;
 	const char	*s, *errstr;
 	long long	 interval = 0;
 	int64_t		 cat = 0, other;
 	char		*stored = f->url;
 	int		 disabled, was_disabled = f->disabled, moved, n;
-	int		 rc = -1;
+	int		 keep = 0, rc = -1;
 
 	buf_init(&url);
 	buf_init(&title);
 	buf_init(&user);
 	buf_init(&pass);
+	buf_init(&sealed);
 	buf_init(&t);
 	*status = 422;
 	disabled = req_param(r, "enabled") == NULL;
@@ -853,11 +856,12 @@ edit_save(struct req *r, struct feed_form *f, const char **why, int *status)
 			goto out;
 		}
 	}
+	/* The stored password is sealed (secret_seal()): kept as it is. */
 	buf_puts(&user, f->username);
 	if ((s = req_param(r, "password")) != NULL && *s != '\0')
 		buf_puts(&pass, s);
 	else if (req_param(r, "forget_password") == NULL)
-		buf_puts(&pass, f->password);
+		keep = *f->password != '\0';
 	if (user.len > CRED_MAX || pass.len > CRED_MAX) {
 		*why = "The user name and the password may be 256 bytes long "
 		    "at most.";
@@ -869,11 +873,14 @@ edit_save(struct req *r, struct feed_form *f, const char **why, int *status)
 		    "nor the password a line break.";
 		goto out;
 	}
-	if (pass.len > 0 && user.len == 0) {
+	if ((pass.len > 0 || keep) && user.len == 0) {
 		*why = "A password needs a user name.";
 		goto out;
 	}
 	rc = -1;
+	if (pass.len > 0 && user.len > 0 &&
+	    secret_seal(&sealed, f->id, pass.p) == -1)
+		goto out;
 	if (db_begin(r->db, 1) == -1)
 		goto out;
 	moved = strcmp(url.p, stored) != 0;
@@ -902,8 +909,11 @@ edit_save(struct req *r, struct feed_form *f, const char **why, int *status)
 		sqlite3_bind_int64(st, 6, interval);
 	if (user.len > 0) {
 		sqlite3_bind_text(st, 7, user.p, (int)user.len, SQLITE_STATIC);
-		if (pass.len > 0)
-			sqlite3_bind_text(st, 8, pass.p, (int)pass.len,
+		if (sealed.len > 0)
+			sqlite3_bind_text(st, 8, sealed.p, (int)sealed.len,
+			    SQLITE_STATIC);
+		else if (keep)
+			sqlite3_bind_text(st, 8, f->password, -1,
 			    SQLITE_STATIC);
 	}
 	sqlite3_bind_int(st, 9, disabled);
@@ -924,7 +934,10 @@ out:
 	buf_release(&url);
 	buf_release(&title);
 	buf_release(&user);
+	if (pass.p != NULL)
+		explicit_bzero(pass.p, pass.cap);
 	buf_release(&pass);
+	buf_release(&sealed);
 	buf_release(&t);
 	return rc;
 }

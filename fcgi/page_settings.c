@@ -14,6 +14,7 @@
 #include "fcgi.h"
 #include "html.h"
 #include "log.h"
+#include "secret.h"
 #include "stmt.h"
 
 #define API_PASSWORD_MIN	8	/* bytes */
@@ -321,7 +322,8 @@ api_keys_revoke(struct req *r)
  * POST /settings/api: action=set with the web password (current) and
  * api_password twice, action=clear, or action=revoke (every API key).
  * The hash is for the Google Reader and Miniflux interfaces; Fever
- * clients send only md5("name:password"), kept as the Fever key.
+ * clients send only md5("name:password"), whose keyed hash is kept as
+ * the Fever key (secret_fever_key()).
  * Setting one asks for the web password so that a session alone (a
  * borrowed browser) cannot leave a credential behind that outlives it.
  */
@@ -330,7 +332,7 @@ page_settings_api(struct req *r)
 {
 	sqlite3_stmt	*st;
 	struct prefs	 p;
-	struct buf	 hash, key, nk, cur;
+	struct buf	 hash, key, md5, nk, cur;
 	const char	*action, *pw, *pw2, *why = NULL;
 	size_t		 len;
 	int		 set, n, status, rc = -1;
@@ -346,6 +348,7 @@ page_settings_api(struct req *r)
 	set = strcmp(action, "set") == 0;
 	buf_init(&hash);
 	buf_init(&key);
+	buf_init(&md5);
 	buf_init(&nk);
 	buf_init(&cur);
 	if (set) {
@@ -372,8 +375,9 @@ page_settings_api(struct req *r)
 		buf_puts(&nk, pw);
 		if (nk.oom)
 			goto out;
-		crypto_md5_hex(&key, nk.p, nk.len);
-		if (crypto_password_hash(&hash, pw) == -1 || hash.oom ||
+		crypto_md5_hex(&md5, nk.p, nk.len);
+		if (md5.oom || secret_fever_key(&key, md5.p, md5.len) == -1 ||
+		    crypto_password_hash(&hash, pw) == -1 || hash.oom ||
 		    key.oom)
 			goto out;
 	}
@@ -398,6 +402,10 @@ out:
 		explicit_bzero(nk.p, nk.cap);
 	buf_release(&hash);
 	buf_release(&key);
+	/* The Fever key itself: wiped too. */
+	if (md5.p != NULL)
+		explicit_bzero(md5.p, md5.cap);
+	buf_release(&md5);
 	buf_release(&nk);
 	buf_release(&cur);
 	return rc;

@@ -22,6 +22,7 @@
 #include "conf.h"
 #include "fetch.h"
 #include "log.h"
+#include "secret.h"
 #include "url.h"
 
 #define FETCH_UA	"hearth/" HEARTH_VERSION \
@@ -761,6 +762,35 @@ add_header(struct curl_slist **l, const char *name, const char *v)
 	return 0;
 }
 
+/*
+ * Hand the job's password, stored sealed (secret_seal()), to curl,
+ * which keeps its own copy: opened just before and wiped at once.  A
+ * password that does not open (another secret file) fails the job with
+ * an error that says so, and no request is made.  0, or -1.
+ */
+static int
+set_password(struct xfer *x)
+{
+	struct job	*j = x->job;
+	struct buf	 pw;
+	int		 rc = -1;
+
+	buf_init(&pw);
+	if (j->password != NULL && *j->password != '\0' &&
+	    secret_unseal(&pw, j->feed_id, j->password) == -1) {
+		log_warnx("feed %lld: cannot open its stored password",
+		    (long long)j->feed_id);
+		job_error(j, "cannot read the stored password: wrong secret "
+		    "file?");
+	} else if (curl_easy_setopt(x->easy, CURLOPT_PASSWORD, pw.p != NULL ?
+	    pw.p : "") == CURLE_OK)
+		rc = 0;
+	if (pw.p != NULL)
+		explicit_bzero(pw.p, pw.cap);
+	buf_release(&pw);
+	return rc;
+}
+
 #define SETOPT(opt, val) do {						\
 	if (curl_easy_setopt(x->easy, (opt), (val)) != CURLE_OK)	\
 		goto fail;						\
@@ -831,8 +861,8 @@ xfer_setup(struct xfer *x)
 	if (j->username != NULL && *j->username != '\0') {
 		SETOPT(CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
 		SETOPT(CURLOPT_USERNAME, j->username);
-		SETOPT(CURLOPT_PASSWORD,
-		    j->password != NULL ? j->password : "");
+		if (set_password(x) == -1)
+			goto fail;
 	}
 	return 0;
 fail:
@@ -1042,7 +1072,8 @@ start(struct fetcher *f, struct host *h, int64_t now)
 	if (xfer_setup(x) == -1 ||
 	    curl_multi_add_handle(f->multi, x->easy) != CURLM_OK) {
 		xfer_free(x);
-		job_error(j, "cannot set up the transfer");
+		if (j->error == NULL)
+			job_error(j, "cannot set up the transfer");
 		finish(f, j);
 		return;
 	}

@@ -26,6 +26,7 @@
 #include "feed.h"
 #include "fetch.h"
 #include "log.h"
+#include "secret.h"
 
 #define EVERY_MAX	(30 * 86400)	/* --every at most 30 days */
 
@@ -410,6 +411,10 @@ cmd_pass(int argc, char *argv[])
 		log_warnx("%s", err.p != NULL ? err.p : "configuration");
 		goto out;
 	}
+	/* For the feeds' passwords, and a migration that seals them. */
+	if (secret_load(conf.secret_file, conf.data_dir, SECRET_CREATE) ==
+	    -1)
+		goto out;
 	lower_priority();
 	xmlInitParser();
 	if (fetch_global_init() == -1)

@@ -126,6 +126,8 @@ static const struct conf_key keys[] = {
 	    NULL, 0 },
 	{ "search_budget", CT_DUR_MS, O(search_budget_ms), 1, 60 * 1000,
 	    "250ms", NULL, 0 },
+	{ "secret_file", CT_PATH, O(secret_file), 0, 0, "hearth.secret",
+	    NULL, 0 },
 	{ "session_lifetime", CT_DUR, O(session_lifetime), 5 * MINUTE,
 	    3650 * DAY, "30d", NULL, 0 },
 	{ "socket", CT_PATH, O(socket), 0, 0, "hearth-fcgi.sock", NULL,

@@ -26,6 +26,8 @@ struct conf {
 	int		 socket_mode;	/* its permissions, e.g. 0660 */
 	char		*fetch_lock;	/* single-flight lock of hearth-fetch */
 	char		*stats_file;	/* live figures, shared by the programs */
+	char		*secret_file;	/* the key of stored credentials,
+					   beside this file, not in data_dir */
 
 	/* hearth-fcgi */
 	int		 workers;	/* threads answering requests */

@@ -17,6 +17,7 @@
 #include "compat.h"
 #include "db.h"
 #include "log.h"
+#include "secret.h"
 
 /* Bytes of WAL kept after a checkpoint resets it (4 MiB). */
 #define DB_JOURNAL_LIMIT	"4194304"
@@ -302,7 +303,8 @@ db_open(struct db *d, const char *path, int flags)
 		goto out;
 	}
 	if (db_set_busy_timeout(d, DB_BUSY_MS) == -1 ||
-	    db_configure(d, flags) == -1 || db_migrate(d, flags) == -1)
+	    db_configure(d, flags) == -1 ||
+	    secret_sql_functions(d->db) == -1 || db_migrate(d, flags) == -1)
 		goto out;
 	for (s = 0; s < STMT__MAX; s++) {
 		if (db_prepare(d, stmt_name(s), stmt_text(s),

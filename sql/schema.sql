@@ -23,9 +23,10 @@ CREATE TABLE user (
 	-- reader-app password (Google Reader, Fever, Miniflux basic
 	-- auth), separate from the web one; NULL turns those APIs off
 	api_password_hash	TEXT,
-	-- Fever's api_key: lowercase hex MD5 of "name:apipassword".
-	-- Fever clients send only this, and it cannot be recomputed from
-	-- a password hash, so it is kept; NULL when APIs are off.
+	-- Fever's api_key (lowercase hex MD5 of "name:apipassword"),
+	-- stored as the lowercase hex HMAC-SHA256 of it under the secret
+	-- file's key (lib/secret.c): Fever clients send only the key, so
+	-- it is looked up by that hash; NULL when APIs are off.
 	fever_key		TEXT,
 	page_size		INTEGER NOT NULL DEFAULT 50
 				    CHECK (page_size BETWEEN 1 AND 500),
@@ -172,9 +173,12 @@ CREATE TABLE feed (
 	-- same redirect_url, so one bad response cannot move a feed.
 	redirect_url		TEXT,
 	redirect_count		INTEGER NOT NULL DEFAULT 0,
-	-- HTTP basic credentials, stored as given: the fetcher must send
-	-- them in clear to the feed's server, so hashing is impossible and
-	-- encrypting with a key kept beside the database would add nothing.
+	-- HTTP basic credentials.  The fetcher must send the password in
+	-- clear to the feed's server, so it cannot be hashed: it is
+	-- sealed (ChaCha20-Poly1305, "v1:" and base64, lib/secret.c)
+	-- under the secret file's key, kept beside the configuration and
+	-- not in data_dir, so that a copy of the database alone does not
+	-- hold it.
 	username		TEXT,
 	password		TEXT,
 	created_at		INTEGER NOT NULL,

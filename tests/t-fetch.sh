@@ -430,17 +430,75 @@ is "$(q "SELECT last_status, count(e.id) FROM feed f
     "auth: without credentials, 401"
 has "$(q "SELECT last_error FROM feed WHERE id = $fau")" '401|auth' \
     "auth: the error names the 401"
+# Passwords are stored sealed under the secret file (lib/secret.c).
+sealed=$(printf '%s\n' "$FARM_AUTH_PASS" | "$bin/tests/seal" "$T/hearth.secret" $fau)
 q "UPDATE feed SET username = '$FARM_AUTH_USER',
-    password = '$FARM_AUTH_PASS', next_check_at = 0 WHERE id = $fau"
+    password = '$sealed', next_check_at = 0 WHERE id = $fau"
 pass
 is "$(q "SELECT last_status, error_count, count(e.id) FROM feed f
     LEFT JOIN entry e ON e.feed_id = f.id WHERE f.id = $fau")" "200|0|3" \
     "auth: with credentials, 200 and 3 entries"
 is "$(logfield /auth.rss 8)" "$FARM_AUTH_USER" "auth: nginx saw the user"
-q "UPDATE feed SET password = 'wrong', next_check_at = 0 WHERE id = $fau"
+sealed=$(echo wrong | "$bin/tests/seal" "$T/hearth.secret" $fau)
+q "UPDATE feed SET password = '$sealed', next_check_at = 0 WHERE id = $fau"
 pass
 is "$(q "SELECT last_status FROM feed WHERE id = $fau")" 401 \
     "auth: a wrong password gives 401"
+
+# --- credentials kept by an older version ---------------------------------
+# A database at the schema before the secret file, with a clear feed
+# password: the fetcher's open seals it and the feed's basic auth still
+# works; a backup then holds no clear password; under another secret
+# file the password feed fails, saying why, and the others are stored.
+fresh upgrade
+farm_feed rss "$W/f/plain.rss" plain 2
+rm -f "$DB" "$DB-wal" "$DB-shm"
+for m in "$top"/sql/migrate/*.sql; do
+	case $m in
+	*-secrets.sql) ;;
+	*) sqlite3 -batch "$DB" < "$m" || notok "upgrade: $m applies" ;;
+	esac
+done
+q "INSERT INTO user (id, name, password_hash, created_at)
+    VALUES (1, 'alice', 'x', 0);
+    INSERT INTO feed (id, user_id, url, username, password, created_at,
+    next_check_at) VALUES (1, 1, '$U/auth.rss', '$FARM_AUTH_USER',
+    '$FARM_AUTH_PASS', 0, 0), (2, 1, '$U/f/plain.rss', NULL, NULL, 0, 0)"
+grep -qF "$FARM_AUTH_PASS" "$DB" && ok "upgrade: the old database holds \
+the password in clear" || notok "upgrade: the old database holds the \
+password in clear"
+pass
+is "$rc|$(q "SELECT last_status, error_count, count(e.id) FROM feed f
+    LEFT JOIN entry e ON e.feed_id = f.id WHERE f.id = 1")" "0|200|0|3" \
+    "upgrade: the migrated password still signs in, 3 entries"
+is "$(q "SELECT substr(password, 1, 3), instr(password, 's3cret')
+    FROM feed WHERE id = 1")" "v1:|0" "upgrade: the password is sealed"
+"$ctl" -q -c "$C" backup "$T/backup.db" >"$T/ctl.out" 2>&1
+if [ -s "$T/backup.db" ] && ! grep -qF "$FARM_AUTH_PASS" "$T/backup.db" &&
+    ! grep -rqF "$FARM_AUTH_PASS" "$T/var"; then
+	ok "upgrade: neither the backup nor data_dir holds the password"
+else
+	notok "upgrade: neither the backup nor data_dir holds the password"
+fi
+cp "$T/hearth.secret" "$T/secret.good"
+head -c 32 /dev/urandom > "$T/hearth.secret"
+farm_feed rss "$W/f/plain.rss" plain 4
+due
+n0=$(grep -c "auth.rss" "$LOG")
+pass
+is "$(q "SELECT last_error FROM feed WHERE id = 1")" \
+    "cannot read the stored password: wrong secret file?" \
+    "another secret file: the password feed says why"
+is "$(q "SELECT count(*) FROM entry WHERE feed_id = 2")" 4 \
+    "another secret file: the other feed is stored"
+is "$(grep -c "auth.rss" "$LOG")" "$n0" \
+    "another secret file: no request is made without the password"
+cp "$T/secret.good" "$T/hearth.secret"
+due
+pass
+has "$(q "SELECT last_status, error_count, last_error IS NULL FROM feed
+    WHERE id = 1")" '^(200|304)\|0\|1$' \
+    "the right secret file back: the feed signs in again"
 
 # --- giving way to reads --------------------------------------------------
 # A responder answering a request, as the stats file says: its pid (a

@@ -100,6 +100,15 @@ else
 fi
 ka=$(printf 'alice:alice-api-pw-1' | md5sum | cut -d' ' -f1)
 kb=$(printf 'bob:bob-api-pw-22' | md5sum | cut -d' ' -f1)
+# The key is stored as its HMAC under the secret file beside the
+# configuration, never as itself.
+stored=$(db 'SELECT fever_key FROM user WHERE id = 1')
+if [ "$stored" = "$("$bin/tests/seal" "$S/hearth.secret" -f "$ka")" ] &&
+    [ "${#stored}" = 64 ] && ! grep -rqF "$ka" "$S/var"; then
+	ok "the Fever key is stored as its keyed hash, nowhere as itself"
+else
+	nok "the Fever key is stored as its keyed hash: '$stored'"
+fi
 now=$(date +%s)
 # 60 more entries of alice's Beta Notes (ids 13-72), for paging; known
 # check times; entry 2 starred.
@@ -372,6 +381,39 @@ done
 fever "$ka" "api"
 is "after many wrong keys from the address alice's key still works" 200 \
     '$j->{auth}' 1
+
+# --- a key stored by an older version ---------------------------------
+# A database at the schema before the secret file, alice's key in clear:
+# the responder's open hashes it and her app still signs in.
+
+stop_fcgi main
+mv "$S/var/hearth.db" "$S/var/new.db"
+rm -f "$S/var/hearth.db-wal" "$S/var/hearth.db-shm"
+for m in sql/migrate/*.sql; do
+	case $m in
+	*-secrets.sql) ;;
+	*) sqlite3 -batch "$S/var/hearth.db" < "$m" ;;
+	esac
+done
+db "INSERT INTO user (id, name, password_hash, api_password_hash,
+    fever_key, created_at) VALUES (1, 'alice', 'x', 'x', '$ka', 0)" >/dev/null
+[ "$(db 'SELECT fever_key FROM user')" = "$ka" ] &&
+    ok "upgrade: the old database holds alice's key in clear" ||
+    nok "upgrade: the old database holds alice's key in clear"
+if start_fcgi main "$S/hearth.conf"; then
+	ok "upgrade: hearth-fcgi starts on the old database"
+else
+	nok "upgrade: hearth-fcgi starts on the old database"
+	sed 's/^/#   /' "$S/main.log"
+fi
+fever "$ka" "api"
+is "upgrade: alice's Fever app still signs in" 200 '$j->{auth}' 1
+if [ "$(db 'SELECT fever_key FROM user')" = \
+    "$("$bin/tests/seal" "$S/hearth.secret" -f "$ka")" ]; then
+	ok "upgrade: the key is stored as its keyed hash now"
+else
+	nok "upgrade: the key is stored as its keyed hash now"
+fi
 
 ngx_stop_all
 stop_fcgi main

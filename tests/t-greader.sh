@@ -170,7 +170,7 @@ ST=user/-/state/com.google
 web_conf "$S/hearth.conf" "$S/fcgi.sock" "workers = 3" \
     "login_max_failures = 4" "login_lockout = 10m"
 web_conf "$S/p/hearth.conf" "$S/fcgi-p.sock" "workers = 1" \
-    "path_prefix = /reader/"
+    "path_prefix = /reader/" "secret_file = $S/hearth.secret"
 web_data "$S/hearth.conf" || exit 1
 ctl="$bin/hearthctl -q -c $S/hearth.conf"
 if printf 'alice-api-pass\n' | $ctl -u alice api-password; then
@@ -178,9 +178,10 @@ if printf 'alice-api-pass\n' | $ctl -u alice api-password; then
 else
 	nok "hearthctl api-password sets alice's API password"
 fi
-check "api-password stores the Fever key, md5 of name:password" test \
-    "$(sql "SELECT fever_key FROM user WHERE id = 1")" = \
-    "$(printf 'alice:alice-api-pass' | md5sum | cut -c1-32)"
+check "api-password stores the Fever key, md5 of name:password, keyed" \
+    test "$(sql "SELECT fever_key FROM user WHERE id = 1")" = \
+    "$("$bin/tests/seal" "$S/hearth.secret" -f \
+    "$(printf 'alice:alice-api-pass' | md5sum | cut -c1-32)")"
 # Read and starred states to filter on: 2 and 4 read, 3 and 5 starred.
 sql "UPDATE entry SET is_read = 1 WHERE id IN (2, 4);
     UPDATE entry SET is_starred = 1 WHERE id IN (3, 5);"

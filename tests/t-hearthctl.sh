@@ -174,7 +174,27 @@ check "the database has user_version $latest" \
 check "the database is in WAL mode" is "$(q 'PRAGMA journal_mode')" wal
 check "the data directory is closed to others" \
     eval 'case $(stat -c %a "$T/var") in 7?0) true ;; *) false ;; esac'
+check "init makes the secret file beside the configuration: 32 bytes, 600" \
+    eval 'is "$(stat -c %a:%s "$T/hearth.secret")" 600:32 &&
+    test -z "$(find "$T/var" -name "*.secret")"'
 runin "$pw" user add alice
+cp "$T/hearth.secret" "$T/secret.good"
+chmod 640 "$T/hearth.secret"
+run user list
+check "a secret file the group may read is refused, saying so" \
+    eval 'st 1 && err_has "mode 0640" && err_has "chmod 600"'
+head -c 31 "$T/secret.good" > "$T/hearth.secret"
+chmod 600 "$T/hearth.secret"
+run user list
+check "a secret file of 31 bytes is refused, saying so" \
+    eval 'st 1 && err_has "31 bytes, not 32"'
+cp "$T/secret.good" "$T/hearth.secret"
+printf 'secret_file = elsewhere/k\n' >> "$C"
+mkdir -m 700 "$T/elsewhere"
+run user list
+check "secret_file: relative to the configuration, made where missing" \
+    eval 'st 0 && is "$(stat -c %a:%s "$T/elsewhere/k")" 600:32'
+sed -i '/^secret_file/d' "$C"
 run init
 check "init a second time succeeds" \
     eval 'st 0 && out_has "version $latest"'

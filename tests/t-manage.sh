@@ -222,15 +222,26 @@ is "save the edit form: 303" 303 \
     test "$(hdr Location)" = "/feeds/$nid/edit?msg=saved"
 check "saved: title, address, category, interval, credentials, disabled" \
     test "$(db "SELECT title, url, category_id, refresh_interval, username,
-    password, disabled FROM feed WHERE id = $nid")" = \
-    "Renamed|https://127.0.0.1:9/moved.xml|1|30|reader|s3cret|1"
+    disabled FROM feed WHERE id = $nid")" = \
+    "Renamed|https://127.0.0.1:9/moved.xml|1|30|reader|1"
+# The password is stored sealed under the secret file, never as itself.
+sealed=$(db "SELECT password FROM feed WHERE id = $nid")
+check "the password is stored sealed, and opens to what was typed" \
+    test "$(printf '%s' "$sealed" | cut -c1-3)" = "v1:" -a \
+    "$("$bin/tests/seal" "$S/hearth.secret" -o "$nid" "$sealed")" = s3cret
+as alice "$U/feeds/$nid/edit"
+check "the edit page says a password is set and shows none" \
+    eval 'test "$code" = 200 && has "A password is set" &&
+    ! grep -qF "s3cret" "$S/b" &&
+    ! grep -qF "$sealed" "$S/b"'
+
 edit --data-urlencode "title=" --data-urlencode "enabled=1" \
     --data-urlencode "url=https://127.0.0.1:9/moved.xml" \
     --data-urlencode "username=reader"
 is "save again, enabled, the password left empty: 303" 303
 check "the stored password is kept, the title back to the feed's" \
     test "$(db "SELECT title IS NULL, password, disabled FROM feed
-    WHERE id = $nid")" = "1|s3cret|0"
+    WHERE id = $nid")" = "1|$sealed|0"
 edit --data-urlencode "url=https://127.0.0.1:9/moved.xml" \
     --data-urlencode "username=" --data-urlencode "forget_password=1" \
     --data-urlencode "enabled=1"
@@ -392,7 +403,8 @@ as alice -d "csrf=$csrf&action=set&current=alice-pass-1&api_password=longenough&
     "$U/settings/api"
 is "set the API password: 303" 303
 want=$(printf 'alice:longenough' | md5sum | cut -d' ' -f1)
-check "the Fever key is md5(name:password), the hash is set" test \
+want=$("$bin/tests/seal" "$S/hearth.secret" -f "$want")
+check "the Fever key is md5(name:password), keyed; the hash is set" test \
     "$(db "SELECT fever_key, api_password_hash IS NOT NULL FROM user
     WHERE id = 1")" = "$want|1"
 as alice -d "csrf=$csrf&action=clear" "$U/settings/api"

@@ -313,10 +313,17 @@ is "GET /v1/feeds/counters" 200 \
 post A /v1/feeds '{"feed_url":"http://127.0.0.1:9/new.xml","category_id":1,"username":"u","password":"p"}'
 is "POST /v1/feeds: 201 {feed_id}" 201 'exists $j->{feed_id} ? "id" : "none"' id
 newf=$(js '$j->{feed_id}')
-[ "$(db "SELECT category_id, url, username, password FROM feed WHERE id = $newf")" = \
-    "1|http://127.0.0.1:9/new.xml|u|p" ] &&
-    ok "the new feed: category, URL, credentials" ||
+sealed=$(db "SELECT password FROM feed WHERE id = $newf")
+[ "$(db "SELECT category_id, url, username FROM feed WHERE id = $newf")" = \
+    "1|http://127.0.0.1:9/new.xml|u" ] &&
+    [ "$("$bin/tests/seal" "$S/hearth.secret" -o "$newf" "$sealed")" = p ] &&
+    ok "the new feed: category, URL, credentials, the password sealed" ||
     nok "the new feed: $(db "SELECT category_id, url, username, password FROM feed WHERE id = $newf")"
+A "$U/v1/feeds/$newf"
+is "GET the new feed: an empty password, neither clear nor sealed" 200 \
+    '"$j->{username}|$j->{password}"' "u|"
+grep -qF "$sealed" "$S/b" && nok "GET the feed shows the sealed password" ||
+    ok "GET the feed does not show the sealed password"
 post A /v1/feeds '{"feed_url":"http://127.0.0.1:9/new.xml","category_id":1}'
 err "the same feed again: 400" 400
 post A /v1/feeds '{"feed_url":"ftp://example.org/f.xml"}'
@@ -333,7 +340,7 @@ aliceb=$(js '$j->{feed_id}')
 put A "/v1/feeds/$newf" '{"title":"Renamed","category_id":0,"password":""}'
 is "PUT /v1/feeds/ID: 201 with the feed" 201 \
     '"$j->{title} $j->{category}{id} $j->{username}"' "Renamed 1 u"
-[ "$(db "SELECT title, password FROM feed WHERE id = $newf")" = "Renamed|p" ] &&
+[ "$(db "SELECT title, password FROM feed WHERE id = $newf")" = "Renamed|$sealed" ] &&
     ok "category 0 and an empty password change nothing" ||
     nok "update: $(db "SELECT title, password FROM feed WHERE id = $newf")"
 put A "/v1/feeds/$newf" '{"feed_url":"http://127.0.0.1:9/alpha.xml"}'

@@ -107,7 +107,8 @@ APIPW=alice-api-pass-1
 web_conf "$S/hearth.conf" "$S/fcgi.sock" "workers = 2" \
     "login_max_failures = 50"
 web_conf "$S/p/hearth.conf" "$S/fcgi-p.sock" "workers = 2" \
-    "path_prefix = /reader/" "login_max_failures = 50"
+    "path_prefix = /reader/" "login_max_failures = 50" \
+    "secret_file = $S/hearth.secret"
 web_data "$S/hearth.conf" || exit 1
 initial_state
 check "setup: alice has 9 unread entries" test "$(unread)" = 9
@@ -138,6 +139,7 @@ else
 	sed 's/^/#   /' "$S/ctl-api.log"
 fi
 fever=$(printf 'alice:%s' "$APIPW" | md5sum | cut -d' ' -f1)
+fever=$("$bin/tests/seal" "$S/hearth.secret" -f "$fever")
 check "alice's API password hash and Fever key are set" test \
     "$(db "SELECT api_password_hash IS NOT NULL AND fever_key = '$fever'
     FROM user WHERE id = 1")" = 1

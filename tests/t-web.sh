@@ -301,7 +301,8 @@ web_conf "$S/hearth.conf" "$S/fcgi.sock" "workers = 3" \
     "login_max_failures = 4" "login_lockout = 10m"
 # The same database under /reader/, for hearth-proxy.conf.
 web_conf "$S/p/hearth.conf" "$S/fcgi-p.sock" "workers = 2" \
-    "path_prefix = /reader/" "login_max_failures = 4" "login_lockout = 10m"
+    "path_prefix = /reader/" "login_max_failures = 4" "login_lockout = 10m" \
+    "secret_file = $S/hearth.secret"
 web_data "$S/hearth.conf" || exit 1
 
 if start_fcgi main "$S/hearth.conf"; then
@@ -954,6 +955,7 @@ db "DELETE FROM login_failure"
 as alice -d "csrf=$csrf&action=set&current=alice-pass-1&api_password=api-secret-1&api_password2=api-secret-1" \
     "$U/settings/api"
 fever=$(printf 'alice:api-secret-1' | md5sum | cut -d' ' -f1)
+fever=$("$bin/tests/seal" "$S/hearth.secret" -f "$fever")
 is "set the API password: 303" 303 test \
     "$(db 'SELECT fever_key FROM user WHERE id = 1')" = "$fever"
 as alice -d "csrf=$csrf&action=set&api_password=short&api_password2=short" \
