@@ -498,4 +498,4 @@ CREATE INDEX sample_ts ON sample (ts);
 
 -- The version of the last migration: a database made from this file is
 -- current, and the programs open it without migrating.
-PRAGMA user_version = 5;
+PRAGMA user_version = 6;

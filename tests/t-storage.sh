@@ -133,8 +133,11 @@ if ! { ngx_new "$F" && ngx_start "$F"; }; then
 fi
 FU=$NGX_URL
 mkdir -p "$F/www/f"
+# The secret file beside the configuration, where nobody may write.
+install -d -o 65534 -g 65534 -m 700 "$S/keys"
 web_conf "$S/hearth.conf" "$S/var/fcgi.sock" "workers = 2" \
-    "fetch_per_host_gap = 0" "sample_interval = 0"
+    "fetch_per_host_gap = 0" "sample_interval = 0" \
+    "secret_file = $S/keys/hearth.secret"
 if ! { nobody "$bin/hearthctl" -c "$S/hearth.conf" init &&
     printf 'alice-pass-1\n' |
     nobody "$bin/hearthctl" -c "$S/hearth.conf" user add alice; } \
