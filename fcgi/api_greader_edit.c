@@ -115,7 +115,7 @@ out:
 
 /*
  * POST mark-all-as-read: the unread items of stream s stored at or
- * before ts (microseconds when 16 digits or more, else seconds; none:
+ * before ts (s, ms, us or ns, told by magnitude: gr_time_arg(); none:
  * now), the clock ot= compares with.
  */
 int

@@ -274,24 +274,30 @@ state_filter(struct gr_query *q, const char *st, int include)
 		want(&q->starred, include, &q->empty);
 }
 
-/* Seconds from a time parameter: seconds, or ms or us when that long. */
+/*
+ * Seconds from a time parameter, its unit told by its magnitude: below
+ * 10^11 seconds (until the year 5138), below 10^14 milliseconds, below
+ * 10^17 microseconds, else nanoseconds.  Digits are not counted: a
+ * 19-digit nanosecond time is not 1000 times a microsecond one.  dflt
+ * for none, or for anything but digits.
+ */
 int64_t
 gr_time_arg(const char *s, int64_t dflt)
 {
 	const char	*errstr;
 	long long	 v;
-	size_t		 n;
 
 	if (s == NULL || *s == '\0')
 		return dflt;
-	n = strlen(s);
 	v = strtonum(s, 0, LLONG_MAX, &errstr);
 	if (errstr != NULL)
 		return dflt;
-	if (n >= 16)
-		v /= 1000000;
-	else if (n >= 13)
-		v /= 1000;
+	if (v >= 100000000000000000LL)
+		return v / 1000000000;
+	if (v >= 100000000000000LL)
+		return v / 1000000;
+	if (v >= 100000000000LL)
+		return v / 1000;
 	return v;
 }
 
