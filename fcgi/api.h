@@ -100,6 +100,11 @@ int	api_basic_parse(const char *, struct buf *, const char **,
 const char *api_googlelogin_parse(const char *, size_t *);
 const char *api_trim(const char *, size_t *);
 
+/* api_common.c */
+const char	*api_param(const struct req *, const char *);
+size_t		 api_params(const struct req *, const char *, const char **,
+		    size_t);
+
 /* api_fever.c */
 int		 fever_auth(struct req *);
 int		 api_fever(struct req *);

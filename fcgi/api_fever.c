@@ -45,7 +45,7 @@ num_arg(struct req *r, const char *name, long long min, long long max,
 	const char	*s, *errstr;
 	long long	 v;
 
-	if ((s = req_param(r, name)) == NULL || *s == '\0')
+	if ((s = api_param(r, name)) == NULL)
 		return def;
 	v = strtonum(s, min, max, &errstr);
 	if (errstr != NULL) {
@@ -70,7 +70,7 @@ ids_arg(struct req *r, const char *name, size_t max, struct buf *out)
 	size_t		 n = 0, i, j, len;
 
 	buf_reset(out);
-	if ((s = req_param(r, name)) == NULL)
+	if ((s = api_param(r, name)) == NULL)
 		return 0;
 	if ((v = reallocarray(NULL, max, sizeof(*v))) == NULL)
 		return -1;
@@ -355,8 +355,8 @@ items(struct req *r, struct json *j)
 		    SQLITE_STATIC) != SQLITE_OK)
 			goto out;
 	} else {
-		if (req_param(r, "since_id") != NULL ||
-		    req_param(r, "max_id") == NULL) {
+		if (api_param(r, "since_id") != NULL ||
+		    api_param(r, "max_id") == NULL) {
 			st = user_stmt(r, STMT_FEVER_ITEMS_SINCE);
 			id = num_arg(r, "since_id", 0, INT64_MAX, 0);
 		} else {
@@ -476,8 +476,8 @@ marks(struct req *r, int *want)
 	int64_t		 id, v[3], now = (int64_t)time(NULL);
 	int		 rc = 0;
 
-	if ((mark = req_param(r, "mark")) != NULL &&
-	    (as = req_param(r, "as")) != NULL) {
+	if ((mark = api_param(r, "mark")) != NULL &&
+	    (as = api_param(r, "as")) != NULL) {
 		id = num_arg(r, "id", -1, INT64_MAX, -2);
 		if (strcmp(mark, "item") == 0 && id > 0) {
 			if (strcmp(as, "read") == 0 ||

@@ -135,7 +135,7 @@ api_greader_login(struct req *r)
 	log_info("%s signed in to the Google Reader API from %s",
 	    r->user_name, r->remote != NULL ? r->remote : "?");
 	resp_header(r, "Cache-Control", "no-store");
-	if ((out = req_param(r, "output")) != NULL &&
+	if ((out = api_param(r, "output")) != NULL &&
 	    strcmp(out, "json") == 0) {
 		json_init(&j, &r->resp.body);
 		json_obj_open(&j, NULL);

@@ -75,7 +75,7 @@ gr_edit_tag(struct req *r)
 	int		 read = -1, star = -1, rc = -1;
 
 	buf_init(&ids);
-	nv = req_params(r, "i", v, PARAMS_MAX);
+	nv = api_params(r, "i", v, PARAMS_MAX);
 	if (nv > 0 && (id = calloc(nv, sizeof(*id))) == NULL) {
 		log_warn("edit-tag");
 		goto out;
@@ -89,10 +89,10 @@ gr_edit_tag(struct req *r)
 		rc = gr_answer_text(r, 400, "No items (i=) given.");
 		goto out;
 	}
-	nv = req_params(r, "r", v, PARAMS_MAX);
+	nv = api_params(r, "r", v, PARAMS_MAX);
 	for (i = 0; i < nv; i++)
 		tag_effect(r, v[i], 0, &read, &star);
-	nv = req_params(r, "a", v, PARAMS_MAX);
+	nv = api_params(r, "a", v, PARAMS_MAX);
 	for (i = 0; i < nv; i++)
 		tag_effect(r, v[i], 1, &read, &star);
 	gr_id_array(&ids, id, n);
@@ -128,11 +128,11 @@ gr_mark_all(struct req *r)
 	int		 n, rc = -1;
 
 	/* No stream is not "all": a client bug must not mark all read. */
-	if ((s = req_param(r, "s")) == NULL || *s == '\0')
+	if ((s = api_param(r, "s")) == NULL)
 		return gr_answer_text(r, 400, "Give s, the stream.");
 	if (gr_query_parse(r, s, 1, 1, &q) == -1)
 		goto out;
-	ts = gr_time_arg(req_param(r, "ts"), now);
+	ts = gr_time_arg(api_param(r, "ts"), now);
 	if (ts <= 0)
 		ts = now;
 	if (q.empty || q.kind == GR_KIND_READ) {
@@ -364,7 +364,7 @@ gr_sub_edit(struct req *r)
 	size_t		 i, ns, nt, nadded = 0;
 	int		 n, bad = 0;
 
-	ac = req_param(r, "ac");
+	ac = api_param(r, "ac");
 	ns = req_params(r, "s", s, PARAMS_MAX);
 	nt = req_params(r, "t", t, PARAMS_MAX);
 	if (ac == NULL || (strcmp(ac, "subscribe") != 0 &&
@@ -375,9 +375,9 @@ gr_sub_edit(struct req *r)
 	if (db_begin(r->db, 1) == -1)
 		return -1;
 	/* A folder is made for a feed that goes in, not for one that goes. */
-	if ((n = label_get(r, req_param(r, "a"), strcmp(ac, "unsubscribe") != 0,
+	if ((n = label_get(r, api_param(r, "a"), strcmp(ac, "unsubscribe") != 0,
 	    &add_cat)) == -1 ||
-	    (n = label_get(r, req_param(r, "r"), 0, &rm_cat)) == -1)
+	    (n = label_get(r, api_param(r, "r"), 0, &rm_cat)) == -1)
 		goto fail;
 	for (i = 0; i < ns && !bad; i++) {
 		added = 0;
@@ -420,7 +420,7 @@ gr_quickadd(struct req *r)
 	buf_init(&url);
 	buf_init(&sid);
 	json_init(&j, &r->resp.body);
-	if (feed_url(req_param(r, "quickadd"), &url) == -1) {
+	if (feed_url(api_param(r, "quickadd"), &url) == -1) {
 		json_obj_open(&j, NULL);
 		json_str(&j, "query", req_param(r, "quickadd"));
 		json_int(&j, "numResults", 0);
@@ -467,13 +467,13 @@ gr_rename_tag(struct req *r)
 	int64_t		 id = 0;
 	int		 n, rc = -1;
 
-	dest = req_param(r, "dest");
+	dest = api_param(r, "dest");
 	if ((name = gr_label_of(r, dest)) == NULL)
 		name = dest;
 	if (name == NULL || *name == '\0' ||
 	    strncmp(name, "user/", 5) == 0)
 		return gr_answer_text(r, 400, "Give dest, the new label.");
-	if ((n = label_get(r, req_param(r, "s"), 0, &id)) == -1)
+	if ((n = label_get(r, api_param(r, "s"), 0, &id)) == -1)
 		return -1;
 	if (n == 0)
 		return gr_answer_text(r, 404, "No such label.");
@@ -507,9 +507,9 @@ gr_disable_tag(struct req *r)
 	size_t		 i, nv;
 	int		 n;
 
-	nv = req_params(r, "s", v, PARAMS_MAX);
+	nv = api_params(r, "s", v, PARAMS_MAX);
 	if (nv == 0)
-		nv = req_params(r, "t", v, PARAMS_MAX);
+		nv = api_params(r, "t", v, PARAMS_MAX);
 	if (nv == 0)
 		return gr_answer_text(r, 400, "Give s, the label.");
 	if (db_begin(r->db, 1) == -1)

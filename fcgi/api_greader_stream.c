@@ -444,19 +444,19 @@ gr_query_parse(struct req *r, const char *s, long long ndefault,
 	}
 	if (!q->empty && query_names(r, q, label) == -1)
 		return -1;
-	nv = req_params(r, "xt", v, PARAMS_MAX);
+	nv = api_params(r, "xt", v, PARAMS_MAX);
 	for (i = 0; i < nv; i++)
 		state_filter(q, gr_state_of(r, v[i]), 0);
-	nv = req_params(r, "it", v, PARAMS_MAX);
+	nv = api_params(r, "it", v, PARAMS_MAX);
 	for (i = 0; i < nv; i++)
 		state_filter(q, gr_state_of(r, v[i]), 1);
-	q->ot = gr_time_arg(req_param(r, "ot"), 0);
-	q->nt = gr_time_arg(req_param(r, "nt"), INT64_MAX);
+	q->ot = gr_time_arg(api_param(r, "ot"), 0);
+	q->nt = gr_time_arg(api_param(r, "nt"), INT64_MAX);
 	if (q->nt == 0)
 		q->nt = INT64_MAX;
-	q->asc = (p = req_param(r, "r")) != NULL && strcmp(p, "o") == 0;
+	q->asc = (p = api_param(r, "r")) != NULL && strcmp(p, "o") == 0;
 	q->n = ndefault;
-	if ((p = req_param(r, "n")) != NULL && *p != '\0') {
+	if ((p = api_param(r, "n")) != NULL) {
 		q->n = strtonum(p, 1, LLONG_MAX, &errstr);
 		if (errstr != NULL)
 			q->n = ndefault;
@@ -465,7 +465,7 @@ gr_query_parse(struct req *r, const char *s, long long ndefault,
 	}
 	q->ckey = q->asc ? INT64_MIN : INT64_MAX;
 	q->cid = q->asc ? INT64_MIN : INT64_MAX;
-	if ((p = req_param(r, "c")) != NULL && *p != '\0' &&
+	if ((p = api_param(r, "c")) != NULL &&
 	    continuation_parse(p, &q->ckey, &q->cid) == -1) {
 		log_debug("%s %s: continuation %s", r->method, r->uri, p);
 		q->empty = 1;
@@ -608,7 +608,7 @@ gr_items_ids(struct req *r)
 
 	memset(&pg, 0, sizeof(pg));
 	buf_init(&tmp);
-	if (gr_query_parse(r, req_param(r, "s"), N_DEFAULT, IDS_MAX, &q) ==
+	if (gr_query_parse(r, api_param(r, "s"), N_DEFAULT, IDS_MAX, &q) ==
 	    -1 || gr_page_read(r, &q, &pg) == -1)
 		goto out;
 	json_init(&j, &r->resp.body);
@@ -835,7 +835,7 @@ gr_items_contents(struct req *r)
 	int		 rc = -1;
 
 	buf_init(&ids);
-	nv = req_params(r, "i", v, PARAMS_MAX);
+	nv = api_params(r, "i", v, PARAMS_MAX);
 	if (nv > 0 && (id = calloc(nv, sizeof(*id))) == NULL) {
 		log_warn("items");
 		goto out;
@@ -887,7 +887,7 @@ gr_stream_contents(struct req *r)
 	memset(&q, 0, sizeof(q));
 	if ((n = gr_stream_arg(r, GR_API_PATH "stream/contents/", &sid)) == -1)
 		goto out;
-	s = n == 1 ? sid.p : req_param(r, "s");
+	s = n == 1 ? sid.p : api_param(r, "s");
 	if (gr_query_parse(r, s, N_DEFAULT, CONTENTS_MAX, &q) == -1 ||
 	    gr_page_read(r, &q, &pg) == -1)
 		goto out;

@@ -445,7 +445,7 @@ api_mf_categories(struct req *r)
 	const char	*c;
 	int		 step, counts;
 
-	c = req_param(r, "counts");
+	c = api_param(r, "counts");
 	counts = c != NULL && strcmp(c, "true") == 0;
 	if ((st = db_stmt(r->db, STMT_CATEGORY_LIST)) == NULL)
 		return -1;

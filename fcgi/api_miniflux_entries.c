@@ -87,7 +87,7 @@ int_arg(struct req *r, const char *name, int64_t def)
 	const char	*s, *errstr;
 	long long	 v;
 
-	if ((s = req_param(r, name)) == NULL || *s == '\0')
+	if ((s = api_param(r, name)) == NULL)
 		return def;
 	v = strtonum(s, INT64_MIN, INT64_MAX, &errstr);
 	if (errstr != NULL) {
@@ -143,7 +143,7 @@ query_read(struct req *r, struct query *q)
 	size_t		 i, n;
 	int		 unread = 0, read = 0, removed = 0, k;
 
-	n = req_params(r, "status", v, MF_STATUS_MAX);
+	n = api_params(r, "status", v, MF_STATUS_MAX);
 	for (i = 0; i < n; i++) {
 		if (strcmp(v[i], "unread") == 0)
 			unread = 1;
@@ -159,7 +159,7 @@ query_read(struct req *r, struct query *q)
 	}
 	q->read = unread == read ? -1 : read;
 	q->nothing = removed && !unread && !read;
-	q->starred = (s = req_param(r, "starred")) != NULL ?
+	q->starred = (s = api_param(r, "starred")) != NULL ?
 	    bool_parse(s) : -1;
 	q->pub_after = time_arg(r, "after", INT64_MIN);
 	q->pub_after = time_arg(r, "published_after", q->pub_after);
@@ -169,7 +169,7 @@ query_read(struct req *r, struct query *q)
 	q->changed_before = time_arg(r, "changed_before", INT64_MAX);
 	q->id_after = time_arg(r, "after_entry_id", 0);
 	q->id_before = time_arg(r, "before_entry_id", INT64_MAX);
-	if ((s = req_param(r, "order")) == NULL ||
+	if ((s = api_param(r, "order")) == NULL ||
 	    strcmp(s, "published_at") == 0)
 		q->by_id = 0;
 	else if (strcmp(s, "id") == 0 || strcmp(s, "created_at") == 0)
@@ -182,7 +182,7 @@ query_read(struct req *r, struct query *q)
 			return -1;
 		}
 	}
-	if ((s = req_param(r, "direction")) == NULL || strcmp(s, "asc") == 0)
+	if ((s = api_param(r, "direction")) == NULL || strcmp(s, "asc") == 0)
 		q->asc = 1;
 	else if (strcmp(s, "desc") == 0)
 		q->asc = 0;
@@ -204,7 +204,7 @@ query_read(struct req *r, struct query *q)
 	}
 	if (q->limit == 0 || q->limit > MF_LIMIT_MAX)
 		q->limit = MF_LIMIT_MAX;
-	if ((s = req_param(r, "search")) != NULL && *s != '\0' &&
+	if ((s = api_param(r, "search")) != NULL &&
 	    search_query(&q->search, s) == -1) {
 		api_mf_error(r, 400, "The search is too long.");
 		return -1;
