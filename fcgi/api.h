@@ -18,6 +18,8 @@ struct req;
 
 #define MF_BODY_MAX	(1024 * 1024)	/* bytes of a JSON request body */
 #define MF_UNCATEGORISED "Uncategorised" /* category 0's title */
+#define FEVER_NO_GROUP	2147483647	/* the uncategorised feeds' group,
+					   as stmt.c's */
 
 #define GR_API_PATH	"/reader/api/0/"
 #define GR_ITEM_PREFIX	"tag:google.com,2005:reader/item/"

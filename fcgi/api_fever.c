@@ -187,14 +187,21 @@ ids_member(struct req *r, struct json *j, const char *key, enum stmt s)
 	return step == -1 ? -1 : 0;
 }
 
-/* "groups": the user's categories, each {id, title}. */
+/*
+ * "groups": the user's categories, each {id, title}, and when a feed
+ * has none, the group FEVER_NO_GROUP, "Uncategorised": apps look every
+ * feed's group up in this list (Read You's sync fails on a feed in no
+ * group listed).  Its id never changes and no category takes it.
+ */
 static int
 groups(struct req *r, struct json *j)
 {
 	sqlite3_stmt	*st;
+	int64_t		 none;
 	int		 step;
 
-	if ((st = user_stmt(r, STMT_CATEGORY_LIST)) == NULL)
+	if ((none = one_int(user_stmt(r, STMT_CATEGORY_NONE_USED), -1)) ==
+	    -1 || (st = user_stmt(r, STMT_CATEGORY_LIST)) == NULL)
 		return -1;
 	json_arr_open(j, "groups");
 	while ((step = db_step(st)) == 1) {
@@ -204,14 +211,21 @@ groups(struct req *r, struct json *j)
 		    CATEGORY_LIST_TITLE));
 		json_close(j);
 	}
-	json_close(j);
 	db_stmt_done(st);
+	if (none == 1) {
+		json_obj_open(j, NULL);
+		json_int(j, "id", FEVER_NO_GROUP);
+		json_str(j, "title", MF_UNCATEGORISED);
+		json_close(j);
+	}
+	json_close(j);
 	return step == -1 ? -1 : 0;
 }
 
 /*
- * "feeds_groups": for each category with feeds, {group_id, feed_ids}
- * with the ids comma-separated.  Uncategorised feeds are in no group.
+ * "feeds_groups": for each group with feeds, {group_id, feed_ids}
+ * with the ids comma-separated; the uncategorised feeds are in
+ * FEVER_NO_GROUP, so that every feed is in one group.
  */
 static int
 feeds_groups(struct req *r, struct json *j)
@@ -464,8 +478,9 @@ item_set(struct req *r, enum stmt s, int64_t id, int on)
  * one changes nothing.  mark=feed and mark=group (as=read) mark the
  * unread entries stored at or before before= (the client's last sync:
  * an entry that arrived later, whatever its date, stays unread); a
- * missing or bad before= marks nothing.  Group 0 is every feed, -1
- * (Sparks) none.  unread_recently_read marks unread again what was
+ * missing or bad before= marks nothing.  Group 0 is every feed,
+ * FEVER_NO_GROUP the uncategorised ones, -1 (Sparks) none.
+ * unread_recently_read marks unread again what was
  * read (or starred) in the last FEVER_RECENT seconds.  Sets *want to
  * the id lists the answer should hold.  0, or -1 on a database error.
  */

@@ -75,15 +75,21 @@
 	"entry.published_at"
 
 /*
+ * Fever's group of the uncategorised feeds (api.h's FEVER_NO_GROUP):
+ * no category id reaches it, and group 0 is Fever's "every feed".
+ */
+#define FEVER_NO_GROUP	"2147483647"
+
+/*
  * Fever's items of a user, filtered: ?4 a JSON array of feed ids, ?5
- * one of category ids (NULL: any).
+ * one of group ids (NULL: any).
  */
 #define FEVER_ITEMS							\
 	"SELECT " FEVER_ITEM_COLS " FROM entry WHERE entry.user_id = ?1"	\
 	" AND (?4 IS NULL OR entry.feed_id IN"				\
 	"  (SELECT value FROM json_each(?4)))"				\
-	" AND (?5 IS NULL OR entry.category_id IN"			\
-	"  (SELECT value FROM json_each(?5)))"
+	" AND (?5 IS NULL OR coalesce(entry.category_id, " FEVER_NO_GROUP	\
+	"  ) IN (SELECT value FROM json_each(?5)))"
 
 /*
  * Fever's marks: ?1 user id, ?3 stored at or before, ?4 now.  The unary
@@ -234,6 +240,13 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 */
 	[STMT_CATEGORY_GET_BY_TITLE] =
 	    "SELECT id, title FROM category WHERE user_id = ?1 AND title = ?2",
+	/*
+	 * ?1 user id.  Column: 1 when a feed of the user has no category
+	 * (the APIs then show an Uncategorised one), else 0.
+	 */
+	[STMT_CATEGORY_NONE_USED] =
+	    "SELECT EXISTS (SELECT 1 FROM feed WHERE user_id = ?1"
+	    " AND category_id IS NULL)",
 
 	/*
 	 * ?1 user id, ?2 category id or NULL, ?3 URL, ?4 title or NULL,
@@ -915,10 +928,13 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_FEVER_FEEDS] =
 	    "SELECT id, icon_id, " FEED_DISPLAY_TITLE ", url, site_url,"
 	    " checked_at FROM feed WHERE user_id = ?1 ORDER BY id",
-	/* ?1 user id.  Columns: enum fever_group_col; by category. */
+	/*
+	 * ?1 user id.  Columns: enum fever_group_col; by group, the
+	 * uncategorised feeds in FEVER_NO_GROUP.
+	 */
 	[STMT_FEVER_FEEDS_GROUPS] =
-	    "SELECT category_id, id FROM feed WHERE user_id = ?1"
-	    " AND category_id IS NOT NULL ORDER BY category_id, id",
+	    "SELECT coalesce(category_id, " FEVER_NO_GROUP ") AS g, id"
+	    " FROM feed WHERE user_id = ?1 ORDER BY g, id",
 	/*
 	 * ?1 user id: the icons of the user's feeds.  Columns: enum
 	 * icon_col.
@@ -953,11 +969,13 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    "SELECT id FROM entry WHERE user_id = ?1 AND is_starred = 1",
 	/*
 	 * Mark read the unread entries stored at or before ?3: ?1 user id,
-	 * ?4 now; of every feed, of feed ?2, or of category ?2.
+	 * ?4 now; of every feed, of feed ?2, or of category ?2
+	 * (FEVER_NO_GROUP: the uncategorised feeds).
 	 */
 	[STMT_FEVER_MARK_ALL] = FEVER_MARK,
 	[STMT_FEVER_MARK_FEED] = FEVER_MARK " AND feed_id = ?2",
-	[STMT_FEVER_MARK_GROUP] = FEVER_MARK " AND category_id = ?2",
+	[STMT_FEVER_MARK_GROUP] =
+	    FEVER_MARK " AND category_id IS nullif(?2, " FEVER_NO_GROUP ")",
 	/*
 	 * ?1 user id, ?2 a time, ?3 now: the entries read (or otherwise
 	 * changed) since ?2 become unread.
@@ -1082,6 +1100,7 @@ static const int stmt_ncols[STMT__MAX] = {
 	[STMT_USER_LIST] = USER_LIST__MAX,
 	[STMT_CATEGORY_LIST] = CATEGORY_LIST__MAX,
 	[STMT_CATEGORY_GET_BY_TITLE] = CATEGORY_COL__MAX,
+	[STMT_CATEGORY_NONE_USED] = ONE_COL__MAX,
 	[STMT_FEED_LIST] = FEED_LIST__MAX,
 	[STMT_FEED_GET] = FEED_COL__MAX,
 	[STMT_FEED_GET_BY_URL] = FEED_COL__MAX,
@@ -1210,6 +1229,7 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_CATEGORY_DELETE),
 	NAME(STMT_CATEGORY_LIST),
 	NAME(STMT_CATEGORY_GET_BY_TITLE),
+	NAME(STMT_CATEGORY_NONE_USED),
 	NAME(STMT_FEED_INSERT),
 	NAME(STMT_FEED_LIST),
 	NAME(STMT_FEED_GET),
