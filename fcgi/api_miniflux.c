@@ -221,10 +221,15 @@ mf_feed_exists(struct req *r, int64_t id)
 	return exists(r, STMT_FEED_GET, id);
 }
 
-/* Whether the user has category id: 1, 0, or -1 (logged). */
+/*
+ * Whether the user has category id: 1, 0, or -1 (logged).  Category 0,
+ * the uncategorised feeds, is everyone's.
+ */
 int
 mf_category_exists(struct req *r, int64_t id)
 {
+	if (id == 0)
+		return 1;
 	return exists(r, STMT_WEB_CATEGORY_GET, id);
 }
 
@@ -433,9 +438,42 @@ category_json(struct json *j, int64_t id, const char *title, int64_t user)
 }
 
 /*
+ * Category 0, MF_UNCATEGORISED, when a feed of the user has no category
+ * (as /v1/feeds shows such a feed), with counts its feed_count and
+ * total_unread.  0 or -1.
+ */
+static int
+category_none(struct req *r, struct json *j, int counts)
+{
+	sqlite3_stmt	*st;
+	int		 step;
+
+	if ((st = db_stmt(r->db, STMT_CATEGORY_NONE_COUNTS)) == NULL)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
+	    (step = db_step(st)) != 1) {
+		db_stmt_done(st);
+		return -1;
+	}
+	if (sqlite3_column_int64(st, NONE_COUNT_FEEDS) > 0) {
+		category_json(j, 0, MF_UNCATEGORISED, r->user_id);
+		if (counts) {
+			json_int(j, "feed_count", sqlite3_column_int64(st,
+			    NONE_COUNT_FEEDS));
+			json_int(j, "total_unread", sqlite3_column_int64(st,
+			    NONE_COUNT_UNREAD));
+		}
+		json_close(j);
+	}
+	db_stmt_done(st);
+	return 0;
+}
+
+/*
  * GET /v1/categories[?counts=true]: the user's categories by title;
- * with counts, each one's feed_count and total_unread.  Feeds without
- * a category are in none of them (their category reads as 0).
+ * with counts, each one's feed_count and total_unread.  Then category
+ * 0, MF_UNCATEGORISED, when some feeds have none: the category
+ * /v1/feeds shows for them, whose feeds and entries its paths list.
  */
 int
 api_mf_categories(struct req *r)
@@ -467,7 +505,7 @@ api_mf_categories(struct req *r)
 		json_close(&j);
 	}
 	db_stmt_done(st);
-	if (step == -1)
+	if (step == -1 || category_none(r, &j, counts) == -1)
 		return -1;
 	return mf_end(r, &j);
 }
@@ -617,7 +655,10 @@ api_mf_category_delete(struct req *r)
 	return change(r, STMT_CATEGORY_DELETE, id);
 }
 
-/* Mark read every unread entry of the user's feed (or category) id. */
+/*
+ * Mark read every unread entry of the user's feed (or category) id; a
+ * category 0 is the uncategorised feeds.
+ */
 static int
 mark_all(struct req *r, enum stmt s, int64_t id)
 {
@@ -630,7 +671,8 @@ mark_all(struct req *r, enum stmt s, int64_t id)
 	    sqlite3_bind_int64(st, 2, INT64_MAX) == SQLITE_OK &&
 	    sqlite3_bind_int64(st, 3, INT64_MAX) == SQLITE_OK &&
 	    sqlite3_bind_int64(st, 4, (int64_t)time(NULL)) == SQLITE_OK &&
-	    sqlite3_bind_int64(st, 5, id) == SQLITE_OK)
+	    (id == 0 ? sqlite3_bind_null(st, 5) : sqlite3_bind_int64(st, 5,
+	    id)) == SQLITE_OK)
 		n = db_step(st);
 	db_stmt_done(st);
 	if (n == -1)
@@ -655,9 +697,9 @@ api_mf_category_mark(struct req *r)
 }
 
 /*
- * The user's feeds as a JSON array: all of them, those of category
- * cat (cat > 0), or the one of id (id > 0) as an object, 404 when
- * there is none.
+ * The user's feeds as a JSON array: all of them (cat -1), those of
+ * category cat (0: uncategorised), or the one of id (id > 0) as an
+ * object, 404 when there is none.
  */
 static int
 feeds_json(struct req *r, int64_t id, int64_t cat)
@@ -670,7 +712,7 @@ feeds_json(struct req *r, int64_t id, int64_t cat)
 		return -1;
 	if (sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
 	    (id > 0 && sqlite3_bind_int64(st, 2, id) != SQLITE_OK) ||
-	    (cat > 0 && sqlite3_bind_int64(st, 3, cat) != SQLITE_OK)) {
+	    (cat >= 0 && sqlite3_bind_int64(st, 3, cat) != SQLITE_OK)) {
 		db_stmt_done(st);
 		return -1;
 	}
@@ -710,7 +752,7 @@ api_mf_category_feeds(struct req *r)
 int
 api_mf_feeds(struct req *r)
 {
-	return feeds_json(r, 0, 0);
+	return feeds_json(r, 0, -1);
 }
 
 /* GET /v1/feeds/ID */
@@ -719,7 +761,7 @@ api_mf_feed(struct req *r)
 {
 	int64_t	 id = r->id[0];
 
-	return feeds_json(r, id, 0);
+	return feeds_json(r, id, -1);
 }
 
 /*
@@ -1011,7 +1053,7 @@ api_mf_feed_update(struct req *r)
 		goto out;
 	if (refetch)
 		spawn_fetch(r, id);
-	if ((rc = feeds_json(r, id, 0)) == 0 && r->resp.status == 200)
+	if ((rc = feeds_json(r, id, -1)) == 0 && r->resp.status == 200)
 		r->resp.status = 201;
 out:
 	db_rollback(r->db);

@@ -35,6 +35,7 @@ enum scope {
 struct query {
 	int64_t		 feed;		/* 0: any */
 	int64_t		 category;	/* 0: any */
+	int		 none;		/* the uncategorised feeds' */
 	int		 read;		/* 0 unread, 1 read, -1 either */
 	int		 nothing;	/* only status=removed: no entry */
 	int		 starred;	/* 0, 1, -1 either */
@@ -240,8 +241,13 @@ query_bind(struct req *r, sqlite3_stmt *st, const struct query *q)
 	v[11] = q->limit;
 	v[12] = q->offset;
 	for (i = 1; i <= n && i <= 13; i++) {
-		/* Filters ?2 to ?5 are NULL when not asked for. */
-		if (i >= 2 && i <= 5 && v[i - 1] <= (i <= 3 ? 0 : -1))
+		/*
+		 * Filters ?2 to ?5 are NULL when not asked for; category
+		 * 0 is the uncategorised feeds.
+		 */
+		if (i == 3 && q->none)
+			rc = sqlite3_bind_int64(st, i, 0);
+		else if (i >= 2 && i <= 5 && v[i - 1] <= (i <= 3 ? 0 : -1))
 			rc = sqlite3_bind_null(st, i);
 		else
 			rc = sqlite3_bind_int64(st, i, v[i - 1]);
@@ -282,7 +288,7 @@ total(struct req *r, const struct query *q, enum scope sc)
 	if (q->search.len > 0)
 		return count_run(r, STMT_MF_COUNT_SEARCH, q);
 	if (q->changed_after != INT64_MIN || q->changed_before != INT64_MAX ||
-	    q->starred == 0 || (q->feed > 0 && q->category > 0))
+	    q->starred == 0 || (q->feed > 0 && (q->category > 0 || q->none)))
 		return count_run(r, STMT_MF_COUNT_ANY, q);
 	if (q->starred == 1)
 		return count_run(r, STMT_MF_COUNT_STARRED, q);
@@ -421,8 +427,8 @@ list(struct req *r, struct query *q)
 	int64_t		 n;
 	int		 step;
 
-	sc = q->feed > 0 ? SCOPE_FEED : q->category > 0 ? SCOPE_CATEGORY :
-	    SCOPE_USER;
+	sc = q->feed > 0 ? SCOPE_FEED : q->category > 0 || q->none ?
+	    SCOPE_CATEGORY : SCOPE_USER;
 	if (q->nothing) {
 		mf_begin(r, &j, 200);
 		json_obj_open(&j, NULL);
@@ -464,9 +470,10 @@ list(struct req *r, struct query *q)
 }
 
 /*
- * An entry list with its scope: the route's feed or category (404 when
- * the user has none such), else the query's feed_id= or category_id=
- * (400 for one the user lacks, as Miniflux answers).
+ * An entry list with its scope: the route's feed or category (-1:
+ * none; 0: the uncategorised feeds; 404 when the user has none such),
+ * else the query's feed_id= or category_id= (400 for one the user
+ * lacks, as Miniflux answers).
  */
 static int
 entries(struct req *r, int64_t feed, int64_t category)
@@ -480,9 +487,10 @@ entries(struct req *r, int64_t feed, int64_t category)
 		rc = q.search.oom ? -1 : 0;
 		goto out;
 	}
-	if (feed > 0 || category > 0) {
+	if (feed > 0 || category >= 0) {
 		q.feed = feed;
-		q.category = category;
+		q.category = category > 0 ? category : 0;
+		q.none = category == 0;
 		n = feed > 0 ? mf_feed_exists(r, feed) :
 		    mf_category_exists(r, category);
 		if (n == 0)
@@ -526,7 +534,7 @@ out:
 int
 api_mf_entries(struct req *r)
 {
-	return entries(r, 0, 0);
+	return entries(r, 0, -1);
 }
 
 /* GET /v1/feeds/ID/entries: as /v1/entries, of one feed. */
@@ -535,10 +543,13 @@ api_mf_feed_entries(struct req *r)
 {
 	int64_t	 id = r->id[0];
 
-	return entries(r, id, 0);
+	return entries(r, id, -1);
 }
 
-/* GET /v1/categories/ID/entries: as /v1/entries, of one category. */
+/*
+ * GET /v1/categories/ID/entries: as /v1/entries, of one category (0:
+ * of the uncategorised feeds).
+ */
 int
 api_mf_category_entries(struct req *r)
 {
@@ -547,7 +558,10 @@ api_mf_category_entries(struct req *r)
 	return entries(r, 0, id);
 }
 
-/* One entry of the user, of feed (or category) when not 0; or 404. */
+/*
+ * One entry of the user, of feed when not 0, of category when not -1
+ * (0: uncategorised); or 404.
+ */
 static int
 entry_one(struct req *r, int64_t id, int64_t feed, int64_t category)
 {
@@ -560,7 +574,7 @@ entry_one(struct req *r, int64_t id, int64_t feed, int64_t category)
 	if (sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
 	    sqlite3_bind_int64(st, 2, id) != SQLITE_OK ||
 	    (feed > 0 && sqlite3_bind_int64(st, 3, feed) != SQLITE_OK) ||
-	    (category > 0 && sqlite3_bind_int64(st, 4, category) !=
+	    (category >= 0 && sqlite3_bind_int64(st, 4, category) !=
 	    SQLITE_OK) || (step = db_step(st)) == -1)
 		goto out;
 	if (step == 0) {
@@ -585,7 +599,7 @@ api_mf_entry(struct req *r)
 {
 	int64_t	 id = r->id[0];
 
-	return entry_one(r, id, 0, 0);
+	return entry_one(r, id, 0, -1);
 }
 
 /* GET /v1/feeds/ID/entries/ID */
@@ -594,7 +608,7 @@ api_mf_feed_entry(struct req *r)
 {
 	int64_t	 feed = r->id[0], id = r->id[1];
 
-	return entry_one(r, id, feed, 0);
+	return entry_one(r, id, feed, -1);
 }
 
 /* GET /v1/categories/ID/entries/ID */

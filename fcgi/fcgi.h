@@ -325,6 +325,8 @@ int		 url_decode(char *, int);
 #define R_ID0		0x080	/* args[0] a row id, into r->id[0]: else
 				   404 */
 #define R_ID1		0x100	/* args[1] likewise, into r->id[1] */
+#define R_ID0_ZERO	0x200	/* with R_ID0: "0" too, the Miniflux API's
+				   uncategorised feeds */
 
 struct route {
 	int		  methods;	/* M_* */

@@ -118,7 +118,7 @@
 
 /*
  * The Miniflux entry filters, each optional: ?2 feed id, ?3 category
- * id, ?4 is_read, ?5 is_starred (NULL: any); published_at strictly
+ * id (0: none), ?4 is_read, ?5 is_starred (NULL: any); published_at strictly
  * between ?6 and ?7, id between ?8 and ?9, changed_at between ?10 and
  * ?11 (the caller binds the widest bounds for none).  MF_RANGE is the
  * part an index of published_at answers alone.
@@ -128,10 +128,13 @@
 	" AND entry.id > ?8 AND entry.id < ?9"
 #define MF_FILTER							\
 	" AND (?2 IS NULL OR entry.feed_id = ?2)"			\
-	" AND (?3 IS NULL OR entry.category_id = ?3)"			\
+	" AND (?3 IS NULL OR entry.category_id IS nullif(?3, 0))"	\
 	" AND (?4 IS NULL OR entry.is_read = ?4)"			\
 	" AND (?5 IS NULL OR entry.is_starred = ?5)" MF_RANGE		\
 	" AND entry.changed_at > ?10 AND entry.changed_at < ?11"
+
+/* A category's entries: ?3, 0 for the uncategorised. */
+#define MF_CAT		" AND entry.category_id IS nullif(?3, 0)"
 
 /* The lists: ?12 rows at most, past the first ?13. */
 #define MF_LIST								\
@@ -247,6 +250,12 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_CATEGORY_NONE_USED] =
 	    "SELECT EXISTS (SELECT 1 FROM feed WHERE user_id = ?1"
 	    " AND category_id IS NULL)",
+	/* ?1 user id.  Columns: enum none_counts_col. */
+	[STMT_CATEGORY_NONE_COUNTS] =
+	    "SELECT (SELECT count(*) FROM feed WHERE user_id = ?1"
+	    "  AND category_id IS NULL),"
+	    " (SELECT count(*) FROM entry WHERE user_id = ?1"
+	    "  AND category_id IS NULL AND is_read = 0)",
 
 	/*
 	 * ?1 user id, ?2 category id or NULL, ?3 URL, ?4 title or NULL,
@@ -985,13 +994,13 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " WHERE user_id = ?1 AND is_read = 1 AND changed_at >= ?2",
 
 	/*
-	 * ?1 user id, ?2 a feed id and ?3 a category id (NULL: any).
-	 * Columns: enum mf_feed_col.
+	 * ?1 user id, ?2 a feed id and ?3 a category id (0: none; NULL:
+	 * any).  Columns: enum mf_feed_col.
 	 */
 	[STMT_MF_FEEDS] =
 	    "SELECT " MF_FEED_COLS " FROM feed WHERE feed.user_id = ?1"
 	    " AND (?2 IS NULL OR feed.id = ?2)"
-	    " AND (?3 IS NULL OR feed.category_id = ?3)"
+	    " AND (?3 IS NULL OR feed.category_id IS nullif(?3, 0))"
 	    " ORDER BY " FEED_DISPLAY_TITLE " COLLATE NOCASE, feed.id",
 	/*
 	 * ?1 user id.  Columns: enum mf_counter_col, each count from an
@@ -1009,14 +1018,14 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " FROM feed CROSS JOIN icon ON icon.id = feed.icon_id"
 	    " WHERE feed.id = ?2 AND feed.user_id = ?1",
 	/*
-	 * ?1 user id, ?2 entry id, ?3 its feed and ?4 its category (NULL:
-	 * any).  Columns: enum mf_col.
+	 * ?1 user id, ?2 entry id, ?3 its feed and ?4 its category (0:
+	 * none; NULL: any).  Columns: enum mf_col.
 	 */
 	[STMT_MF_ENTRY_GET] =
 	    "SELECT " MF_ENTRY_COLS ENTRY_FROM
 	    " WHERE entry.id = ?2 AND entry.user_id = ?1"
 	    " AND (?3 IS NULL OR entry.feed_id = ?3)"
-	    " AND (?4 IS NULL OR entry.category_id = ?4)",
+	    " AND (?4 IS NULL OR entry.category_id IS nullif(?4, 0))",
 	/* ?1 user id, ?2 entry id, ?3 now: starred flips (Miniflux). */
 	[STMT_MF_BOOKMARK] =
 	    "UPDATE entry SET is_starred = 1 - is_starred, changed_at = ?3"
@@ -1032,12 +1041,12 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_MF_LIST_ALL] = MF_LIST MF_PUB,
 	[STMT_MF_LIST_ALL_FEED] = MF_LIST " AND entry.feed_id = ?2" MF_PUB,
 	[STMT_MF_LIST_ALL_CATEGORY] =
-	    MF_LIST " AND entry.category_id = ?3" MF_PUB,
+	    MF_LIST MF_CAT MF_PUB,
 	[STMT_MF_LIST_UNREAD] = MF_LIST " AND entry.is_read = 0" MF_PUB,
 	[STMT_MF_LIST_UNREAD_FEED] =
 	    MF_LIST " AND entry.feed_id = ?2 AND entry.is_read = 0" MF_PUB,
 	[STMT_MF_LIST_UNREAD_CATEGORY] =
-	    MF_LIST " AND entry.category_id = ?3 AND entry.is_read = 0" MF_PUB,
+	    MF_LIST MF_CAT " AND entry.is_read = 0" MF_PUB,
 	[STMT_MF_LIST_STARRED] = MF_LIST " AND entry.is_starred = 1" MF_PUB,
 	[STMT_MF_LIST_ID] =
 	    MF_LIST MF_FILTER " ORDER BY entry.id DESC" MF_PAGE,
@@ -1047,13 +1056,13 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_MF_LIST_ALL_FEED_ASC] =
 	    MF_LIST " AND entry.feed_id = ?2" MF_PUB_ASC,
 	[STMT_MF_LIST_ALL_CATEGORY_ASC] =
-	    MF_LIST " AND entry.category_id = ?3" MF_PUB_ASC,
+	    MF_LIST MF_CAT MF_PUB_ASC,
 	[STMT_MF_LIST_UNREAD_ASC] =
 	    MF_LIST " AND entry.is_read = 0" MF_PUB_ASC,
 	[STMT_MF_LIST_UNREAD_FEED_ASC] =
 	    MF_LIST " AND entry.feed_id = ?2 AND entry.is_read = 0" MF_PUB_ASC,
 	[STMT_MF_LIST_UNREAD_CATEGORY_ASC] =
-	    MF_LIST " AND entry.category_id = ?3 AND entry.is_read = 0"
+	    MF_LIST MF_CAT " AND entry.is_read = 0"
 	    MF_PUB_ASC,
 	[STMT_MF_LIST_STARRED_ASC] =
 	    MF_LIST " AND entry.is_starred = 1" MF_PUB_ASC,
@@ -1073,12 +1082,12 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    "SELECT count(*) FROM entry WHERE entry.feed_id ="
 	    " (SELECT id FROM feed WHERE id = ?2 AND user_id = ?1)" MF_RANGE,
 	[STMT_MF_COUNT_ALL_CATEGORY] =
-	    MF_COUNT " AND entry.category_id = ?3" MF_RANGE,
+	    MF_COUNT MF_CAT MF_RANGE,
 	[STMT_MF_COUNT_UNREAD] = MF_COUNT " AND entry.is_read = 0" MF_RANGE,
 	[STMT_MF_COUNT_UNREAD_FEED] =
 	    MF_COUNT " AND entry.feed_id = ?2 AND entry.is_read = 0" MF_RANGE,
 	[STMT_MF_COUNT_UNREAD_CATEGORY] =
-	    MF_COUNT " AND entry.category_id = ?3 AND entry.is_read = 0"
+	    MF_COUNT MF_CAT " AND entry.is_read = 0"
 	    MF_RANGE,
 	[STMT_MF_COUNT_STARRED] =
 	    MF_COUNT " AND entry.is_starred = 1" MF_FILTER,
@@ -1101,6 +1110,7 @@ static const int stmt_ncols[STMT__MAX] = {
 	[STMT_CATEGORY_LIST] = CATEGORY_LIST__MAX,
 	[STMT_CATEGORY_GET_BY_TITLE] = CATEGORY_COL__MAX,
 	[STMT_CATEGORY_NONE_USED] = ONE_COL__MAX,
+	[STMT_CATEGORY_NONE_COUNTS] = NONE_COUNT__MAX,
 	[STMT_FEED_LIST] = FEED_LIST__MAX,
 	[STMT_FEED_GET] = FEED_COL__MAX,
 	[STMT_FEED_GET_BY_URL] = FEED_COL__MAX,
@@ -1230,6 +1240,7 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_CATEGORY_LIST),
 	NAME(STMT_CATEGORY_GET_BY_TITLE),
 	NAME(STMT_CATEGORY_NONE_USED),
+	NAME(STMT_CATEGORY_NONE_COUNTS),
 	NAME(STMT_FEED_INSERT),
 	NAME(STMT_FEED_LIST),
 	NAME(STMT_FEED_GET),

@@ -193,7 +193,7 @@ err "a deleted key: 401" 401
 
 A "$U/v1/categories"
 is "newsboat: GET /v1/categories, an array of {id, title}" 200 \
-    'map { "$_->{id}:$_->{title}" } @$j' "1:News"
+    'map { "$_->{id}:$_->{title}" } @$j' "1:News,0:Uncategorised"
 A "$U/v1/feeds"
 is "newsboat: GET /v1/feeds with category ids" 200 \
     'map { "$_->{id}:$_->{title}:$_->{feed_url}:$_->{category}{id}" } @$j' \
@@ -231,7 +231,7 @@ is "/v1/me: the settings Miniflux shows" 200 \
 A "$U/v1/categories?counts=true"
 is "categories with counts" 200 \
     'map { "$_->{id}:$_->{feed_count}:$_->{total_unread}:$_->{user_id}" } @$j' \
-    "1:1:7:1"
+    "1:1:7:1,0:1:3:1"
 post A /v1/categories '{"title":"  Tech   news "}'
 is "POST /v1/categories: 201, the title cleaned" 201 \
     '"$j->{title}:$j->{user_id}"' "Tech news:1"
@@ -277,6 +277,25 @@ del A "/v1/categories/$cat_tech"
 err "DELETE it again: 404" 404
 del A /v1/categories/2
 err "DELETE bob's category: 404" 404
+A "$U/v1/categories/0/feeds"
+is "category 0: the uncategorised feeds" 200 \
+    'map { "$_->{id}:$_->{category}{id}" } @$j' "2:0"
+A "$U/v1/categories/0/entries?direction=desc"
+is "category 0: their entries" 200 \
+    '"$j->{total}:" . join(",", map { $_->{id} } @{$j->{entries}})' \
+    "4:9,10,11,12"
+A "$U/v1/categories/0/entries?status=unread"
+is "category 0: their unread entries" 200 '$j->{total}' 3
+A "$U/v1/categories/0/entries/10"
+is "category 0: one of their entries" 200 '$j->{id}' 10
+A "$U/v1/categories/0/entries/4"
+err "category 0: an entry of a categorised feed, 404" 404
+B "$U/v1/categories/0/entries"
+is "bob's category 0 is his own (none)" 200 '$j->{total}' 0
+put A /v1/categories/0 '{"title":"Mine"}'
+err "category 0 cannot be renamed: 404" 404
+del A /v1/categories/0
+err "category 0 cannot be deleted: 404" 404
 
 # --- feeds ---------------------------------------------------------------
 
@@ -479,6 +498,12 @@ put A /v1/entries/7/bookmark
     nok "bookmark again: $code"
 put A /v1/entries/100/bookmark
 err "bookmark bob's entry: 404" 404
+db "UPDATE entry SET is_read = 0 WHERE id IN (4, 10)" >/dev/null
+put A /v1/categories/0/mark-all-as-read
+[ "$code" = 204 ] &&
+    [ "$(db 'SELECT group_concat(id) FROM entry WHERE id IN (4, 10) AND is_read = 0')" = 4 ] &&
+    ok "PUT /v1/categories/0/mark-all-as-read: the uncategorised only" ||
+    nok "category 0 mark-all-as-read: $code, unread $(db 'SELECT group_concat(id) FROM entry WHERE id IN (4, 10) AND is_read = 0')"
 put A /v1/feeds/2/mark-all-as-read
 [ "$code" = 204 ] &&
     [ "$(db 'SELECT count(*) FROM entry WHERE feed_id = 2 AND is_read = 0')" = 0 ] &&
