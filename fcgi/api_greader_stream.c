@@ -754,13 +754,15 @@ item_json(struct req *r, struct json *j, sqlite3_stmt *st, struct buf *tmp)
 	s = (const char *)sqlite3_column_text(st, GR_COL_SITE_URL);
 	json_str(j, "htmlUrl", s != NULL ? s : "");
 	json_close(j);
-	/* Stored content is sanitized HTML, valid UTF-8. */
+	/*
+	 * The body once, as "summary", the one field NetNewsWire
+	 * (ReaderAPIEntry.swift: summary.content, not optional), Read You
+	 * (GoogleReaderDTO.kt: summary.content) and newsboat's freshrss
+	 * backend read; FreshRSS sends only it, which Reeder and FeedMe
+	 * sync with.  Stored content is sanitized HTML, valid UTF-8.
+	 */
 	content = (const char *)sqlite3_column_text(st, ENTRY_COL_CONTENT);
 	json_obj_open(j, "summary");
-	json_str(j, "direction", "ltr");
-	json_str(j, "content", content != NULL ? content : "");
-	json_close(j);
-	json_obj_open(j, "content");
 	json_str(j, "direction", "ltr");
 	json_str(j, "content", content != NULL ? content : "");
 	json_close(j);
