@@ -259,6 +259,86 @@ test_schema(void)
 	db_unlink(path);
 }
 
+/*
+ * A database of version 1 with data migrates keeping every row, id and
+ * foreign key, and then never hands out a deleted feed's, category's
+ * or label's id again, after a restart too.
+ */
+static void
+test_ids_kept(void)
+{
+	static const char *const v1_data =
+	    "INSERT INTO user (id, name, password_hash, created_at)"
+	    " VALUES (1, 'a', 'x', 0);"
+	    "INSERT INTO category (id, user_id, title) VALUES (1, 1, 'c1'),"
+	    " (2, 1, 'c2');"
+	    "INSERT INTO feed (id, user_id, category_id, url, created_at)"
+	    " VALUES (1, 1, 1, 'u1', 0), (2, 1, 2, 'u2', 0);"
+	    "INSERT INTO entry (id, feed_id, user_id, category_id, hash,"
+	    " published_at, created_at, changed_at) VALUES"
+	    " (1, 1, 1, 1, 'h1', 0, 0, 0), (2, 2, 1, 2, 'h2', 0, 0, 0);"
+	    "INSERT INTO enclosure (entry_id, url) VALUES (2, 'e');"
+	    "INSERT INTO tombstone (feed_id, hash, deleted_at)"
+	    " VALUES (2, 't', 0);"
+	    "INSERT INTO fetch_request (user_id, feed_id, requested_at)"
+	    " VALUES (1, 2, 0);";
+	struct db	 d;
+	sqlite3		*raw = NULL;
+	char		 path[256];
+	int		 ok;
+
+	path_of(path, sizeof(path), "ids.db");
+	ok = sqlite3_open(path, &raw) == SQLITE_OK &&
+	    sqlite3_exec(raw, "BEGIN", NULL, NULL, NULL) == SQLITE_OK &&
+	    sqlite3_exec(raw, db_migrations[0].sql, NULL, NULL, NULL) ==
+	    SQLITE_OK && sqlite3_exec(raw, v1_data, NULL, NULL, NULL) ==
+	    SQLITE_OK && sqlite3_exec(raw, "COMMIT", NULL, NULL, NULL) ==
+	    SQLITE_OK;
+	sqlite3_close(raw);
+	T_OK(ok, "a database of version 1 with data");
+	T_OK(db_open(&d, path, 0) == 0, "it migrates");
+	T_OK(q_int(d.db, "SELECT count(*) FROM feed") == 2 &&
+	    q_int(d.db, "SELECT category_id FROM feed WHERE id = 2") == 2 &&
+	    q_int(d.db, "SELECT count(*) FROM category") == 2 &&
+	    q_int(d.db, "SELECT count(*) FROM entry") == 2 &&
+	    q_int(d.db, "SELECT count(*) FROM enclosure") == 1 &&
+	    q_int(d.db, "SELECT count(*) FROM tombstone") == 1 &&
+	    q_int(d.db, "SELECT count(*) FROM fetch_request") == 1,
+	    "feeds, categories and what refers to them are kept");
+	T_OK(q_int(d.db, "PRAGMA foreign_keys") == 1,
+	    "foreign keys are on again after migrating");
+	sqlite3_exec(d.db, "UPDATE feed SET category_id = 1 WHERE id = 2",
+	    NULL, NULL, NULL);
+	T_OK(q_int(d.db, "SELECT category_id FROM entry WHERE id = 2") == 1,
+	    "entry_category follows a feed to its new category");
+	sqlite3_exec(d.db, "DELETE FROM feed WHERE id = 2;"
+	    " DELETE FROM category WHERE id = 2;"
+	    " INSERT INTO label (user_id, name) VALUES (1, 'l');"
+	    " INSERT INTO entry_label VALUES (1, 1);"
+	    " DELETE FROM label", NULL, NULL, NULL);
+	T_OK(q_int(d.db, "SELECT count(*) FROM entry") == 1 &&
+	    q_int(d.db, "SELECT count(*) FROM enclosure") == 0 &&
+	    q_int(d.db, "SELECT count(*) FROM tombstone") == 0 &&
+	    q_int(d.db, "SELECT count(*) FROM fetch_request") == 0 &&
+	    q_int(d.db, "SELECT count(*) FROM entry_label") == 0,
+	    "deleting a feed (a label) still takes what refers to it");
+	db_close(&d);
+	T_OK(db_open(&d, path, 0) == 0, "reopen (a restart)");
+	sqlite3_exec(d.db, "INSERT INTO category (user_id, title)"
+	    " VALUES (1, 'new');"
+	    " INSERT INTO feed (user_id, url, created_at) VALUES (1, 'n', 0);"
+	    " INSERT INTO label (user_id, name) VALUES (1, 'm')",
+	    NULL, NULL, NULL);
+	T_OK(q_int(d.db, "SELECT max(id) FROM feed") == 3,
+	    "a deleted feed's id is not handed out again");
+	T_OK(q_int(d.db, "SELECT max(id) FROM category") == 3,
+	    "a deleted category's id is not handed out again");
+	T_OK(q_int(d.db, "SELECT max(id) FROM label") == 2,
+	    "a deleted label's id is not handed out again");
+	db_close(&d);
+	db_unlink(path);
+}
+
 static void
 test_norm(void)
 {
@@ -1226,6 +1306,7 @@ main(void)
 	test_norm();
 	test_schema();
 	test_open();
+	test_ids_kept();
 
 	path_of(path, sizeof(path), "data.db");
 	T_OK(db_open(&d, path, DB_CREATE) == 0, "open the data database");

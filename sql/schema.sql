@@ -8,9 +8,9 @@
 -- clear.
 --
 -- Deletion flows down foreign keys with ON DELETE CASCADE: deleting a
--- user removes its sessions, tokens, categories and feeds; deleting a
--- feed removes its entries (and their enclosures, FTS rows and
--- tombstones).  Programs open every connection with foreign_keys=ON.
+-- user removes its sessions, tokens, categories, labels and feeds;
+-- deleting a feed removes its entries (and their enclosures, labels,
+-- FTS rows and tombstones).  Programs open every connection with foreign_keys=ON.
 
 -- A person with an account.  name compares without ASCII case, so
 -- "Alice" and "alice" are one user.
@@ -92,8 +92,11 @@ CREATE TABLE login_throttle (
 
 -- A folder of feeds.  A feed whose category is deleted becomes
 -- uncategorised (feed.category_id NULL); no hidden default category.
+-- Its id is never reused (AUTOINCREMENT), nor a feed's or a label's:
+-- an app that did not sync in between must not take a new one for the
+-- one it knew.
 CREATE TABLE category (
-	id			INTEGER PRIMARY KEY,
+	id			INTEGER PRIMARY KEY AUTOINCREMENT,
 	user_id			INTEGER NOT NULL
 				    REFERENCES user (id) ON DELETE CASCADE,
 	title			TEXT NOT NULL COLLATE NOCASE,
@@ -112,7 +115,7 @@ CREATE TABLE icon (
 
 -- A subscription of one user to one feed URL.
 CREATE TABLE feed (
-	id			INTEGER PRIMARY KEY,
+	id			INTEGER PRIMARY KEY AUTOINCREMENT,
 	user_id			INTEGER NOT NULL
 				    REFERENCES user (id) ON DELETE CASCADE,
 	-- NULL: uncategorised; set to NULL when the category goes
@@ -283,6 +286,28 @@ BEGIN
 	    VALUES (NEW.id, NEW.title, NEW.content_text);
 END;
 
+-- A label a user puts on entries (Google Reader's user/-/label/NAME on
+-- an item, Miniflux's tags), apart from the categories of feeds.  name
+-- compares without ASCII case.
+CREATE TABLE label (
+	id			INTEGER PRIMARY KEY AUTOINCREMENT,
+	user_id			INTEGER NOT NULL
+				    REFERENCES user (id) ON DELETE CASCADE,
+	name			TEXT NOT NULL COLLATE NOCASE,
+	UNIQUE (user_id, name)
+);
+
+-- Which entries carry which label.  Both go with either.
+CREATE TABLE entry_label (
+	label_id		INTEGER NOT NULL
+				    REFERENCES label (id) ON DELETE CASCADE,
+	entry_id		INTEGER NOT NULL
+				    REFERENCES entry (id) ON DELETE CASCADE,
+	PRIMARY KEY (label_id, entry_id)
+) WITHOUT ROWID;
+
+CREATE INDEX entry_label_entry ON entry_label (entry_id);
+
 -- A media attachment (podcast episode, image) of an entry.
 CREATE TABLE enclosure (
 	id			INTEGER PRIMARY KEY,
@@ -350,4 +375,4 @@ CREATE INDEX sample_ts ON sample (ts);
 
 -- The version of the last migration: a database made from this file is
 -- current, and the programs open it without migrating.
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;
