@@ -36,13 +36,15 @@ enum gr_kind {
 	GR_KIND_STARRED,	/* starred */
 	GR_KIND_FEED,		/* feed/ID or feed/URL */
 	GR_KIND_LABEL,		/* user/-/label/NAME: a category */
+	GR_KIND_TAG,		/* user/-/label/NAME: a label on entries,
+				   when no category has that name */
 	GR_KIND__MAX
 };
 
 /* A stream with its filters (s, xt, it, ot, nt, r, n, c). */
 struct gr_query {
 	enum gr_kind	 kind;
-	int64_t		 id;		/* the feed or category */
+	int64_t		 id;		/* the feed, category or label */
 	int		 read;		/* is_read wanted, -1: either */
 	int		 starred;	/* is_starred wanted, -1: either */
 	int		 empty;		/* nothing can match */
@@ -127,6 +129,9 @@ void		 gr_label_str(struct json *, const char *, const char *,
 /* api_greader_stream.c: stream ids, queries, pages and items */
 const char	*gr_state_of(struct req *, const char *);
 const char	*gr_label_of(struct req *, const char *);
+int		 gr_tag_find(struct req *, const char *, int, int64_t *);
+void		 gr_tag_names(struct json *, const char *, const char *,
+		    struct buf *);
 int		 gr_feed_find(struct req *, const char *, int64_t *);
 int64_t		 gr_time_arg(const char *, int64_t);
 int		 gr_query_parse(struct req *, const char *, long long,

@@ -13,6 +13,7 @@
 #include "json.h"
 #include "log.h"
 #include "stmt.h"
+#include "subs.h"
 
 #define JSON_TYPE	"application/json; charset=utf-8"
 #define TEXT_TYPE	"text/plain; charset=utf-8"
@@ -259,7 +260,44 @@ gr_sub_list(struct req *r)
 	return n == -1 ? -1 : gr_json_done(r, &j);
 }
 
-/* GET tag/list: starred, then one folder per category. */
+/*
+ * The user's labels on entries into the open "tags" array, type "tag"
+ * with their unread_count (as FreshRSS lists them), but those named as
+ * a folder, which stands for both.  0 or -1.
+ */
+static int
+tag_list_labels(struct req *r, struct json *j, struct buf *tmp)
+{
+	sqlite3_stmt	*st;
+	const char	*name;
+	int64_t		 cat;
+	int		 n, k = 0;
+
+	if ((st = db_stmt(r->db, STMT_LABEL_LIST)) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, r->user_id);
+	while ((n = db_step(st)) == 1) {
+		name = (const char *)sqlite3_column_text(st, LABEL_LIST_NAME);
+		if ((k = subs_category_get(r->db, r->user_id, name, 0, &cat)) ==
+		    -1)
+			break;
+		if (k == 1)
+			continue;
+		json_obj_open(j, NULL);
+		gr_label_str(j, "id", name, tmp);
+		json_str(j, "type", "tag");
+		json_int(j, "unread_count", sqlite3_column_int64(st,
+		    LABEL_LIST_UNREAD));
+		json_close(j);
+	}
+	db_stmt_done(st);
+	return n == -1 || k == -1 ? -1 : 0;
+}
+
+/*
+ * GET tag/list: starred, then one folder per category, then the
+ * labels on entries.
+ */
 static int
 gr_tag_list(struct req *r)
 {
@@ -289,6 +327,8 @@ gr_tag_list(struct req *r)
 		json_close(&j);
 	}
 	db_stmt_done(st);
+	if (n != -1 && tag_list_labels(r, &j, &tmp) == -1)
+		n = -1;
 	json_close_all(&j);
 	if (tmp.oom)
 		r->resp.body.oom = 1;
@@ -316,8 +356,9 @@ gr_unread_count(struct req *r)
 	sqlite3_stmt	*st;
 	struct json	 j;
 	struct buf	 tmp, id;
-	int64_t		 total = 0, newest = 0, c, t;
-	int		 n;
+	const char	*s;
+	int64_t		 total = 0, newest = 0, c, t, cat;
+	int		 n, k, pass;
 
 	buf_init(&tmp);
 	buf_init(&id);
@@ -339,20 +380,34 @@ gr_unread_count(struct req *r)
 		count_obj(&j, id.oom ? "" : id.p, c, t, &tmp);
 	}
 	db_stmt_done(st);
-	if (n == -1 || (st = db_stmt(r->db, STMT_GREADER_UNREAD_LABELS)) ==
-	    NULL)
-		goto fail;
-	sqlite3_bind_int64(st, 1, r->user_id);
-	while ((n = db_step(st)) == 1) {
-		buf_reset(&id);
-		BUF_LIT(&id, GR_LABEL);
-		buf_puts(&id, (const char *)sqlite3_column_text(st,
-		    GR_UNREAD_COL_STREAM));
-		count_obj(&j, id.oom ? "" : id.p, sqlite3_column_int64(st,
-		    GR_UNREAD_COL_COUNT),
-		    sqlite3_column_int64(st, GR_UNREAD_COL_NEWEST), &tmp);
+	/* Folders, then labels on entries (a folder's name wins). */
+	for (pass = 0; pass < 2; pass++) {
+		if (n == -1 || (st = db_stmt(r->db, pass == 0 ?
+		    STMT_GREADER_UNREAD_LABELS : STMT_GREADER_UNREAD_TAGS)) ==
+		    NULL)
+			goto fail;
+		sqlite3_bind_int64(st, 1, r->user_id);
+		while ((n = db_step(st)) == 1) {
+			s = (const char *)sqlite3_column_text(st,
+			    GR_UNREAD_COL_STREAM);
+			k = pass == 1 ? subs_category_get(r->db, r->user_id,
+			    s, 0, &cat) : 0;
+			if (k == -1) {
+				n = -1;
+				break;
+			}
+			if (k == 1)
+				continue;
+			buf_reset(&id);
+			BUF_LIT(&id, GR_LABEL);
+			buf_puts(&id, s);
+			count_obj(&j, id.oom ? "" : id.p,
+			    sqlite3_column_int64(st, GR_UNREAD_COL_COUNT),
+			    sqlite3_column_int64(st, GR_UNREAD_COL_NEWEST),
+			    &tmp);
+		}
+		db_stmt_done(st);
 	}
-	db_stmt_done(st);
 	if (n == -1)
 		goto fail;
 	count_obj(&j, GR_STATE "reading-list", total, newest, &tmp);

@@ -252,6 +252,75 @@ label_find(struct req *r, const char *name, int64_t *id)
 	return n == -2 ? 0 : n;
 }
 
+/*
+ * The user's label on entries called name (cleaned as a feed title is;
+ * any ASCII case), made when missing with create, in the caller's
+ * transaction.  1 with *id, 0 for none or a name that cleans to
+ * nothing, -1 on an error (logged).
+ */
+int
+gr_tag_find(struct req *r, const char *name, int create, int64_t *id)
+{
+	sqlite3_stmt	*st;
+	struct buf	 clean;
+	int		 n, pass;
+
+	buf_init(&clean);
+	if ((n = subs_clean_name(&clean, name, 0)) != 0) {
+		buf_release(&clean);
+		return n == -2 ? 0 : -1;
+	}
+	for (pass = 0; pass < 2; pass++) {
+		if ((st = db_stmt(r->db, STMT_LABEL_GET_BY_NAME)) == NULL)
+			break;
+		sqlite3_bind_int64(st, 1, r->user_id);
+		sqlite3_bind_text(st, 2, clean.p, (int)clean.len,
+		    SQLITE_STATIC);
+		if ((n = db_step(st)) == 1)
+			*id = sqlite3_column_int64(st, LABEL_COL_ID);
+		db_stmt_done(st);
+		if (n != 0 || !create || pass == 1)
+			break;
+		if ((st = db_stmt(r->db, STMT_LABEL_INSERT)) == NULL)
+			break;
+		sqlite3_bind_int64(st, 1, r->user_id);
+		sqlite3_bind_text(st, 2, clean.p, (int)clean.len,
+		    SQLITE_STATIC);
+		n = db_step(st);
+		db_stmt_done(st);
+		if (n == -1)
+			break;
+	}
+	buf_release(&clean);
+	return st == NULL ? -1 : n;
+}
+
+/*
+ * The labels tags (LABEL_SEP between them, NULL for none) as label
+ * stream ids into the open array, but folder, the category's name
+ * already there.
+ */
+void
+gr_tag_names(struct json *j, const char *tags, const char *folder,
+    struct buf *tmp)
+{
+	const char	*e;
+	size_t		 n;
+
+	while (tags != NULL && *tags != '\0') {
+		n = (e = strchr(tags, LABEL_SEP)) != NULL ? (size_t)(e - tags) :
+		    strlen(tags);
+		if (folder == NULL || strlen(folder) != n ||
+		    strncasecmp(folder, tags, n) != 0) {
+			buf_reset(tmp);
+			BUF_LIT(tmp, GR_LABEL);
+			buf_add(tmp, tags, n);
+			json_str(j, NULL, tmp->oom ? "" : tmp->p);
+		}
+		tags = e != NULL ? e + 1 : NULL;
+	}
+}
+
 static void
 want(int *have, int v, int *empty)
 {
@@ -368,6 +437,7 @@ query_names(struct req *r, struct gr_query *q, const char *label)
 			return -1;
 		break;
 	case GR_KIND_LABEL:
+	case GR_KIND_TAG:
 		BUF_LIT(&q->sid, GR_LABEL);
 		buf_puts(&q->sid, label);
 		buf_puts(&q->title, label);
@@ -431,8 +501,13 @@ gr_query_parse(struct req *r, const char *s, long long ndefault,
 			buf_puts(&q->title, st);
 		}
 	} else if ((label = gr_label_of(r, s)) != NULL) {
+		/* A category's name wins over a label's of the same name. */
 		q->kind = GR_KIND_LABEL;
-		if ((n = label_find(r, label, &q->id)) == -1)
+		if ((n = label_find(r, label, &q->id)) == 0) {
+			q->kind = GR_KIND_TAG;
+			n = gr_tag_find(r, label, 0, &q->id);
+		}
+		if (n == -1)
 			return -1;
 		if (n == 0)
 			q->empty = q->unknown = 1;
@@ -492,6 +567,8 @@ query_stmt(const struct gr_query *q)
 	if (q->kind == GR_KIND_LABEL)
 		return q->asc ? STMT_GREADER_IDS_CATEGORY_ASC :
 		    STMT_GREADER_IDS_CATEGORY;
+	if (q->kind == GR_KIND_TAG)
+		return q->asc ? STMT_GREADER_IDS_TAG_ASC : STMT_GREADER_IDS_TAG;
 	if (q->starred == 1)
 		return q->asc ? STMT_GREADER_IDS_STARRED_ASC :
 		    STMT_GREADER_IDS_STARRED;
@@ -642,7 +719,10 @@ out:
 	return rc;
 }
 
-/* The categories of an item, as stream ids, into the open array. */
+/*
+ * The categories of an item, as stream ids, into the open array: its
+ * feed's folder and its labels.
+ */
 static void
 item_categories(struct json *j, sqlite3_stmt *st, struct buf *tmp)
 {
@@ -652,6 +732,8 @@ item_categories(struct json *j, sqlite3_stmt *st, struct buf *tmp)
 	if ((label = (const char *)sqlite3_column_text(st, GR_COL_LABEL)) !=
 	    NULL)
 		gr_label_str(j, NULL, label, tmp);
+	gr_tag_names(j, (const char *)sqlite3_column_text(st, GR_COL_TAGS),
+	    label, tmp);
 	if (sqlite3_column_int(st, ENTRY_COL_IS_READ))
 		json_str(j, NULL, GR_STATE "read");
 	if (sqlite3_column_int(st, ENTRY_COL_IS_STARRED))

@@ -373,10 +373,26 @@ enclosures(struct req *r, struct json *j, int64_t id)
 	return step == -1 ? -1 : 0;
 }
 
+/* The labels tags (LABEL_SEP between them, NULL: none) as "tags". */
+static void
+tags_json(struct json *j, const char *tags)
+{
+	const char	*e;
+
+	json_arr_open(j, "tags");
+	while (tags != NULL && *tags != '\0') {
+		e = strchr(tags, LABEL_SEP);
+		json_strn(j, NULL, tags, e != NULL ? (size_t)(e - tags) :
+		    strlen(tags));
+		tags = e != NULL ? e + 1 : NULL;
+	}
+	json_close(j);
+}
+
 /*
- * One entry of st (enum mf_col) as Miniflux shows it, with its feed.
- * Content is the HTML sanitized at ingest; comments_url, share_code
- * and tags hearth does not keep.
+ * One entry of st (enum mf_col) as Miniflux shows it, with its feed
+ * and its labels as tags.  Content is the HTML sanitized at ingest;
+ * comments_url and share_code hearth does not keep.
  */
 static int
 entry_json(struct req *r, struct json *j, sqlite3_stmt *st)
@@ -405,8 +421,7 @@ entry_json(struct req *r, struct json *j, sqlite3_stmt *st)
 	json_int(j, "reading_time", reading_time(content));
 	if (enclosures(r, j, id) == -1)
 		return -1;
-	json_arr_open(j, "tags");
-	json_close(j);
+	tags_json(j, (const char *)sqlite3_column_text(st, MF_COL_TAGS));
 	mf_feed(j, "feed", st, MF_COL_FEED);
 	json_close(j);
 	return 0;

@@ -100,6 +100,15 @@
 	"UPDATE entry SET is_read = 1, changed_at = ?4"			\
 	" WHERE user_id = ?1 AND is_read = 0 AND +created_at <= ?3"
 
+/*
+ * The labels of the entry of the row, LABEL_SEP between them (NULL for
+ * none), through the index entry_label_entry.
+ */
+#define ENTRY_TAGS							\
+	"(SELECT group_concat(label.name, char(10)) FROM entry_label"	\
+	" CROSS JOIN label ON label.id = entry_label.label_id"		\
+	" WHERE entry_label.entry_id = entry.id)"
+
 /* A feed as the Miniflux API shows it: enum mf_feed_col. */
 #define MF_FEED_COLS							\
 	"feed.id, feed.user_id, feed.url, feed.site_url, "		\
@@ -114,7 +123,7 @@
 	"entry.id, entry.user_id, entry.feed_id, entry.is_read, "	\
 	"entry.is_starred, entry.hash, entry.title, entry.url, "		\
 	"entry.published_at, entry.created_at, entry.changed_at, "	\
-	"entry.author, entry.content, " MF_FEED_COLS
+	"entry.author, entry.content, " ENTRY_TAGS ", " MF_FEED_COLS
 
 /*
  * The Miniflux entry filters, each optional: ?2 feed id, ?3 category
@@ -179,6 +188,10 @@
 #define GR_CATEGORY							\
 	GR_PUB("entry_category_published") " AND category_id = ?9"	\
 	GR_READ GR_STAR
+#define GR_TAG								\
+	"SELECT id, published_at, created_at FROM entry_label"		\
+	" CROSS JOIN entry ON entry.id = entry_label.entry_id"		\
+	GR_COND " AND entry_label.label_id = ?9" GR_READ GR_STAR
 #define GR_DESC(key)							\
 	" AND (" key ", id) < (?2, ?3)"					\
 	" ORDER BY " key " DESC, id DESC LIMIT ?4"
@@ -220,6 +233,47 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_USER_SET_API_PASSWORD] =
 	    "UPDATE user SET api_password_hash = ?2, fever_key = ?3"
 	    " WHERE id = ?1",
+
+	/*
+	 * ?1 user id, ?2 name (cleaned).  An existing one is kept:
+	 * sqlite3_changes() is then 0.
+	 */
+	[STMT_LABEL_INSERT] =
+	    "INSERT INTO label (user_id, name) VALUES (?1, ?2)"
+	    " ON CONFLICT (user_id, name) DO NOTHING",
+	/* ?1 user id, ?2 name, any ASCII case.  Columns: enum label_col. */
+	[STMT_LABEL_GET_BY_NAME] =
+	    "SELECT id, name FROM label WHERE user_id = ?1 AND name = ?2",
+	/* ?1 user id.  Columns: enum label_list_col; by name. */
+	[STMT_LABEL_LIST] =
+	    "SELECT label.id, label.name, (SELECT count(*) FROM entry_label"
+	    "  CROSS JOIN entry ON entry.id = entry_label.entry_id"
+	    "  WHERE entry_label.label_id = label.id AND entry.is_read = 0)"
+	    " FROM label WHERE label.user_id = ?1 ORDER BY label.name",
+	/* ?1 user id, ?2 label id, ?3 name (cleaned). */
+	[STMT_LABEL_RENAME] =
+	    "UPDATE label SET name = ?3 WHERE id = ?2 AND user_id = ?1",
+	/* ?1 user id, ?2 label id: the label goes from every entry. */
+	[STMT_LABEL_DELETE] =
+	    "DELETE FROM label WHERE id = ?2 AND user_id = ?1",
+	/*
+	 * ?1 user id, ?2 label id, ?3 a JSON array of entry ids: the
+	 * user's entries among them get the label (the user's), or lose
+	 * it.
+	 */
+	[STMT_ENTRY_LABEL_ADD] =
+	    "INSERT INTO entry_label (label_id, entry_id)"
+	    " SELECT label.id, entry.id FROM label CROSS JOIN entry"
+	    " WHERE label.id = ?2 AND label.user_id = ?1"
+	    " AND entry.id IN (SELECT value FROM json_each(?3))"
+	    " AND entry.user_id = ?1 ON CONFLICT DO NOTHING",
+	[STMT_ENTRY_LABEL_REMOVE] =
+	    "DELETE FROM entry_label WHERE label_id = ?2"
+	    " AND label_id IN (SELECT id FROM label WHERE user_id = ?1)"
+	    " AND entry_id IN (SELECT value FROM json_each(?3))",
+	/* ?1 user id, ?2 entry id.  Column: its labels (LABEL_SEP). */
+	[STMT_ENTRY_LABELS] =
+	    "SELECT " ENTRY_TAGS " FROM entry WHERE id = ?2 AND user_id = ?1",
 
 	/* ?1 user id, ?2 title. */
 	[STMT_CATEGORY_INSERT] =
@@ -514,8 +568,8 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    "SELECT id, parsed_at FROM feed ORDER BY id",
 	/*
 	 * Delete at most ?5 of feed ?1's entries that retention lets go:
-	 * not starred, not in the feed's last stored document (seen_at
-	 * before ?6, the feed's parsed_at, or NULL), read and created
+	 * not starred nor labelled, not in the feed's last stored document
+	 * (seen_at before ?6, the feed's parsed_at, or NULL), read and created
 	 * before ?2 or unread and created before ?3 (0: keep forever), and
 	 * older than the ?4 newest of the feed (0: no such floor).
 	 * Column: the hash, for the tombstones.
@@ -523,6 +577,8 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_RETENTION_PURGE] =
 	    "DELETE FROM entry WHERE id IN (SELECT e.id FROM entry AS e"
 	    " WHERE e.feed_id = ?1 AND e.is_starred = 0"
+	    " AND NOT EXISTS (SELECT 1 FROM entry_label"
+	    "  WHERE entry_label.entry_id = e.id)"
 	    " AND (e.seen_at IS NULL OR ?6 IS NULL OR e.seen_at < ?6)"
 	    " AND ((e.is_read = 1 AND ?2 > 0 AND e.created_at < ?2)"
 	    "  OR (e.is_read = 0 AND ?3 > 0 AND e.created_at < ?3))"
@@ -876,19 +932,22 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_GREADER_IDS_STARRED] = GR_STARRED GR_DESC("published_at"),
 	[STMT_GREADER_IDS_FEED] = GR_FEED GR_DESC("published_at"),
 	[STMT_GREADER_IDS_CATEGORY] = GR_CATEGORY GR_DESC("published_at"),
+	[STMT_GREADER_IDS_TAG] = GR_TAG GR_DESC("published_at"),
 	[STMT_GREADER_IDS_CREATED_ASC] = GR_CREATED GR_ASC("created_at"),
 	[STMT_GREADER_IDS_UNREAD_ASC] = GR_UNREAD GR_ASC("published_at"),
 	[STMT_GREADER_IDS_STARRED_ASC] = GR_STARRED GR_ASC("published_at"),
 	[STMT_GREADER_IDS_FEED_ASC] = GR_FEED GR_ASC("published_at"),
 	[STMT_GREADER_IDS_CATEGORY_ASC] =
 	    GR_CATEGORY GR_ASC("published_at"),
+	[STMT_GREADER_IDS_TAG_ASC] = GR_TAG GR_ASC("published_at"),
 	/*
 	 * ?1 user id, ?2 a JSON array of entry ids: the user's entries, in
 	 * the array's order.  Columns: enum entry_col, then enum
-	 * gr_item_col's site URL and category title.
+	 * gr_item_col's site URL, category title and labels.
 	 */
 	[STMT_GREADER_ITEMS] =
-	    "SELECT " ENTRY_FULL_COLS ", feed.site_url, category.title"
+	    "SELECT " ENTRY_FULL_COLS ", feed.site_url, category.title, "
+	    ENTRY_TAGS
 	    " FROM json_each(?2) AS j CROSS JOIN entry ON entry.id = j.value"
 	    " CROSS JOIN feed ON feed.id = entry.feed_id"
 	    " LEFT JOIN category ON category.id = feed.category_id"
@@ -917,9 +976,17 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " CROSS JOIN category ON category.id = entry.category_id"
 	    " WHERE entry.user_id = ?1 AND entry.is_read = 0"
 	    " GROUP BY entry.category_id",
+	/* ?1 user id.  As above, by label name. */
+	[STMT_GREADER_UNREAD_TAGS] =
+	    "SELECT label.name, count(*), max(entry.created_at) FROM label"
+	    " CROSS JOIN entry_label ON entry_label.label_id = label.id"
+	    " CROSS JOIN entry ON entry.id = entry_label.entry_id"
+	    " WHERE label.user_id = ?1 AND entry.is_read = 0"
+	    " GROUP BY label.id",
 	/*
 	 * Mark all as read: ?1 user id, entries stored at or before ?2, ?3
-	 * now, ?4 of a feed, ?5 of a category, ?6 starred (NULLs: any).
+	 * now, ?4 of a feed, ?5 of a category, ?6 starred, ?7 with a label
+	 * (NULLs: any).
 	 */
 	[STMT_GREADER_MARK_READ] =
 	    "UPDATE entry INDEXED BY entry_unread"
@@ -927,7 +994,9 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " WHERE user_id = ?1 AND is_read = 0 AND created_at <= ?2"
 	    " AND (?4 IS NULL OR feed_id = ?4)"
 	    " AND (?5 IS NULL OR category_id = ?5)"
-	    " AND (?6 IS NULL OR is_starred = ?6)",
+	    " AND (?6 IS NULL OR is_starred = ?6)"
+	    " AND (?7 IS NULL OR id IN (SELECT entry_id FROM entry_label"
+	    "  WHERE label_id = ?7))",
 
 	/* ?1 user id.  Column: the last successful check of a feed, or 0. */
 	[STMT_FEVER_REFRESHED] =
@@ -1107,6 +1176,9 @@ static const int stmt_ncols[STMT__MAX] = {
 	[STMT_USER_GET_BY_NAME] = USER_COL__MAX,
 	[STMT_USER_GET_ONLY] = USER_COL__MAX,
 	[STMT_USER_LIST] = USER_LIST__MAX,
+	[STMT_LABEL_GET_BY_NAME] = LABEL_COL__MAX,
+	[STMT_LABEL_LIST] = LABEL_LIST__MAX,
+	[STMT_ENTRY_LABELS] = ONE_COL__MAX,
 	[STMT_CATEGORY_LIST] = CATEGORY_LIST__MAX,
 	[STMT_CATEGORY_GET_BY_TITLE] = CATEGORY_COL__MAX,
 	[STMT_CATEGORY_NONE_USED] = ONE_COL__MAX,
@@ -1170,16 +1242,19 @@ static const int stmt_ncols[STMT__MAX] = {
 	[STMT_GREADER_IDS_STARRED] = GR_IDS_COL__MAX,
 	[STMT_GREADER_IDS_FEED] = GR_IDS_COL__MAX,
 	[STMT_GREADER_IDS_CATEGORY] = GR_IDS_COL__MAX,
+	[STMT_GREADER_IDS_TAG] = GR_IDS_COL__MAX,
 	[STMT_GREADER_IDS_CREATED_ASC] = GR_IDS_COL__MAX,
 	[STMT_GREADER_IDS_UNREAD_ASC] = GR_IDS_COL__MAX,
 	[STMT_GREADER_IDS_STARRED_ASC] = GR_IDS_COL__MAX,
 	[STMT_GREADER_IDS_FEED_ASC] = GR_IDS_COL__MAX,
 	[STMT_GREADER_IDS_CATEGORY_ASC] = GR_IDS_COL__MAX,
+	[STMT_GREADER_IDS_TAG_ASC] = GR_IDS_COL__MAX,
 	[STMT_GREADER_ITEMS] = GR_COL__MAX,
 	[STMT_GREADER_SUBS] = GR_SUB_COL__MAX,
 	[STMT_GREADER_LABELS] = ONE_COL__MAX,
 	[STMT_GREADER_UNREAD_FEEDS] = GR_UNREAD_COL__MAX,
 	[STMT_GREADER_UNREAD_LABELS] = GR_UNREAD_COL__MAX,
+	[STMT_GREADER_UNREAD_TAGS] = GR_UNREAD_COL__MAX,
 	[STMT_FEVER_REFRESHED] = ONE_COL__MAX,
 	[STMT_FEVER_FEEDS] = FEVER_FEED_COL__MAX,
 	[STMT_FEVER_FEEDS_GROUPS] = FEVER_GROUP_COL__MAX,
@@ -1234,6 +1309,14 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_USER_DELETE),
 	NAME(STMT_USER_SET_PASSWORD),
 	NAME(STMT_USER_SET_API_PASSWORD),
+	NAME(STMT_LABEL_INSERT),
+	NAME(STMT_LABEL_GET_BY_NAME),
+	NAME(STMT_LABEL_LIST),
+	NAME(STMT_LABEL_RENAME),
+	NAME(STMT_LABEL_DELETE),
+	NAME(STMT_ENTRY_LABEL_ADD),
+	NAME(STMT_ENTRY_LABEL_REMOVE),
+	NAME(STMT_ENTRY_LABELS),
 	NAME(STMT_CATEGORY_INSERT),
 	NAME(STMT_CATEGORY_RENAME),
 	NAME(STMT_CATEGORY_DELETE),
@@ -1344,16 +1427,19 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_GREADER_IDS_STARRED),
 	NAME(STMT_GREADER_IDS_FEED),
 	NAME(STMT_GREADER_IDS_CATEGORY),
+	NAME(STMT_GREADER_IDS_TAG),
 	NAME(STMT_GREADER_IDS_CREATED_ASC),
 	NAME(STMT_GREADER_IDS_UNREAD_ASC),
 	NAME(STMT_GREADER_IDS_STARRED_ASC),
 	NAME(STMT_GREADER_IDS_FEED_ASC),
 	NAME(STMT_GREADER_IDS_CATEGORY_ASC),
+	NAME(STMT_GREADER_IDS_TAG_ASC),
 	NAME(STMT_GREADER_ITEMS),
 	NAME(STMT_GREADER_SUBS),
 	NAME(STMT_GREADER_LABELS),
 	NAME(STMT_GREADER_UNREAD_FEEDS),
 	NAME(STMT_GREADER_UNREAD_LABELS),
+	NAME(STMT_GREADER_UNREAD_TAGS),
 	NAME(STMT_GREADER_MARK_READ),
 	NAME(STMT_FEVER_REFRESHED),
 	NAME(STMT_FEVER_FEEDS),

@@ -28,6 +28,16 @@ enum stmt {
 	STMT_CATEGORY_NONE_USED,
 	STMT_CATEGORY_NONE_COUNTS,
 
+	/* labels on entries */
+	STMT_LABEL_INSERT,
+	STMT_LABEL_GET_BY_NAME,
+	STMT_LABEL_LIST,
+	STMT_LABEL_RENAME,
+	STMT_LABEL_DELETE,
+	STMT_ENTRY_LABEL_ADD,
+	STMT_ENTRY_LABEL_REMOVE,
+	STMT_ENTRY_LABELS,
+
 	/* feeds */
 	STMT_FEED_INSERT,
 	STMT_FEED_LIST,
@@ -150,16 +160,19 @@ enum stmt {
 	STMT_GREADER_IDS_STARRED,
 	STMT_GREADER_IDS_FEED,
 	STMT_GREADER_IDS_CATEGORY,
+	STMT_GREADER_IDS_TAG,
 	STMT_GREADER_IDS_CREATED_ASC,
 	STMT_GREADER_IDS_UNREAD_ASC,
 	STMT_GREADER_IDS_STARRED_ASC,
 	STMT_GREADER_IDS_FEED_ASC,
 	STMT_GREADER_IDS_CATEGORY_ASC,
+	STMT_GREADER_IDS_TAG_ASC,
 	STMT_GREADER_ITEMS,
 	STMT_GREADER_SUBS,
 	STMT_GREADER_LABELS,
 	STMT_GREADER_UNREAD_FEEDS,
 	STMT_GREADER_UNREAD_LABELS,
+	STMT_GREADER_UNREAD_TAGS,
 	STMT_GREADER_MARK_READ,
 
 	/* Fever */
@@ -298,11 +311,37 @@ enum web_col {
 	WEB_COL_ENTRY__MAX
 };
 
-/* STMT_GREADER_ITEMS adds the feed's site URL and category to entry_col. */
+/*
+ * STMT_GREADER_ITEMS adds the feed's site URL, category and the entry's
+ * labels to entry_col.
+ */
 enum gr_item_col {
 	GR_COL_SITE_URL = ENTRY_COL__MAX,
 	GR_COL_LABEL,		/* the category's title, NULL if none */
+	GR_COL_TAGS,		/* LABEL_NAMES */
 	GR_COL__MAX
+};
+
+/*
+ * A list of label names, as some statements answer one in a column:
+ * the names joined by LABEL_SEP, NULL for none.  subs_clean_name()
+ * leaves no line break in a name.
+ */
+#define LABEL_SEP	'\n'
+
+/* STMT_LABEL_GET_BY_NAME */
+enum label_col {
+	LABEL_COL_ID,
+	LABEL_COL_NAME,
+	LABEL_COL__MAX
+};
+
+/* STMT_LABEL_LIST */
+enum label_list_col {
+	LABEL_LIST_ID,
+	LABEL_LIST_NAME,
+	LABEL_LIST_UNREAD,	/* its unread entries */
+	LABEL_LIST__MAX
 };
 
 /* Result columns of STMT_FEVER_ITEMS_*. */
@@ -359,6 +398,7 @@ enum mf_col {
 	MF_COL_CHANGED_AT,
 	MF_COL_AUTHOR,
 	MF_COL_CONTENT,		/* sanitized HTML */
+	MF_COL_TAGS,		/* the entry's labels: LABEL_SEP */
 	MF_COL_FEED,		/* enum mf_feed_col from here */
 	MF_COL__MAX = MF_COL_FEED + MF_FEED__MAX
 };
@@ -368,7 +408,8 @@ enum mf_col {
  * name (STMT_FEED_IDS_BY_URL, STMT_FEED_RECENT_COUNT,
  * STMT_FETCH_REQUEST_PENDING, STMT_RETENTION_PURGE's hash,
  * STMT_SAMPLE_LAST, STMT_DB_JOURNAL_MODE, STMT_DB_QUICK_CHECK,
- * STMT_CATEGORY_NONE_USED, STMT_GREADER_LABELS, STMT_FEVER_REFRESHED, STMT_FEVER_TOTAL,
+ * STMT_CATEGORY_NONE_USED, STMT_ENTRY_LABELS (LABEL_SEP),
+ * STMT_GREADER_LABELS, STMT_FEVER_REFRESHED, STMT_FEVER_TOTAL,
  * STMT_FEVER_UNREAD_IDS, STMT_FEVER_SAVED_IDS, STMT_MF_COUNT_*).
  */
 enum one_col {
