@@ -253,46 +253,17 @@ label_find(struct req *r, const char *name, int64_t *id)
 }
 
 /*
- * The user's label on entries called name (cleaned as a feed title is;
- * any ASCII case), made when missing with create, in the caller's
- * transaction.  1 with *id, 0 for none or a name that cleans to
- * nothing, -1 on an error (logged).
+ * The user's label on entries called name (subs_label_get()), made when
+ * missing with create, in the caller's transaction.  1 with *id, 0 for
+ * none or a name that cleans to nothing, -1 on an error (logged).
  */
 int
 gr_tag_find(struct req *r, const char *name, int create, int64_t *id)
 {
-	sqlite3_stmt	*st;
-	struct buf	 clean;
-	int		 n, pass;
+	int	 n;
 
-	buf_init(&clean);
-	if ((n = subs_clean_name(&clean, name, 0)) != 0) {
-		buf_release(&clean);
-		return n == -2 ? 0 : -1;
-	}
-	for (pass = 0; pass < 2; pass++) {
-		if ((st = db_stmt(r->db, STMT_LABEL_GET_BY_NAME)) == NULL)
-			break;
-		sqlite3_bind_int64(st, 1, r->user_id);
-		sqlite3_bind_text(st, 2, clean.p, (int)clean.len,
-		    SQLITE_STATIC);
-		if ((n = db_step(st)) == 1)
-			*id = sqlite3_column_int64(st, LABEL_COL_ID);
-		db_stmt_done(st);
-		if (n != 0 || !create || pass == 1)
-			break;
-		if ((st = db_stmt(r->db, STMT_LABEL_INSERT)) == NULL)
-			break;
-		sqlite3_bind_int64(st, 1, r->user_id);
-		sqlite3_bind_text(st, 2, clean.p, (int)clean.len,
-		    SQLITE_STATIC);
-		n = db_step(st);
-		db_stmt_done(st);
-		if (n == -1)
-			break;
-	}
-	buf_release(&clean);
-	return st == NULL ? -1 : n;
+	n = subs_label_get(r->db, r->user_id, name, create, id);
+	return n == -2 ? 0 : n;
 }
 
 /*

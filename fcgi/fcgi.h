@@ -107,18 +107,20 @@ enum list_kind {
 	LIST_STARRED,		/* "/starred" */
 	LIST_FEED,		/* "/feed/ID" */
 	LIST_CATEGORY,		/* "/category/ID", id 0: uncategorised */
+	LIST_LABEL,		/* "/label/ID": entries with that label */
 	LIST__MAX
 };
 
 /*
  * A list, as an entry page remembers where it was opened from.  Its
  * short form, the l= argument of entry links, is "u", "a", "s", "fID",
- * "faID", "cID", "caID", "cn" or "can" ("a" after f or c: read entries
- * too; "n": no category).
+ * "faID", "cID", "caID", "cn", "can" or "lID" ("a" after f or c: read
+ * entries too; "n": no category; a label's list shows read entries
+ * always).
  */
 struct list {
 	enum list_kind	 kind;
-	int64_t		 id;	/* the feed or category; 0: none */
+	int64_t		 id;	/* the feed, category or label; 0: none */
 	int		 all;	/* feed and category: read entries too */
 };
 
@@ -135,6 +137,7 @@ enum nav {
 	NAV_DIGEST,
 	NAV_ALL,
 	NAV_STARRED,
+	NAV_LABELS,
 	NAV_SEARCH,
 	NAV_FEEDS,
 	NAV_SETTINGS,
@@ -223,12 +226,18 @@ int		 page_feed_refresh(struct req *);
 int		 page_feeds_refresh(struct req *);
 int		 feeds_render(struct req *, int, const char *, int);
 
+/* page_labels.c */
+int		 page_labels(struct req *);
+int		 entry_labels(struct req *, int64_t, const char *);
+int		 entry_label_set(struct req *, int64_t, int);
+
 /* page_list.c */
 int		 page_unread(struct req *);
 int		 page_all(struct req *);
 int		 page_starred(struct req *);
 int		 page_feed(struct req *);
 int		 page_category(struct req *);
+int		 page_label(struct req *);
 int		 page_icon(struct req *);
 void		 entry_meta(struct req *, sqlite3_stmt *, int, time_t);
 void		 entry_toggles(struct req *, int64_t, int, int, const char *,

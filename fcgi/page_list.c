@@ -1,4 +1,7 @@
-/* page_list.c: entry lists (unread, all, starred, a feed, a category) */
+/*
+ * page_list.c: entry lists (unread, all, starred, a feed, a category, a
+ * label)
+ */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,7 +201,7 @@ mark_form(struct req *r, const struct listing *ls, const struct cursor *c,
 {
 	struct buf	*b = &r->resp.body;
 
-	if (ls->l.kind == LIST_STARRED)
+	if (ls->l.kind == LIST_STARRED || ls->l.kind == LIST_LABEL)
 		return;
 	HTML_LIT(b, "<form method=\"post\" class=\"mark-read\" action=\"");
 	HREF_LIT(r, "/mark-read");
@@ -272,6 +275,9 @@ empty_text(const struct listing *ls)
 		return "No starred entries. Star an entry to keep it here.";
 	case LIST_ALL:
 		return "No entries yet.";
+	case LIST_LABEL:
+		return "No entries with this label. Add it to an entry on "
+		    "the entry's page.";
 	default:
 		return ls->l.all ? "No entries." : "No unread entries.";
 	}
@@ -511,6 +517,46 @@ page_category(struct req *r)
 	if (title.oom)
 		goto out;
 	ls.title = title.p != NULL ? title.p : "Category";
+	rc = list_page(r, &ls, NULL);
+out:
+	if (st != NULL)
+		db_stmt_done(st);
+	buf_release(&title);
+	return rc;
+}
+
+/* GET /label/ID: the entries with a label, read or not. */
+int
+page_label(struct req *r)
+{
+	struct listing	 ls;
+	struct buf	 title;
+	sqlite3_stmt	*st;
+	int		 rc = -1, step;
+
+	memset(&ls, 0, sizeof(ls));
+	ls.l.kind = LIST_LABEL;
+	ls.l.id = r->id[0];
+	ls.nav = NAV_LABELS;
+	if ((st = db_stmt(r->db, STMT_LABEL_GET)) == NULL)
+		return -1;
+	buf_init(&title);
+	if (sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
+	    sqlite3_bind_int64(st, 2, ls.l.id) != SQLITE_OK ||
+	    (step = db_step(st)) == -1)
+		goto out;
+	if (step == 0) {
+		page_error(r, 404, "No such label.");
+		rc = 0;
+		goto out;
+	}
+	buf_puts(&title, (const char *)sqlite3_column_text(st,
+	    LABEL_COL_NAME));
+	db_stmt_done(st);
+	st = NULL;
+	if (title.oom)
+		goto out;
+	ls.title = title.p != NULL ? title.p : "Label";
 	rc = list_page(r, &ls, NULL);
 out:
 	if (st != NULL)

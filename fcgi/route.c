@@ -24,6 +24,8 @@ const struct route routes[] = {
 	{ M_GET, "/", R_USER, page_unread },
 	{ M_GET, "/all", R_USER, page_all },
 	{ M_GET, "/starred", R_USER, page_starred },
+	{ M_GET, "/labels", R_USER, page_labels },
+	{ M_GET, "/label/*", R_USER | R_ID0, page_label },
 	{ M_GET, "/feed/*", R_USER | R_ID0, page_feed },
 	{ M_GET, "/category/none", R_USER, page_category },
 	{ M_GET, "/category/*", R_USER | R_ID0, page_category },

@@ -60,6 +60,9 @@
 #define WEB_STARRED	" AND entry.is_starred = 1"
 #define WEB_FEED	" AND entry.feed_id = ?5"
 #define WEB_CATEGORY	" AND entry.category_id IS ?5"
+#define WEB_LABEL							\
+	" AND entry.id IN (SELECT entry_id FROM entry_label"		\
+	"  WHERE label_id = ?5)"
 #define WEB_PAGE	ENTRY_PAGE
 #define WEB_PAGE_ASC							\
 	" AND (entry.published_at, entry.id) > (?2, ?3)"		\
@@ -244,6 +247,9 @@ static const char *const stmt_sql[STMT__MAX] = {
 	/* ?1 user id, ?2 name, any ASCII case.  Columns: enum label_col. */
 	[STMT_LABEL_GET_BY_NAME] =
 	    "SELECT id, name FROM label WHERE user_id = ?1 AND name = ?2",
+	/* ?1 user id, ?2 label id.  Columns: enum label_col. */
+	[STMT_LABEL_GET] =
+	    "SELECT id, name FROM label WHERE user_id = ?1 AND id = ?2",
 	/* ?1 user id.  Columns: enum label_list_col; by name. */
 	[STMT_LABEL_LIST] =
 	    "SELECT label.id, label.name, (SELECT count(*) FROM entry_label"
@@ -271,6 +277,12 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    "DELETE FROM entry_label WHERE label_id = ?2"
 	    " AND label_id IN (SELECT id FROM label WHERE user_id = ?1)"
 	    " AND entry_id IN (SELECT value FROM json_each(?3))",
+	/* ?1 user id, ?2 entry id.  Columns: enum label_col; by name. */
+	[STMT_WEB_ENTRY_LABELS] =
+	    "SELECT label.id, label.name FROM entry_label"
+	    " CROSS JOIN label ON label.id = entry_label.label_id"
+	    " WHERE entry_label.entry_id = ?2 AND label.user_id = ?1"
+	    " ORDER BY label.name",
 	/* ?1 user id, ?2 entry id.  Column: its labels (LABEL_SEP). */
 	[STMT_ENTRY_LABELS] =
 	    "SELECT " ENTRY_TAGS " FROM entry WHERE id = ?2 AND user_id = ?1",
@@ -714,8 +726,8 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " AND is_read = 0) FROM user WHERE id = ?1",
 	/*
 	 * The web lists: ?1 user id, ?2 ?3 ?4 paging (WEB_PAGE), ?5 the
-	 * feed or category id, a NULL category for the uncategorised
-	 * feeds.  Newest first the rows come after (published_at, id) <
+	 * feed, category or label id, a NULL category for the
+	 * uncategorised feeds.  Newest first the rows come after (published_at, id) <
 	 * (?2, ?3); oldest first (_ASC) after (?2, ?3) <.  Columns: enum
 	 * entry_col up to ENTRY_COL_LIST_MAX, then enum web_col's icon id
 	 * (WEB_COL_LIST__MAX in all).
@@ -737,6 +749,8 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_WEB_LIST_ALL_FEED_ASC] = WEB_LIST WEB_FEED WEB_PAGE_ASC,
 	[STMT_WEB_LIST_ALL_CATEGORY_ASC] = WEB_LIST WEB_CATEGORY WEB_PAGE_ASC,
 	[STMT_WEB_LIST_STARRED_ASC] = WEB_LIST WEB_STARRED WEB_PAGE_ASC,
+	[STMT_WEB_LIST_LABEL] = WEB_LIST WEB_LABEL WEB_PAGE,
+	[STMT_WEB_LIST_LABEL_ASC] = WEB_LIST WEB_LABEL WEB_PAGE_ASC,
 	/*
 	 * ?1 user id, ?2 entry id.  Columns: enum entry_col, then enum
 	 * web_col's icon id and site URL.
@@ -1177,6 +1191,8 @@ static const int stmt_ncols[STMT__MAX] = {
 	[STMT_USER_GET_ONLY] = USER_COL__MAX,
 	[STMT_USER_LIST] = USER_LIST__MAX,
 	[STMT_LABEL_GET_BY_NAME] = LABEL_COL__MAX,
+	[STMT_LABEL_GET] = LABEL_COL__MAX,
+	[STMT_WEB_ENTRY_LABELS] = LABEL_COL__MAX,
 	[STMT_LABEL_LIST] = LABEL_LIST__MAX,
 	[STMT_ENTRY_LABELS] = ONE_COL__MAX,
 	[STMT_CATEGORY_LIST] = CATEGORY_LIST__MAX,
@@ -1227,6 +1243,8 @@ static const int stmt_ncols[STMT__MAX] = {
 	[STMT_WEB_LIST_ALL_FEED_ASC] = WEB_COL_LIST__MAX,
 	[STMT_WEB_LIST_ALL_CATEGORY_ASC] = WEB_COL_LIST__MAX,
 	[STMT_WEB_LIST_STARRED_ASC] = WEB_COL_LIST__MAX,
+	[STMT_WEB_LIST_LABEL] = WEB_COL_LIST__MAX,
+	[STMT_WEB_LIST_LABEL_ASC] = WEB_COL_LIST__MAX,
 	[STMT_WEB_ENTRY_GET] = WEB_COL_ENTRY__MAX,
 	[STMT_WEB_ENTRY_STATE] = STATE_COL__MAX,
 	[STMT_WEB_CATEGORY_GET] = CATEGORY_COL__MAX,
@@ -1311,12 +1329,14 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_USER_SET_API_PASSWORD),
 	NAME(STMT_LABEL_INSERT),
 	NAME(STMT_LABEL_GET_BY_NAME),
+	NAME(STMT_LABEL_GET),
 	NAME(STMT_LABEL_LIST),
 	NAME(STMT_LABEL_RENAME),
 	NAME(STMT_LABEL_DELETE),
 	NAME(STMT_ENTRY_LABEL_ADD),
 	NAME(STMT_ENTRY_LABEL_REMOVE),
 	NAME(STMT_ENTRY_LABELS),
+	NAME(STMT_WEB_ENTRY_LABELS),
 	NAME(STMT_CATEGORY_INSERT),
 	NAME(STMT_CATEGORY_RENAME),
 	NAME(STMT_CATEGORY_DELETE),
@@ -1401,6 +1421,8 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_WEB_LIST_ALL_FEED_ASC),
 	NAME(STMT_WEB_LIST_ALL_CATEGORY_ASC),
 	NAME(STMT_WEB_LIST_STARRED_ASC),
+	NAME(STMT_WEB_LIST_LABEL),
+	NAME(STMT_WEB_LIST_LABEL_ASC),
 	NAME(STMT_WEB_ENTRY_GET),
 	NAME(STMT_WEB_ENTRY_STATE),
 	NAME(STMT_WEB_CATEGORY_GET),

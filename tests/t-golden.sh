@@ -125,6 +125,8 @@ EOF
 	cat <<EOF
 INSERT INTO enclosure (entry_id, url, mime_type, length)
     VALUES (2, 'http://alpha.example/post/2.mp3', 'audio/mpeg', 1048576);
+INSERT INTO label (id, user_id, name) VALUES (1, 1, 'Later');
+INSERT INTO entry_label (label_id, entry_id) VALUES (1, 2), (1, 3);
 INSERT INTO entry (id, feed_id, user_id, category_id, hash, published_at,
     created_at, changed_at, title, content, content_text)
     VALUES (100, 3, 2, 2, 'hb', $T0 - 60, $T0, $T0,
@@ -206,6 +208,8 @@ golden method-not-allowed PUT /feeds
 web unread /
 web all /all
 web starred /starred
+web labels /labels
+web label /label/1
 web feed /feed/1
 web feed-all /feed/1?all=1
 web category /category/1
