@@ -318,17 +318,27 @@ state_filter(struct gr_query *q, const char *st, int include)
  * Seconds from a time parameter, its unit told by its magnitude: below
  * 10^11 seconds (until the year 5138), below 10^14 milliseconds, below
  * 10^17 microseconds, else nanoseconds.  Digits are not counted: a
- * 19-digit nanosecond time is not 1000 times a microsecond one.  dflt
- * for none, or for anything but digits.
+ * 19-digit nanosecond time is not 1000 times a microsecond one.  A
+ * fraction is dropped: NetNewsWire sends its ot as a Swift Double
+ * ("1764500000.123456").  dflt for none, or for anything else.
  */
 int64_t
 gr_time_arg(const char *s, int64_t dflt)
 {
-	const char	*errstr;
+	const char	*errstr, *dot;
+	char		 whole[24];
 	long long	 v;
 
 	if (s == NULL || *s == '\0')
 		return dflt;
+	if ((dot = strchr(s, '.')) != NULL) {
+		if ((size_t)(dot - s) >= sizeof(whole) || dot[1] == '\0' ||
+		    strspn(dot + 1, "0123456789") != strlen(dot + 1))
+			return dflt;
+		memcpy(whole, s, (size_t)(dot - s));
+		whole[dot - s] = '\0';
+		s = whole;
+	}
 	v = strtonum(s, 0, LLONG_MAX, &errstr);
 	if (errstr != NULL)
 		return dflt;
