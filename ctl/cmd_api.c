@@ -153,6 +153,52 @@ cmd_api_key_list(struct ctl *c, int argc, char **argv)
 	return r == -1 ? CTL_ERR : CTL_OK;
 }
 
+/*
+ * hearthctl api-health: the sync health of the user's reader-app
+ * credentials: each one's last use and client, its last failure and
+ * why, one credential a line.
+ */
+int
+cmd_api_health(struct ctl *c, int argc, char **argv)
+{
+	sqlite3_stmt	*st;
+	const char	*fam, *label, *ua, *why;
+	char		 used[32], failed[32], cred[64];
+	int64_t		 now = ctl_now();
+	int		 r;
+
+	(void)argc;
+	(void)argv;
+	st = db_stmt(&c->db, STMT_HEALTH_LIST);
+	sqlite3_bind_int64(st, 1, c->user_id);
+	printf("%-8s %-16s %-10s %-10s %s\n", "API", "CREDENTIAL", "USED",
+	    "FAILED", "CLIENT; LAST FAILURE");
+	while ((r = db_step(st)) == 1) {
+		fam = (const char *)sqlite3_column_text(st, HEALTH_LIST_FAMILY);
+		label = (const char *)sqlite3_column_text(st,
+		    HEALTH_LIST_LABEL);
+		if (sqlite3_column_type(st, HEALTH_LIST_TOKEN_ID) ==
+		    SQLITE_NULL)
+			snprintf(cred, sizeof(cred), "password");
+		else
+			snprintf(cred, sizeof(cred), "key %lld %s",
+			    (long long)sqlite3_column_int64(st,
+			    HEALTH_LIST_TOKEN_ID), label != NULL ? label : "");
+		ctl_when(used, sizeof(used), sqlite3_column_int64(st,
+		    HEALTH_LIST_USED_AT), now);
+		ctl_when(failed, sizeof(failed), sqlite3_column_int64(st,
+		    HEALTH_LIST_FAILED_AT), now);
+		ua = (const char *)sqlite3_column_text(st,
+		    HEALTH_LIST_USER_AGENT);
+		why = (const char *)sqlite3_column_text(st,
+		    HEALTH_LIST_FAILURE);
+		printf("%-8s %-16s %-10s %-10s %s; %s\n", fam, cred, used,
+		    failed, ua != NULL ? ua : "-", why != NULL ? why : "-");
+	}
+	db_stmt_done(st);
+	return r == -1 ? CTL_ERR : CTL_OK;
+}
+
 int
 cmd_api_key_del(struct ctl *c, int argc, char **argv)
 {

@@ -20,6 +20,7 @@ static const struct ctl_cmd cmds[] = {
 	{ "api-key add", "[LABEL]", 0, 1, CTL_NEEDS_USER, cmd_api_key_add },
 	{ "api-key list", "", 0, 0, CTL_NEEDS_USER, cmd_api_key_list },
 	{ "api-key del", "ID", 1, 1, CTL_NEEDS_USER, cmd_api_key_del },
+	{ "api-health", "", 0, 0, CTL_NEEDS_USER, cmd_api_health },
 	{ "category add", "NAME", 1, 1, CTL_NEEDS_USER, cmd_category_add },
 	{ "category rename", "OLD NEW", 2, 2, CTL_NEEDS_USER,
 	    cmd_category_rename },

@@ -94,6 +94,13 @@ int	api_token_issue(struct req *, const char *, struct buf *);
 int	api_throttled(const struct req *);
 
 /*
+ * api_health.c: sync health.  After a sign-in, the credential's use
+ * (user, family, r->api_key_id, the User-Agent) or the failure api_auth.c
+ * named (r->auth_fail_user, r->auth_fail_why).
+ */
+void	api_health(struct req *, const char *, int);
+
+/*
  * api_auth.c's parsers, pure (unit-tested): the name and password of a
  * Basic header, decoded into a buffer; the token of "GoogleLogin
  * auth=TOKEN" (any case); a client's T or token value without the

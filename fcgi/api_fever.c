@@ -559,7 +559,9 @@ fever_auth(struct req *r)
 
 	r->resp.type = "application/json";
 	resp_header(r, "Cache-Control", "no-store");
-	if ((auth = api_auth_fever(r, req_param(r, "api_key"))) != 0)
+	auth = api_auth_fever(r, req_param(r, "api_key"));
+	api_health(r, "fever", auth);
+	if (auth != 0)
 		return auth == 1 ? 1 : fever_fail(r);
 	if (api_throttled(r))
 		log_debug("fever: %s is throttled", r->remote);

@@ -94,7 +94,9 @@ gr_auth(struct req *r, int token)
 	}
 	if (!token)
 		return 1;
-	if ((rc = api_auth_greader(r)) != 0)
+	rc = api_auth_greader(r);
+	api_health(r, "greader", rc);
+	if (rc != 0)
 		return rc;
 	if (api_throttled(r)) {
 		resp_header(r, "Retry-After", "60");
@@ -118,6 +120,7 @@ api_greader_login(struct req *r)
 
 	rc = api_auth_password(r, req_param(r, "Email"),
 	    req_param(r, "Passwd"));
+	api_health(r, "greader", rc);
 	if (rc == -1)
 		return -1;
 	if (rc == 0) {

@@ -127,6 +127,7 @@ mf_auth(struct req *r)
 		n = api_auth_token(r);
 	else
 		n = api_auth_basic(r);
+	api_health(r, "miniflux", n);
 	if (n == 1)
 		return 1;
 	if (n == -1)

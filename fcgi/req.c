@@ -474,7 +474,8 @@ req_reset(struct req *r)
 	memset(r->id, 0, sizeof(r->id));
 	r->method = r->uri = r->remote = NULL;
 	r->head = r->https = r->params_over = r->form_bad = 0;
-	r->user_id = 0;
+	r->user_id = r->api_key_id = r->auth_fail_user = 0;
+	r->auth_fail_why = NULL;
 	r->page_size = r->asc = 0;
 	r->resp.status = 0;
 	r->resp.type = NULL;

@@ -896,6 +896,33 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_API_KEY_LIST] =
 	    "SELECT id, label, created_at, last_used_at FROM api_token"
 	    " WHERE user_id = ?1 AND kind = 'api' ORDER BY id",
+	/*
+	 * Sync health, a credential being ?1 user id, ?2 family ('fever',
+	 * 'greader', 'miniflux'), ?3 the API key's token id or 0 for the
+	 * API password.  Columns: enum health_col.
+	 */
+	[STMT_HEALTH_GET] =
+	    "SELECT used_at, user_agent FROM api_health WHERE user_id = ?1"
+	    " AND family = ?2 AND coalesce(token_id, 0) = ?3",
+	[STMT_HEALTH_INSERT] =
+	    "INSERT INTO api_health (user_id, family, token_id)"
+	    " VALUES (?1, ?2, nullif(?3, 0)) ON CONFLICT DO NOTHING",
+	/* ?4 now, ?5 the client's User-Agent. */
+	[STMT_HEALTH_USED] =
+	    "UPDATE api_health SET used_at = ?4, user_agent = ?5"
+	    " WHERE user_id = ?1 AND family = ?2"
+	    " AND coalesce(token_id, 0) = ?3",
+	/* ?4 now, ?5 the reason. */
+	[STMT_HEALTH_FAILED] =
+	    "UPDATE api_health SET failed_at = ?4, failure = ?5"
+	    " WHERE user_id = ?1 AND family = ?2"
+	    " AND coalesce(token_id, 0) = ?3",
+	/* ?1 user id.  Columns: enum health_list_col. */
+	[STMT_HEALTH_LIST] =
+	    "SELECT h.family, h.token_id, t.label, h.used_at, h.user_agent,"
+	    " h.failed_at, h.failure FROM api_health AS h"
+	    " LEFT JOIN api_token AS t ON t.id = h.token_id"
+	    " WHERE h.user_id = ?1 ORDER BY h.family, coalesce(h.token_id, 0)",
 	/* ?1 user id, ?2 key id. */
 	[STMT_API_KEY_DELETE] =
 	    "DELETE FROM api_token WHERE id = ?2 AND user_id = ?1"
@@ -1254,6 +1281,8 @@ static const int stmt_ncols[STMT__MAX] = {
 	[STMT_WEB_DIGEST] = DIGEST_COL__MAX,
 	[STMT_API_TOKEN_GET] = TOKEN_COL__MAX,
 	[STMT_API_KEY_LIST] = API_KEY_COL__MAX,
+	[STMT_HEALTH_GET] = HEALTH_COL__MAX,
+	[STMT_HEALTH_LIST] = HEALTH_LIST__MAX,
 	[STMT_API_USER_BY_FEVER_KEY] = USER_COL__MAX,
 	[STMT_GREADER_IDS_CREATED] = GR_IDS_COL__MAX,
 	[STMT_GREADER_IDS_UNREAD] = GR_IDS_COL__MAX,
@@ -1444,6 +1473,11 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_API_KEY_LIST),
 	NAME(STMT_API_KEY_DELETE),
 	NAME(STMT_API_USER_BY_FEVER_KEY),
+	NAME(STMT_HEALTH_GET),
+	NAME(STMT_HEALTH_INSERT),
+	NAME(STMT_HEALTH_USED),
+	NAME(STMT_HEALTH_FAILED),
+	NAME(STMT_HEALTH_LIST),
 	NAME(STMT_GREADER_IDS_CREATED),
 	NAME(STMT_GREADER_IDS_UNREAD),
 	NAME(STMT_GREADER_IDS_STARRED),

@@ -82,6 +82,28 @@ CREATE TABLE api_token (
 
 CREATE INDEX api_token_user ON api_token (user_id);
 
+-- Sync health: when each reader-app credential of a user was last used,
+-- by which client (its User-Agent), and its last failure, in words a
+-- person can act on.  family is the API; token_id the API key, NULL for
+-- the API password (and the Google Reader tokens it gives).
+CREATE TABLE api_health (
+	id			INTEGER PRIMARY KEY,
+	user_id			INTEGER NOT NULL
+				    REFERENCES user (id) ON DELETE CASCADE,
+	family			TEXT NOT NULL
+				    CHECK (family IN ('fever', 'greader', 'miniflux')),
+	token_id		INTEGER
+				    REFERENCES api_token (id) ON DELETE CASCADE,
+	used_at			INTEGER,
+	user_agent		TEXT,
+	failed_at		INTEGER,
+	failure			TEXT
+);
+
+CREATE UNIQUE INDEX api_health_credential
+    ON api_health (user_id, family, coalesce(token_id, 0));
+CREATE INDEX api_health_token ON api_health (token_id);
+
 -- Sign-in throttling: failures counted per key ("ip:192.0.2.1",
 -- "user:alice") within a window that starts at the first failure.
 CREATE TABLE login_throttle (

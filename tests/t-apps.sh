@@ -70,6 +70,61 @@ if [ "$rc" -ne 0 ] && ! grep -q '^not ok - ' "$S/apps.out"; then
 	nok "apps.py exits $rc with no failure reported"
 fi
 
+# --- sync health: what the replays left ------------------------------
+
+sql() {
+	sqlite3 "$S/var/hearth.db" "$1"
+}
+U=$NGX_URL
+kid=$(sql "SELECT id FROM api_token WHERE kind = 'api' AND user_id = 1")
+check() {
+	_w=$1
+	shift
+	if "$@"; then
+		ok "$_w"
+	else
+		nok "$_w"
+	fi
+}
+check "sync health: a row per credential used" test \
+    "$(sql "SELECT group_concat(family || ':' || coalesce(token_id, 0))
+    FROM (SELECT * FROM api_health WHERE user_id = 1
+    ORDER BY family, coalesce(token_id, 0))")" = \
+    "fever:0,greader:0,miniflux:0,miniflux:$kid"
+check "sync health: last used now, by the client's User-Agent" test \
+    "$(sql "SELECT count(*) FROM api_health WHERE used_at >=
+    strftime('%s', 'now') - 120 AND user_agent LIKE 'Python-urllib/%'")" = 4
+check "sync health: no failure yet" test \
+    "$(sql "SELECT count(*) FROM api_health WHERE failure IS NOT NULL")" = 0
+curl -s -o /dev/null -A 'NetNewsWire (RSS Reader)' \
+    -d 'Email=alice&Passwd=an-old-one' "$U/accounts/ClientLogin"
+check "sync health: a wrong password is the credential's failure" test \
+    "$(sql "SELECT family || ' ' || failure FROM api_health
+    WHERE failed_at IS NOT NULL")" = \
+    "greader wrong password: the app has not the API password set in Settings, Reader apps"
+curl -s -o /dev/null -d 'api_key=0123456789abcdef0123456789abcdef' \
+    "$U/fever/?api"
+check "sync health: a Fever key of nobody names no credential" test \
+    "$(sql "SELECT count(*) FROM api_health WHERE failure IS NOT NULL")" = 1
+tok=$(curl -s -d 'Email=alice&Passwd=alice-api-pass' \
+    "$U/accounts/ClientLogin" | sed -n 's/^Auth=//p')
+printf 'alice-api-pass-2\n' | $ctl -u alice api-password
+code=$(curl -s -o /dev/null -w '%{http_code}' -A 'Read You' \
+    -H "Authorization: GoogleLogin auth=$tok" \
+    "$U/reader/api/0/user-info")
+check "sync health: a token of the old API password is refused ($code)" \
+    test "$code" = 401
+check "sync health: ... and is the credential's failure" test \
+    "$(sql "SELECT failure FROM api_health WHERE family = 'greader'")" = \
+    "a token of an old API password: sign in again in the app"
+$ctl -u alice api-health > "$S/health.out"
+check "hearthctl api-health: a line per credential, with the failure" \
+    test "$(grep -c 'ago ' "$S/health.out")" = 4 -a \
+    "$(grep -c 'greader  password .*sign in again in the app$' \
+    "$S/health.out")" = 1
+check "hearthctl api-health: an API key by id and label" \
+    grep -q "^miniflux key $kid miniflutt " "$S/health.out"
+
 ngx_stop_all
 stop_fcgi main
 echo "# $pass passed, $fail failed"

@@ -126,6 +126,13 @@ EOF
 INSERT INTO enclosure (entry_id, url, mime_type, length)
     VALUES (2, 'http://alpha.example/post/2.mp3', 'audio/mpeg', 1048576);
 INSERT INTO label (id, user_id, name) VALUES (1, 1, 'Later');
+INSERT INTO api_health (user_id, family, token_id, used_at, user_agent,
+    failed_at, failure) VALUES (1, 'greader', NULL, $T0 - 300,
+    'NetNewsWire (RSS Reader; https://netnewswire.com/)', $T0 - 7200,
+    'wrong password: the app has not the API password set in Settings, Reader apps');
+INSERT INTO api_health (user_id, family, token_id, used_at, user_agent)
+    SELECT 1, 'miniflux', id, $T0 - 60, 'Miniflutt <b>'
+    FROM api_token WHERE kind = 'api' AND user_id = 1;
 INSERT INTO entry_label (label_id, entry_id) VALUES (1, 2), (1, 3);
 INSERT INTO entry (id, feed_id, user_id, category_id, hash, published_at,
     created_at, changed_at, title, content, content_text)

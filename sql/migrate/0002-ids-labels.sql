@@ -1,4 +1,5 @@
--- 0002-ids-labels.sql: ids that are never reused, and labels on entries.
+-- 0002-ids-labels.sql: ids that are never reused, labels on entries,
+-- and the sync health of reader-app credentials.
 --
 -- category and feed are rebuilt with AUTOINCREMENT, keeping every row,
 -- its id and what refers to it: an id taken by a deleted feed or
@@ -121,5 +122,27 @@ CREATE TABLE entry_label (
 ) WITHOUT ROWID;
 
 CREATE INDEX entry_label_entry ON entry_label (entry_id);
+
+-- Sync health: when each reader-app credential of a user was last used,
+-- by which client (its User-Agent), and its last failure, in words a
+-- person can act on.  family is the API; token_id the API key, NULL for
+-- the API password (and the Google Reader tokens it gives).
+CREATE TABLE api_health (
+	id			INTEGER PRIMARY KEY,
+	user_id			INTEGER NOT NULL
+				    REFERENCES user (id) ON DELETE CASCADE,
+	family			TEXT NOT NULL
+				    CHECK (family IN ('fever', 'greader', 'miniflux')),
+	token_id		INTEGER
+				    REFERENCES api_token (id) ON DELETE CASCADE,
+	used_at			INTEGER,
+	user_agent		TEXT,
+	failed_at		INTEGER,
+	failure			TEXT
+);
+
+CREATE UNIQUE INDEX api_health_credential
+    ON api_health (user_id, family, coalesce(token_id, 0));
+CREATE INDEX api_health_token ON api_health (token_id);
 
 PRAGMA user_version = 2;
