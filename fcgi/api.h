@@ -178,6 +178,9 @@ int		 api_greader_raw_tail(const char *, const char *, size_t,
 int		 api_mf_options(struct req *);
 void		 api_mf_error(struct req *, int, const char *);
 int		 api_mf_me(struct req *);
+int		 api_mf_version(struct req *);
+int		 api_mf_user_mark(struct req *);
+int		 api_mf_category_refresh(struct req *);
 int		 api_mf_categories(struct req *);
 int		 api_mf_category_create(struct req *);
 int		 api_mf_category_update(struct req *);

@@ -1,4 +1,6 @@
 /* api_miniflux.c: the Miniflux /v1 API: user, categories, feeds, OPML */
+#include <sys/utsname.h>
+
 #include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -427,6 +429,29 @@ api_mf_me(struct req *r)
 	return mf_end(r, &j);
 }
 
+/*
+ * GET /v1/version: Miniflux's build facts, hearth's own where it has
+ * them (no Go here: go_version is empty).
+ */
+int
+api_mf_version(struct req *r)
+{
+	struct json	 j;
+	struct utsname	 u;
+	int		 have = uname(&u) == 0;
+
+	mf_begin(r, &j, 200);
+	json_obj_open(&j, NULL);
+	json_str(&j, "version", HEARTH_VERSION);
+	json_str(&j, "commit", "");
+	json_str(&j, "build_date", "");
+	json_str(&j, "go_version", "");
+	json_str(&j, "compiler", "cc");
+	json_str(&j, "arch", have ? u.machine : "");
+	json_str(&j, "os", have ? u.sysname : "");
+	return mf_end(r, &j);
+}
+
 /* One category as Miniflux shows it. */
 static void
 category_json(struct json *j, int64_t id, const char *title, int64_t user)
@@ -658,7 +683,8 @@ api_mf_category_delete(struct req *r)
 
 /*
  * Mark read every unread entry of the user's feed (or category) id; a
- * category 0 is the uncategorised feeds.
+ * category 0 is the uncategorised feeds; STMT_WEB_MARK_READ, every
+ * entry.
  */
 static int
 mark_all(struct req *r, enum stmt s, int64_t id)
@@ -672,14 +698,29 @@ mark_all(struct req *r, enum stmt s, int64_t id)
 	    sqlite3_bind_int64(st, 2, INT64_MAX) == SQLITE_OK &&
 	    sqlite3_bind_int64(st, 3, INT64_MAX) == SQLITE_OK &&
 	    sqlite3_bind_int64(st, 4, (int64_t)time(NULL)) == SQLITE_OK &&
-	    (id == 0 ? sqlite3_bind_null(st, 5) : sqlite3_bind_int64(st, 5,
-	    id)) == SQLITE_OK)
+	    (s == STMT_WEB_MARK_READ || (id == 0 ? sqlite3_bind_null(st, 5) :
+	    sqlite3_bind_int64(st, 5, id)) == SQLITE_OK))
 		n = db_step(st);
 	db_stmt_done(st);
 	if (n == -1)
 		return -1;
 	r->resp.status = 204;
 	return 0;
+}
+
+/*
+ * PUT /v1/users/ID/mark-all-as-read: every entry of the user read;
+ * 204.  Another user's id is a 403, as for a Miniflux user who is not
+ * an administrator.
+ */
+int
+api_mf_user_mark(struct req *r)
+{
+	if (r->id[0] != r->user_id) {
+		api_mf_error(r, 403, NULL);
+		return 0;
+	}
+	return mark_all(r, STMT_WEB_MARK_READ, 0);
 }
 
 /* PUT /v1/categories/ID/mark-all-as-read: 204, or 404. */
@@ -1113,6 +1154,37 @@ api_mf_feed_refresh(struct req *r)
 	if (due_now(r, id) == -1)
 		return -1;
 	spawn_fetch(r, id);
+	r->resp.status = 204;
+	return 0;
+}
+
+/*
+ * PUT /v1/categories/ID/refresh: the category's enabled feeds (0: the
+ * uncategorised ones) due now and a fetch pass started; 204, or 404.
+ */
+int
+api_mf_category_refresh(struct req *r)
+{
+	sqlite3_stmt	*st;
+	int64_t		 id = r->id[0];
+	int		 n;
+
+	if ((n = mf_category_exists(r, id)) != 1) {
+		if (n == 0)
+			api_mf_error(r, 404, NULL);
+		return n == 0 ? 0 : -1;
+	}
+	if ((st = db_stmt(r->db, STMT_MF_CATEGORY_DUE)) == NULL)
+		return -1;
+	n = -1;
+	if (sqlite3_bind_int64(st, 1, r->user_id) == SQLITE_OK &&
+	    (id == 0 || sqlite3_bind_int64(st, 2, id) == SQLITE_OK) &&
+	    sqlite3_bind_int64(st, 3, (int64_t)time(NULL)) == SQLITE_OK)
+		n = db_step(st);
+	db_stmt_done(st);
+	if (n == -1)
+		return -1;
+	spawn_fetch(r, 0);
 	r->resp.status = 204;
 	return 0;
 }

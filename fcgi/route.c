@@ -61,6 +61,9 @@ const struct route routes[] = {
 	{ M_GET | M_POST, "/fever/", R_FEVER, api_fever },
 	/* the Miniflux API; "counters" and "refresh" before "*" */
 	{ M_GET, "/v1/me", R_MF, api_mf_me },
+	{ M_GET, "/v1/version", R_MF, api_mf_version },
+	{ M_PUT, "/v1/users/*/mark-all-as-read", R_MF | R_ID0,
+	    api_mf_user_mark },
 	{ M_GET, "/v1/categories", R_MF, api_mf_categories },
 	{ M_POST, "/v1/categories", R_MF, api_mf_category_create },
 	{ M_PUT, "/v1/categories/*", R_MF | R_ID0, api_mf_category_update },
@@ -69,6 +72,8 @@ const struct route routes[] = {
 	/* category 0: the uncategorised feeds, as /v1/feeds shows them */
 	{ M_PUT, "/v1/categories/*/mark-all-as-read",
 	    R_MF | R_ID0 | R_ID0_ZERO, api_mf_category_mark },
+	{ M_PUT, "/v1/categories/*/refresh", R_MF | R_ID0 | R_ID0_ZERO,
+	    api_mf_category_refresh },
 	{ M_GET, "/v1/categories/*/feeds", R_MF | R_ID0 | R_ID0_ZERO,
 	    api_mf_category_feeds },
 	{ M_GET, "/v1/categories/*/entries", R_MF | R_ID0 | R_ID0_ZERO,

@@ -923,6 +923,13 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " h.failed_at, h.failure FROM api_health AS h"
 	    " LEFT JOIN api_token AS t ON t.id = h.token_id"
 	    " WHERE h.user_id = ?1 ORDER BY h.family, coalesce(h.token_id, 0)",
+	/*
+	 * Refresh a category: ?1 user id, ?2 category id (NULL: the
+	 * uncategorised feeds), ?3 now.  Its enabled feeds due now.
+	 */
+	[STMT_MF_CATEGORY_DUE] =
+	    "UPDATE feed SET next_check_at = min(next_check_at, ?3)"
+	    " WHERE user_id = ?1 AND category_id IS ?2 AND disabled = 0",
 	/* ?1 user id, ?2 key id. */
 	[STMT_API_KEY_DELETE] =
 	    "DELETE FROM api_token WHERE id = ?2 AND user_id = ?1"
@@ -1478,6 +1485,7 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_HEALTH_USED),
 	NAME(STMT_HEALTH_FAILED),
 	NAME(STMT_HEALTH_LIST),
+	NAME(STMT_MF_CATEGORY_DUE),
 	NAME(STMT_GREADER_IDS_CREATED),
 	NAME(STMT_GREADER_IDS_UNREAD),
 	NAME(STMT_GREADER_IDS_STARRED),

@@ -162,6 +162,7 @@ enum stmt {
 	STMT_HEALTH_USED,
 	STMT_HEALTH_FAILED,
 	STMT_HEALTH_LIST,
+	STMT_MF_CATEGORY_DUE,
 
 	/* the Google Reader API: lists newest first, then oldest first */
 	STMT_GREADER_IDS_CREATED,

@@ -521,6 +521,39 @@ put A /v1/categories/1/mark-all-as-read
 put A /v1/categories/2/mark-all-as-read
 err "mark bob's category read: 404" 404
 
+# --- the user, the version, a category's refresh --------------------------
+
+db "UPDATE entry SET is_read = 0 WHERE user_id IN (1, 2)" >/dev/null
+put A /v1/users/1/mark-all-as-read
+[ "$code" = 204 ] &&
+    [ "$(db 'SELECT count(*) FROM entry WHERE user_id = 1 AND is_read = 0')" = 0 ] &&
+    [ "$(db 'SELECT is_read FROM entry WHERE id = 100')" = 0 ] &&
+    ok "PUT /v1/users/1/mark-all-as-read: alice's entries, not bob's" ||
+    nok "user mark-all-as-read: $code"
+put A /v1/users/2/mark-all-as-read
+err "mark bob's entries read: 403" 403
+[ "$(db 'SELECT is_read FROM entry WHERE id = 100')" = 0 ] &&
+    ok "bob's entry is still unread" || nok "bob's entry was marked"
+A "$U/v1/version"
+is "GET /v1/version" 200 '"$j->{version} $j->{compiler}"' "$(sed -n \
+    's/^VERSION[[:space:]]*=[[:space:]]*//p' Makefile) cc"
+t0=$(date +%s)
+db "UPDATE feed SET next_check_at = $t0 + 86400 WHERE user_id = 1" >/dev/null
+due="SELECT group_concat(id) FROM (SELECT id FROM feed WHERE user_id = 1
+    AND (next_check_at <= $t0 + 60 OR checked_at >= $t0) ORDER BY id)"
+put A /v1/categories/1/refresh
+[ "$code" = 204 ] && [ "$(db "$due")" = 1 ] &&
+    ok "PUT /v1/categories/1/refresh: its feeds due, no other" ||
+    nok "category refresh: $code, due: $(db "$due")"
+put A /v1/categories/0/refresh
+[ "$code" = 204 ] && [ "$(db "$due" | tr , ' ')" = "$(db "SELECT
+    group_concat(id, ' ') FROM (SELECT id FROM feed WHERE user_id = 1
+    AND (category_id = 1 OR category_id IS NULL) ORDER BY id)")" ] &&
+    ok "PUT /v1/categories/0/refresh: the uncategorised feeds too" ||
+    nok "category 0 refresh: $code, due: $(db "$due")"
+put A /v1/categories/2/refresh
+err "refresh bob's category: 404" 404
+
 # --- discovery, OPML ------------------------------------------------------
 
 post A /v1/discover '{"url":"https://example.org/blog/feed.atom"}'

@@ -612,6 +612,8 @@ def miniflux_python():
             if t else b
 
     want("me()", "GET", "v1/me", 200, None, obj(id=INT, username=STR))
+    want("get_version()", "GET", "v1/version", 200, None,
+         obj(version=STR, commit=STR, build_date=STR))
     cats = want("get_categories()", "GET", "v1/categories", 200, None,
                 arr(obj(id=INT, title=STR)))
     want("get_feeds()", "GET", "v1/feeds", 200, None,
@@ -621,6 +623,10 @@ def miniflux_python():
             want("get_category_feeds(%d)" % c["id"], "GET",
                  "v1/categories/%d/feeds" % c["id"], 200, None,
                  arr(obj(id=INT)))
+            st, _, b = http("PUT", "v1/categories/%d/refresh" % c["id"],
+                            None, h)
+            check("Miniflux client: refresh_category(%d)" % c["id"],
+                  st < 400, "status %d" % st)
     entries = want("get_entries(status='unread', limit=5)", "GET",
                    "v1/entries?status=unread&limit=5", 200, None,
                    obj(total=INT, entries=arr(obj(id=INT, status=STR,
