@@ -534,8 +534,10 @@ token_check(struct req *r, const char *tok, size_t len, const char *kind)
 		}
 	}
 	tid = sqlite3_column_int64(st, TOKEN_COL_ID);
-	if (strcmp(kind, "api") == 0)
+	if (strcmp(kind, "api") == 0) {
 		r->api_key_id = tid;
+		r->api_read_only = sqlite3_column_int(st, TOKEN_COL_READ_ONLY);
+	}
 	last = sqlite3_column_int64(st, TOKEN_COL_LAST_USED_AT);
 	if (user_set(r, sqlite3_column_int64(st, TOKEN_COL_USER_ID),
 	    (const char *)sqlite3_column_text(st, TOKEN_COL_USER_NAME)) == -1)

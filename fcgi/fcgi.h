@@ -95,6 +95,7 @@ struct req {
 	int64_t		 user_id;	/* 0: nobody signed in */
 	char		*user_name;
 	int64_t		 api_key_id;	/* the API key signed in with; 0 */
+	int		 api_read_only;	/* that key only reads */
 	int64_t		 auth_fail_user; /* whose credential failed; 0 */
 	const char	*auth_fail_why;	/* why, for sync health */
 	int		 page_size;	/* the user's list length; 0: not read */

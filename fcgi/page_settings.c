@@ -138,6 +138,8 @@ sync_health(struct req *r)
 			HTML_LIT(b, ", API key ");
 			html_puts(b, (const char *)sqlite3_column_text(st,
 			    HEALTH_LIST_LABEL));
+			if (sqlite3_column_int(st, HEALTH_LIST_READ_ONLY))
+				HTML_LIT(b, " (read-only)");
 		}
 		HTML_LIT(b, "</strong>: ");
 		if (sqlite3_column_type(st, HEALTH_LIST_USED_AT) ==

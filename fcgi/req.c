@@ -476,6 +476,7 @@ req_reset(struct req *r)
 	r->head = r->https = r->params_over = r->form_bad = 0;
 	r->user_id = r->api_key_id = r->auth_fail_user = 0;
 	r->auth_fail_why = NULL;
+	r->api_read_only = 0;
 	r->page_size = r->asc = 0;
 	r->resp.status = 0;
 	r->resp.type = NULL;

@@ -894,7 +894,8 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 * hearthctl api-key issues.  Columns: enum api_key_col.
 	 */
 	[STMT_API_KEY_LIST] =
-	    "SELECT id, label, created_at, last_used_at FROM api_token"
+	    "SELECT id, label, created_at, last_used_at, read_only"
+	    " FROM api_token"
 	    " WHERE user_id = ?1 AND kind = 'api' ORDER BY id",
 	/*
 	 * Sync health, a credential being ?1 user id, ?2 family ('fever',
@@ -920,7 +921,7 @@ static const char *const stmt_sql[STMT__MAX] = {
 	/* ?1 user id.  Columns: enum health_list_col. */
 	[STMT_HEALTH_LIST] =
 	    "SELECT h.family, h.token_id, t.label, h.used_at, h.user_agent,"
-	    " h.failed_at, h.failure FROM api_health AS h"
+	    " h.failed_at, h.failure, t.read_only FROM api_health AS h"
 	    " LEFT JOIN api_token AS t ON t.id = h.token_id"
 	    " WHERE h.user_id = ?1 ORDER BY h.family, coalesce(h.token_id, 0)",
 	/*
@@ -940,14 +941,16 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 */
 	[STMT_API_TOKEN_INSERT] =
 	    "INSERT INTO api_token (user_id, kind, token_hash, label,"
-	    " created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+	    " created_at, read_only) VALUES (?1, ?2, ?3, ?4, ?5,"
+	    " coalesce(?6, 0))",
 	/*
 	 * ?1 SHA-256 hex of a token, ?2 its kind, ?3 now: a token not
 	 * expired, of a user whose APIs are on.  Columns: enum token_col.
 	 */
 	[STMT_API_TOKEN_GET] =
 	    "SELECT api_token.id, api_token.user_id, user.name,"
-	    " api_token.label, api_token.last_used_at, user.api_password_hash"
+	    " api_token.label, api_token.last_used_at, user.api_password_hash,"
+	    " api_token.read_only"
 	    " FROM api_token CROSS JOIN user ON user.id = api_token.user_id"
 	    " WHERE api_token.token_hash = ?1 AND api_token.kind = ?2"
 	    " AND (api_token.expires_at IS NULL OR api_token.expires_at > ?3)"

@@ -77,7 +77,10 @@ CREATE TABLE api_token (
 	created_at		INTEGER NOT NULL,
 	last_used_at		INTEGER,
 	-- NULL: valid until deleted
-	expires_at		INTEGER
+	expires_at		INTEGER,
+	-- an API key that reads only: the Miniflux API refuses its writes
+	read_only		INTEGER NOT NULL DEFAULT 0
+				    CHECK (read_only IN (0, 1))
 );
 
 CREATE INDEX api_token_user ON api_token (user_id);

@@ -72,8 +72,9 @@ fi
 
 # --- sync health: what the replays left ------------------------------
 
+# The fetch passes the replays start write too: wait for the lock.
 sql() {
-	sqlite3 "$S/var/hearth.db" "$1"
+	sqlite3 -cmd '.timeout 5000' "$S/var/hearth.db" "$1"
 }
 U=$NGX_URL
 kid=$(sql "SELECT id FROM api_token WHERE kind = 'api' AND user_id = 1")

@@ -189,6 +189,37 @@ fi
 req -H "X-Auth-Token: $key" "$U/v1/me"
 err "a deleted key: 401" 401
 
+# A read-only key: reads, and every write refused with nothing changed.
+check() {
+	_w=$1
+	shift
+	if "$@"; then
+		ok "$_w"
+	else
+		nok "$_w"
+	fi
+}
+rokey=$($ctl -u bob api-key add kitchen other 2>/dev/null)
+check "api-key add: one label only (status $?)" test -z "$rokey"
+rokey=$($ctl -u bob api-key add --read-only kitchen 2>/dev/null)
+check "hearthctl api-key add --read-only prints a key" test ${#rokey} -eq 64
+check "api-key list: its access is read-only" test \
+    "$($ctl -u bob api-key list | awk '$NF == "kitchen" { print $(NF - 1) }')" = \
+    read-only
+req -H "X-Auth-Token: $rokey" "$U/v1/entries?status=unread"
+is "a read-only key reads" 200 '$j->{total}' 1
+req -H "X-Auth-Token: $rokey" -X PUT --data-binary \
+    '{"entry_ids":[100],"status":"read"}' "$U/v1/entries"
+is "a read-only key cannot mark: 403" 403 '$j->{error_message}' \
+    "This API key is read-only."
+req -H "X-Auth-Token: $rokey" -X POST --data-binary '{"title":"X"}' \
+    "$U/v1/categories"
+err "a read-only key cannot add a category: 403" 403
+check "a read-only key changed nothing" test \
+    "$(db "SELECT is_read FROM entry WHERE id = 100")|$(db "SELECT count(*) FROM category WHERE user_id = 2")" = "0|1"
+req -H "X-Auth-Token: $rokey" -I "$U/v1/me"
+check "a read-only key: HEAD is a read" test "$code" = 200
+
 # --- newsboat 2.21's requests, as it sends them ------------------------
 
 A "$U/v1/categories"

@@ -1,5 +1,5 @@
 -- 0002-ids-labels.sql: ids that are never reused, labels on entries,
--- and the sync health of reader-app credentials.
+-- the sync health of reader-app credentials, and read-only API keys.
 --
 -- category and feed are rebuilt with AUTOINCREMENT, keeping every row,
 -- its id and what refers to it: an id taken by a deleted feed or
@@ -144,5 +144,8 @@ CREATE TABLE api_health (
 CREATE UNIQUE INDEX api_health_credential
     ON api_health (user_id, family, coalesce(token_id, 0));
 CREATE INDEX api_health_token ON api_health (token_id);
+
+ALTER TABLE api_token ADD COLUMN read_only INTEGER NOT NULL DEFAULT 0
+    CHECK (read_only IN (0, 1));
 
 PRAGMA user_version = 2;
