@@ -480,14 +480,50 @@ out:
 	return rc;
 }
 
+/*
+ * The list ls of a category or a label, ls->l.id, titled with column
+ * col of statement s (?1 user, ?2 id); a 404 saying missing when the
+ * user has none of that id.
+ */
+static int
+named_list(struct req *r, struct listing *ls, enum stmt s, int col,
+    const char *missing)
+{
+	struct buf	 title;
+	sqlite3_stmt	*st;
+	int		 rc = -1, step;
+
+	if ((st = db_stmt(r->db, s)) == NULL)
+		return -1;
+	buf_init(&title);
+	if (sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
+	    sqlite3_bind_int64(st, 2, ls->l.id) != SQLITE_OK ||
+	    (step = db_step(st)) == -1)
+		goto out;
+	if (step == 0) {
+		page_error(r, 404, missing);
+		rc = 0;
+		goto out;
+	}
+	buf_puts(&title, (const char *)sqlite3_column_text(st, col));
+	db_stmt_done(st);
+	st = NULL;
+	if (title.oom)
+		goto out;
+	ls->title = title.p != NULL ? title.p : "";
+	rc = list_page(r, ls, NULL);
+out:
+	if (st != NULL)
+		db_stmt_done(st);
+	buf_release(&title);
+	return rc;
+}
+
 /* GET /category/ID or /category/none [?all=1]: a category's entries. */
 int
 page_category(struct req *r)
 {
 	struct listing	 ls;
-	struct buf	 title;
-	sqlite3_stmt	*st;
-	int		 rc = -1, step;
 
 	memset(&ls, 0, sizeof(ls));
 	ls.l.kind = LIST_CATEGORY;
@@ -498,31 +534,8 @@ page_category(struct req *r)
 		ls.title = "Uncategorised";
 		return list_page(r, &ls, NULL);
 	}
-	if ((st = db_stmt(r->db, STMT_WEB_CATEGORY_GET)) == NULL)
-		return -1;
-	buf_init(&title);
-	if (sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
-	    sqlite3_bind_int64(st, 2, ls.l.id) != SQLITE_OK ||
-	    (step = db_step(st)) == -1)
-		goto out;
-	if (step == 0) {
-		page_error(r, 404, "No such category.");
-		rc = 0;
-		goto out;
-	}
-	buf_puts(&title, (const char *)sqlite3_column_text(st,
-	    CATEGORY_COL_TITLE));
-	db_stmt_done(st);
-	st = NULL;
-	if (title.oom)
-		goto out;
-	ls.title = title.p != NULL ? title.p : "Category";
-	rc = list_page(r, &ls, NULL);
-out:
-	if (st != NULL)
-		db_stmt_done(st);
-	buf_release(&title);
-	return rc;
+	return named_list(r, &ls, STMT_WEB_CATEGORY_GET, CATEGORY_COL_TITLE,
+	    "No such category.");
 }
 
 /* GET /label/ID: the entries with a label, read or not. */
@@ -530,39 +543,13 @@ int
 page_label(struct req *r)
 {
 	struct listing	 ls;
-	struct buf	 title;
-	sqlite3_stmt	*st;
-	int		 rc = -1, step;
 
 	memset(&ls, 0, sizeof(ls));
 	ls.l.kind = LIST_LABEL;
 	ls.l.id = r->id[0];
 	ls.nav = NAV_LABELS;
-	if ((st = db_stmt(r->db, STMT_LABEL_GET)) == NULL)
-		return -1;
-	buf_init(&title);
-	if (sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
-	    sqlite3_bind_int64(st, 2, ls.l.id) != SQLITE_OK ||
-	    (step = db_step(st)) == -1)
-		goto out;
-	if (step == 0) {
-		page_error(r, 404, "No such label.");
-		rc = 0;
-		goto out;
-	}
-	buf_puts(&title, (const char *)sqlite3_column_text(st,
-	    LABEL_COL_NAME));
-	db_stmt_done(st);
-	st = NULL;
-	if (title.oom)
-		goto out;
-	ls.title = title.p != NULL ? title.p : "Label";
-	rc = list_page(r, &ls, NULL);
-out:
-	if (st != NULL)
-		db_stmt_done(st);
-	buf_release(&title);
-	return rc;
+	return named_list(r, &ls, STMT_LABEL_GET, LABEL_COL_NAME,
+	    "No such label.");
 }
 
 /* Image types an icon is served as; anything else is a download. */
