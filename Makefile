@@ -16,15 +16,11 @@ B =		build
 UNAME_S :=	$(shell uname -s)
 ifeq ($(UNAME_S),Darwin)
 # Homebrew keeps sqlite, libxml2 and curl out of the default paths;
-# point pkg-config at them, and at fcgi's headers.
+# point pkg-config at them.
 BREW :=		$(shell brew --prefix 2>/dev/null || echo /opt/homebrew)
 export PKG_CONFIG_PATH := $(BREW)/opt/sqlite/lib/pkgconfig:$(BREW)/opt/libxml2/lib/pkgconfig:$(BREW)/opt/curl/lib/pkgconfig:$(PKG_CONFIG_PATH)
-FCGI_CFLAGS ?=	-I$(BREW)/include
-FCGI_LIBS ?=	-L$(BREW)/lib -lfcgi
 else
 OS_CPPFLAGS =	-D_GNU_SOURCE
-FCGI_CFLAGS ?=
-FCGI_LIBS ?=	-lfcgi
 endif
 
 PKGS =		sqlite3 libxml-2.0 libcurl jansson
@@ -57,9 +53,9 @@ SAN_CFLAGS =	-g -O1 -fno-omit-frame-pointer \
 		-fsanitize=address,undefined -fno-sanitize-recover=all
 ALL_CPPFLAGS =	$(OS_CPPFLAGS) $(HAVE) -DHEARTH_VERSION='"$(VERSION)"' \
 		-DHEARTH_SHAREDIR='"$(SHAREDIR)"' \
-		-Ilib $(PKG_CFLAGS) $(FCGI_CFLAGS) $(CPPFLAGS)
+		-Ilib $(PKG_CFLAGS) $(CPPFLAGS)
 LIBS =		$(PKG_LIBS) -lpthread -lm
-FCGI_ALL_LIBS =	$(FCGI_LIBS) $(FCGI_PKG_LIBS) -lpthread -lm
+FCGI_ALL_LIBS =	$(FCGI_PKG_LIBS) -lpthread -lm
 
 GEN_SQL =	$(B)/gen/migrations.c
 LIB_SRC =	$(filter-out %_test.c,$(wildcard lib/*.c)) $(GEN_SQL)
@@ -146,7 +142,7 @@ $(SAN)/fetcher/%_test: $(SAN)/fetcher/%_test.o $(SAN_FETCH) $(SAN)/libhearth.a
 $(SAN)/ctl/%_test: $(SAN)/ctl/%_test.o $(SAN_CTL) $(SAN)/libhearth.a
 	$(CC) $(SAN_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
 $(SAN)/fcgi/%_test: $(SAN)/fcgi/%_test.o $(SAN_FCGI) $(SAN)/libhearth.a
-	$(CC) $(SAN_ALL) $(LDFLAGS) -o $@ $^ $(FCGI_LIBS) $(LIBS)
+	$(CC) $(SAN_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 # tests/fcgi-client: one FastCGI request through hearthctl doctor's
 # client, for the golden page tests (tests/t-golden.sh).
@@ -160,6 +156,10 @@ $(SAN)/tests/fcgi-client: $(SAN)/tests/fcgi-client.o $(SAN)/ctl/fcgi_client.o \
 # the library.
 $(SAN)/fuzz/%: $(SAN)/fuzz/%.o $(SAN)/fuzz/replay.o $(SAN_FETCH) \
     $(SAN)/libhearth.a
+	$(CC) $(SAN_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
+# The FastCGI reader is hearth-fcgi's.
+$(SAN)/fuzz/fastcgi: $(SAN)/fuzz/fastcgi.o $(SAN)/fuzz/replay.o \
+    $(SAN)/fcgi/conn.o $(SAN)/libhearth.a
 	$(CC) $(SAN_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 SAN_BINS =	$(addprefix $(SAN)/,$(PROGS)) $(SAN)/tests/fcgi-client \
@@ -176,6 +176,17 @@ check:
 
 test: $(SAN_BINS)
 	sh tests/run $(TESTS)
+
+# san: what make test runs, built but not run.
+san: $(SAN_BINS)
+
+# mutate: break the code one line at a time (tests/mutants/*.mut) in a
+# copy under build/mutate/ and run the tests each mutant names; every
+# mutant must be killed.  Not part of check: it takes an hour or so.
+# MUTANTS=WORD runs only the mutants whose name contains WORD.
+mutate:
+	sh scripts/deps check
+	sh tests/mutate $(MUTANTS)
 
 # The programs' sources, not tests or fuzzers, for cppcheck's
 # unusedFunction (whole-program: every file in one run).
@@ -202,6 +213,9 @@ $(FZ)/%.o: %.c $(B)/flags
 	$(FUZZ_CC) $(FZ_CFLAGS) $(ALL_CPPFLAGS) -MMD -MP -c -o $@ $<
 
 $(FZ)/fuzz-%: $(FZ)/fuzz/%.o $(call nomain,$(FETCH_SRC:%.c=$(FZ)/%.o)) \
+    $(LIB_SRC:%.c=$(FZ)/%.o)
+	$(FUZZ_CC) $(FZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
+$(FZ)/fuzz-fastcgi: $(FZ)/fuzz/fastcgi.o $(FZ)/fcgi/conn.o \
     $(LIB_SRC:%.c=$(FZ)/%.o)
 	$(FUZZ_CC) $(FZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
 
@@ -261,7 +275,7 @@ uninstall:
 clean:
 	rm -rf $(B)
 
-.PHONY: all check test run lint fuzz fuzz-build bench bench-parse bench-fetch bench-web install \
+.PHONY: all check test san mutate run lint fuzz fuzz-build bench bench-parse bench-fetch bench-web install \
 	uninstall clean
 .PRECIOUS: $(SAN)/%.o $(FZ)/%.o
 .SECONDARY:

@@ -395,7 +395,8 @@ def stages(total, incl, e):
 	"""Where hearth's instructions go, by pipeline stage: rows of
 	(depth, label, Ir); None when the expected functions are missing."""
 	# feed_parse calls sanitizer_html() (a sanitizer per feed) since
-	# 2026-11; sanitize_html() is the one-shot wrapper.
+	# 2026-11; sanitize_html() is the one-shot wrapper.  Since 2026-12
+	# the sanitizer streams htmltok.c's tokens (no libxml2 HTML tree).
 	san = "sanitizer_html" if "sanitizer_html" in incl else \
 	    "sanitize_html"
 	need = ("feed_parse", "xmlParseChunk", san, "feed_json")
@@ -407,11 +408,9 @@ def stages(total, incl, e):
 	chunk = e.get(("feed_parse", "xmlParseChunk"), 0)
 	sax = sum(v for k, v in incl.items() if k.startswith("sax_"))
 	sh = incl[san]
-	hread = e.get((san, "htmlReadMemory"), 0) + \
-	    e.get((san, "htmlCtxtReadMemory"), 0)
-	hfree = e.get((san, "xmlFreeDoc"), 0)
-	urls = e.get(("walk_elem", "url_render"), 0) + \
-	    e.get(("walk_elem'2", "url_render"), 0)
+	tok = incl.get("htmltok_next", 0)
+	text = incl.get("html_text", 0)
+	urls = incl.get("url_render", 0)
 	st = incl.get("sanitize_text", 0)
 	js = incl["feed_json"]
 	return [
@@ -425,10 +424,12 @@ def stages(total, incl, e):
 		(3, "libxml2's own XML parsing", chunk - sax),
 		(3, "hearth's SAX callbacks (sax_*)", sax),
 		(4, san, sh),
-		(5, "htmlReadMemory (libxml2 HTML parser, tree)", hread),
-		(5, "xmlFreeDoc", hfree),
-		(5, "tree walk and serializing", sh - hread - hfree),
-		(6, "of which url_render (URLs, tracking strip)", urls),
+		(5, "htmltok_next (the tokenizer)", tok),
+		(5, "html_text (text and attribute values, escaped)", text),
+		(5, "url_render (URLs: cleaned, resolved, tracking stripped)",
+		    urls),
+		(5, "the rest: the stack, allow-lists, attributes",
+		    sh - tok - text - urls),
 		(4, "sanitize_text (titles, authors)", st),
 		(4, "the rest of the callbacks", sax - sh - st),
 		(1, "feed_json (JSON output)", js),

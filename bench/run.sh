@@ -102,17 +102,18 @@ mkdir -p "$S/var" || exit 1
 cp "$db" "$S/var/hearth.db" || die "cannot copy $db"
 
 # --- the responder and the fetcher: rows 1 to 6 -------------------------------
-# 3 rounds of 3 s per page and connection count, 3 busy passes, 20
-# passes of the write run, 5 cycles of each eviction kind, a 60 s idle.
+# 3 rounds of 3 s per page and connection count (the reader apps' other
+# pages at 1 connection), 3 busy passes, 20 passes of the write run, 5
+# cycles of each eviction kind, a 60 s idle, 5 rounds of each search.
 if [ "$quick" -eq 1 ]; then
-	wargs="--quick -w 5 -n 2000 --farm 100 --passes 4"
+	wargs="--quick -w 5 -n 2000 --farm 100 --passes 4 --search 1"
 else
-	wargs="-d 3 -r 3 -w 60 -n 10000 --evict 5 --farm 1000 --busy 3 --passes 20"
+	wargs="-d 3 -r 3 -w 60 -n 10000 --evict 5 --farm 1000 --busy 3 --passes 20 --search 5"
 fi
 echo "m	web	$wargs" >> "$R"
 # shellcheck disable=SC2086
 sh bench/web.sh $wargs --db "$S/var/hearth.db" --no-callgrind --no-unread \
-    --pages "list entry greader fever" --raw "$S/web.tsv" ||
+    --pages "list entry greader fever api" --raw "$S/web.tsv" ||
     die "bench/web.sh failed"
 rm -f "$S/var/hearth.db" "$S/var/hearth.db-wal" "$S/var/hearth.db-shm"
 
@@ -128,9 +129,13 @@ echo "m	parse	$pargs" >> "$R"
 python3 bench/parse.py $pargs --no-write --lines "$S/parse.tsv" \
     >/dev/null || die "bench/parse.py failed"
 
+# --- the fetcher's memory by feed size and transfers: row 8 ---------------
+sh bench/fetchmem.sh $([ "$quick" -eq 1 ] && echo --quick) \
+    -o "$S/fetchmem.tsv" || die "bench/fetchmem.sh failed"
+
 echo "m	load_end	$(cut -d' ' -f1-3 /proc/loadavg)" >> "$R"
 echo "m	elapsed	$(( $(date +%s) - started ))" >> "$R"
-cat "$R" "$S/web.tsv" "$S/parse.tsv" > "$S/all.tsv"
+cat "$R" "$S/web.tsv" "$S/parse.tsv" "$S/fetchmem.tsv" > "$S/all.tsv"
 # The lines stay, to render again: python3 bench/report.py FILE.
 mkdir -p build/bench && cp "$S/all.tsv" "build/bench/last-run$(
     [ "$quick" -eq 1 ] && echo -quick).tsv"

@@ -10,7 +10,7 @@
 #                        [--callgrind N | --no-callgrind] [-k] [--no-write]
 #                        [--pages LIST] [--no-unread] [--evict N]
 #                        [--farm FEEDS] [--busy N] [--passes N]
-#                        [--raw FILE] [-h]
+#                        [--search N] [--raw FILE] [-h]
 #
 #   -d SECS      each wrk run's length (3)
 #   -r ROUNDS    rounds of every hearth/floor pair (3)
@@ -23,7 +23,14 @@
 #   --db FILE    a database made by bench/mkdb.sh (or an earlier run's,
 #                -k keeps it: DIR/var/hearth.db); it is written to
 #   --pages LIST the pages measured against their floor, among list
-#                entry feed greader fever healthz (all)
+#                entry feed greader fever healthz (all) and the other
+#                reader-app pages, at 1 connection only: fever-unread
+#                fever-saved fever-feeds gr-contents gr-items gr-unread
+#                gr-subs gr-tags mf-entries mf-counters mf-feeds
+#                mf-categories (the "api" in the list stands for all of
+#                them)
+#   --search N   N rounds of each search in bench/web.sh's list, CPU
+#                per search (0: none, the default)
 #   --no-unread  skip opening unread entries (the writes row)
 #   --evict N    N cycles of a request after evicting the database from
 #                the page cache, against a warm one (5)
@@ -65,6 +72,11 @@ opts=
 reuse=
 args="$*"
 pages="list entry feed greader fever healthz"
+# The reader-app pages measured at 1 connection only.
+api_pages="fever-unread fever-saved fever-feeds gr-contents gr-items gr-unread
+    gr-subs gr-tags mf-entries mf-counters mf-feeds mf-categories"
+api_pages=$(echo $api_pages)
+searches=0
 unread=1
 evict=5
 farm=0
@@ -94,6 +106,7 @@ while [ $# -gt 0 ]; do
 	--farm)	farm=$2; shift ;;
 	--busy)	busy=$2; shift ;;
 	--passes) passes=$2; shift ;;
+	--search) searches=$2; shift ;;
 	--raw)	raw=$2; shift ;;
 	--callgrind) cg=$2; shift ;;
 	--no-callgrind) cg=0 ;;
@@ -109,7 +122,7 @@ if [ -n "$reuse" ]; then
 	    exit 1
 fi
 for v in "$dur" "$rounds" "$wait_s" "$burst" "$nentries" "$cg" "$evict" \
-    "$farm" "$busy" "$passes"; do
+    "$farm" "$busy" "$passes" "$searches"; do
 	case $v in
 	''|*[!0-9]*) usage >&2; exit 2 ;;
 	esac
@@ -132,9 +145,12 @@ for p in "$fcgi" "$ctl"; do
 	[ -x "$p" ] || die "$p missing: make build/hearth-fcgi build/hearthctl"
 done
 ngx_check >&2 || die "nginx missing"
+pages=$(echo $(for p in $pages; do
+	if [ "$p" = api ]; then echo $api_pages; else echo "$p"; fi
+    done))
 for p in $pages; do
-	case $p in
-	list|entry|feed|greader|fever|healthz) ;;
+	case " list entry feed greader fever healthz $api_pages " in
+	*" $p "*) ;;
 	*)	die "--pages: no page $p" ;;
 	esac
 done
@@ -271,6 +287,9 @@ fcgi_start() {
 	fcgi_pid=$(cut -d' ' -f1 "/proc/$fcgi_tp/task/$fcgi_tp/children")
 	[ -n "$fcgi_pid" ] && [ -r "/proc/$fcgi_pid/smaps_rollup" ]
 }
+# A database just copied is dirty in the page cache; its pages mapped
+# by the responder would count in its Private_Dirty.
+sync "$DB" 2>/dev/null || sync
 fcgi_start "$C" || die "hearth-fcgi did not start"
 
 # nginx from the shipped template, as scripts/run fills it, plus one
@@ -307,20 +326,27 @@ cookie="Cookie: hearth_session=$tok"
 # The reader apps' credentials (bench/mkdb.sh sets the API password): a
 # Google Reader token from ClientLogin, and the Fever key, the MD5 of
 # "name:password".
+# A Miniflux API key (X-Auth-Token) from hearthctl.
 case " $pages " in
-*" greader "*|*" fever "*)
+*" greader "*|*" fever"*|*" gr-"*|*" mf-"*)
 	gtok=$(curl -s --max-time 10 \
 	    -d 'Email=bench&Passwd=bench-api-pass-1' \
 	    "$U/accounts/ClientLogin" | sed -n 's/^Auth=//p')
 	[ -n "$gtok" ] || die "ClientLogin failed: no API password?"
 	fkey=$(printf 'bench:bench-api-pass-1' | md5sum | cut -d' ' -f1)
+	mtok=$("$ctl" -q -c "$C" -u bench api-key add bench 2>/dev/null)
+	[ -n "$mtok" ] || die "hearthctl api-key add failed"
 	;;
 esac
+# The newest 100 entries, for Google Reader's items/contents.
+gitems=$(q "SELECT group_concat('i=' || id, '&') FROM (SELECT id
+    FROM entry WHERE user_id = 1 ORDER BY id DESC LIMIT 100)")
 
 # hdr_of PAGE: the credentials header of a page's requests.
 hdr_of() {
 	case $1 in
-	greader) echo "Authorization: GoogleLogin auth=$gtok" ;;
+	greader|gr-*) echo "Authorization: GoogleLogin auth=$gtok" ;;
+	mf-*)	echo "X-Auth-Token: $mtok" ;;
 	*)	echo "$cookie" ;;
 	esac
 }
@@ -333,6 +359,26 @@ path_of() {
 	healthz) echo /healthz ;;
 	greader) echo "/reader/api/0/stream/items/ids?s=user/-/state/com.google/reading-list&n=1000" ;;
 	fever)	echo "/fever/?api&items&api_key=$fkey" ;;
+	fever-unread) echo "/fever/?api&unread_item_ids&api_key=$fkey" ;;
+	fever-saved) echo "/fever/?api&saved_item_ids&api_key=$fkey" ;;
+	fever-feeds) echo "/fever/?api&groups&feeds&api_key=$fkey" ;;
+	gr-contents) echo "/reader/api/0/stream/contents/user/-/state/com.google/reading-list?n=100" ;;
+	gr-items) echo "/reader/api/0/stream/items/contents?$gitems" ;;
+	gr-unread) echo "/reader/api/0/unread-count?output=json" ;;
+	gr-subs) echo "/reader/api/0/subscription/list?output=json" ;;
+	gr-tags) echo "/reader/api/0/tag/list?output=json" ;;
+	mf-entries) echo "/v1/entries?limit=100&direction=desc" ;;
+	mf-counters) echo "/v1/feeds/counters" ;;
+	mf-feeds) echo "/v1/feeds" ;;
+	mf-categories) echo "/v1/categories" ;;
+	esac
+}
+
+# conns_of PAGE: the connection counts it is measured at.
+conns_of() {
+	case " healthz $api_pages " in
+	*" $1 "*) echo 1 ;;
+	*)	echo "1 16" ;;
 	esac
 }
 
@@ -340,8 +386,8 @@ path_of() {
 file_of() {
 	case $1 in
 	healthz) echo healthz.txt ;;
-	greader|fever) echo "$1.json" ;;
-	*)	echo "$1.html" ;;
+	list|entry|feed) echo "$1.html" ;;
+	*)	echo "$1.json" ;;
 	esac
 }
 
@@ -412,6 +458,24 @@ case " $pages " in
 *" fever "*)
 	grep -q '"items":\[{' "$W/fever.json" || die "fever items has no items" ;;
 esac
+# The other reader-app pages: what each must hold.
+for p in $pages; do
+	case $p in
+	fever-unread) k='"unread_item_ids":"[0-9]' ;;
+	fever-saved) k='"saved_item_ids":"[0-9]' ;;
+	fever-feeds) k='"feeds_groups":\[{' ;;
+	gr-contents|gr-items) k='"items":\[{' ;;
+	gr-unread) k='"unreadcounts":\[{' ;;
+	gr-subs) k='"subscriptions":\[{' ;;
+	gr-tags) k='"tags":\[{' ;;
+	mf-entries) k='"entries":\[{' ;;
+	mf-counters) k='"unreads":{"' ;;
+	mf-feeds) k='^\[{"id"' ;;
+	mf-categories) k='^\[{"id"' ;;
+	*)	continue ;;
+	esac
+	grep -q "$k" "$W/$(file_of $p)" || die "$p: no $k in $(path_of $p)"
+done
 tr -d '\r' < "$W/list.html.h" | awk -F': ' '
 	NR == 1 || $1 == "" { next }
 	tolower($1) ~ /^(server|date|content-type|content-length|connection|vary|set-cookie|transfer-encoding)$/ { next }
@@ -531,9 +595,10 @@ done
 r=1
 while [ "$r" -le "$rounds" ]; do
 	# The pages at 1 and 16 connections; /healthz (no database, 3
-	# bytes) at 1, for the fixed cost of a FastCGI round trip.
+	# bytes) at 1, for the fixed cost of a FastCGI round trip, and
+	# the other reader-app pages at 1 (conns_of).
 	for pc in $(for p in $pages; do
-		if [ "$p" = healthz ]; then echo "$p:1"; else echo "$p:1 $p:16"; fi
+		for c in $(conns_of "$p"); do echo "$p:$c"; done
 	    done); do
 		p=${pc%:*}
 		c=${pc#*:}
@@ -586,6 +651,67 @@ mem "right after the burst"
 say "idle for $wait_s s"
 sleep "$wait_s"
 mem "$wait_s s later"
+
+# The largest answers: Miniflux entries limit=1000, Google Reader's
+# stream/contents and items/contents at n=1000, Fever's items and
+# unread ids, a search, and the feeds page and OPML export of the
+# second user given 5,000 feeds; all eight at once, three times, at
+# most 120 s each; then the memory right after and 10 s later (the
+# idle trim comes at 5 to 10 s).
+say "the large pages"
+q "BEGIN;
+    WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c
+    WHERE i < 50) INSERT INTO category (user_id, title)
+    SELECT 2, 'Bench folder ' || i FROM c;
+    WITH RECURSIVE f(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM f
+    WHERE i < 5000) INSERT INTO feed (user_id, category_id, url, site_url,
+    feed_title, created_at)
+    SELECT 2, (SELECT min(id) FROM category WHERE user_id = 2 AND
+    title LIKE 'Bench folder %') + i % 50, 'http://feeds' || (i % 97) ||
+    '.example/feed-' || i || '.xml', 'http://site' || (i % 97) ||
+    '.example/', 'A feed with a longer title, number ' || i, 0 FROM f;
+    COMMIT; PRAGMA wal_checkpoint(TRUNCATE);" >/dev/null ||
+    die "cannot give the second user 5,000 feeds"
+code=$(curl -s -o /dev/null -c "$S/jar2" -w '%{http_code}' --max-time 10 \
+    -d 'name=other&password=other-password-2' "$U/login")
+[ "$code" = 303 ] || die "POST /login (other): $code, not 303"
+cookie2="Cookie: hearth_session=$(awk '$6 == "hearth_session" { print $7 }' \
+    "$S/jar2" | tail -n 1)"
+[ -n "${gtok:-}" ] || gtok=$(curl -s --max-time 10 \
+    -d 'Email=bench&Passwd=bench-api-pass-1' \
+    "$U/accounts/ClientLogin" | sed -n 's/^Auth=//p')
+[ -n "$gtok" ] || die "ClientLogin failed: no API password?"
+fkey=$(printf 'bench:bench-api-pass-1' | md5sum | cut -d' ' -f1)
+q "SELECT 'i=' || id FROM entry WHERE user_id = 1 ORDER BY id DESC
+    LIMIT 1000" | paste -sd '&' > "$S/items.form"
+big() {
+	curl -s -o /dev/null -w '%{http_code}\n' --max-time 120 "$@" \
+	    >> "$S/big.codes" &
+	bigp="$bigp $!"
+}
+: > "$S/big.codes"
+r=1
+while [ "$r" -le 3 ]; do
+	bigp=
+	big -u bench:bench-api-pass-1 "$U/v1/entries?limit=1000"
+	big -H "Authorization: GoogleLogin auth=$gtok" \
+	    "$U/reader/api/0/stream/contents/user/-/state/com.google/reading-list?n=1000"
+	big -H "Authorization: GoogleLogin auth=$gtok" -d "@$S/items.form" \
+	    "$U/reader/api/0/stream/items/contents"
+	big "$U/fever/?api&items&api_key=$fkey"
+	big "$U/fever/?api&unread_item_ids&api_key=$fkey"
+	big -H "$cookie" "$U/search?q=database"
+	big -H "$cookie2" "$U/feeds"
+	big -H "$cookie2" "$U/opml"
+	# shellcheck disable=SC2086
+	wait $bigp
+	r=$((r + 1))
+done
+mem "right after the large pages"
+n=$(grep -c '^200$' "$S/big.codes")
+[ "$n" = 24 ] || die "the large pages: $n of 24 answered 200"
+sleep 10
+mem "10 s after the large pages"
 
 # --- the first request after eviction ----------------------------------------
 # Each cycle: the unread list three times (the median is the warm
@@ -655,6 +781,72 @@ if [ "$evict" -gt 0 ]; then
 			    "$(( ${rb1:-0} - ${rb0:-0} ))" >> "$R"
 			i=$((i + 1))
 		done
+	done
+fi
+
+# --- searches ----------------------------------------------------------------
+# Each search of the list below, one request at a time, N times: the
+# responder's CPU for it is the sum over its threads of
+# /proc/PID/task/*/schedstat's first field (ns on the CPU), read before
+# and after, so nginx and curl do not count.  Then the worst accepted
+# search sent 4 times at once (as 4 tabs would) with /healthz right
+# behind them: how long /healthz waits, and what the 4 got.
+if [ "$searches" -gt 0 ]; then
+	cpu_ns() {
+		cat "/proc/$fcgi_pid/task/"*/schedstat 2>/dev/null |
+		    awk '{ s += $1 } END { printf "%.0f\n", s }'
+	}
+	rep() {
+		_i=0
+		while [ "$_i" -lt 32 ]; do
+			printf '%s ' "$1"
+			_i=$((_i + 1))
+		done
+	}
+	{
+		printf 'issue\t%s\n' "$(rep 'a*')"
+		printf 'prefixes\t%s\n' "$(rep 'th*')"
+		printf 'usual\tdatabase latency\n'
+	} > "$S/searches"
+	while IFS='	' read -r name sq; do
+		printf 'searchq\t%s\t%s\n' "$name" "$sq" >> "$R"
+		i=1
+		while [ "$i" -le "$searches" ]; do
+			say "search $name $i/$searches"
+			c0=$(cpu_ns)
+			w=$(curl -s -o "$S/search.html" -w '%{http_code} %{time_total}' \
+			    --max-time 120 -H "$cookie" -G --data-urlencode "q=$sq" \
+			    "$U/search")
+			c1=$(cpu_ns)
+			hit=0
+			grep -q 'search-budget' "$S/search.html" && hit=1
+			printf 'search\t%s\t%d\t%.0f\t%.0f\t%s\t%d\n' "$name" "$i" \
+			    "$(( c1 - c0 ))" "$(echo "$w" | awk '{ print $2 * 1000000 }')" \
+			    "${w%% *}" "$hit" >> "$R"
+			i=$((i + 1))
+		done
+	done < "$S/searches"
+	sq=$(awk -F'\t' '$1 == "prefixes" { print $2 }' "$S/searches")
+	i=1
+	while [ "$i" -le "$searches" ]; do
+		say "4 searches at once and /healthz $i/$searches"
+		: > "$S/codes"
+		cps=
+		for k in 1 2 3 4; do
+			curl -s -o /dev/null -w '%{http_code}\n' --max-time 120 \
+			    -H "$cookie" -G --data-urlencode "q=$sq" "$U/search" \
+			    >> "$S/codes" &
+			cps="$cps $!"
+		done
+		sleep 0.05
+		h=$(treq healthz) || die "GET /healthz failed"
+		# (Not a bare wait: hearth-fcgi is a child too.)
+		for k in $cps; do
+			wait "$k"
+		done
+		printf 'search_healthz\t%d\t%d\t%s\n' "$i" "$h" \
+		    "$(sort "$S/codes" | tr '\n' ' ')" >> "$R"
+		i=$((i + 1))
 	done
 fi
 
@@ -787,6 +979,9 @@ fi
 # connection, then stopped so that the profile is written.
 if [ "$cg" -gt 0 ]; then
 	fcgi_stop
+	# What hearth-fcgi would start itself again with, which valgrind
+	# does not follow.
+	export GLIBC_TUNABLES=glibc.malloc.tcache_count=0
 	C1=$S/hearth1.conf
 	{ cat "$C"; echo "workers = 1"; } > "$C1"
 	for p in list entry feed; do

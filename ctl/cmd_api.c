@@ -122,7 +122,7 @@ cmd_api_key_add(struct ctl *c, int argc, char **argv)
 	sqlite3_bind_text(st, 3, hash.p, (int)hash.len, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, label, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 5, ctl_now());
-	sqlite3_bind_int(st, 6, ro);
+	sqlite3_bind_int(st, 7, ro);
 	r = db_step(st);
 	db_stmt_done(st);
 	if (r == -1)

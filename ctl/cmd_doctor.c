@@ -31,6 +31,7 @@
 #include "url.h"
 
 #define WAL_WARN	(64LL * 1024 * 1024)	/* a WAL this big is stuck */
+#define FREE_WARN	(64LL * 1024 * 1024)	/* less free: full soon */
 #define CLOCK_SLACK	300		/* seconds two clocks may differ */
 #define SOCKET_MS	5000		/* for the responder's answer */
 #define WEB_MS		10000		/* for the web server's */
@@ -418,36 +419,83 @@ check_wal(struct doctor *d)
 }
 
 /*
- * The end of the fetcher's last pass in the stats file (conf
- * stats_file), read with pread: stats_open() would make a missing or
- * foreign file anew, and doctor changes nothing.  0 when there is none
- * or it has another layout.
+ * The fetcher's half of the stats file (conf stats_file) into *f, read
+ * with pread: stats_open() would make a missing or foreign file anew,
+ * and doctor changes nothing.  All zero when there is none or it has
+ * another layout.
  */
-static int64_t
-stats_fetch_ended(const char *path)
+static void
+stats_fetch_read(const char *path, struct stats_fetch *f)
 {
-	struct stats_fetch	 f;
 	struct stat		 st;
 	struct {
 		uint32_t	 magic;
 		uint32_t	 version;
 		uint64_t	 size;
 	}			 h;
-	int64_t			 ended = 0;
 	int			 fd;
 
+	memset(f, 0, sizeof(*f));
 	if (*path == '\0' || (fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return 0;
-	if (fstat(fd, &st) == 0 &&
-	    st.st_size >= (off_t)sizeof(struct stats_file) &&
-	    pread(fd, &h, sizeof(h), 0) == (ssize_t)sizeof(h) &&
-	    h.magic == STATS_MAGIC && h.version == STATS_VERSION &&
-	    h.size == sizeof(struct stats_file) &&
-	    pread(fd, &f, sizeof(f), offsetof(struct stats_file, fetch)) ==
-	    (ssize_t)sizeof(f))
-		ended = f.ended;
+		return;
+	if (fstat(fd, &st) == -1 ||
+	    st.st_size < (off_t)sizeof(struct stats_file) ||
+	    pread(fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
+	    h.magic != STATS_MAGIC || h.version != STATS_VERSION ||
+	    h.size != sizeof(struct stats_file) ||
+	    pread(fd, f, sizeof(*f), offsetof(struct stats_file, fetch)) !=
+	    (ssize_t)sizeof(*f))
+		memset(f, 0, sizeof(*f));
 	close(fd);
-	return ended;
+}
+
+/*
+ * Whether the database can take writes: its file system's free space
+ * and mode (db_storage_check()), and whether the fetcher's last pass
+ * stopped on a full disk or a read-only database.
+ */
+static void
+check_storage(struct doctor *d)
+{
+	const char		*path = d->conf->database;
+	struct stats_fetch	 f;
+	struct check		 k;
+	int64_t			 left;
+	char			 sz[32], when[64];
+	int			 fault;
+
+	ck_begin(&k, "storage");
+	fault = db_storage_check(path, &left);
+	size_str(sz, sizeof(sz), (long long)left);
+	if (fault == DB_FAULT_FULL) {
+		ck_say(&k, L_FAIL, "disk full: %s free where %s is", sz, path);
+		ck_fix(&k, "free space on that file system (old backups, "
+		    "logs), or move data_dir to a larger one; the fetcher "
+		    "fetches what it missed at its next pass");
+	} else if (fault == DB_FAULT_RO) {
+		ck_say(&k, L_FAIL, "database is read-only: %s, its folder or "
+		    "its file system refuses writes for uid %d", path,
+		    (int)geteuid());
+		ck_fix(&k, "remount the file system read-write, or give the "
+		    "user that runs hearth-fcgi and hearth-fetch write access "
+		    "to %s and its folder", path);
+	} else if (left >= 0 && left < FREE_WARN) {
+		ck_say(&k, L_WARN, "only %s free where %s is", sz, path);
+		ck_fix(&k, "free space on that file system before it fills");
+	} else if (left >= 0)
+		ck_say(&k, L_OK, "%s free where the database is", sz);
+	else
+		ck_say(&k, L_OK, "writable");
+	stats_fetch_read(d->conf->stats_file, &f);
+	if (f.fault != DB_FAULT_NONE) {
+		ctl_when(when, sizeof(when), f.fault_at, d->now);
+		ck_say(&k, L_FAIL, "the fetcher's last pass stopped %s: %s",
+		    when, db_fault_str((int)f.fault));
+		if (fault == DB_FAULT_NONE)
+			ck_fix(&k, "run \"hearth-fetch%s\" once there is "
+			    "room: it stores what it missed", d->cflag);
+	}
+	ck_end(d, &k);
 }
 
 /*
@@ -500,6 +548,7 @@ fetch_lock_held(const char *path, long *pid)
 static void
 check_fetcher(struct doctor *d)
 {
+	struct stats_fetch	 sf;
 	struct check	 k;
 	int64_t		 last[ONE_COL__MAX] = { 0 };
 	int64_t		 feeds[CHECKED_COL__MAX] = { 0 };
@@ -519,7 +568,8 @@ check_fetcher(struct doctor *d)
 	sample = last[ONE_COL_VALUE];
 	checked = feeds[CHECKED_COL_LAST];
 	nfeeds = feeds[CHECKED_COL_ENABLED];
-	ended = stats_fetch_ended(d->conf->stats_file);
+	stats_fetch_read(d->conf->stats_file, &sf);
+	ended = sf.ended;
 	if (sample > d->newest) {
 		d->newest = sample;
 		what = "its sample";
@@ -1059,6 +1109,7 @@ cmd_doctor(struct ctl *c, int argc, char **argv)
 
 	check_config(&d);
 	check_database(&d);
+	check_storage(&d);
 	check_schema(&d);
 	check_journal(&d);
 	if (d.deep)

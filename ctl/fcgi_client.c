@@ -43,18 +43,11 @@ fcgi_answer_release(struct fcgi_answer *a)
 void
 fcgi_record(struct buf *b, int type, int id, const void *p, size_t n)
 {
-	unsigned char	 h[8];
+	unsigned char	 h[FCGI_HEADER_LEN];
 	static const char zero[8];
 	size_t		 pad = (8 - n % 8) % 8;
 
-	h[0] = 1;
-	h[1] = (unsigned char)type;
-	h[2] = (unsigned char)(id >> 8);
-	h[3] = (unsigned char)id;
-	h[4] = (unsigned char)(n >> 8);
-	h[5] = (unsigned char)n;
-	h[6] = (unsigned char)pad;
-	h[7] = 0;
+	fastcgi_header(h, type, id, n, pad);
 	buf_add(b, (const char *)h, sizeof(h));
 	if (n > 0)
 		buf_add(b, p, n);
@@ -110,9 +103,9 @@ fcgi_decode(const unsigned char *p, size_t n, int id, struct buf *out)
 		plen = p[off + 6];
 		if (n - off - 8 < clen + plen)
 			return 0;
-		if (rid == id && type == FCGI_T_STDOUT)
+		if (rid == id && type == FCGI_STDOUT)
 			buf_add(out, (const char *)p + off + 8, clen);
-		else if (rid == id && type == FCGI_T_END)
+		else if (rid == id && type == FCGI_END_REQUEST)
 			/* protocolStatus, after the 4-byte appStatus */
 			return clen >= 5 && p[off + 8 + 4] == 0 ? 1 : -1;
 		off += 8 + clen + plen;
@@ -251,14 +244,14 @@ request_bytes(struct buf *req, const char *const *params)
 	size_t		 i;
 
 	buf_init(&nv);
-	fcgi_record(req, FCGI_T_BEGIN, FCGI_ID, begin, sizeof(begin));
+	fcgi_record(req, FCGI_BEGIN_REQUEST, FCGI_ID, begin, sizeof(begin));
 	for (i = 0; params[i] != NULL && params[i + 1] != NULL; i += 2)
 		fcgi_nv(&nv, params[i], params[i + 1]);
 	for (i = 0; i < nv.len; i += 65528)
-		fcgi_record(req, FCGI_T_PARAMS, FCGI_ID, nv.p + i,
+		fcgi_record(req, FCGI_PARAMS, FCGI_ID, nv.p + i,
 		    nv.len - i < 65528 ? nv.len - i : 65528);
-	fcgi_record(req, FCGI_T_PARAMS, FCGI_ID, NULL, 0);
-	fcgi_record(req, FCGI_T_STDIN, FCGI_ID, NULL, 0);
+	fcgi_record(req, FCGI_PARAMS, FCGI_ID, NULL, 0);
+	fcgi_record(req, FCGI_STDIN, FCGI_ID, NULL, 0);
 	if (nv.oom)
 		req->oom = 1;
 	buf_release(&nv);

@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "buf.h"
+#include "fastcgi.h"
 
 /* How a request ended; fcgi_result_str() names each. */
 enum fcgi_result {
@@ -37,12 +38,5 @@ void		 fcgi_record(struct buf *, int, int, const void *, size_t);
 void		 fcgi_nv(struct buf *, const char *, const char *);
 int		 fcgi_decode(const unsigned char *, size_t, int, struct buf *);
 int		 fcgi_cgi_head(const char *, size_t, int *, size_t *);
-
-#define FCGI_T_BEGIN	1
-#define FCGI_T_END	3
-#define FCGI_T_PARAMS	4
-#define FCGI_T_STDIN	5
-#define FCGI_T_STDOUT	6
-#define FCGI_T_STDERR	7
 
 #endif

@@ -36,12 +36,12 @@ test_encode(void)
 	    u[2] == 0 && u[3] == 1 && u[4] == 299 - 256,
 	    "a 299-byte value: a four-byte length with the high bit set");
 	buf_reset(&b);
-	fcgi_record(&b, FCGI_T_PARAMS, 1, "abc", 3);
+	fcgi_record(&b, FCGI_PARAMS, 1, "abc", 3);
 	u = (const unsigned char *)b.p;
-	T_OK(b.len == 16 && u[0] == 1 && u[1] == FCGI_T_PARAMS && u[3] == 1 &&
+	T_OK(b.len == 16 && u[0] == 1 && u[1] == FCGI_PARAMS && u[3] == 1 &&
 	    u[5] == 3 && u[6] == 5, "a record is padded to 8 bytes");
 	buf_reset(&b);
-	fcgi_record(&b, FCGI_T_STDIN, 1, NULL, 0);
+	fcgi_record(&b, FCGI_STDIN, 1, NULL, 0);
 	T_OK(b.len == 8, "an empty record is its header alone");
 	buf_release(&b);
 }
@@ -55,13 +55,13 @@ answer(struct buf *b, int id, const char *out, size_t chunk, int proto)
 	size_t				 n = strlen(out), i;
 
 	for (i = 0; i < n; i += chunk)
-		fcgi_record(b, FCGI_T_STDOUT, id, out + i,
+		fcgi_record(b, FCGI_STDOUT, id, out + i,
 		    n - i < chunk ? n - i : chunk);
-	fcgi_record(b, FCGI_T_STDERR, id, "log", 3);
-	fcgi_record(b, FCGI_T_STDOUT, id, NULL, 0);
+	fcgi_record(b, FCGI_STDERR, id, "log", 3);
+	fcgi_record(b, FCGI_STDOUT, id, NULL, 0);
 	memcpy(e, end, sizeof(e));
 	e[4] = (unsigned char)proto;
-	fcgi_record(b, FCGI_T_END, id, e, sizeof(e));
+	fcgi_record(b, FCGI_END_REQUEST, id, e, sizeof(e));
 }
 
 static void
@@ -143,7 +143,7 @@ serve_one(int lfd, const char *text)
 	while (got < sizeof(in) && (r = read(c, in + got, sizeof(in) -
 	    got)) > 0) {
 		got += (size_t)r;
-		if (got >= 8 && in[got - 8 + 1] == FCGI_T_STDIN &&
+		if (got >= 8 && in[got - 8 + 1] == FCGI_STDIN &&
 		    in[got - 8 + 4] == 0 && in[got - 8 + 5] == 0)
 			break;
 	}

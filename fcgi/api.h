@@ -129,6 +129,7 @@ int		 gr_auth(struct req *, int);
 void		 gr_common_headers(struct req *);
 int		 gr_answer_text(struct req *, int, const char *);
 int		 gr_answer_ok(struct req *);
+void		 gr_json_begin(struct req *, struct json *);
 int		 gr_json_done(struct req *, struct json *);
 void		 gr_label_str(struct json *, const char *, const char *,
 		    struct buf *);
@@ -195,6 +196,7 @@ int		 api_mf_feed_delete(struct req *);
 int		 api_mf_feed_refresh(struct req *);
 int		 api_mf_feeds_refresh(struct req *);
 int		 api_mf_feed_icon(struct req *);
+int		 api_mf_icon(struct req *);
 int		 api_mf_feed_mark(struct req *);
 int		 api_mf_counters(struct req *);
 int		 api_mf_discover(struct req *);

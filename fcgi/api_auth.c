@@ -28,6 +28,7 @@
 #define PW_TAG		"pw:"	/* label of a token tied to a password */
 #define PW_TAG_HEX	16	/* digits of the password hash's SHA-256 */
 #define GREADER_KEEP	100	/* Google Reader tokens kept per user */
+#define GREADER_LIFE	(30 * 86400)	/* a Google Reader token, unused */
 
 /*
  * A (name, password) pair whose scrypt check succeeded, remembered so a
@@ -480,8 +481,28 @@ is_hex(const char *s, size_t n)
 }
 
 /*
+ * When a token of kind issued or used now expires: a Google Reader
+ * token GREADER_LIFE after its last use, 0 (never) for the others.
+ */
+static int64_t
+token_expiry(const char *kind, time_t now)
+{
+	return strcmp(kind, "greader") == 0 ? (int64_t)now + GREADER_LIFE : 0;
+}
+
+/* Bind expiry to parameter i of st: NULL for 0 (never). */
+static int
+bind_expiry(sqlite3_stmt *st, int i, int64_t expiry)
+{
+	if (expiry == 0)
+		return sqlite3_bind_null(st, i);
+	return sqlite3_bind_int64(st, i, expiry);
+}
+
+/*
  * Look up a token of kind by its SHA-256.  A token whose label ties it
  * to an API password is good only while that password is the user's.
+ * Using a Google Reader token renews its lifetime.
  */
 static int
 token_check(struct req *r, const char *tok, size_t len, const char *kind)
@@ -550,6 +571,7 @@ token_check(struct req *r, const char *tok, size_t len, const char *kind)
 		if ((st = db_stmt(r->db, STMT_API_TOKEN_TOUCH)) == NULL ||
 		    sqlite3_bind_int64(st, 1, tid) != SQLITE_OK ||
 		    sqlite3_bind_int64(st, 2, now) != SQLITE_OK ||
+		    bind_expiry(st, 3, token_expiry(kind, now)) != SQLITE_OK ||
 		    db_step(st) == -1)
 			log_warnx("token of %s: last use not recorded",
 			    r->user_name);
@@ -659,8 +681,9 @@ out:
  * Issue a token of kind ('api' or 'greader') to the signed-in user: a
  * random 64-digit hex token, stored as its SHA-256 and tied to the
  * user's current API password (changing or clearing the password ends
- * it), written into out (reset first).  Returns 0, or -1 (logged; out
- * is then not a token).
+ * it), written into out (reset first).  A Google Reader token expires
+ * GREADER_LIFE after its last use.  Returns 0, or -1 (logged; out is
+ * then not a token).
  */
 int
 api_token_issue(struct req *r, const char *kind, struct buf *out)
@@ -668,6 +691,7 @@ api_token_issue(struct req *r, const char *kind, struct buf *out)
 	sqlite3_stmt	*st = NULL;
 	struct buf	 hash, tag;
 	const char	*s;
+	time_t		 now = time(NULL);
 	int		 rc = -1, v;
 
 	buf_init(&hash);
@@ -697,7 +721,8 @@ api_token_issue(struct req *r, const char *kind, struct buf *out)
 	    SQLITE_OK ||
 	    sqlite3_bind_text(st, 4, tag.p, (int)tag.len, SQLITE_STATIC) !=
 	    SQLITE_OK ||
-	    sqlite3_bind_int64(st, 5, time(NULL)) != SQLITE_OK ||
+	    sqlite3_bind_int64(st, 5, now) != SQLITE_OK ||
+	    bind_expiry(st, 6, token_expiry(kind, now)) != SQLITE_OK ||
 	    db_step(st) == -1)
 		goto out;
 	db_stmt_done(st);

@@ -81,6 +81,7 @@ main(void)
 	int		 rc;
 
 	buf_init(&b);
+	T_ROWS();
 	for (i = 0; i < sizeof(basic) / sizeof(basic[0]); i++) {
 		rc = api_basic_parse(basic[i].hdr, &b, &name, &pw);
 		if (basic[i].name == NULL) {
@@ -95,6 +96,8 @@ main(void)
 			T_STR(pw, basic[i].pw, "Basic password");
 		}
 	}
+	T_ROWS_END("api_basic_parse: %zu headers", i);
+	T_ROWS();
 	for (i = 0; i < sizeof(glogin) / sizeof(glogin[0]); i++) {
 		t = api_googlelogin_parse(glogin[i].hdr, &n);
 		if (glogin[i].tok == NULL) {
@@ -107,12 +110,15 @@ main(void)
 		    "GoogleLogin \"%s\" gives %s", glogin[i].hdr,
 		    glogin[i].tok);
 	}
+	T_ROWS_END("api_googlelogin_parse: %zu headers", i);
+	T_ROWS();
 	for (i = 0; i < sizeof(trim) / sizeof(trim[0]); i++) {
 		t = api_trim(trim[i].in, &n);
 		T_OK(t != NULL && n == strlen(trim[i].out) &&
 		    strncmp(t, trim[i].out, n) == 0, "trim \"%s\"",
 		    trim[i].in);
 	}
+	T_ROWS_END("api_trim: %zu rows", i);
 	T_OK(api_trim(NULL, &n) == NULL && n == 0, "trim NULL");
 	buf_release(&b);
 	return T_DONE();

@@ -171,10 +171,14 @@ ids_member(struct req *r, struct json *j, const char *key, enum stmt s)
 	sqlite3_stmt	*st;
 	int		 step, n = 0;
 
+	buf_hold(b);
 	json_str(j, key, "");
-	if (j->err || b->oom || b->len < 2 || b->p[b->len - 1] != '"')
+	if (j->err || b->oom || b->len < 2 || b->p[b->len - 1] != '"') {
+		buf_unhold(b);
 		return -1;
+	}
 	b->p[--b->len] = '\0';
+	buf_unhold(b);
 	if ((st = user_stmt(r, s)) == NULL)
 		return -1;
 	while ((step = db_step(st)) == 1) {
@@ -201,14 +205,14 @@ groups(struct req *r, struct json *j)
 	int		 step;
 
 	if ((none = one_int(user_stmt(r, STMT_CATEGORY_NONE_USED), -1)) ==
-	    -1 || (st = user_stmt(r, STMT_CATEGORY_LIST)) == NULL)
+	    -1 || (st = user_stmt(r, STMT_CATEGORY_TITLES)) == NULL)
 		return -1;
 	json_arr_open(j, "groups");
 	while ((step = db_step(st)) == 1) {
 		json_obj_open(j, NULL);
-		json_int(j, "id", sqlite3_column_int64(st, CATEGORY_LIST_ID));
+		json_int(j, "id", sqlite3_column_int64(st, CATEGORY_COL_ID));
 		json_str(j, "title", (const char *)sqlite3_column_text(st,
-		    CATEGORY_LIST_TITLE));
+		    CATEGORY_COL_TITLE));
 		json_close(j);
 	}
 	db_stmt_done(st);

@@ -48,8 +48,20 @@ gr_answer_ok(struct req *r)
 }
 
 /*
- * Finish a JSON answer: its type and no caching; 0.  A writer that was
- * misused is a bug: -1 (a 500), logged.
+ * Start a JSON answer in j: its type and no caching, set before the
+ * body, which may go out in pieces as it is written.
+ */
+void
+gr_json_begin(struct req *r, struct json *j)
+{
+	r->resp.type = JSON_TYPE;
+	resp_header(r, "Cache-Control", "no-store");
+	json_init(j, &r->resp.body);
+}
+
+/*
+ * Finish a JSON answer: 0.  A writer that was misused is a bug: -1 (a
+ * 500), logged.
  */
 int
 gr_json_done(struct req *r, struct json *j)
@@ -59,8 +71,6 @@ gr_json_done(struct req *r, struct json *j)
 		buf_reset(&r->resp.body);
 		return -1;
 	}
-	r->resp.type = JSON_TYPE;
-	resp_header(r, "Cache-Control", "no-store");
 	return 0;
 }
 
@@ -141,7 +151,7 @@ api_greader_login(struct req *r)
 	resp_header(r, "Cache-Control", "no-store");
 	if ((out = api_param(r, "output")) != NULL &&
 	    strcmp(out, "json") == 0) {
-		json_init(&j, &r->resp.body);
+		gr_json_begin(r, &j);
 		json_obj_open(&j, NULL);
 		json_str(&j, "SID", tok.p);
 		json_str(&j, "LSID", tok.p);
@@ -183,7 +193,7 @@ gr_user_info(struct req *r)
 	char		 id[24];
 
 	snprintf(id, sizeof(id), "%lld", (long long)r->user_id);
-	json_init(&j, &r->resp.body);
+	gr_json_begin(r, &j);
 	json_obj_open(&j, NULL);
 	json_str(&j, "userId", id);
 	json_str(&j, "userName", r->user_name);
@@ -206,6 +216,39 @@ gr_label_str(struct json *j, const char *key, const char *name, struct buf *tmp)
 	json_str(j, key, tmp->oom ? "" : tmp->p);
 }
 
+/*
+ * The absolute URL of icon id, public through its token (/icon/ID/TOKEN,
+ * page_icon_shared()), into b: base_url when set, else this request's
+ * scheme and Host, and the path prefix.  Empty when there is no token
+ * or no usable host: apps show their own placeholder then.
+ */
+static void
+gr_icon_url(struct req *r, struct buf *b, int64_t id, const char *token)
+{
+	const char	*base = r->app->conf.base_url, *host;
+	size_t		 n;
+
+	buf_reset(b);
+	if (id <= 0 || token == NULL || *token == '\0')
+		return;
+	if (*base != '\0') {
+		n = strlen(base);
+		buf_add(b, base, n > 0 && base[n - 1] == '/' ? n - 1 : n);
+	} else {
+		host = req_env(r, "HTTP_HOST");
+		if (host == NULL || *host == '\0' || strspn(host,
+		    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "0123456789.-:[]") != strlen(host))
+			return;
+		buf_printf(b, "%s://%s", r->https ? "https" : "http", host);
+		buf_add(b, r->app->prefix, r->app->prefix_len);
+	}
+	BUF_LIT(b, "/icon/");
+	buf_int(b, id);
+	buf_putc(b, '/');
+	buf_puts(b, token);
+}
+
 /* GET subscription/list: every feed with its folder. */
 static int
 gr_sub_list(struct req *r)
@@ -217,7 +260,7 @@ gr_sub_list(struct req *r)
 	int		 n;
 
 	buf_init(&tmp);
-	json_init(&j, &r->resp.body);
+	gr_json_begin(r, &j);
 	json_obj_open(&j, NULL);
 	json_arr_open(&j, "subscriptions");
 	if ((st = db_stmt(r->db, STMT_GREADER_SUBS)) == NULL) {
@@ -228,8 +271,8 @@ gr_sub_list(struct req *r)
 	while ((n = db_step(st)) == 1) {
 		json_obj_open(&j, NULL);
 		buf_reset(&tmp);
-		buf_printf(&tmp, "feed/%lld", (long long)
-		    sqlite3_column_int64(st, GR_SUB_COL_ID));
+		BUF_LIT(&tmp, "feed/");
+		buf_int(&tmp, sqlite3_column_int64(st, GR_SUB_COL_ID));
 		json_str(&j, "id", tmp.p);
 		json_str(&j, "title", (const char *)sqlite3_column_text(st,
 		    GR_SUB_COL_TITLE));
@@ -247,12 +290,13 @@ gr_sub_list(struct req *r)
 		    GR_SUB_COL_URL));
 		s = (const char *)sqlite3_column_text(st, GR_SUB_COL_SITE_URL);
 		json_str(&j, "htmlUrl", s != NULL ? s : "");
-		/* Icons are behind the web sign-in: none an app can fetch. */
-		json_str(&j, "iconUrl", "");
-		buf_reset(&tmp);
-		buf_printf(&tmp, "%lld", (long long)
-		    sqlite3_column_int64(st, GR_SUB_COL_CREATED_AT) * 1000);
-		json_str(&j, "firstitemmsec", tmp.p);
+		gr_icon_url(r, &tmp,
+		    sqlite3_column_int64(st, GR_SUB_COL_ICON_ID),
+		    (const char *)sqlite3_column_text(st,
+		    GR_SUB_COL_ICON_TOKEN));
+		json_str(&j, "iconUrl", tmp.p != NULL ? tmp.p : "");
+		json_int_str(&j, "firstitemmsec", sqlite3_column_int64(st,
+		    GR_SUB_COL_CREATED_AT) * 1000);
 		json_close(&j);
 	}
 	db_stmt_done(st);
@@ -310,13 +354,13 @@ gr_tag_list(struct req *r)
 	int		 n;
 
 	buf_init(&tmp);
-	json_init(&j, &r->resp.body);
+	gr_json_begin(r, &j);
 	json_obj_open(&j, NULL);
 	json_arr_open(&j, "tags");
 	json_obj_open(&j, NULL);
 	json_str(&j, "id", GR_STATE "starred");
 	json_close(&j);
-	if ((st = db_stmt(r->db, STMT_GREADER_LABELS)) == NULL) {
+	if ((st = db_stmt(r->db, STMT_CATEGORY_TITLES)) == NULL) {
 		buf_release(&tmp);
 		return -1;
 	}
@@ -324,7 +368,7 @@ gr_tag_list(struct req *r)
 	while ((n = db_step(st)) == 1) {
 		json_obj_open(&j, NULL);
 		gr_label_str(&j, "id", (const char *)sqlite3_column_text(st,
-		    ONE_COL_VALUE),
+		    CATEGORY_COL_TITLE),
 		    &tmp);
 		json_str(&j, "type", "folder");
 		json_close(&j);
@@ -340,92 +384,130 @@ gr_tag_list(struct req *r)
 }
 
 static void
-count_obj(struct json *j, const char *id, int64_t count, int64_t newest,
-    struct buf *tmp)
+count_obj(struct json *j, const char *id, int64_t count, int64_t newest)
 {
 	json_obj_open(j, NULL);
 	json_str(j, "id", id);
 	json_int(j, "count", count);
-	buf_reset(tmp);
-	buf_printf(tmp, "%lld", (long long)newest * 1000000);
-	json_str(j, "newestItemTimestampUsec", tmp->oom ? "0" : tmp->p);
+	json_int_str(j, "newestItemTimestampUsec", newest * 1000000);
 	json_close(j);
 }
 
-/* GET unread-count: per feed, per label, and the reading list. */
+/* A category's unread entries, summed from its feeds'. */
+struct label_count {
+	int64_t		 id;
+	int64_t		 count;
+	int64_t		 newest;
+};
+
+/*
+ * GET unread-count: per feed, per label, and the reading list.  The
+ * feeds come by category, so each label's sum is made in the same walk.
+ */
 static int
 gr_unread_count(struct req *r)
 {
-	sqlite3_stmt	*st;
-	struct json	 j;
-	struct buf	 tmp, id;
-	const char	*s;
-	int64_t		 total = 0, newest = 0, c, t, cat;
-	int		 n, k, pass;
+	sqlite3_stmt		*st;
+	struct json		 j;
+	struct buf		 id;
+	struct label_count	*lc = NULL, *p;
+	int64_t			 total = 0, newest = 0, cat, c, t;
+	const char		*name;
+	size_t			 nl = 0, cap = 0, i;
+	int			 n, k, rc = -1;
 
-	buf_init(&tmp);
 	buf_init(&id);
-	json_init(&j, &r->resp.body);
+	gr_json_begin(r, &j);
 	json_obj_open(&j, NULL);
 	json_arr_open(&j, "unreadcounts");
 	if ((st = db_stmt(r->db, STMT_GREADER_UNREAD_FEEDS)) == NULL)
-		goto fail;
+		goto out;
 	sqlite3_bind_int64(st, 1, r->user_id);
 	while ((n = db_step(st)) == 1) {
+		cat = sqlite3_column_int64(st, GR_UNREAD_COL_CATEGORY_ID);
 		c = sqlite3_column_int64(st, GR_UNREAD_COL_COUNT);
 		t = sqlite3_column_int64(st, GR_UNREAD_COL_NEWEST);
 		total += c;
 		if (t > newest)
 			newest = t;
 		buf_reset(&id);
-		buf_printf(&id, "feed/%lld", (long long)
-		    sqlite3_column_int64(st, GR_UNREAD_COL_STREAM));
-		count_obj(&j, id.oom ? "" : id.p, c, t, &tmp);
+		BUF_LIT(&id, "feed/");
+		buf_int(&id, sqlite3_column_int64(st, GR_UNREAD_COL_FEED_ID));
+		count_obj(&j, id.oom ? "" : id.p, c, t);
+		if (cat == 0)
+			continue;
+		if (nl == 0 || lc[nl - 1].id != cat) {
+			if (nl == cap) {
+				cap = cap == 0 ? 16 : cap * 2;
+				if ((p = reallocarray(lc, cap, sizeof(*lc))) ==
+				    NULL) {
+					log_warn("unread-count");
+					n = -1;
+					break;
+				}
+				lc = p;
+			}
+			lc[nl].id = cat;
+			lc[nl].count = lc[nl].newest = 0;
+			nl++;
+		}
+		lc[nl - 1].count += c;
+		if (t > lc[nl - 1].newest)
+			lc[nl - 1].newest = t;
 	}
 	db_stmt_done(st);
-	/* Folders, then labels on entries (a folder's name wins). */
-	for (pass = 0; pass < 2; pass++) {
-		if (n == -1 || (st = db_stmt(r->db, pass == 0 ?
-		    STMT_GREADER_UNREAD_LABELS : STMT_GREADER_UNREAD_TAGS)) ==
-		    NULL)
-			goto fail;
-		sqlite3_bind_int64(st, 1, r->user_id);
-		while ((n = db_step(st)) == 1) {
-			s = (const char *)sqlite3_column_text(st,
-			    GR_UNREAD_COL_STREAM);
-			k = pass == 1 ? subs_category_get(r->db, r->user_id,
-			    s, 0, &cat) : 0;
-			if (k == -1) {
-				n = -1;
-				break;
-			}
-			if (k == 1)
-				continue;
-			buf_reset(&id);
-			BUF_LIT(&id, GR_LABEL);
-			buf_puts(&id, s);
-			count_obj(&j, id.oom ? "" : id.p,
-			    sqlite3_column_int64(st, GR_UNREAD_COL_COUNT),
-			    sqlite3_column_int64(st, GR_UNREAD_COL_NEWEST),
-			    &tmp);
-		}
-		db_stmt_done(st);
+	if (n == -1 || (st = db_stmt(r->db, STMT_CATEGORY_TITLES)) == NULL)
+		goto out;
+	/* The labels by title; lc is by id, as feed_count's key. */
+	sqlite3_bind_int64(st, 1, r->user_id);
+	while ((n = db_step(st)) == 1) {
+		cat = sqlite3_column_int64(st, CATEGORY_COL_ID);
+		for (i = 0; i < nl && lc[i].id != cat; i++)
+			continue;
+		if (i == nl)
+			continue;
+		buf_reset(&id);
+		BUF_LIT(&id, GR_LABEL);
+		buf_puts(&id, (const char *)sqlite3_column_text(st,
+		    CATEGORY_COL_TITLE));
+		count_obj(&j, id.oom ? "" : id.p, lc[i].count, lc[i].newest);
 	}
+	db_stmt_done(st);
+	/* Then the labels on entries, but those a folder's name hides. */
+	if (n == -1 || (st = db_stmt(r->db, STMT_GREADER_UNREAD_TAGS)) ==
+	    NULL)
+		goto out;
+	sqlite3_bind_int64(st, 1, r->user_id);
+	while ((n = db_step(st)) == 1) {
+		name = (const char *)sqlite3_column_text(st, GR_TAG_COL_NAME);
+		if ((k = subs_category_get(r->db, r->user_id, name, 0,
+		    &cat)) == -1) {
+			n = -1;
+			break;
+		}
+		if (k == 1)
+			continue;
+		buf_reset(&id);
+		BUF_LIT(&id, GR_LABEL);
+		buf_puts(&id, name);
+		count_obj(&j, id.oom ? "" : id.p, sqlite3_column_int64(st,
+		    GR_TAG_COL_COUNT), sqlite3_column_int64(st,
+		    GR_TAG_COL_NEWEST));
+	}
+	db_stmt_done(st);
 	if (n == -1)
-		goto fail;
-	count_obj(&j, GR_STATE "reading-list", total, newest, &tmp);
+		goto out;
+	count_obj(&j, GR_STATE "reading-list", total, newest);
 	json_close(&j);
 	json_int(&j, "max", total);
 	json_close_all(&j);
-	if (tmp.oom || id.oom)
+	if (id.oom)
 		r->resp.body.oom = 1;
-	buf_release(&tmp);
+	rc = gr_json_done(r, &j);
+out:
+	free(lc);
 	buf_release(&id);
-	return gr_json_done(r, &j);
-fail:
-	buf_release(&tmp);
-	buf_release(&id);
-	return -1;
+	return rc;
 }
 
 /*

@@ -200,25 +200,79 @@ etag_matches(const char *inm, const char *etag)
 }
 
 /*
+ * The Atom document of the page pg of stream q (s as the client named
+ * it); newest is the newest item's time.  0, or -1 on a database error.
+ */
+static int
+atom_write(struct req *r, const struct gr_query *q, const struct gr_page *pg,
+    const char *s, int64_t newest, struct buf *tmp, struct buf *scratch)
+{
+	struct buf	*b = &r->resp.body;
+	sqlite3_stmt	*st;
+	int		 n;
+
+	XML_LIT(b, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+	    "<feed xmlns=\"http://www.w3.org/2005/Atom\""
+	    " xmlns:gr=\"http://www.google.com/schemas/reader/atom/\">\n"
+	    "<generator>hearth</generator>\n<id>" GR_STREAM_TAG);
+	xml_puts(b, q->sid.len > 0 ? q->sid.p : (s != NULL ? s : ""));
+	XML_LIT(b, "</id>\n<title type=\"html\">");
+	html_as_xml(b, q->title.len > 0 ? q->title.p : "", tmp);
+	XML_LIT(b, "</title>\n");
+	if (q->site.len > 0)
+		link_alt(b, q->site.p);
+	buf_reset(tmp);
+	gr_continuation(tmp, pg);
+	if (tmp->len > 0) {
+		XML_LIT(b, "<gr:continuation>");
+		xml_puts(b, tmp->p);
+		XML_LIT(b, "</gr:continuation>\n");
+	}
+	/* The newest item's time, not now: the body, and so the ETag, only
+	 * changes with the items. */
+	XML_LIT(b, "<updated>");
+	gr_rfc3339(b, newest);
+	XML_LIT(b, "</updated>\n");
+	buf_reset(tmp);
+	gr_id_array(tmp, pg->id, pg->n);
+	if (tmp->oom || (st = db_stmt(r->db, STMT_GREADER_ITEMS)) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, r->user_id);
+	sqlite3_bind_text(st, 2, tmp->p, (int)tmp->len, SQLITE_STATIC);
+	while ((n = db_step(st)) == 1)
+		if (entry_atom(r, b, st, scratch) == -1) {
+			n = -1;
+			break;
+		}
+	db_stmt_done(st);
+	if (n == -1)
+		return -1;
+	XML_LIT(b, "</feed>\n");
+	return 0;
+}
+
+/*
  * GET /reader/atom/<stream>: a page of the stream as an Atom feed in
  * Google Reader's dialect (newsboat's feedhq backend reads it), with a
  * gr:continuation when more remain.  The ETag is a digest of the body,
  * which spells out read state, so a conditional GET gets 304 until an
- * item comes, goes or changes state.  A stream that names nothing of
- * the user's is a 404: newsboat shows the feed as failed.
+ * item comes, goes or changes state.  The headers go before the body,
+ * so a body too long to hold is written twice, from one snapshot: once
+ * for its digest, once to be sent.  A stream that names nothing of the
+ * user's is a 404: newsboat shows the feed as failed.
  */
 int
 api_greader_atom(struct req *r)
 {
 	struct gr_query	 q;
 	struct gr_page	 pg;
-	sqlite3_stmt	*st = NULL;
-	struct buf	*b = &r->resp.body;
+	struct sha256	 ctx;
 	struct buf	 sid, tmp, etag, scratch;
+	unsigned char	 d[SHA256_LEN];
 	const char	*s;
 	int64_t		 newest = 0;
 	size_t		 i;
-	int		 n, rc = -1;
+	int		 n, gone, rc = -1;
 
 	memset(&pg, 0, sizeof(pg));
 	memset(&q, 0, sizeof(q));
@@ -236,71 +290,44 @@ api_greader_atom(struct req *r)
 		rc = 0;
 		goto out;
 	}
+	/* One snapshot: what is sent is what the ETag names. */
+	if (db_begin(r->db, 0) == -1)
+		goto out;
 	if (gr_page_read(r, &q, &pg) == -1)
 		goto out;
 	for (i = 0; i < pg.n; i++)
 		if (pg.crawl[i] > newest)
 			newest = pg.crawl[i];
-	XML_LIT(b, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
-	    "<feed xmlns=\"http://www.w3.org/2005/Atom\""
-	    " xmlns:gr=\"http://www.google.com/schemas/reader/atom/\">\n"
-	    "<generator>hearth</generator>\n<id>" GR_STREAM_TAG);
-	xml_puts(b, q.sid.len > 0 ? q.sid.p : (s != NULL ? s : ""));
-	XML_LIT(b, "</id>\n<title type=\"html\">");
-	html_as_xml(b, q.title.len > 0 ? q.title.p : "", &tmp);
-	XML_LIT(b, "</title>\n");
-	if (q.site.len > 0)
-		link_alt(b, q.site.p);
-	buf_reset(&tmp);
-	gr_continuation(&tmp, &pg);
-	if (tmp.len > 0) {
-		XML_LIT(b, "<gr:continuation>");
-		xml_puts(b, tmp.p);
-		XML_LIT(b, "</gr:continuation>\n");
-	}
-	/* The newest item's time, not now: the body, and so the ETag, only
-	 * changes with the items. */
-	XML_LIT(b, "<updated>");
-	gr_rfc3339(b, newest);
-	XML_LIT(b, "</updated>\n");
-	buf_reset(&tmp);
-	gr_id_array(&tmp, pg.id, pg.n);
-	if (tmp.oom || (st = db_stmt(r->db, STMT_GREADER_ITEMS)) == NULL)
-		goto out;
-	sqlite3_bind_int64(st, 1, r->user_id);
-	sqlite3_bind_text(st, 2, tmp.p, (int)tmp.len, SQLITE_STATIC);
-	while ((n = db_step(st)) == 1)
-		if (entry_atom(r, b, st, &scratch) == -1) {
-			n = -1;
-			break;
-		}
-	db_stmt_done(st);
+	crypto_sha256_init(&ctx);
+	resp_digest(r, &ctx);
+	n = atom_write(r, &q, &pg, s, newest, &tmp, &scratch);
+	gone = resp_digest_end(r, d);
 	if (n == -1)
 		goto out;
-	XML_LIT(b, "</feed>\n");
-	if (b->oom) {
+	if (r->resp.body.oom) {
 		rc = 0;
 		goto out;
 	}
-	buf_reset(&tmp);
-	crypto_sha256_hex(&tmp, b->p, b->len);
 	buf_putc(&etag, '"');
-	if (!tmp.oom)
-		buf_add(&etag, tmp.p, ETAG_HEX);
+	for (i = 0; i < ETAG_HEX / 2; i++)
+		buf_printf(&etag, "%02x", d[i]);
 	buf_putc(&etag, '"');
-	if (tmp.oom || etag.oom)
+	if (etag.oom)
 		goto out;
 	resp_header(r, "ETag", etag.p);
 	resp_header(r, "Cache-Control", "private, no-cache");
 	r->resp.type = "application/atom+xml; charset=utf-8";
 	if (etag_matches(req_env(r, "HTTP_IF_NONE_MATCH"), etag.p)) {
-		buf_reset(b);
+		buf_reset(&r->resp.body);
 		r->resp.status = 304;
-	}
+	} else if (gone && atom_write(r, &q, &pg, s, newest, &tmp,
+	    &scratch) == -1)
+		goto out;
 	rc = 0;
 out:
+	db_rollback(r->db);
 	if (rc == -1)
-		buf_reset(b);
+		buf_reset(&r->resp.body);
 	gr_page_release(&pg);
 	gr_query_release(&q);
 	buf_release(&sid);

@@ -468,7 +468,7 @@ gr_quickadd(struct req *r)
 
 	buf_init(&url);
 	buf_init(&sid);
-	json_init(&j, &r->resp.body);
+	gr_json_begin(r, &j);
 	if (feed_url(api_param(r, "quickadd"), &url) == -1) {
 		json_obj_open(&j, NULL);
 		json_str(&j, "query", req_param(r, "quickadd"));
@@ -659,15 +659,16 @@ fail:
 int
 gr_sub_export(struct req *r)
 {
+	/* Before the body, which may go out in pieces as it is written. */
+	r->resp.type = "application/xml; charset=utf-8";
+	resp_header(r, "Content-Disposition",
+	    "attachment; filename=\"hearth.opml\"");
+	resp_header(r, "Cache-Control", "no-store");
 	if (subs_opml_export(r->db, r->user_id, r->user_name,
 	    &r->resp.body, NULL) == -1) {
 		buf_reset(&r->resp.body);
 		return -1;
 	}
-	r->resp.type = "application/xml; charset=utf-8";
-	resp_header(r, "Content-Disposition",
-	    "attachment; filename=\"hearth.opml\"");
-	resp_header(r, "Cache-Control", "no-store");
 	return 0;
 }
 

@@ -28,7 +28,15 @@
 void
 gr_item_id(struct buf *b, int64_t id)
 {
-	buf_printf(b, GR_ITEM_PREFIX "%016llx", (unsigned long long)id);
+	static const char	 hex[] = "0123456789abcdef";
+	char			 d[16];
+	uint64_t		 u = (uint64_t)id;
+	int			 i;
+
+	for (i = 15; i >= 0; i--, u >>= 4)
+		d[i] = hex[u & 0xf];
+	BUF_LIT(b, GR_ITEM_PREFIX);
+	buf_add(b, d, sizeof(d));
 }
 
 /*
@@ -145,12 +153,9 @@ gr_stream_arg(struct req *r, const char *marker, struct buf *out)
 void
 gr_rfc3339(struct buf *b, int64_t t)
 {
-	struct tm	 tm;
-	time_t		 tt = (time_t)t;
-	char		 s[32];
+	char	 s[TIME_RFC3339];
 
-	if (gmtime_r(&tt, &tm) == NULL ||
-	    strftime(s, sizeof(s), "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+	if (time_rfc3339(s, t) == -1)
 		strlcpy(s, "1970-01-01T00:00:00Z", sizeof(s));
 	buf_puts(b, s);
 }
@@ -648,8 +653,11 @@ gr_id_array(struct buf *b, const int64_t *id, size_t n)
 	size_t	 i;
 
 	buf_putc(b, '[');
-	for (i = 0; i < n; i++)
-		buf_printf(b, "%s%lld", i > 0 ? "," : "", (long long)id[i]);
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			buf_putc(b, ',');
+		buf_int(b, id[i]);
+	}
 	buf_putc(b, ']');
 }
 
@@ -669,19 +677,14 @@ gr_items_ids(struct req *r)
 	if (gr_query_parse(r, api_param(r, "s"), N_DEFAULT, IDS_MAX, &q) ==
 	    -1 || gr_page_read(r, &q, &pg) == -1)
 		goto out;
-	json_init(&j, &r->resp.body);
+	gr_json_begin(r, &j);
 	json_obj_open(&j, NULL);
 	json_arr_open(&j, "itemRefs");
 	for (i = 0; i < pg.n; i++) {
 		json_obj_open(&j, NULL);
-		buf_reset(&tmp);
-		buf_printf(&tmp, "%lld", (long long)pg.id[i]);
-		json_str(&j, "id", tmp.p);
-		json_arr_open(&j, "directStreamIds");
-		json_close(&j);
-		buf_reset(&tmp);
-		buf_printf(&tmp, "%lld", (long long)pg.crawl[i] * 1000000);
-		json_str(&j, "timestampUsec", tmp.p);
+		json_int_str(&j, "id", pg.id[i]);
+		JSON_MEMBERS(&j, "\"directStreamIds\":[]");
+		json_int_str(&j, "timestampUsec", pg.crawl[i] * 1000000);
 		json_close(&j);
 	}
 	json_close(&j);
@@ -723,7 +726,7 @@ item_categories(struct json *j, sqlite3_stmt *st, struct buf *tmp)
 
 /* An item's enclosures, into the open object; 0 or -1. */
 static int
-item_enclosures(struct req *r, struct json *j, int64_t id, struct buf *tmp)
+item_enclosures(struct req *r, struct json *j, int64_t id)
 {
 	sqlite3_stmt	*st;
 	const char	*type;
@@ -747,12 +750,9 @@ item_enclosures(struct req *r, struct json *j, int64_t id, struct buf *tmp)
 		    ENCLOSURE_COL_MIME_TYPE)) != NULL)
 			json_str(j, "type", type);
 		if (sqlite3_column_type(st, ENCLOSURE_COL_LENGTH) !=
-		    SQLITE_NULL) {
-			buf_reset(tmp);
-			buf_printf(tmp, "%lld", (long long)
-			    sqlite3_column_int64(st, ENCLOSURE_COL_LENGTH));
-			json_str(j, "length", tmp->oom ? "0" : tmp->p);
-		}
+		    SQLITE_NULL)
+			json_int_str(j, "length", sqlite3_column_int64(st,
+			    ENCLOSURE_COL_LENGTH));
 		json_close(j);
 	}
 	if (open)
@@ -777,12 +777,8 @@ item_json(struct req *r, struct json *j, sqlite3_stmt *st, struct buf *tmp)
 	buf_reset(tmp);
 	gr_item_id(tmp, id);
 	json_str(j, "id", tmp->p);
-	buf_reset(tmp);
-	buf_printf(tmp, "%lld", (long long)crawl * 1000);
-	json_str(j, "crawlTimeMsec", tmp->p);
-	buf_reset(tmp);
-	buf_printf(tmp, "%lld", (long long)crawl * 1000000);
-	json_str(j, "timestampUsec", tmp->p);
+	json_int_str(j, "crawlTimeMsec", crawl * 1000);
+	json_int_str(j, "timestampUsec", crawl * 1000000);
 	json_int(j, "published", pub);
 	json_int(j, "updated", upd);
 	json_str(j, "title", (const char *)sqlite3_column_text(st,
@@ -809,8 +805,8 @@ item_json(struct req *r, struct json *j, sqlite3_stmt *st, struct buf *tmp)
 	json_close(j);
 	json_obj_open(j, "origin");
 	buf_reset(tmp);
-	buf_printf(tmp, "feed/%lld", (long long)sqlite3_column_int64(st,
-	    ENTRY_COL_FEED_ID));
+	BUF_LIT(tmp, "feed/");
+	buf_int(tmp, sqlite3_column_int64(st, ENTRY_COL_FEED_ID));
 	json_str(j, "streamId", tmp->p);
 	json_str(j, "title", (const char *)sqlite3_column_text(st,
 	    ENTRY_COL_FEED_TITLE));
@@ -829,7 +825,8 @@ item_json(struct req *r, struct json *j, sqlite3_stmt *st, struct buf *tmp)
 	json_str(j, "direction", "ltr");
 	json_str(j, "content", content != NULL ? content : "");
 	json_close(j);
-	if (item_enclosures(r, j, id, tmp) == -1)
+	if (sqlite3_column_int(st, GR_COL_ENCLOSED) &&
+	    item_enclosures(r, j, id) == -1)
 		return -1;
 	json_close(j);
 	if (tmp->oom)
@@ -920,7 +917,7 @@ gr_items_contents(struct req *r)
 	gr_id_array(&ids, id, n);
 	if (ids.oom)
 		goto out;
-	json_init(&j, &r->resp.body);
+	gr_json_begin(r, &j);
 	contents_head(&j, GR_STATE "reading-list", "Reading list", NULL);
 	if (items_json(r, &j, ids.p) == -1)
 		goto out;
@@ -959,7 +956,7 @@ gr_stream_contents(struct req *r)
 	gr_id_array(&tmp, pg.id, pg.n);
 	if (tmp.oom)
 		goto out;
-	json_init(&j, &r->resp.body);
+	gr_json_begin(r, &j);
 	contents_head(&j, q.sid.len > 0 ? q.sid.p : (s != NULL ? s : ""),
 	    q.title.len > 0 ? q.title.p : "", q.site.p);
 	if (items_json(r, &j, tmp.p) == -1)

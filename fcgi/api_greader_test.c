@@ -211,6 +211,7 @@ test_paging(struct db *d)
 	memset(&r, 0, sizeof(r));
 	r.db = d;
 	r.user_id = 1;
+	T_ROWS();
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
 		for (asc = 0; asc < 2; asc++) {
 			memset(&q, 0, sizeof(q));
@@ -261,6 +262,8 @@ test_paging(struct db *d)
 			    "newest first", ng, pages, nw);
 			exec(d, "DELETE FROM entry WHERE hash LIKE 'new%'");
 		}
+	T_ROWS_END("paging: %zu queries, both orders, as the whole list",
+	    i);
 	/* A query whose filters contradict reads nothing. */
 	memset(&q, 0, sizeof(q));
 	q.read = 1;
@@ -293,8 +296,9 @@ test_plans(struct db *d, const char *when)
 		{ STMT_GREADER_IDS_FEED_ASC, "entry_feed " },
 		{ STMT_GREADER_IDS_CATEGORY_ASC, "entry_category_published " },
 		{ STMT_GREADER_ITEMS, NULL },
-		{ STMT_GREADER_UNREAD_FEEDS, "entry_unread" },
-		{ STMT_GREADER_UNREAD_LABELS, "entry_unread" },
+		{ STMT_GREADER_UNREAD_FEEDS, "feed_count USING PRIMARY KEY" },
+		{ STMT_CATEGORY_TITLES, NULL },
+		{ STMT_GREADER_SUBS, NULL },
 		{ STMT_GREADER_MARK_READ, "entry_unread" },
 		{ STMT_API_TOKEN_GET, NULL },
 		{ STMT_API_TOKEN_TOUCH, NULL },
@@ -305,6 +309,7 @@ test_plans(struct db *d, const char *when)
 	int		 ok;
 
 	buf_init(&plan);
+	T_ROWS();
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		buf_reset(&plan);
 		ok = db_plan(d, t[i].s, &plan) == 0;
@@ -317,6 +322,8 @@ test_plans(struct db *d, const char *when)
 		T_OK(ok, "%s (%s): %s", stmt_name(t[i].s), when,
 		    plan.p != NULL ? plan.p : "no plan");
 	}
+	T_ROWS_END("query plans (%s): %zu statements, no scan, no temp b-tree",
+	    when, i);
 	buf_release(&plan);
 }
 
@@ -330,15 +337,20 @@ main(void)
 	size_t		 i;
 	int		 rc;
 
+	T_ROWS();
 	for (i = 0; times[i].in != NULL; i++)
 		T_OK(gr_time_arg(times[i].in, -1) == times[i].secs,
 		    "time %s: %lld seconds", times[i].in,
 		    (long long)times[i].secs);
+	T_ROWS_END("gr_time_arg: %zu times in every unit", i);
+	T_ROWS();
 	for (i = 0; i < sizeof(item_ids) / sizeof(item_ids[0]); i++)
 		T_OK(api_greader_item_id(item_ids[i].in) == item_ids[i].id,
 		    "item id \"%s\" is %lld", item_ids[i].in ? item_ids[i].in :
 		    "(null)", (long long)item_ids[i].id);
+	T_ROWS_END("api_greader_item_id: %zu ids", i);
 	buf_init(&b);
+	T_ROWS();
 	for (i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
 		rc = api_greader_raw_tail(tails[i].uri, tails[i].prefix,
 		    strlen(tails[i].prefix), tails[i].marker, &b);
@@ -351,6 +363,7 @@ main(void)
 			    tails[i].out, "raw %s: stream", tails[i].uri);
 		}
 	}
+	T_ROWS_END("api_greader_raw_tail: %zu paths", i);
 	b.len = 0;
 	gr_item_id(&b, 43);
 	T_STR(b.p, "tag:google.com,2005:reader/item/000000000000002b",

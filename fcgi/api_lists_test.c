@@ -114,14 +114,14 @@ test_plans(struct db *d, const char *when)
 		const char	*idx;
 		int		 sort;
 	} t[] = {
-		{ STMT_FEVER_REFRESHED, NULL, 0 },
+		{ STMT_FEVER_REFRESHED, "feed_success", 0 },
 		{ STMT_FEVER_FEEDS, NULL, 1 },
-		{ STMT_FEVER_FEEDS_GROUPS, NULL, 1 },
+		{ STMT_FEVER_FEEDS_GROUPS, "feed_count USING PRIMARY KEY", 0 },
 		{ STMT_FEVER_FAVICONS, NULL, 0 },
 		{ STMT_FEVER_ITEMS_SINCE, "INDEX entry_user ", 0 },
 		{ STMT_FEVER_ITEMS_MAX, "INDEX entry_user ", 0 },
 		{ STMT_FEVER_ITEMS_WITH, "PRIMARY KEY", 0 },
-		{ STMT_FEVER_TOTAL, "COVERING INDEX", 0 },
+		{ STMT_FEVER_TOTAL, "feed_count USING PRIMARY KEY", 0 },
 		{ STMT_FEVER_UNREAD_IDS, "COVERING INDEX entry_unread ", 0 },
 		{ STMT_FEVER_SAVED_IDS, "COVERING INDEX entry_starred ", 0 },
 		{ STMT_FEVER_MARK_ALL, "entry_unread ", 0 },
@@ -129,7 +129,8 @@ test_plans(struct db *d, const char *when)
 		{ STMT_FEVER_MARK_GROUP, "entry_unread_category ", 0 },
 		{ STMT_FEVER_UNREAD_RECENT, NULL, 0 },
 		{ STMT_MF_FEEDS, NULL, 1 },
-		{ STMT_MF_COUNTERS, "COVERING INDEX entry_unread_feed ", 1 },
+		{ STMT_MF_COUNTERS, "feed_count USING PRIMARY KEY", 0 },
+		{ STMT_MF_TOTALS, "feed_count USING PRIMARY KEY", 0 },
 		{ STMT_MF_ICON, NULL, 0 },
 		{ STMT_MF_ENTRY_GET, "PRIMARY KEY", 0 },
 		{ STMT_MF_BOOKMARK, "PRIMARY KEY", 0 },
@@ -143,7 +144,7 @@ test_plans(struct db *d, const char *when)
 		    0 },
 		{ STMT_MF_LIST_STARRED, "INDEX entry_starred ", 0 },
 		{ STMT_MF_LIST_ID, "INDEX entry_user ", 0 },
-		{ STMT_MF_LIST_SEARCH, "entry_fts VIRTUAL TABLE", 0 },
+		{ STMT_MF_LIST_SEARCH, "INTEGER PRIMARY KEY", 0 },
 		{ STMT_MF_LIST_ALL_ASC, "INDEX entry_published ", 0 },
 		{ STMT_MF_LIST_ALL_FEED_ASC, "INDEX entry_feed ", 0 },
 		{ STMT_MF_LIST_ALL_CATEGORY_ASC,
@@ -154,7 +155,7 @@ test_plans(struct db *d, const char *when)
 		    "INDEX entry_unread_category ", 0 },
 		{ STMT_MF_LIST_STARRED_ASC, "INDEX entry_starred ", 0 },
 		{ STMT_MF_LIST_ID_ASC, "INDEX entry_user ", 0 },
-		{ STMT_MF_LIST_SEARCH_ASC, "entry_fts VIRTUAL TABLE", 0 },
+		{ STMT_MF_LIST_SEARCH_ASC, "INTEGER PRIMARY KEY", 0 },
 		{ STMT_MF_COUNT_ALL, "COVERING INDEX entry_published ", 0 },
 		{ STMT_MF_COUNT_ALL_FEED, "COVERING INDEX entry_feed ", 0 },
 		{ STMT_MF_COUNT_ALL_CATEGORY,
@@ -166,13 +167,14 @@ test_plans(struct db *d, const char *when)
 		    "COVERING INDEX entry_unread_category ", 0 },
 		{ STMT_MF_COUNT_STARRED, "INDEX entry_starred ", 0 },
 		{ STMT_MF_COUNT_ANY, NULL, 0 },
-		{ STMT_MF_COUNT_SEARCH, "entry_fts VIRTUAL TABLE", 0 },
+		{ STMT_MF_COUNT_SEARCH, "INTEGER PRIMARY KEY", 0 },
 	};
 	struct buf	 plan;
 	size_t		 i;
 	int		 ok;
 
 	buf_init(&plan);
+	T_ROWS();
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		buf_reset(&plan);
 		ok = db_plan(d, t[i].s, &plan) == 0;
@@ -184,6 +186,8 @@ test_plans(struct db *d, const char *when)
 		T_OK(ok, "%s (%s): %s", stmt_name(t[i].s), when,
 		    plan.p != NULL ? plan.p : "no plan");
 	}
+	T_ROWS_END("query plans (%s): %zu statements, the index each names",
+	    when, i);
 	buf_release(&plan);
 }
 
@@ -327,6 +331,7 @@ test_lists(struct db *d)
 	want = calloc(IDS_MAX, sizeof(*want));
 	got = calloc(IDS_MAX, sizeof(*got));
 	buf_init(&ref);
+	T_ROWS();
 	for (i = 0; i < sizeof(l) / sizeof(l[0]); i++)
 		for (k = 0; k < sizeof(fs) / sizeof(fs[0]); k++) {
 			f = fs[k];
@@ -371,6 +376,7 @@ test_lists(struct db *d)
 			T_OK(same && nw > 0, "%s, %s: %d rows as plain SQL "
 			    "(%d)", stmt_name(l[i].s), f.name, ng, nw);
 		}
+	T_ROWS_END("%zu lists under each filter: the rows of plain SQL", i);
 	free(want);
 	free(got);
 	buf_release(&ref);
@@ -405,6 +411,7 @@ test_counts(struct db *d)
 	int		 w;
 
 	buf_init(&ref);
+	T_ROWS();
 	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
 		for (w = 0; w < 2; w++) {
 			memset(&f, 0, sizeof(f));
@@ -444,6 +451,7 @@ test_counts(struct db *d)
 			    " (plain SQL %lld)", stmt_name(c[i].s), f.name,
 			    (long long)got, (long long)want);
 		}
+	T_ROWS_END("%zu counts, with and without windows: as plain SQL", i);
 	buf_release(&ref);
 }
 
@@ -565,11 +573,13 @@ test_icon(void)
 	size_t		 i;
 
 	buf_init(&b);
+	T_ROWS();
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		buf_reset(&b);
 		api_icon_data(&b, "image/png", t[i].in, t[i].n);
 		T_STR(b.p, t[i].out, "icon data of %zu bytes", t[i].n);
 	}
+	T_ROWS_END("api_icon_data: %zu icons", i);
 	buf_reset(&b);
 	api_icon_data(&b, NULL, "a", 1);
 	T_STR(b.p, "application/octet-stream;base64,YQ==", "no MIME type");

@@ -249,16 +249,13 @@ mf_category_exists(struct req *r, int64_t id)
 void
 mf_time(struct json *j, const char *key, int64_t t)
 {
-	struct tm	 tm;
-	time_t		 tt = (time_t)t;
-	char		 s[32];
+	char	 s[TIME_RFC3339];
 
-	if (t <= 0 || gmtime_r(&tt, &tm) == NULL || tm.tm_year > 9999 - 1900 ||
-	    strftime(s, sizeof(s), "%Y-%m-%dT%H:%M:%SZ", &tm) == 0) {
+	if (t <= 0 || time_rfc3339(s, t) == -1) {
 		json_str(j, key, "0001-01-01T00:00:00Z");
 		return;
 	}
-	json_str(j, key, s);
+	json_strn(j, key, s, TIME_RFC3339 - 1);
 }
 
 /* A text column, "" for NULL. */
@@ -299,29 +296,25 @@ mf_feed(struct json *j, const char *key, sqlite3_stmt *st, int base)
 	    base + MF_FEED_LAST_ERROR));
 	json_int(j, "parsing_error_count", sqlite3_column_int64(st,
 	    base + MF_FEED_ERROR_COUNT));
-	json_str(j, "scraper_rules", "");
-	json_str(j, "rewrite_rules", "");
-	json_bool(j, "crawler", 0);
-	json_str(j, "blocklist_rules", "");
-	json_str(j, "keeplist_rules", "");
-	json_str(j, "user_agent", "");
-	json_str(j, "cookie", "");
+	/* The settings hearth lacks: a page writes them hundreds of times. */
+	JSON_MEMBERS(j, "\"scraper_rules\":\"\",\"rewrite_rules\":\"\","
+	    "\"crawler\":false,\"blocklist_rules\":\"\","
+	    "\"keeplist_rules\":\"\",\"user_agent\":\"\",\"cookie\":\"\"");
 	json_str(j, "username", text(st, base + MF_FEED_USERNAME));
-	json_str(j, "password", "");
+	JSON_MEMBERS(j, "\"password\":\"\"");
 	json_bool(j, "disabled", sqlite3_column_int(st,
 	    base + MF_FEED_DISABLED) != 0);
-	json_bool(j, "no_media_player", 0);
-	json_bool(j, "ignore_http_cache", 0);
-	json_bool(j, "allow_self_signed_certificates", 0);
-	json_bool(j, "fetch_via_proxy", 0);
-	json_bool(j, "hide_globally", 0);
+	JSON_MEMBERS(j, "\"no_media_player\":false,"
+	    "\"ignore_http_cache\":false,"
+	    "\"allow_self_signed_certificates\":false,"
+	    "\"fetch_via_proxy\":false,\"hide_globally\":false");
 	json_obj_open(j, "category");
 	json_int(j, "id", sqlite3_column_int64(st, base + MF_FEED_CATEGORY_ID));
 	json_str(j, "title", sqlite3_column_type(st,
 	    base + MF_FEED_CATEGORY_ID) == SQLITE_NULL ? MF_UNCATEGORISED :
 	    text(st, base + MF_FEED_CATEGORY_TITLE));
 	json_int(j, "user_id", user);
-	json_bool(j, "hide_globally", 0);
+	JSON_MEMBERS(j, "\"hide_globally\":false");
 	json_close(j);
 	if (sqlite3_column_type(st, base + MF_FEED_ICON_ID) == SQLITE_NULL)
 		json_nil(j, "icon");
@@ -517,7 +510,9 @@ api_mf_categories(struct req *r)
 
 	c = api_param(r, "counts");
 	counts = c != NULL && strcmp(c, "true") == 0;
-	if ((st = db_stmt(r->db, STMT_CATEGORY_LIST)) == NULL)
+	/* The counts read a row per feed: only when asked for. */
+	if ((st = db_stmt(r->db, counts ? STMT_CATEGORY_LIST :
+	    STMT_CATEGORY_TITLES)) == NULL)
 		return -1;
 	if (sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK) {
 		db_stmt_done(st);
@@ -526,13 +521,14 @@ api_mf_categories(struct req *r)
 	mf_begin(r, &j, 200);
 	json_arr_open(&j, NULL);
 	while ((step = db_step(st)) == 1) {
-		category_json(&j, sqlite3_column_int64(st, CATEGORY_LIST_ID),
-		    text(st, CATEGORY_LIST_TITLE), r->user_id);
+		/* enum category_col's id and title, category_list_col's too */
+		category_json(&j, sqlite3_column_int64(st, CATEGORY_COL_ID),
+		    text(st, CATEGORY_COL_TITLE), r->user_id);
 		if (counts) {
 			json_int(&j, "feed_count", sqlite3_column_int64(st,
-			    2));
+			    CATEGORY_LIST_FEEDS));
 			json_int(&j, "total_unread", sqlite3_column_int64(st,
-			    3));
+			    CATEGORY_LIST_UNREAD));
 		}
 		json_close(&j);
 	}
@@ -1207,30 +1203,29 @@ api_mf_feeds_refresh(struct req *r)
 }
 
 /*
- * GET /v1/feeds/ID/icon: {"id", "data": "image/png;base64,...",
- * "mime_type"}; 404 for no such feed or no icon.
+ * Answer the icon statement s finds for the user and the id of the path
+ * (columns enum icon_col) as Miniflux shows it: {"id", "data":
+ * "image/png;base64,...", "mime_type"}; or 404.  0, or -1 (the answer
+ * is then a 500).
  */
-int
-api_mf_feed_icon(struct req *r)
+static int
+icon_answer(struct req *r, enum stmt s)
 {
 	struct json	 j;
 	struct buf	 data;
 	sqlite3_stmt	*st;
-	int64_t		 id = r->id[0];
-	int		 n, step;
+	int		 n, step = -1;
 
-	if ((st = db_stmt(r->db, STMT_MF_ICON)) == NULL)
+	if ((st = db_stmt(r->db, s)) == NULL)
 		return -1;
-	if (sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
-	    sqlite3_bind_int64(st, 2, id) != SQLITE_OK ||
-	    (step = db_step(st)) == -1) {
+	if (sqlite3_bind_int64(st, 1, r->user_id) == SQLITE_OK &&
+	    sqlite3_bind_int64(st, 2, r->id[0]) == SQLITE_OK)
+		step = db_step(st);
+	if (step != 1) {
 		db_stmt_done(st);
-		return -1;
-	}
-	if (step == 0) {
-		db_stmt_done(st);
-		api_mf_error(r, 404, NULL);
-		return 0;
+		if (step == 0)
+			api_mf_error(r, 404, NULL);
+		return step == 0 ? 0 : -1;
 	}
 	buf_init(&data);
 	n = sqlite3_column_bytes(st, ICON_COL_DATA);
@@ -1247,6 +1242,20 @@ api_mf_feed_icon(struct req *r)
 		r->resp.body.oom = 1;
 	buf_release(&data);
 	return mf_end(r, &j);
+}
+
+/* GET /v1/icons/ID: an icon of one of the user's feeds; 404 else. */
+int
+api_mf_icon(struct req *r)
+{
+	return icon_answer(r, STMT_WEB_ICON_GET);
+}
+
+/* GET /v1/feeds/ID/icon: the feed's icon; 404 for no feed or no icon. */
+int
+api_mf_feed_icon(struct req *r)
+{
+	return icon_answer(r, STMT_MF_ICON);
 }
 
 /* PUT /v1/feeds/ID/mark-all-as-read: 204, or 404. */
@@ -1272,39 +1281,60 @@ int
 api_mf_counters(struct req *r)
 {
 	struct json	 j;
+	struct buf	 key;
 	sqlite3_stmt	*st;
-	char		 key[24];
-	int64_t		 all, unread;
-	int		 pass, step = 0;
+	int64_t		*un = NULL, *p, all, unread;
+	size_t		 n = 0, cap = 0, i;
+	int		 step = -1;
 
 	if ((st = db_stmt(r->db, STMT_MF_COUNTERS)) == NULL)
 		return -1;
+	/* One walk: the reads into the answer, the unreads kept aside. */
+	buf_init(&key);
 	mf_begin(r, &j, 200);
 	json_obj_open(&j, NULL);
-	for (pass = 0; pass < 2 && step != -1; pass++) {
-		if (sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK) {
-			step = -1;
-			break;
+	json_obj_open(&j, "reads");
+	if (sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK)
+		goto out;
+	while ((step = db_step(st)) == 1) {
+		all = sqlite3_column_int64(st, MF_COUNTER_COL_ALL);
+		unread = sqlite3_column_int64(st, MF_COUNTER_COL_UNREAD);
+		buf_reset(&key);
+		buf_int(&key, sqlite3_column_int64(st, MF_COUNTER_COL_FEED_ID));
+		if (all - unread != 0)
+			json_int(&j, key.p != NULL ? key.p : "", all - unread);
+		if (unread == 0)
+			continue;
+		if (n == cap) {
+			cap = cap == 0 ? 64 : cap * 2;
+			if ((p = reallocarray(un, cap, 2 * sizeof(*un))) ==
+			    NULL) {
+				log_warn("counters");
+				step = -1;
+				break;
+			}
+			un = p;
 		}
-		json_obj_open(&j, pass == 0 ? "reads" : "unreads");
-		while ((step = db_step(st)) == 1) {
-			all = sqlite3_column_int64(st, MF_COUNTER_COL_ALL);
-			unread = sqlite3_column_int64(st,
-			    MF_COUNTER_COL_UNREAD);
-			if ((pass == 0 ? all - unread : unread) == 0)
-				continue;
-			snprintf(key, sizeof(key), "%lld",
-			    (long long)sqlite3_column_int64(st,
-			    MF_COUNTER_COL_FEED_ID));
-			json_int(&j, key, pass == 0 ? all - unread : unread);
-		}
-		json_close(&j);
-		db_stmt_done(st);
+		un[2 * n] = sqlite3_column_int64(st,
+		    MF_COUNTER_COL_FEED_ID);
+		un[2 * n + 1] = unread;
+		n++;
 	}
-	if (step == -1) {
-		db_stmt_done(st);
+	json_close(&j);
+	json_obj_open(&j, "unreads");
+	for (i = 0; i < n && step != -1; i++) {
+		buf_reset(&key);
+		buf_int(&key, un[2 * i]);
+		json_int(&j, key.p != NULL ? key.p : "", un[2 * i + 1]);
+	}
+	if (key.oom)
+		step = -1;
+out:
+	db_stmt_done(st);
+	free(un);
+	buf_release(&key);
+	if (step == -1)
 		return -1;
-	}
 	return mf_end(r, &j);
 }
 
@@ -1405,13 +1435,14 @@ out:
 int
 api_mf_export(struct req *r)
 {
+	/* Before the body, which may go out in pieces as it is written. */
+	r->resp.type = "application/xml; charset=utf-8";
+	resp_header(r, "Cache-Control", "no-store");
 	if (subs_opml_export(r->db, r->user_id, r->user_name,
 	    &r->resp.body, NULL) == -1) {
 		buf_reset(&r->resp.body);
 		return -1;
 	}
-	r->resp.type = "application/xml; charset=utf-8";
-	resp_header(r, "Cache-Control", "no-store");
 	return 0;
 }
 

@@ -49,7 +49,8 @@ struct query {
 	int		 asc;
 	int64_t		 limit;
 	int64_t		 offset;
-	struct buf	 search;	/* an FTS5 query, or empty */
+	int		 oom;		/* query_read() ran out of memory */
+	struct search	 search;	/* search=, maybe nothing */
 };
 
 /*
@@ -205,20 +206,27 @@ query_read(struct req *r, struct query *q)
 	}
 	if (q->limit == 0 || q->limit > MF_LIMIT_MAX)
 		q->limit = MF_LIMIT_MAX;
-	if ((s = api_param(r, "search")) != NULL &&
-	    search_query(&q->search, s) == -1) {
+	if ((s = api_param(r, "search")) == NULL)
+		return 0;
+	switch (search_parse(&q->search, s)) {
+	case SEARCH_OOM:
+		q->oom = 1;
+		return -1;
+	case SEARCH_LONG:
 		api_mf_error(r, 400, "The search is too long.");
 		return -1;
-	}
-	if (q->search.oom)
+	case SEARCH_SHORT_PREFIX:
+		api_mf_error(r, 400, "A word ending in * needs at least two "
+		    "letters before the *.");
 		return -1;
+	}
 	return 0;
 }
 
 /*
  * Bind what q asks to st, a list or count statement: ?1 the user, the
- * filters ?2 to ?11, ?12 limit, ?13 offset, ?14 the search; a count
- * has only some of them.  0 or -1.
+ * filters ?2 to ?11, ?12 limit, ?13 offset, ?14 to ?16 the search
+ * (SEARCH_IN); a count has only some of them.  0 or -1.
  */
 static int
 query_bind(struct req *r, sqlite3_stmt *st, const struct query *q)
@@ -254,50 +262,71 @@ query_bind(struct req *r, sqlite3_stmt *st, const struct query *q)
 		if (rc != SQLITE_OK)
 			return -1;
 	}
-	if (n >= 14 && sqlite3_bind_text(st, 14, q->search.p,
-	    (int)q->search.len, SQLITE_STATIC) != SQLITE_OK)
+	if (n >= 14 && search_bind(st, 14, &q->search) == -1)
 		return -1;
 	return 0;
 }
 
-/* Run a count statement for q; the count, or -1. */
+/*
+ * Run a count statement for q; the count, -1, or SEARCH_SPENT when a
+ * search's budget stopped it.
+ */
 static int64_t
 count_run(struct req *r, enum stmt s, const struct query *q)
 {
 	sqlite3_stmt	*st;
 	int64_t		 n = -1;
+	int		 step = -1;
 
 	if ((st = db_stmt(r->db, s)) == NULL)
 		return -1;
-	if (query_bind(r, st, q) == 0 && db_step(st) == 1)
+	if (query_bind(r, st, q) == 0 && (step = search_step(st)) == 1)
 		n = sqlite3_column_int64(st, ONE_COL_VALUE);
 	db_stmt_done(st);
-	return n;
+	return step == SEARCH_SPENT ? SEARCH_SPENT : n;
 }
 
 /*
- * The total of the list q, as Miniflux's "total": from an index alone
- * when the filters allow (a read list is all less unread), else by the
- * statement that applies them all.
+ * The total of the list q, as Miniflux's "total": from feed_count's
+ * counters when only the status and the scope filter (a read list is
+ * all less unread), from an index alone when bounds on the time or id
+ * are added, else by the statement that applies every filter.
  */
 static int64_t
 total(struct req *r, const struct query *q, enum scope sc)
 {
-	int64_t	 all, unread;
+	sqlite3_stmt	*st;
+	int64_t		 all, unread;
 
-	if (q->search.len > 0)
+	if (search_any(&q->search))
 		return count_run(r, STMT_MF_COUNT_SEARCH, q);
 	if (q->changed_after != INT64_MIN || q->changed_before != INT64_MAX ||
 	    q->starred == 0 || (q->feed > 0 && (q->category > 0 || q->none)))
 		return count_run(r, STMT_MF_COUNT_ANY, q);
 	if (q->starred == 1)
 		return count_run(r, STMT_MF_COUNT_STARRED, q);
+	if (q->pub_after == INT64_MIN && q->pub_before == INT64_MAX &&
+	    q->id_after == 0 && q->id_before == INT64_MAX) {
+		if ((st = db_stmt(r->db, STMT_MF_TOTALS)) == NULL)
+			return -1;
+		all = unread = -1;
+		if (query_bind(r, st, q) == 0 && db_step(st) == 1) {
+			all = sqlite3_column_int64(st, MF_TOTALS_COL_ALL);
+			unread = sqlite3_column_int64(st,
+			    MF_TOTALS_COL_UNREAD);
+		}
+		db_stmt_done(st);
+		if (all == -1)
+			return -1;
+		return q->read == 0 ? unread : q->read == 1 ? all - unread :
+		    all;
+	}
 	if (q->read == 0)
 		return count_run(r, counts[1][sc], q);
-	if ((all = count_run(r, counts[0][sc], q)) == -1 || q->read == -1)
+	if ((all = count_run(r, counts[0][sc], q)) < 0 || q->read == -1)
 		return all;
-	if ((unread = count_run(r, counts[1][sc], q)) == -1)
-		return -1;
+	if ((unread = count_run(r, counts[1][sc], q)) < 0)
+		return unread;
 	return all - unread;
 }
 
@@ -419,7 +448,10 @@ entry_json(struct req *r, struct json *j, sqlite3_stmt *st)
 	json_str(j, "share_code", "");
 	json_bool(j, "starred", sqlite3_column_int(st, MF_COL_IS_STARRED));
 	json_int(j, "reading_time", reading_time(content));
-	if (enclosures(r, j, id) == -1)
+	if (!sqlite3_column_int(st, MF_COL_ENCLOSED)) {
+		json_arr_open(j, "enclosures");
+		json_close(j);
+	} else if (enclosures(r, j, id) == -1)
 		return -1;
 	tags_json(j, (const char *)sqlite3_column_text(st, MF_COL_TAGS));
 	mf_feed(j, "feed", st, MF_COL_FEED);
@@ -427,13 +459,41 @@ entry_json(struct req *r, struct json *j, sqlite3_stmt *st)
 	return 0;
 }
 
+static int	list_run(struct req *, struct query *);
+
 /*
  * Answer the list q asks for: {"total": N, "entries": [...]}, newest or
  * oldest first as direction= says.  sc is the scope whose index the
- * walk takes.
+ * walk takes.  A search runs under its budget, one of the user's at a
+ * time: 429 while another runs, 400 when it needs more than its budget.
  */
 static int
 list(struct req *r, struct query *q)
+{
+	struct search_run	 run;
+	int			 rc;
+
+	if (!search_any(&q->search))
+		return list_run(r, q);
+	if (search_begin(r, &run) == -1) {
+		resp_header(r, "Retry-After", "1");
+		api_mf_error(r, 429, "A search of yours is already running: "
+		    "try again in a moment.");
+		return 0;
+	}
+	rc = list_run(r, q);
+	search_end(&run);
+	if (rc == SEARCH_SPENT) {
+		api_mf_error(r, 400, "This search needs more work than one "
+		    "search may take: use fewer words, or longer ones.");
+		rc = 0;
+	}
+	return rc;
+}
+
+/* list(), searching or not: 0, -1, or SEARCH_SPENT with no answer. */
+static int
+list_run(struct req *r, struct query *q)
 {
 	struct json	 j;
 	sqlite3_stmt	*st;
@@ -451,7 +511,7 @@ list(struct req *r, struct query *q)
 		json_arr_open(&j, "entries");
 		return mf_end(r, &j);
 	}
-	if (q->search.len > 0)
+	if (search_any(&q->search))
 		s = q->asc ? STMT_MF_LIST_SEARCH_ASC : STMT_MF_LIST_SEARCH;
 	else if (q->by_id)
 		s = q->asc ? STMT_MF_LIST_ID_ASC : STMT_MF_LIST_ID;
@@ -459,8 +519,8 @@ list(struct req *r, struct query *q)
 		s = q->asc ? STMT_MF_LIST_STARRED_ASC : STMT_MF_LIST_STARRED;
 	else
 		s = lists[q->asc][q->read == 0][sc];
-	if ((n = total(r, q, sc)) == -1)
-		return -1;
+	if ((n = total(r, q, sc)) < 0)
+		return (int)n;
 	if ((st = db_stmt(r->db, s)) == NULL)
 		return -1;
 	if (query_bind(r, st, q) == -1) {
@@ -471,15 +531,15 @@ list(struct req *r, struct query *q)
 	json_obj_open(&j, NULL);
 	json_int(&j, "total", n);
 	json_arr_open(&j, "entries");
-	while ((step = db_step(st)) == 1)
+	while ((step = search_step(st)) == 1)
 		if (entry_json(r, &j, st) == -1) {
 			step = -1;
 			break;
 		}
 	db_stmt_done(st);
-	if (step == -1) {
+	if (step < 0) {
 		buf_reset(&r->resp.body);
-		return -1;
+		return step;
 	}
 	return mf_end(r, &j);
 }
@@ -497,9 +557,9 @@ entries(struct req *r, int64_t feed, int64_t category)
 	int		 n, rc = -1;
 
 	memset(&q, 0, sizeof(q));
-	buf_init(&q.search);
+	search_init(&q.search);
 	if (query_read(r, &q) == -1) {
-		rc = q.search.oom ? -1 : 0;
+		rc = q.oom ? -1 : 0;
 		goto out;
 	}
 	if (feed > 0 || category >= 0) {
@@ -532,7 +592,7 @@ entries(struct req *r, int64_t feed, int64_t category)
 	}
 	rc = list(r, &q);
 out:
-	buf_release(&q.search);
+	search_release(&q.search);
 	return rc;
 }
 

@@ -5,16 +5,19 @@
 #ifndef HEARTH_FCGI_H
 #define HEARTH_FCGI_H
 
+#include <sys/types.h>
+#include <sys/uio.h>
+
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <time.h>
 
-#include <fcgiapp.h>
 #include <sqlite3.h>
 
 #include "buf.h"
 #include "conf.h"
+#include "crypto.h"
 #include "db.h"
 #include "multipart.h"
 #include "stmt.h"
@@ -24,6 +27,8 @@
 #define ARGS_MAX	4	/* path segments a route captures */
 #define SESSION_COOKIE	"hearth_session"
 #define LOCAL_PATH_MAX	1024	/* longest next= or back= path accepted */
+#define TIME_RFC3339	21	/* "2024-05-01T10:00:00Z" and its NUL */
+#define RESP_CHUNK	(64 * 1024) /* bytes of an answer held, then sent */
 
 /* Process-lifetime state, built before the workers start. */
 struct stats_file;
@@ -32,22 +37,40 @@ struct app {
 	struct conf	 conf;
 	int		 listen_fd;
 	int		 own_socket;	/* made by us: removed at exit */
+	int		 set_fd;	/* conn.c: epoll or kqueue */
+	int		 quit_fd[2];	/* conn.c: a pipe, written to stop */
 	const char	*prefix;	/* conf.path_prefix, "/" or "/x/" */
 	size_t		 prefix_len;	/* without its last slash */
-	volatile sig_atomic_t quit;	/* SIGTERM or SIGINT seen */
 	struct stats_file *stats;	/* live figures, or NULL */
 	uint64_t	 served;	/* requests answered, for idleness */
+	/* "refresh now": workers ask, the main thread starts the fetcher */
+	pthread_t	 runner_thread;	/* the main thread, woken by SIGUSR2 */
+	int		 runner_thread_set;
+	int		 runner_wanted;	/* a request waits for a runner */
+	int64_t		 runner_started_ms; /* the last start, monotonic */
+	/* the storage as last seen by storage_fault() */
+	int64_t		 storage_seen;	/* when, UNIX time; 0: never */
+	int		 storage_fault;	/* DB_FAULT_* */
+	int64_t		 storage_free;	/* bytes, or -1 */
 };
 
-/* One worker thread: its own connection and request. */
+/* A FastCGI connection a worker is reading from and answering on. */
+struct conn {
+	int		 fd;
+	int		 dead;		/* a write failed: closed when done */
+	size_t		 off;		/* in[off..len) is read, not taken */
+	size_t		 len;
+	char		 in[4096];
+};
+
+/* One worker thread: its own database connection and request. */
 struct worker {
 	struct app	*app;
 	pthread_t	 thread;
 	int		 id;
 	struct db	 db;
-	FCGX_Request	 fr;
+	struct conn	 conn;
 	pthread_mutex_t	 busy;		/* held while answering a request */
-	volatile sig_atomic_t done;	/* the thread has left its loop */
 	/* The top bar's figures, kept while the database is unchanged. */
 	int64_t		 nav_user;	/* whose; 0: nothing kept */
 	unsigned int	 nav_version;	/* SQLITE_FCNTL_DATA_VERSION then */
@@ -61,12 +84,24 @@ struct param {
 	char		*value;
 };
 
-/* What a handler answers; resp_send() writes it once. */
+/*
+ * What a handler answers.  The body is bounded to RESP_CHUNK bytes:
+ * when it fills, the status and headers go to the web server with what
+ * it holds (the answer is committed), and so on until resp_send() sends
+ * the rest.  An answer that fits is sent whole by resp_send(), with
+ * its Content-Length.
+ */
 struct resp {
 	int		 status;
 	const char	*type;		/* Content-Type, a literal */
 	struct buf	 head;		/* further header lines, CRLF-ended */
 	struct buf	 body;
+	size_t		 sent;		/* body bytes gone (HEAD: dropped) */
+	int		 committed;	/* status and headers sent: these */
+	int		 sent_status;
+	const char	*sent_type;
+	size_t		 sent_head;	/* head.len then */
+	struct sha256	*digest;	/* resp_digest(): flushes go here */
 };
 
 /* Request-lifetime state; req_reset() is the one place that frees it. */
@@ -74,7 +109,12 @@ struct req {
 	struct app	*app;
 	struct worker	*w;
 	struct db	*db;
-	FCGX_Request	*fr;
+	struct conn	*c;
+	int		 fcgi_id;	/* FastCGI request id */
+	int		 keep;		/* the server keeps the connection */
+	struct buf	 env;		/* parameters, "name\0value\0"... */
+	int		 env_over;	/* too many: some were left out */
+	int		 body_over;	/* the body was over max_body */
 	const char	*method;	/* REQUEST_METHOD */
 	int		 head;		/* HEAD: the body is not sent */
 	const char	*uri;		/* REQUEST_URI, raw */
@@ -243,6 +283,7 @@ int		 page_feed(struct req *);
 int		 page_category(struct req *);
 int		 page_label(struct req *);
 int		 page_icon(struct req *);
+int		 page_icon_shared(struct req *);
 void		 entry_meta(struct req *, sqlite3_stmt *, int, time_t);
 void		 entry_toggles(struct req *, int64_t, int, int, const char *,
 		    const char *);
@@ -254,16 +295,54 @@ int		 page_password(struct req *);
 
 /* page_misc.c */
 void		 page_error(struct req *, int, const char *);
+int		 storage_fault(struct app *, int64_t *, int *);
 int		 page_healthz(struct req *);
 
 /* page_opml.c */
 int		 page_opml_export(struct req *);
 int		 page_opml_import(struct req *);
 
+/*
+ * A search as typed, made into what SEARCH_IN (lib/stmt.c) binds, each
+ * empty when there is nothing of its kind: the words, for the word
+ * index; the terms in Chinese, Japanese or Korean of 3 characters or
+ * more, for entry_cjk's trigrams; the shorter ones, a JSON array.
+ */
+struct search {
+	struct buf	 words;		/* FTS5 query: "a" "b"* */
+	struct buf	 marks;		/* the words results mark */
+	struct buf	 cjk;		/* FTS5 query of entry_cjk */
+	struct buf	 cjk_short;	/* ["..", ".."] */
+	struct buf	 cjk_terms;	/* every CJK term, each NUL-ended */
+	size_t		 ncjk;
+};
+
+/* What search_parse() and search_step() answer besides counts. */
+#define SEARCH_LONG		(-1)	/* too many words or bytes */
+#define SEARCH_SHORT_PREFIX	(-2)	/* a '*' after one character */
+#define SEARCH_OOM		(-3)
+#define SEARCH_SPENT		(-4)	/* stopped: its budget is used up */
+
+/* A search running under its budget, search_begin() to search_end(). */
+struct search_run {
+	struct req	*r;		/* NULL: none */
+	size_t		 slot;		/* its user's place among those busy */
+	struct timespec	 end;		/* thread CPU time it may reach */
+};
+
 /* page_search.c */
 int		 page_search(struct req *);
-int		 search_query(struct buf *, const char *);
+void		 search_init(struct search *);
+void		 search_release(struct search *);
+int		 search_parse(struct search *, const char *);
+int		 search_any(const struct search *);
+int		 search_bind(sqlite3_stmt *, int, const struct search *);
+int		 search_begin(struct req *, struct search_run *);
+void		 search_end(struct search_run *);
+int		 search_step(sqlite3_stmt *);
 void		 search_marks(struct buf *, const char *);
+void		 search_cjk_marks(struct buf *, const char *,
+		    const struct search *, size_t);
 
 /* page_settings.c */
 int		 page_settings(struct req *);
@@ -284,6 +363,7 @@ int		 list_bind(sqlite3_stmt *, int64_t, const struct list *,
 		    const struct cursor *, int, int);
 void		 time_html(struct buf *, int64_t, time_t);
 void		 time_open(struct buf *, int64_t);
+int		 time_rfc3339(char *, int64_t);
 int		 url_attr(struct buf *, const char *, size_t, const char *);
 void		 back_path(struct req *, struct buf *);
 int		 wants_json(const struct req *);
@@ -294,6 +374,17 @@ void		 user_order_set(struct req *, int, const char *);
 /* Write lit, a literal ending in `="`, and a checked URL; or nothing. */
 #define URL_ATTR(b, lit, u)	url_attr((b), "" lit "", sizeof(lit) - 1, (u))
 
+/* conn.c */
+void		 conn_start(struct app *);
+void		 conn_quit(struct app *);
+int		 conn_wait(struct app *);
+void		 conn_take(struct conn *, int);
+void		 conn_done(struct app *, struct conn *, int);
+int		 conn_pending(const struct conn *);
+int		 conn_request(struct conn *, struct req *);
+int		 conn_stdout(struct conn *, int, const struct iovec *, int,
+		    int);
+
 /* req.c */
 void		 req_init(struct req *, struct worker *);
 int		 req_read(struct req *);
@@ -303,10 +394,14 @@ const char	*req_env(const struct req *, const char *);
 const char	*req_param(const struct req *, const char *);
 size_t		 req_params(const struct req *, const char *, const char **,
 		    size_t);
+int		 req_params_multipart(struct req *, const struct multipart *,
+		    size_t);
 const char	*req_cookie(const struct req *, const char *, struct buf *);
 void		 resp_header(struct req *, const char *, const char *);
 void		 resp_redirect(struct req *, int, const char *);
 int		 resp_send(struct req *);
+void		 resp_digest(struct req *, struct sha256 *);
+int		 resp_digest_end(struct req *, unsigned char [SHA256_LEN]);
 int		 url_decode(char *, int);
 
 /*
@@ -360,6 +455,7 @@ int		 route_match(const char *, const char *, char **);
 
 /* spawn.c: hearth-fetch and hearthctl started from a request */
 int		 spawn_fetch(struct req *, int64_t);
+int64_t		 spawn_runner(struct app *);
 int		 spawn_fetch_path(char *, size_t);
 int		 spawn_detached(const char *, char *const []);
 int		 spawn_opml_import(struct req *, const char *, size_t,

@@ -297,6 +297,37 @@ nav_load(struct req *r)
 }
 
 /*
+ * When the database cannot take writes (storage_fault()), a banner that
+ * says so and what it means, under the top bar of every page.
+ */
+static void
+storage_banner(struct req *r)
+{
+	struct buf	*b = &r->resp.body;
+	int64_t		 left;
+	int		 f, fetcher;
+
+	if ((f = storage_fault(r->app, &left, &fetcher)) == DB_FAULT_NONE)
+		return;
+	HTML_LIT(b, "<p class=\"banner\" role=\"alert\" id=\"storage\">");
+	if (f == DB_FAULT_FULL)
+		HTML_LIT(b, "<strong>Disk full.</strong> ");
+	else
+		HTML_LIT(b, "<strong>The database is read-only.</strong> ");
+	if (fetcher)
+		HTML_LIT(b, "The last fetch stopped on it: new entries wait "
+		    "until the database can be written again, and the feeds "
+		    "keep their state.");
+	else if (f == DB_FAULT_FULL)
+		HTML_LIT(b, "New entries, read marks and settings cannot be "
+		    "saved until space is freed where the database is.");
+	else
+		HTML_LIT(b, "New entries, read marks and settings cannot be "
+		    "saved until it can be written again.");
+	HTML_LIT(b, " Nothing stored is lost.</p>\n");
+}
+
+/*
  * Start an HTML answer: the security headers, the head with the style
  * sheet and the script, and for a signed-in user the top bar (nav marks
  * the current section).  The page writes its content next and ends with
@@ -335,9 +366,10 @@ page_begin(struct req *r, const char *title, enum nav nav)
 	HTML_LIT(b, "\">\n<script src=\"");
 	asset_href(r, ASSET_JS);
 	HTML_LIT(b, "\" defer></script>\n</head>\n<body>\n");
-	if (r->user_id != 0)
+	if (r->user_id != 0) {
 		top_bar(r, nav, unread);
-	else
+		storage_banner(r);
+	} else
 		HTML_LIT(b, "<header class=\"top\"><span class=\"brand\">"
 		    "hearth</span></header>\n");
 	HTML_LIT(b, "<main id=\"main\">\n");

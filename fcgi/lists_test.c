@@ -198,6 +198,7 @@ test_paging(struct db *d)
 	size_t		 i;
 	int		 asc;
 
+	T_ROWS();
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		memset(&l, 0, sizeof(l));
 		l.kind = t[i].kind;
@@ -208,6 +209,8 @@ test_paging(struct db *d)
 		for (asc = 0; asc < 2; asc++)
 			walk(d, &l, asc, t[i].name);
 	}
+	T_ROWS_END("paging: %zu lists, both orders, every row once in order",
+	    i);
 }
 
 /*
@@ -302,6 +305,7 @@ test_plans(struct db *d, const char *when)
 		{ STMT_WEB_ENTRY_STATE, NULL },
 		{ STMT_WEB_ENCLOSURES, NULL },
 		{ STMT_WEB_ICON_GET, NULL },
+		{ STMT_ICON_GET_TOKEN, NULL },
 		{ STMT_WEB_CATEGORY_GET, NULL },
 		{ STMT_SESSION_GET, NULL },
 		{ STMT_SESSION_TOUCH, NULL },
@@ -314,6 +318,7 @@ test_plans(struct db *d, const char *when)
 	int		 ok;
 
 	buf_init(&plan);
+	T_ROWS();
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		buf_reset(&plan);
 		ok = db_plan(d, t[i].s, &plan) == 0;
@@ -325,6 +330,8 @@ test_plans(struct db *d, const char *when)
 		T_OK(ok, "%s (%s): %s", stmt_name(t[i].s), when,
 		    plan.p != NULL ? plan.p : "no plan");
 	}
+	T_ROWS_END("query plans (%s): %zu statements, no scan, no temp b-tree",
+	    when, i);
 	buf_release(&plan);
 }
 

@@ -2,8 +2,10 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/un.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -13,7 +15,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <fcgiapp.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+#include <sqlite3.h>
 
 #include "buf.h"
 #include "compat.h"
@@ -24,10 +30,12 @@
 #include "stats.h"
 
 #define BACKLOG		128
-#define IDLE_CHECK	5	/* seconds between looks for idleness */
+#define IDLE_CHECK	5000	/* ms between looks for idleness */
+#define MMAP_FROM	(128 * 1024) /* bytes: a block this big is mmapped */
+#define TCACHE_OFF	"glibc.malloc.tcache_count=0"
+#define TUNABLES_WAS	"HEARTH_FCGI_TUNABLES_WAS" /* mem_exec()'s note */
 
 static struct app	 app;
-static pthread_mutex_t	 accept_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void
 usage(void)
@@ -35,13 +43,6 @@ usage(void)
 	fprintf(stderr, "usage: hearth-fcgi [-d] [-c file]\n"
 	    "       hearth-fcgi -V | --version\n");
 	exit(2);
-}
-
-/* A no-op: its only job is to interrupt accept() in each worker. */
-static void
-on_signal(int sig)
-{
-	(void)sig;
 }
 
 /*
@@ -53,6 +54,7 @@ static int
 listen_socket(const struct conf *c)
 {
 	struct sockaddr_storage	 ss;
+	struct sockaddr_un	 sun;
 	socklen_t		 sl = sizeof(ss);
 	const char		*s, *errstr;
 	int			 fd;
@@ -71,13 +73,91 @@ listen_socket(const struct conf *c)
 	/* A socket left by a process that is gone is removed first. */
 	if (unlink(c->socket) == -1 && errno != ENOENT)
 		fatal("unlink %s", c->socket);
-	if ((fd = FCGX_OpenSocket(c->socket, BACKLOG)) == -1)
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	if (strlcpy(sun.sun_path, c->socket, sizeof(sun.sun_path)) >=
+	    sizeof(sun.sun_path))
+		fatalx("socket %s: path too long", c->socket);
+	if ((fd = socket(AF_UNIX, SOCK_STREAM, 0)) == -1 ||
+	    bind(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1 ||
+	    listen(fd, BACKLOG) == -1)
 		fatal("listen on %s", c->socket);
 	if (chmod(c->socket, (mode_t)c->socket_mode) == -1)
 		fatal("chmod %s", c->socket);
 	app.own_socket = 1;
 	log_info("listening on %s", c->socket);
 	return fd;
+}
+
+/*
+ * glibc keeps up to 7 freed blocks of each small size in every thread
+ * (its tcache), out of malloc_trim()'s reach: scattered over the heap by
+ * a long answer, they kept 2 to 3 MiB dirty that no trim gave back.
+ * Only GLIBC_TUNABLES, read as a program starts, turns the tcache off,
+ * so the responder starts itself again with it, once; what it set is
+ * put back as it was for the programs it runs in turn.  One that names
+ * the tcache already is left alone.
+ */
+static void
+mem_exec(char *argv[])
+{
+#if defined(__GLIBC__) && defined(__linux__)
+	const char	*t, *was;
+	char		 v[1024], self[PATH_MAX];
+	ssize_t		 n;
+
+	if ((was = getenv(TUNABLES_WAS)) != NULL) {
+		/* Started again: "-" it was unset, "=VALUE" it was set. */
+		if (*was == '=')
+			setenv("GLIBC_TUNABLES", was + 1, 1);
+		else
+			unsetenv("GLIBC_TUNABLES");
+		unsetenv(TUNABLES_WAS);
+		return;
+	}
+	t = getenv("GLIBC_TUNABLES");
+	if (t != NULL && strstr(t, "glibc.malloc.tcache_count") != NULL)
+		return;
+	if (snprintf(v, sizeof(v), "%s%s", t != NULL ? "=" : "-",
+	    t != NULL ? t : "") >= (int)sizeof(v) ||
+	    setenv(TUNABLES_WAS, v, 1) == -1 ||
+	    snprintf(v, sizeof(v), "%s%s%s", t != NULL ? t : "",
+	    t != NULL && *t != '\0' ? ":" : "", TCACHE_OFF) >=
+	    (int)sizeof(v) || setenv("GLIBC_TUNABLES", v, 1) == -1)
+		return;
+	/* By its own name, which ps(1) and pgrep(1) show, not "exe". */
+	if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) > 0) {
+		self[n] = '\0';
+		execv(self, argv);
+	}
+	/* No /proc, or a binary replaced: the tcache stays on. */
+	mem_exec(argv);
+#else
+	(void)argv;
+#endif
+}
+
+/*
+ * Memory whose shape does not follow the largest answer.  glibc raises
+ * its mmap threshold to the largest block freed (up to 32 MiB; one
+ * scrypt check frees 32 MiB) and its trim threshold to twice that,
+ * after which heaps keep megabytes: both are fixed here, so that a big
+ * block is mmapped and unmapped when freed.  One arena for all the
+ * threads: malloc_trim() shrinks the first arena's top, never another's.
+ * SQLite's first page cache allocation per connection (20 pages, all
+ * touched) serves little when the database is read through mmap: none.
+ */
+static void
+mem_setup(void)
+{
+#ifdef __GLIBC__
+	if (mallopt(M_MMAP_THRESHOLD, MMAP_FROM) != 1 ||
+	    mallopt(M_TRIM_THRESHOLD, MMAP_FROM) != 1 ||
+	    mallopt(M_ARENA_MAX, 1) != 1)
+		log_warnx("mallopt failed");
+#endif
+	if (sqlite3_config(SQLITE_CONFIG_PAGECACHE, NULL, 0, 0) != SQLITE_OK)
+		log_warnx("sqlite3_config(SQLITE_CONFIG_PAGECACHE) failed");
 }
 
 static int
@@ -93,45 +173,63 @@ worker_db(struct worker *w)
 	return 0;
 }
 /*
- * A worker: accept, answer, reset, until shutdown.  Accepts are taken
- * one thread at a time, as libfcgi's threaded example does.  Each
- * request is timed from its accept to the hand-over of its answer.
+ * Answer the next request of the worker's connection: 1 when the
+ * connection stays for another, else 0 (it is to be closed).  Each
+ * request is timed from its first byte to the hand-over of its answer.
+ */
+static int
+answer(struct worker *w, struct req *r)
+{
+	uint64_t	 t0;
+	int		 status, rt, keep, big;
+
+	t0 = (uint64_t)mono_us();
+	if (conn_request(&w->conn, r) != 1) {
+		req_reset(r);
+		return 0;
+	}
+	pthread_mutex_lock(&w->busy);
+	(void)db_fault_take();	/* a storage fault is this request's */
+	r->route = route_count();
+	if (req_read(r) == -1)
+		page_error(r, r->resp.status, NULL);
+	else if (route(r) == -1)
+		page_error(r, 500, NULL);
+	keep = resp_send(r) == 0 && r->keep;
+	status = r->resp.status;
+	rt = r->route;
+	big = r->resp.committed;
+	req_reset(r);
+	/* What a long answer's rows left goes back at once. */
+	if (big)
+		mem_trim();
+	if (w->app->stats != NULL)
+		stats_request(w->app->stats, rt, status,
+		    (uint64_t)mono_us() - t0);
+	__atomic_fetch_add(&w->app->served, 1, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&w->busy);
+	return keep;
+}
+
+/*
+ * A worker: take a connection with a request waiting, answer it (and
+ * any other already read), hand the connection back, until shutdown.
  */
 static void *
 worker_main(void *arg)
 {
 	struct worker	*w = arg;
 	struct req	 r;
-	int64_t		 t0;
-	int		 rc, status, rt;
+	int		 fd, keep;
 
 	req_init(&r, w);
-	for (;;) {
-		pthread_mutex_lock(&accept_lock);
-		rc = w->app->quit ? -1 : FCGX_Accept_r(&w->fr);
-		pthread_mutex_unlock(&accept_lock);
-		if (rc < 0)
-			break;
-		pthread_mutex_lock(&w->busy);
-		t0 = mono_us();
-		r.route = route_count();
-		if (req_read(&r) == -1)
-			page_error(&r, r.resp.status, NULL);
-		else if (route(&r) == -1)
-			page_error(&r, 500, NULL);
-		resp_send(&r);
-		status = r.resp.status;
-		rt = r.route;
-		req_reset(&r);
-		FCGX_Finish_r(&w->fr);
-		if (w->app->stats != NULL)
-			stats_request(w->app->stats, rt, status,
-			    (uint64_t)(mono_us() - t0));
-		__atomic_fetch_add(&w->app->served, 1, __ATOMIC_RELAXED);
-		pthread_mutex_unlock(&w->busy);
+	while ((fd = conn_wait(w->app)) != -1) {
+		conn_take(&w->conn, fd);
+		while ((keep = answer(w, &r)) && conn_pending(&w->conn))
+			;
+		conn_done(w->app, &w->conn, keep);
 	}
 	req_release(&r);
-	w->done = 1;
 	return NULL;
 }
 
@@ -159,18 +257,19 @@ int
 main(int argc, char *argv[])
 {
 	struct worker		*workers;
-	struct sigaction	 sa;
 	struct buf		 err;
 	sigset_t		 mask, old;
 	struct timespec		 ts;
 	uint64_t		 served, seen = 0, trimmed = 0;
+	int64_t			 now, idle_at, runner_at = -1, wait;
 	const char		*conf_file = NULL;
-	int			 ch, debug = 0, i, n, sig, tries, left;
+	int			 ch, debug = 0, i, n, sig;
 
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
 		printf("hearth-fcgi %s\n", HEARTH_VERSION);
 		return 0;
 	}
+	mem_exec(argv);
 	while ((ch = getopt(argc, argv, "c:dV")) != -1) {
 		switch (ch) {
 		case 'c':
@@ -191,6 +290,7 @@ main(int argc, char *argv[])
 	log_init("hearth-fcgi", debug || isatty(STDERR_FILENO) ?
 	    LOG_DEST_STDERR : LOG_DEST_SYSLOG, debug);
 
+	mem_setup();
 	buf_init(&err);
 	if (conf_load(&app.conf, conf_file, &err) == -1)
 		fatalx("%s", err.p != NULL ? err.p : "configuration");
@@ -203,21 +303,19 @@ main(int argc, char *argv[])
 	if ((app.stats = stats_open(app.conf.stats_file)) != NULL)
 		stats_fcgi_start(app.stats, app.conf.workers);
 
-	if (FCGX_Init() != 0)
-		fatalx("FCGX_Init failed");
 	app.listen_fd = listen_socket(&app.conf);
+	conn_start(&app);
 
 	/* Workers inherit a mask that leaves SIGTERM to this thread. */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGUSR1, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGUSR2);	/* a worker wants the fetcher */
 	pthread_sigmask(SIG_BLOCK, &mask, &old);
+	app.runner_thread = pthread_self();
+	app.runner_thread_set = 1;
 
 	n = app.conf.workers;
 	if ((workers = calloc((size_t)n, sizeof(*workers))) == NULL)
@@ -228,9 +326,6 @@ main(int argc, char *argv[])
 		pthread_mutex_init(&workers[i].busy, NULL);
 		if (worker_db(&workers[i]) == -1)
 			fatalx("cannot open the database %s", app.conf.database);
-		if (FCGX_InitRequest(&workers[i].fr, app.listen_fd,
-		    FCGI_FAIL_ACCEPT_ON_INTR) != 0)
-			fatalx("FCGX_InitRequest failed");
 	}
 	for (i = 0; i < n; i++)
 		if ((errno = pthread_create(&workers[i].thread, NULL,
@@ -242,51 +337,47 @@ main(int argc, char *argv[])
 
 	/*
 	 * Wait for the signal to stop; requests in flight finish.  Every
-	 * IDLE_CHECK seconds, when requests came before but none since the
+	 * IDLE_CHECK ms, when requests came before but none since the
 	 * last look, what they left goes back to the system: an idle
 	 * responder keeps almost no dirty memory to be swapped or
-	 * compressed and faulted back in by the next request.
+	 * compressed and faulted back in by the next request.  SIGUSR2
+	 * from a worker asks for the fetcher ("refresh now"), which this
+	 * thread starts at most once a second (spawn_runner()).
 	 */
+	idle_at = mono_us() / 1000 + IDLE_CHECK;
 	for (;;) {
-		ts.tv_sec = IDLE_CHECK;
-		ts.tv_nsec = 0;
-		if ((sig = sigtimedwait(&mask, NULL, &ts)) == -1) {
-			if (errno != EAGAIN && errno != EINTR)
-				sig = SIGTERM;
-			else {
-				served = __atomic_load_n(&app.served,
-				    __ATOMIC_RELAXED);
-				if (served == seen && served != trimmed) {
-					idle_trim(workers, n);
-					trimmed = served;
-				}
-				seen = served;
-				continue;
-			}
-		}
-		if (sig != SIGHUP)
+		now = mono_us() / 1000;
+		wait = idle_at - now;
+		if (runner_at != -1 && runner_at - now < wait)
+			wait = runner_at - now;
+		if (wait < 0)
+			wait = 0;
+		ts.tv_sec = (time_t)(wait / 1000);
+		ts.tv_nsec = (long)(wait % 1000) * 1000000;
+		if ((sig = sigtimedwait(&mask, NULL, &ts)) == -1 &&
+		    errno != EAGAIN && errno != EINTR)
+			sig = SIGTERM;
+		if (sig == SIGTERM || sig == SIGINT)
 			break;
+		now = mono_us() / 1000;
+		if (sig == SIGUSR2 || (runner_at != -1 && now >= runner_at)) {
+			wait = spawn_runner(&app);
+			runner_at = wait == -1 ? -1 : now + wait;
+		}
+		if (now < idle_at)
+			continue;
+		idle_at = now + IDLE_CHECK;
+		served = __atomic_load_n(&app.served, __ATOMIC_RELAXED);
+		if (served == seen && served != trimmed) {
+			idle_trim(workers, n);
+			trimmed = served;
+		}
+		seen = served;
 	}
 	log_info("signal %d: finishing the requests in flight", sig);
-	app.quit = 1;
-	FCGX_ShutdownPending();
-	/*
-	 * A worker between taking the accept lock and entering accept()
-	 * would miss one signal, so keep signalling until all are out.
-	 */
-	for (tries = 0; tries < 250; tries++) {
-		for (i = left = 0; i < n; i++)
-			if (!workers[i].done) {
-				pthread_kill(workers[i].thread, SIGUSR1);
-				left++;
-			}
-		if (left == 0)
-			break;
-		usleep(20000);
-	}
+	conn_quit(&app);
 	for (i = 0; i < n; i++) {
 		pthread_join(workers[i].thread, NULL);
-		FCGX_Free(&workers[i].fr, 1);
 		db_close(&workers[i].db);
 		pthread_mutex_destroy(&workers[i].busy);
 	}

@@ -153,6 +153,8 @@ enclosures(struct req *r, int64_t id)
 		    ENCLOSURE_COL_MIME_TYPE);
 		if (mime == NULL)
 			mime = "";
+		/* Rewound below: held, should the answer be streaming. */
+		buf_hold(b);
 		mark = b->len;
 		if (n == 0)
 			HTML_LIT(b, "<section class=\"enclosures\">\n"
@@ -178,8 +180,10 @@ enclosures(struct req *r, int64_t id)
 				b->len = mark;
 				b->p[mark] = '\0';
 			}
+			buf_unhold(b);
 			continue;
 		}
+		buf_unhold(b);
 		HTML_LIT(b, ">");
 		url_file(b, u);
 		HTML_LIT(b, "</a>");

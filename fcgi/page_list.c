@@ -560,23 +560,19 @@ static const char *const icon_types[] = {
 };
 
 /*
- * GET /icon/ID: a feed's icon.  An icon row never changes (its id
- * names its bytes), so browsers may keep it for a year.
+ * Answer the icon of st's row (enum icon_col), or 404 when step (st's
+ * db_step()) found none; st is done after.  An icon row never changes
+ * (its id names its bytes), so browsers may keep it for a year.  0, or
+ * -1.
  */
-int
-page_icon(struct req *r)
+static int
+icon_send(struct req *r, sqlite3_stmt *st, int step, const char *cache)
 {
-	sqlite3_stmt	*st;
 	const char	*mime;
-	int64_t		 id = r->id[0];
 	size_t		 i;
-	int		 n, step;
+	int		 n;
 
-	if ((st = db_stmt(r->db, STMT_WEB_ICON_GET)) == NULL)
-		return -1;
-	if (sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
-	    sqlite3_bind_int64(st, 2, id) != SQLITE_OK ||
-	    (step = db_step(st)) == -1) {
+	if (step == -1) {
 		db_stmt_done(st);
 		return -1;
 	}
@@ -595,10 +591,52 @@ page_icon(struct req *r)
 		buf_add(&r->resp.body, sqlite3_column_blob(st, ICON_COL_DATA),
 		    (size_t)n);
 	db_stmt_done(st);
-	resp_header(r, "Cache-Control", "private, max-age=31536000, immutable");
+	resp_header(r, "Cache-Control", cache);
 	resp_header(r, "X-Content-Type-Options", "nosniff");
 	/* An SVG opened on its own runs no script. */
 	resp_header(r, "Content-Security-Policy",
 	    "default-src 'none'; style-src 'unsafe-inline'; sandbox");
 	return 0;
+}
+
+/* GET /icon/ID: an icon of one of the signed-in user's feeds. */
+int
+page_icon(struct req *r)
+{
+	sqlite3_stmt	*st;
+	int		 step = -1;
+
+	if ((st = db_stmt(r->db, STMT_WEB_ICON_GET)) == NULL)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, r->user_id) == SQLITE_OK &&
+	    sqlite3_bind_int64(st, 2, r->id[0]) == SQLITE_OK)
+		step = db_step(st);
+	return icon_send(r, st, step, "private, max-age=31536000, immutable");
+}
+
+/*
+ * GET /icon/ID/TOKEN: the same icon for anyone who has its URL, without
+ * a session: reader apps load Google Reader's iconUrl as a plain image.
+ * The token is random (STMT_ICON_PUT), so the URL cannot be guessed
+ * from the site's public icon; a wrong one is a 404.
+ */
+int
+page_icon_shared(struct req *r)
+{
+	sqlite3_stmt	*st;
+	size_t		 n;
+	int		 step = -1;
+
+	n = strlen(r->args[1]);
+	if (n < 16 || n > 64 || strspn(r->args[1], "0123456789abcdef") != n) {
+		page_error(r, 404, NULL);
+		return 0;
+	}
+	if ((st = db_stmt(r->db, STMT_ICON_GET_TOKEN)) == NULL)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, r->id[0]) == SQLITE_OK &&
+	    sqlite3_bind_text(st, 2, r->args[1], (int)n, SQLITE_STATIC) ==
+	    SQLITE_OK)
+		step = db_step(st);
+	return icon_send(r, st, step, "public, max-age=31536000, immutable");
 }

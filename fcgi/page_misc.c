@@ -1,9 +1,13 @@
-/* page_misc.c: error pages and the health check */
+/* page_misc.c: error pages, the health check and the storage's state */
+#include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include "buf.h"
+#include "db.h"
 #include "fcgi.h"
 #include "html.h"
+#include "stats.h"
 
 static const char *
 reason(int status)
@@ -27,6 +31,15 @@ reason(int status)
 void
 page_error(struct req *r, int status, const char *why)
 {
+	int	 f;
+
+	/* A write the disk refused: say so, not "something went wrong". */
+	if (status == 500 && why == NULL &&
+	    (f = db_fault_take()) != DB_FAULT_NONE)
+		why = f == DB_FAULT_FULL ? "The disk is full: nothing can be "
+		    "saved until space is freed where the database is." :
+		    "The database is read-only: nothing can be saved until "
+		    "it can be written again.";
 	buf_reset(&r->resp.body);
 	r->resp.status = status;
 	r->resp.type = "text/plain; charset=utf-8";
@@ -35,7 +48,42 @@ page_error(struct req *r, int status, const char *why)
 }
 
 /*
- * GET /healthz: the responder is up and has its database open.  With
+ * Whether the database can take writes: DB_FAULT_* from a look at its
+ * file system (db_storage_check(), once a second at most for the whole
+ * process, the workers sharing the answer), else from the
+ * fetcher's last pass, which records the fault that stopped it in the
+ * stats file (*fetcher is set then).  Never touches the database.
+ * *free_bytes gets the bytes left, -1 when unknown.
+ */
+int
+storage_fault(struct app *app, int64_t *free_bytes, int *fetcher)
+{
+	int64_t	 now = (int64_t)time(NULL);
+	int	 f;
+
+	*fetcher = 0;
+	if (__atomic_load_n(&app->storage_seen, __ATOMIC_ACQUIRE) != now) {
+		f = db_storage_check(app->conf.database, free_bytes);
+		__atomic_store_n(&app->storage_free, *free_bytes,
+		    __ATOMIC_RELAXED);
+		__atomic_store_n(&app->storage_fault, f, __ATOMIC_RELAXED);
+		__atomic_store_n(&app->storage_seen, now, __ATOMIC_RELEASE);
+	} else {
+		f = __atomic_load_n(&app->storage_fault, __ATOMIC_RELAXED);
+		*free_bytes = __atomic_load_n(&app->storage_free,
+		    __ATOMIC_RELAXED);
+	}
+	if (f == DB_FAULT_NONE && app->stats != NULL &&
+	    (f = (int)__atomic_load_n(&app->stats->fetch.fault,
+	    __ATOMIC_ACQUIRE)) != DB_FAULT_NONE)
+		*fetcher = 1;
+	return f;
+}
+
+/*
+ * GET /healthz: the responder is up and has its database open, and the
+ * database can take writes; else 503 with the reason on the first line
+ * ("disk full", "database is read-only"), from storage_fault().  With
  * check=1 (hearthctl doctor), it also tells what it saw of the request
  * on the way through the web server: whether an Authorization header
  * arrived (never its value), its own path_prefix and the path of
@@ -47,10 +95,23 @@ page_healthz(struct req *r)
 {
 	struct buf	*b = &r->resp.body;
 	const char	*s, *auth;
+	int64_t		 left;
 	size_t		 i;
+	int		 f, fetcher;
 
 	r->resp.type = "text/plain; charset=utf-8";
-	BUF_LIT(b, "ok\n");
+	if ((f = storage_fault(r->app, &left, &fetcher)) == DB_FAULT_NONE)
+		BUF_LIT(b, "ok\n");
+	else {
+		r->resp.status = 503;
+		buf_puts(b, db_fault_str(f));
+		if (fetcher)
+			BUF_LIT(b, ": the fetcher's last pass stopped on it");
+		else if (f == DB_FAULT_FULL && left >= 0)
+			buf_printf(b, ": %lld KiB free where the database is",
+			    (long long)(left / 1024));
+		buf_putc(b, '\n');
+	}
 	if ((s = req_param(r, "check")) == NULL || strcmp(s, "1") != 0)
 		return 0;
 	auth = req_env(r, "HTTP_AUTHORIZATION");

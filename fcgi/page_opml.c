@@ -17,16 +17,18 @@
 int
 page_opml_export(struct req *r)
 {
-	if (subs_opml_export(r->db, r->user_id, r->user_name,
-	    &r->resp.body, NULL) == -1) {
-		buf_reset(&r->resp.body);
-		return -1;
-	}
+	/* Before the body, which may go out in pieces as it is written. */
 	r->resp.type = "application/xml; charset=utf-8";
 	resp_header(r, "Content-Disposition",
 	    "attachment; filename=\"hearth.opml\"");
 	resp_header(r, "Cache-Control", "no-store");
 	resp_header(r, "X-Content-Type-Options", "nosniff");
+	if (subs_opml_export(r->db, r->user_id, r->user_name,
+	    &r->resp.body, NULL) == -1) {
+		buf_reset(&r->resp.head);
+		buf_reset(&r->resp.body);
+		return -1;
+	}
 	return 0;
 }
 

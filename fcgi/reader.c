@@ -301,20 +301,50 @@ put2(char *p, int v)
 }
 
 /*
+ * Write t in s (TIME_RFC3339 bytes) as RFC 3339 in UTC,
+ * "YYYY-MM-DDTHH:MM:SSZ", NUL-terminated, without gmtime_r() and
+ * strftime(): the APIs write several a row.  -1, with s untouched, for
+ * a year outside 0 to 9999.
+ */
+int
+time_rfc3339(char *s, int64_t t)
+{
+	struct tm	 tm;
+	int		 y;
+
+	if (utc_split(t, &tm) == -1 || tm.tm_year < -1900 ||
+	    tm.tm_year > 9999 - 1900)
+		return -1;
+	y = tm.tm_year + 1900;
+	put2(s, y / 100);
+	put2(s + 2, y % 100);
+	s[4] = '-';
+	put2(s + 5, tm.tm_mon + 1);
+	s[7] = '-';
+	put2(s + 8, tm.tm_mday);
+	s[10] = 'T';
+	put2(s + 11, tm.tm_hour);
+	s[13] = ':';
+	put2(s + 14, tm.tm_min);
+	s[16] = ':';
+	put2(s + 17, tm.tm_sec);
+	s[19] = 'Z';
+	s[20] = '\0';
+	return 0;
+}
+
+/*
  * Open a <time> element for t with its UTC time in datetime=, for pages
  * that write their own text for it (the digest, the resources page).
  */
 void
 time_open(struct buf *b, int64_t t)
 {
-	struct tm	 tm;
-	time_t		 tt = (time_t)t;
-	char		 s[64];
+	char	 s[TIME_RFC3339];
 
-	if (gmtime_r(&tt, &tm) != NULL &&
-	    strftime(s, sizeof(s), "%Y-%m-%dT%H:%M:%SZ", &tm) > 0) {
+	if (time_rfc3339(s, t) == 0) {
 		BUF_LIT(b, "<time datetime=\"");
-		buf_puts(b, s);
+		buf_add(b, s, TIME_RFC3339 - 1);
 		BUF_LIT(b, "\">");
 	} else
 		BUF_LIT(b, "<time>");
@@ -386,18 +416,22 @@ time_html(struct buf *b, int64_t t, time_t now)
 int
 url_attr(struct buf *b, const char *lit, size_t n, const char *u)
 {
-	size_t	 mark = b->len;
+	size_t	 mark;
 
 	if (u == NULL || *u == '\0')
 		return -1;
+	buf_hold(b);
+	mark = b->len;
 	buf_add(b, lit, n);
 	if (html_url(b, u, strlen(u)) == -1) {
 		if (b->p != NULL && !b->oom) {
 			b->len = mark;
 			b->p[mark] = '\0';
 		}
+		buf_unhold(b);
 		return -1;
 	}
+	buf_unhold(b);
 	buf_putc(b, '"');
 	return 0;
 }

@@ -33,9 +33,11 @@ test_local_path(void)
 	char	 big[LOCAL_PATH_MAX + 1];
 	size_t	 i;
 
+	T_ROWS();
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
 		T_OK(local_path_ok(t[i].in) == t[i].ok, "local_path_ok row %zu"
 		    " is %d", i, t[i].ok);
+	T_ROWS_END("local_path_ok: %zu rows", i);
 	T_OK(!local_path_ok(NULL), "local_path_ok(NULL) is 0");
 	memset(big, 'a', sizeof(big));
 	big[0] = '/';
@@ -80,6 +82,7 @@ test_cursor(void)
 	size_t		 i;
 	int		 rc;
 
+	T_ROWS();
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		memset(&c, 0, sizeof(c));
 		rc = cursor_parse(t[i].in, &c);
@@ -87,6 +90,7 @@ test_cursor(void)
 		    (c.published == t[i].published && c.id == t[i].id)),
 		    "cursor_parse(\"%s\")", t[i].in);
 	}
+	T_ROWS_END("cursor_parse: %zu rows", i);
 	T_OK(cursor_parse(NULL, &c) == -1, "cursor_parse(NULL) fails");
 	buf_init(&b);
 	cursor_write(&b, -5, 77);
@@ -132,6 +136,7 @@ test_list(void)
 	int		 rc;
 
 	buf_init(&b);
+	T_ROWS();
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		rc = list_parse(t[i].in, &l);
 		T_OK((rc == 0) == t[i].ok && (!t[i].ok ||
@@ -146,6 +151,7 @@ test_list(void)
 		list_path(&b, &l);
 		T_STR(b.p, t[i].path, "list_path of %s", t[i].in);
 	}
+	T_ROWS_END("list_parse, list_write, list_path: %zu rows", i);
 	T_OK(list_parse(NULL, &l) == -1, "list_parse(NULL) fails");
 	buf_release(&b);
 
@@ -295,6 +301,7 @@ test_time(void)
 	char		 want[128];
 
 	buf_init(&b);
+	T_ROWS();
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		buf_reset(&b);
 		time_html(&b, t[i].t, (time_t)1764460800);
@@ -303,6 +310,7 @@ test_time(void)
 		    "time_html %lld is %s (%s)", (long long)t[i].t, t[i].text,
 		    b.p != NULL ? b.p : "");
 	}
+	T_ROWS_END("time_html: %zu times", i);
 	buf_reset(&b);
 	time_html(&b, 1735689599, (time_t)1764460800);
 	T_STR(b.p, "<time datetime=\"2024-12-31T23:59:59Z\""
@@ -341,28 +349,29 @@ test_cookie(void)
 	};
 	struct req	 r;
 	struct app	 app;
-	FCGX_Request	 fr;
 	struct buf	 b;
-	char		 env[256];
-	char		*envp[2];
 	size_t		 i;
 
 	memset(&app, 0, sizeof(app));
-	memset(&fr, 0, sizeof(fr));
 	memset(&r, 0, sizeof(r));
 	r.app = &app;
-	r.fr = &fr;
-	fr.envp = envp;
+	buf_init(&r.env);
 	buf_init(&b);
+	T_ROWS();
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		snprintf(env, sizeof(env), "HTTP_COOKIE=%s", t[i].header);
-		envp[0] = env;
-		envp[1] = NULL;
+		/* The parameters as conn_request() leaves them. */
+		buf_reset(&r.env);
+		BUF_LIT(&r.env, "HTTP_COOKIE");
+		buf_putc(&r.env, '\0');
+		buf_puts(&r.env, t[i].header);
+		buf_putc(&r.env, '\0');
 		T_STR(req_cookie(&r, SESSION_COOKIE, &b), t[i].want,
 		    "cookie header \"%s\"", t[i].header);
 	}
-	envp[0] = NULL;
+	T_ROWS_END("req_cookie: %zu Cookie headers", i);
+	buf_reset(&r.env);
 	T_STR(req_cookie(&r, SESSION_COOKIE, &b), NULL, "no cookie header");
+	buf_release(&r.env);
 	buf_release(&b);
 }
 
@@ -388,6 +397,7 @@ test_back(void)
 	size_t		 i;
 
 	buf_init(&b);
+	T_ROWS();
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		memset(&app, 0, sizeof(app));
 		memset(&r, 0, sizeof(r));
@@ -399,6 +409,7 @@ test_back(void)
 		T_STR(b.p, t[i].want, "back_path of %s under %s", t[i].uri,
 		    t[i].prefix);
 	}
+	T_ROWS_END("back_path: %zu rows", i);
 	buf_release(&b);
 }
 

@@ -1,18 +1,23 @@
 /* req.c: one request: its parameters, body and cookies, and the answer */
+#include <sys/types.h>
+#include <sys/uio.h>
+
 #include <ctype.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include <fcgiapp.h>
-
 #include "buf.h"
 #include "compat.h"
+#include "crypto.h"
 #include "fcgi.h"
 #include "log.h"
 #include "multipart.h"
+
+static void	resp_flush(void *, const char *, size_t);
 
 void
 req_init(struct req *r, struct worker *w)
@@ -21,17 +26,30 @@ req_init(struct req *r, struct worker *w)
 	r->app = w->app;
 	r->w = w;
 	r->db = &w->db;
-	r->fr = &w->fr;
+	r->c = &w->conn;
+	buf_init(&r->env);
 	buf_init(&r->body);
 	buf_init(&r->resp.head);
 	buf_init(&r->resp.body);
+	buf_bound(&r->resp.body, RESP_CHUNK, resp_flush, r);
 }
 
 /* A FastCGI parameter (REQUEST_URI, HTTP_COOKIE...), or NULL. */
 const char *
 req_env(const struct req *r, const char *name)
 {
-	return FCGX_GetParam(name, r->fr->envp);
+	const char	*p = r->env.p, *end, *v;
+
+	if (p == NULL)
+		return NULL;
+	end = p + r->env.len;
+	while (p < end) {
+		v = p + strlen(p) + 1;
+		if (strcmp(p, name) == 0)
+			return v;
+		p = v + strlen(v) + 1;
+	}
+	return NULL;
 }
 
 static int
@@ -209,18 +227,22 @@ path_of(const struct req *r, const char *uri)
 }
 
 /*
- * Read what the request brings: method, path, query, body and form.
- * Returns 0, or -1 with r->resp.status set to the 4xx to answer.
+ * Make sense of what the request brought (conn_request() read it):
+ * method, path, query, body and form.  Returns 0, or -1 with
+ * r->resp.status set to the 4xx to answer.
  */
 int
 req_read(struct req *r)
 {
 	struct buf	 err;
 	const char	*s, *ct, *errstr;
-	char		 chunk[8192];
 	long long	 len = 0;
-	int		 n;
 
+	if (r->env_over) {
+		log_debug("FastCGI parameters over their bound, refused");
+		r->resp.status = 400;
+		return -1;
+	}
 	r->method = req_env(r, "REQUEST_METHOD");
 	r->uri = req_env(r, "REQUEST_URI");
 	r->remote = req_env(r, "REMOTE_ADDR");
@@ -248,23 +270,13 @@ req_read(struct req *r)
 			return -1;
 		}
 	}
-	if (len > r->app->conf.max_body) {
+	if (len > r->app->conf.max_body || r->body_over) {
 		r->resp.status = 413;
 		return -1;
 	}
-	if (len > 0 && buf_grow(&r->body, (size_t)len) == -1) {
-		r->resp.status = 413;
+	if ((size_t)len != r->body.len) {
+		r->resp.status = 400;
 		return -1;
-	}
-	while (len > 0) {
-		n = FCGX_GetStr(chunk, len < (long long)sizeof(chunk) ?
-		    (int)len : (int)sizeof(chunk), r->fr->in);
-		if (n <= 0) {
-			r->resp.status = 400;
-			return -1;
-		}
-		buf_add(&r->body, chunk, (size_t)n);
-		len -= n;
 	}
 	/* A body without a type is taken for a form, as API clients send. */
 	ct = req_env(r, "CONTENT_TYPE");
@@ -400,48 +412,179 @@ status_text(int status)
 	}
 }
 
+/* No body goes with these, not even an empty one. */
+static int
+no_body(int status)
+{
+	return status == 204 || status == 304;
+}
+
 /*
- * Write the answer: status, type, length, the handler's headers, and the
- * body unless HEAD or a 204/304.  An allocation failure anywhere in the
- * request turns into a bare 500 here.  0, or -1 when the client is gone.
+ * The status line and headers as seg[0..3): the lines made in line (n
+ * bytes), with Content-Length unless len is -1, the handler's headers
+ * and the blank line.  3, or -1 if line is too short.
+ */
+static int
+head_segs(const struct resp *p, char *line, size_t n, long long len,
+    struct iovec *seg)
+{
+	int	 k;
+
+	if (no_body(p->status))
+		k = snprintf(line, n, "Status: %d %s\r\n", p->status,
+		    status_text(p->status));
+	else if (len == -1)
+		k = snprintf(line, n, "Status: %d %s\r\nContent-Type: %s\r\n",
+		    p->status, status_text(p->status), p->type != NULL ?
+		    p->type : "text/plain; charset=utf-8");
+	else
+		k = snprintf(line, n, "Status: %d %s\r\nContent-Type: %s\r\n"
+		    "Content-Length: %lld\r\n", p->status,
+		    status_text(p->status), p->type != NULL ? p->type :
+		    "text/plain; charset=utf-8", len);
+	if (k < 0 || (size_t)k >= n)
+		return -1;
+	seg[0].iov_base = line;
+	seg[0].iov_len = (size_t)k;
+	seg[1].iov_base = p->head.p;
+	seg[1].iov_len = p->head.len;
+	seg[2].iov_base = (void *)(uintptr_t)"\r\n";
+	seg[2].iov_len = 2;
+	return 3;
+}
+
+/*
+ * The body buffer is full: its bytes go to the web server, after the
+ * status and headers when they have not gone yet (without a length:
+ * nginx then sends the answer chunked).  The bytes of a HEAD or a
+ * 204/304 are counted and dropped; under resp_digest(), hashed.
+ */
+static void
+resp_flush(void *arg, const char *b, size_t n)
+{
+	struct req	*r = arg;
+	struct resp	*p = &r->resp;
+	struct iovec	 seg[4];
+	char		 line[256];
+	int		 nseg = 0;
+
+	if (p->digest != NULL) {
+		crypto_sha256_update(p->digest, b, n);
+		p->sent += n;
+		return;
+	}
+	p->sent += n;
+	if (p->status == 0)
+		p->status = 200;
+	if (r->head || no_body(p->status) || r->c->dead)
+		return;
+	if (!p->committed) {
+		if (p->head.oom || (nseg = head_segs(p, line, sizeof(line), -1,
+		    seg)) == -1) {
+			/* No headers: the answer fails in resp_send(). */
+			r->c->dead = 1;
+			return;
+		}
+		p->committed = 1;
+		p->sent_status = p->status;
+		p->sent_type = p->type;
+		p->sent_head = p->head.len;
+	}
+	seg[nseg].iov_base = (void *)(uintptr_t)b;
+	seg[nseg++].iov_len = n;
+	conn_stdout(r->c, r->fcgi_id, seg, nseg, 0);
+}
+
+/*
+ * Write the answer's end: status, type, length, the handler's headers
+ * and the body (unless HEAD or a 204/304) when nothing has gone yet,
+ * all in one write; else the rest of the body.  An allocation failure
+ * anywhere in the request turns into a bare 500 here.  An answer
+ * already committed cannot change any more: one whose status changed
+ * since (a handler failed half-way) or that lacks memory is cut short,
+ * the connection closed without the end of the request, so that the
+ * client sees a broken answer and not a short one.  0, or -1 when the
+ * connection is to be closed.
  */
 int
 resp_send(struct req *r)
 {
 	struct resp	*p = &r->resp;
-	FCGX_Stream	*out = r->fr->out;
+	struct iovec	 seg[4];
 	char		 line[256];
-	int		 n, nobody;
+	int		 nseg;
 
+	if (r->c->dead)
+		return -1;
+	if (p->committed) {
+		if (p->head.oom || p->body.oom || p->status != p->sent_status) {
+			log_warnx("%s %s: %s after %zu bytes were sent: the "
+			    "answer is cut short", r->method, r->uri,
+			    p->head.oom || p->body.oom ? "out of memory" :
+			    status_text(p->status), p->sent);
+			r->c->dead = 1;
+			return -1;
+		}
+		if (p->type != p->sent_type || p->head.len != p->sent_head)
+			log_warnx("%s %s: headers set after %zu bytes were "
+			    "sent are lost", r->method, r->uri, p->sent);
+		seg[0].iov_base = p->body.p;
+		seg[0].iov_len = p->body.len;
+		return conn_stdout(r->c, r->fcgi_id, seg, 1, 1);
+	}
 	if (p->head.oom || p->body.oom) {
 		log_warnx("%s %s: out of memory", r->method, r->uri);
 		buf_release(&p->head);
 		buf_release(&p->body);
 		p->status = 500;
 		p->type = "text/plain; charset=utf-8";
+		p->sent = 0;
 		buf_puts(&p->body, "out of memory\n");
 	}
 	if (p->status == 0)
 		p->status = 200;
-	nobody = p->status == 204 || p->status == 304;
-	/* libfcgi's own printf knows no %zu: format here. */
-	if (nobody)
-		n = snprintf(line, sizeof(line), "Status: %d %s\r\n",
-		    p->status, status_text(p->status));
-	else
-		n = snprintf(line, sizeof(line), "Status: %d %s\r\n"
-		    "Content-Type: %s\r\nContent-Length: %zu\r\n", p->status,
-		    status_text(p->status), p->type != NULL ? p->type :
-		    "text/plain; charset=utf-8", p->body.len);
-	if (n < 0 || (size_t)n >= sizeof(line))
+	if ((nseg = head_segs(p, line, sizeof(line),
+	    (long long)(p->sent + p->body.len), seg)) == -1)
 		return -1;
-	FCGX_PutStr(line, n, out);
-	if (p->head.len > 0)
-		FCGX_PutStr(p->head.p, (int)p->head.len, out);
-	FCGX_PutStr("\r\n", 2, out);
-	if (!nobody && !r->head && p->body.len > 0)
-		FCGX_PutStr(p->body.p, (int)p->body.len, out);
-	return FCGX_GetError(out) != 0 ? -1 : 0;
+	if (!r->head && !no_body(p->status)) {
+		seg[nseg].iov_base = p->body.p;
+		seg[nseg++].iov_len = p->body.len;
+	}
+	return conn_stdout(r->c, r->fcgi_id, seg, nseg, 1);
+}
+
+/*
+ * From now on the body is hashed into d (initialized by the caller)
+ * instead of being sent: for an ETag, which the headers must carry
+ * before any byte of a body too long to hold has gone.
+ */
+void
+resp_digest(struct req *r, struct sha256 *d)
+{
+	r->resp.digest = d;
+}
+
+/*
+ * The digest of the body written since resp_digest(), into out.
+ * Returns 0 when the whole body is still held (it is sent as usual), or
+ * 1 when it was too long to hold: it is dropped, and the caller writes
+ * it again, to be sent this time.
+ */
+int
+resp_digest_end(struct req *r, unsigned char out[SHA256_LEN])
+{
+	struct resp	*p = &r->resp;
+	int		 gone = p->sent > 0;
+
+	crypto_sha256_update(p->digest, p->body.p != NULL ? p->body.p : "",
+	    p->body.len);
+	crypto_sha256_final(p->digest, out);
+	p->digest = NULL;
+	if (gone) {
+		buf_reset(&p->body);
+		p->sent = 0;
+	}
+	return gone;
 }
 
 /*
@@ -464,7 +607,11 @@ req_reset(struct req *r)
 	for (i = 0; i < ARGS_MAX; i++)
 		free(r->args[i]);
 	multipart_release(&r->mp);
+	/* An upload's size is not kept: the heap keeps its shape. */
+	if (r->body.cap > RESP_CHUNK)
+		buf_release(&r->body);
 	buf_reset(&r->body);
+	buf_reset(&r->env);
 	buf_reset(&r->resp.head);
 	buf_reset(&r->resp.body);
 	r->params = NULL;
@@ -478,8 +625,12 @@ req_reset(struct req *r)
 	r->auth_fail_why = NULL;
 	r->api_read_only = 0;
 	r->page_size = r->asc = 0;
+	r->fcgi_id = r->keep = r->env_over = r->body_over = 0;
 	r->resp.status = 0;
 	r->resp.type = NULL;
+	r->resp.sent = 0;
+	r->resp.committed = 0;
+	r->resp.digest = NULL;
 }
 
 /* Free everything, buffers included (at exit). */
@@ -487,6 +638,7 @@ void
 req_release(struct req *r)
 {
 	req_reset(r);
+	buf_release(&r->env);
 	buf_release(&r->body);
 	buf_release(&r->resp.head);
 	buf_release(&r->resp.body);

@@ -30,6 +30,8 @@ const struct route routes[] = {
 	{ M_GET, "/category/none", R_USER, page_category },
 	{ M_GET, "/category/*", R_USER | R_ID0, page_category },
 	{ M_GET, "/icon/*", R_USER | R_ID0, page_icon },
+	/* an icon for anyone with its token: reader apps load iconUrl */
+	{ M_GET, "/icon/*/*", R_ID0, page_icon_shared },
 	{ M_GET, "/entry/*", R_USER | R_ID0, page_entry },
 	{ M_POST, "/entry/*/*", R_USER | R_CSRF | R_ID0, page_entry_action },
 	{ M_POST, "/mark-read", R_USER | R_CSRF, page_mark_read },
@@ -98,6 +100,7 @@ const struct route routes[] = {
 	{ M_PUT, "/v1/entries", R_MF, api_mf_entries_status },
 	{ M_GET, "/v1/entries/*", R_MF | R_ID0, api_mf_entry },
 	{ M_PUT, "/v1/entries/*/bookmark", R_MF | R_ID0, api_mf_bookmark },
+	{ M_GET, "/v1/icons/*", R_MF | R_ID0, api_mf_icon },
 	{ M_POST, "/v1/discover", R_MF, api_mf_discover },
 	{ M_GET, "/v1/export", R_MF, api_mf_export },
 	{ M_POST, "/v1/import", R_MF, api_mf_import },

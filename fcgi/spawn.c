@@ -1,6 +1,7 @@
 /*
- * spawn.c: start hearth-fetch in the background, never waiting for it;
- * run hearthctl for an OPML import, waiting a bounded time
+ * spawn.c: "refresh now": a request row, and hearth-fetch started in the
+ * background at most once a second, never waited for; run hearthctl for
+ * an OPML import, waiting a bounded time
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -10,6 +11,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,8 +24,11 @@
 #include <mach-o/dyld.h>
 #endif
 
+#include <sqlite3.h>
+
 #include "buf.h"
 #include "compat.h"
+#include "db.h"
 #include "fcgi.h"
 #include "log.h"
 #include "opml.h"
@@ -34,6 +39,7 @@
 #define IMPORT_WAIT_MS	45000	/* for an import, under nginx's 60 s */
 #define OUT_MAX		4096	/* bytes kept of hearthctl's output */
 #define FD_LOOP_MAX	65536	/* descriptors closed one by one, at most */
+#define RUNNER_GAP_MS	1000	/* between two starts of hearth-fetch */
 
 #if defined(__OpenBSD__) || defined(__FreeBSD__) || defined(__NetBSD__) || \
     (defined(__GLIBC__) && (__GLIBC__ > 2 || \
@@ -261,41 +267,82 @@ out:
 }
 
 /*
- * Start a fetch pass in the background: hearth-fetch [-c CONF] [--feed
- * ID], with this responder's configuration file (none: the fetcher
- * finds it as this program did, and inherits $HEARTH_CONF).  feed 0
- * runs a plain pass over the due feeds.  A pass already running takes
- * the request over (the fetcher is single-flight).  Never waits for the
- * fetcher; a failure is logged and the page answers anyway.  0 or -1.
+ * "Refresh now": ask for feed (0: every due feed of the signed-in user)
+ * to be fetched ahead of the due ones, and wake the fetcher.  The
+ * request is a row of fetch_request, one per feed or user however many
+ * times it is asked for, which the running pass takes within a second
+ * (or the one spawn_runner() starts).  Never waits for the fetcher; a
+ * failure is logged (the caller has made the feeds due: the next
+ * scheduled pass takes them) and the page answers anyway.  0 or -1.
  */
 int
 spawn_fetch(struct req *r, int64_t feed)
 {
-	char	 path[PATH_MAX], id[32];
-	char	*argv[6];
+	struct app	*app = r->app;
+	sqlite3_stmt	*st;
+	int		 n;
+
+	if ((st = db_stmt(r->db, STMT_FETCH_REQUEST_INSERT)) == NULL)
+		return -1;
+	if (feed > 0)
+		sqlite3_bind_int64(st, 2, feed);
+	else
+		sqlite3_bind_int64(st, 1, r->user_id);
+	sqlite3_bind_int64(st, 3, (int64_t)time(NULL));
+	n = db_step(st);
+	db_stmt_done(st);
+	if (n == -1) {
+		log_warnx("refresh of %s %lld not queued: the next scheduled "
+		    "pass fetches it", feed > 0 ? "feed" : "the feeds of user",
+		    (long long)(feed > 0 ? feed : r->user_id));
+		return -1;
+	}
+	__atomic_store_n(&app->runner_wanted, 1, __ATOMIC_RELEASE);
+	if (app->runner_thread_set)
+		pthread_kill(app->runner_thread, SIGUSR2);
+	return 0;
+}
+
+/*
+ * The main thread's part of "refresh now", when a worker woke it (or
+ * the wait it was told passed): start hearth-fetch [-c CONF] --queued,
+ * detached, if a request came since the last start and that was
+ * RUNNER_GAP_MS ago; 100 clicks in a few seconds start a few runners,
+ * not 100.  A runner that finds a pass running leaves the requests to
+ * it.  Returns the milliseconds after which to call again (a request
+ * waits for the gap), or -1 when none waits.
+ */
+int64_t
+spawn_runner(struct app *app)
+{
+	char	 path[PATH_MAX];
+	char	*argv[5];
+	int64_t	 now = mono_us() / 1000;
 	int	 n = 0;
 
+	if (!__atomic_load_n(&app->runner_wanted, __ATOMIC_ACQUIRE))
+		return -1;
+	if (app->runner_started_ms != 0 &&
+	    now - app->runner_started_ms < RUNNER_GAP_MS)
+		return app->runner_started_ms + RUNNER_GAP_MS - now;
+	/* A request that comes after this starts the next runner. */
+	__atomic_store_n(&app->runner_wanted, 0, __ATOMIC_RELEASE);
+	app->runner_started_ms = now;
 	if (spawn_fetch_path(path, sizeof(path)) == -1) {
 		log_warnx("%s not found beside hearth-fcgi nor in PATH: "
 		    "feeds are fetched at the next scheduled pass", FETCH_PROG);
 		return -1;
 	}
 	argv[n++] = (char *)FETCH_PROG;
-	if (r->app->conf.path != NULL) {
+	if (app->conf.path != NULL) {
 		argv[n++] = (char *)"-c";
-		argv[n++] = r->app->conf.path;
+		argv[n++] = app->conf.path;
 	}
-	if (feed > 0) {
-		snprintf(id, sizeof(id), "%lld", (long long)feed);
-		argv[n++] = (char *)"--feed";
-		argv[n++] = id;
-	}
+	argv[n++] = (char *)"--queued";
 	argv[n] = NULL;
-	if (spawn_detached(path, argv) == -1)
-		return -1;
-	log_debug("started %s%s%s", path, feed > 0 ? " --feed " : "",
-	    feed > 0 ? id : "");
-	return 0;
+	if (spawn_detached(path, argv) == 0)
+		log_debug("started %s --queued", path);
+	return -1;
 }
 
 /*

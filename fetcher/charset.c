@@ -244,15 +244,16 @@ word_plain(const unsigned char *p)
 }
 
 /*
- * Scan s: whether it is all valid UTF-8, and whether it holds any
- * multibyte sequence (valid ones counted in *nmulti).
+ * Scan s for UTF-8: the index of its first bad spot (a sequence cut by
+ * the end of s is one), or n when it is all valid.  *nmulti counts the
+ * valid multibyte sequences: up to that spot when stop is set, in all
+ * of s otherwise.
  */
-static int
-utf8_scan(const char *s, size_t n, size_t *nmulti)
+static size_t
+utf8_scan(const char *s, size_t n, int stop, size_t *nmulti)
 {
 	const unsigned char	*u = (const unsigned char *)s;
-	size_t			 i = 0, k, sub;
-	int			 valid = 1;
+	size_t			 i = 0, k, sub, bad = n;
 
 	*nmulti = 0;
 	while (i < n) {
@@ -265,14 +266,17 @@ utf8_scan(const char *s, size_t n, size_t *nmulti)
 			continue;
 		}
 		if ((k = utf8_seq(u + i, n - i, &sub)) == 0) {
-			valid = 0;
+			if (bad == n)
+				bad = i;
+			if (stop)
+				break;
 			i += sub;
 			continue;
 		}
 		(*nmulti)++;
 		i += k;
 	}
-	return valid;
+	return bad;
 }
 
 /* Controls no feed means: NUL and the C0 set but tab, LF and CR. */
@@ -283,20 +287,36 @@ is_dropped(unsigned char c)
 }
 
 /*
+ * Whether the UTF-8 sequence at u (len bytes) is a C1 control, U+0080 to
+ * U+009F, that windows-1252 has a character for.  No feed means such a
+ * control: it is a windows-1252 byte that went through a latin1 decoder
+ * (an ISO-8859-1 label iconv knew, a CMS storing "\x92" as U+0092), so
+ * it is read as windows-1252 means it, as browsers read such bytes.
+ */
+static int
+is_c1(const unsigned char *u, size_t len)
+{
+	return len == 2 && u[0] == 0xc2 && u[1] < 0xa0 &&
+	    cp1252_defined(u[1]);
+}
+
+/*
  * Append UTF-8 text s to b, repaired.  A byte that cannot be part of
  * any sequence where it stands becomes its windows-1252 character
  * when guess is set (a stray latin1 byte in UTF-8), else U+FFFD; a
  * sequence broken after its first byte becomes one U+FFFD, unless the
  * text has no valid multibyte sequence at all, when each byte is taken
- * as windows-1252.  Dropped controls go.  Returns how many spots were
- * repaired.
+ * as windows-1252.  A C1 control becomes its windows-1252 character but
+ * for the five windows-1252 leaves undefined.  Dropped controls go.
+ * multi says whether text before s (of the same document) had a valid
+ * multibyte sequence.  Returns how many spots were repaired.
  */
 static size_t
-utf8_clean(struct buf *b, const char *s, size_t n, int guess)
+utf8_clean(struct buf *b, const char *s, size_t n, int guess, int multi)
 {
 	const unsigned char	*u = (const unsigned char *)s;
 	size_t			 i = 0, run = 0, k, sub, nmulti, nbad = 0;
-	int			 multi = 0, decided = !guess;
+	int			 decided = !guess;
 
 	while (i < n) {
 		/* Most of a feed is printable ASCII: 8 bytes at a time. */
@@ -314,6 +334,12 @@ utf8_clean(struct buf *b, const char *s, size_t n, int guess)
 		}
 		if ((k = utf8_seq(u + i, n - i, &sub)) != 0) {
 			multi = 1;
+			if (is_c1(u + i, k)) {
+				buf_add(b, s + run, i - run);
+				put_cp(b, cp1252(u[i + 1]));
+				nbad++;
+				run = i + k;
+			}
 			i += k;
 			continue;
 		}
@@ -324,7 +350,7 @@ utf8_clean(struct buf *b, const char *s, size_t n, int guess)
 		 */
 		if (!decided) {
 			decided = 1;
-			if (!multi && (utf8_scan(s + i, n - i, &nmulti),
+			if (!multi && (utf8_scan(s + i, n - i, 0, &nmulti),
 			    nmulti == 0))
 				guess = 2;
 		}
@@ -367,23 +393,29 @@ cp1252_to_utf8(struct buf *b, const char *s, size_t n)
 /*
  * Convert s with cd (to UTF-8), appending the raw output to b.  An
  * invalid sequence becomes U+FFFD and the decoder skips one code unit
- * (unit bytes); a truncated one at the end becomes U+FFFD; *nbad counts
- * both.  Returns 0, or -1 when iconv fails otherwise or memory runs out.
+ * (unit bytes); *nbad counts them.  With eof set, a truncated sequence
+ * at the end becomes U+FFFD too (counted) and the shift state is
+ * flushed; without, conversion stops before it.  *used gets the bytes
+ * of s converted.  Returns 0, or -1 when iconv fails otherwise or
+ * memory runs out.
  */
 static int
 iconv_to_utf8(struct buf *b, const char *s, size_t n, iconv_t cd,
-    size_t unit, size_t *nbad)
+    size_t unit, int eof, size_t *used, size_t *nbad)
 {
 	char		*in = (char *)(uintptr_t)s, *outp;
 	size_t		 inleft = n, outleft, room;
 
 	*nbad = 0;
+	*used = 0;
 	room = n + n / 2 + 16;
 	for (;;) {
 		if (buf_grow(b, room) == -1)
 			return -1;
 		outp = b->p + b->len;
 		outleft = b->cap - b->len - 1;
+		if (inleft == 0 && !eof)
+			break;
 		if (inleft == 0) {
 			/* Flush a stateful encoding's shift state. */
 			if (iconv(cd, NULL, NULL, &outp, &outleft) ==
@@ -417,6 +449,8 @@ iconv_to_utf8(struct buf *b, const char *s, size_t n, iconv_t cd,
 			inleft -= unit;
 			continue;
 		}
+		if (errno == EINVAL && !eof)
+			break;		/* the rest comes with the next piece */
 		if (errno == EINVAL) {
 			(*nbad)++;
 			PUT_FFFD(b);
@@ -427,6 +461,7 @@ iconv_to_utf8(struct buf *b, const char *s, size_t n, iconv_t cd,
 		return -1;
 	}
 	b->p[b->len] = '\0';
+	*used = n - inleft;
 	return 0;
 }
 
@@ -600,8 +635,9 @@ decl_rewrite(struct buf *b, size_t start)
 }
 
 /*
- * Pick the encoding of in: a byte order mark, else the charset of the
- * HTTP content type, else UTF-16 recognized by its "<?" pattern, else
+ * Pick the encoding of in: a byte order mark or UTF-32's "<" pattern,
+ * else the charset of the HTTP content type, else UTF-16 recognized by
+ * its "<?" pattern, else
  * the XML declaration, else UTF-8 (which JSON must be).  Sets *skip to
  * the length of a byte order mark.
  */
@@ -623,6 +659,13 @@ choose(const char *in, size_t len, const char *ct, struct choice *c,
 		c->enc = ENC_ICONV;
 		strlcpy(c->name, "UTF-32BE", sizeof(c->name));
 		*skip = 4;
+	} else if (len >= 4 && memcmp(in, "\0\0\0<", 4) == 0) {
+		/* UTF-32 without a byte order mark: "<" says which. */
+		c->enc = ENC_ICONV;
+		strlcpy(c->name, "UTF-32BE", sizeof(c->name));
+	} else if (len >= 4 && memcmp(in, "<\0\0\0", 4) == 0) {
+		c->enc = ENC_ICONV;
+		strlcpy(c->name, "UTF-32LE", sizeof(c->name));
 	} else if (len >= 3 && memcmp(in, "\xef\xbb\xbf", 3) == 0) {
 		*skip = 3;
 	} else if (len >= 2 && memcmp(in, "\xff\xfe", 2) == 0) {
@@ -663,65 +706,6 @@ choose(const char *in, size_t len, const char *ct, struct choice *c,
 }
 
 /*
- * Whether the n bytes at s are valid UTF-8 without the controls
- * utf8_clean() drops: what it would copy as it is.  *multi says whether
- * there is a multibyte sequence.
- */
-static int
-utf8_plain(const char *s, size_t n, int *multi)
-{
-	const unsigned char	*u = (const unsigned char *)s;
-	size_t			 i = 0, k, sub;
-
-	*multi = 0;
-	while (i < n) {
-		while (n - i >= 8 && word_plain(u + i))
-			i += 8;
-		if (i >= n)
-			break;
-		if (u[i] < 0x80) {
-			if (is_dropped(u[i]))
-				return 0;
-			i++;
-			continue;
-		}
-		if ((k = utf8_seq(u + i, n - i, &sub)) == 0)
-			return 0;
-		*multi = 1;
-		i += k;
-	}
-	return 1;
-}
-
-/*
- * Whether charset_to_utf8() would give in back unchanged but for the
- * byte order mark it skips (its length in *skip) and the label of the
- * XML declaration it rewrites: the encoding picked is UTF-8, or a
- * latin1 or ASCII label, which valid UTF-8 and ASCII pass unchanged,
- * and the text is valid UTF-8 without the controls that are dropped.
- * A caller that only reads the text can then use in + *skip where it
- * is instead of a converted copy.
- */
-int
-charset_utf8_as_is(const char *in, size_t len, const char *ct, size_t *skip)
-{
-	struct choice	 c;
-	int		 multi;
-
-	*skip = 0;
-	if (in == NULL || len == 0)
-		return 1;
-	choose(in, len, ct, &c, skip);
-	if (c.enc != ENC_UTF8 && !(c.enc == ENC_1252 && c.latin))
-		return 0;
-	if (!utf8_plain(in + *skip, len - *skip, &multi))
-		return 0;
-	if (c.enc == ENC_1252 && multi)
-		log_debug("charset: UTF-8 labelled as latin1");
-	return 1;
-}
-
-/*
  * Append in (len bytes) to out as valid UTF-8, its encoding found from
  * the byte order mark, the HTTP content type (may be NULL) or the XML
  * declaration, in that order; valid non-ASCII UTF-8 under a latin1 or
@@ -740,7 +724,7 @@ charset_to_utf8(struct buf *out, const char *in, size_t len,
 	struct choice	 c;
 	struct buf	 tmp;
 	iconv_t		 cd;
-	size_t		 start, skip, nbad = 0, nmulti;
+	size_t		 start, skip, used, nbad = 0, nmulti;
 	int		 rc = -1;
 
 	buf_init(&tmp);
@@ -752,7 +736,7 @@ charset_to_utf8(struct buf *out, const char *in, size_t len,
 	choose(in, len, ct, &c, &skip);
 	in += skip;
 	len -= skip;
-	if (c.latin && utf8_scan(in, len, &nmulti) && nmulti > 0) {
+	if (c.latin && utf8_scan(in, len, 0, &nmulti) == len && nmulti > 0) {
 		log_debug("charset: UTF-8 labelled as latin1");
 		c.enc = ENC_UTF8;
 	}
@@ -763,16 +747,16 @@ charset_to_utf8(struct buf *out, const char *in, size_t len,
 			c.enc = ENC_1252;
 		} else {
 			rc = iconv_to_utf8(&tmp, in, len, cd, unit_size(c.name),
-			    &nbad);
+			    1, &used, &nbad);
 			iconv_close(cd);
 			if (rc == -1)
 				goto out;
 			rc = -1;
-			utf8_clean(out, tmp.p, tmp.len, 0);
+			utf8_clean(out, tmp.p, tmp.len, 0, 0);
 		}
 	}
 	if (c.enc == ENC_UTF8)
-		nbad = utf8_clean(out, in, len, 1);
+		nbad = utf8_clean(out, in, len, 1, 0);
 	else if (c.enc == ENC_1252)
 		cp1252_to_utf8(out, in, len);
 	if (nbad > 0)
@@ -787,4 +771,207 @@ out:
 		    out->oom || tmp.oom ? ": out of memory" : "");
 	buf_release(&tmp);
 	return rc;
+}
+
+/* --- a body that comes in pieces ---------------------------------------- */
+
+enum cs_mode {
+	CS_PLAIN,	/* UTF-8 so far without a bad spot: copied, cleaned */
+	CS_CLEAN,	/* UTF-8 after a bad spot, stray bytes windows-1252 */
+	CS_WAIT,	/* a bad spot before any multibyte: held to decide */
+	CS_1252,	/* windows-1252 */
+	CS_ICONV,	/* through iconv */
+};
+
+/*
+ * The decoder of one body: charset_to_utf8() in pieces.  Its rules are
+ * the same but for where a whole-document rule meets the stream: a
+ * latin1-labelled body is UTF-8 up to its first sequence that is not,
+ * windows-1252 from there (the whole body under charset_to_utf8()); an
+ * unlabelled body whose first bad spot comes before any multibyte
+ * sequence is held from that spot until one comes or the body ends, as
+ * that is what charset_to_utf8() decides on.
+ */
+struct charset_stream {
+	enum cs_mode	 mode;
+	int		 latin;		/* UTF-8 under a latin1 label */
+	int		 multi;		/* a valid multibyte sequence seen */
+	iconv_t		 cd;		/* CS_ICONV */
+	size_t		 unit;		/* its code unit, bytes */
+	struct buf	 hold;		/* bytes not decoded yet */
+	struct buf	 tmp;		/* iconv's output */
+	size_t		 waited;	/* CS_WAIT: held bytes scanned */
+	size_t		 nbad;		/* spots repaired */
+};
+
+/*
+ * The length of an incomplete UTF-8 sequence that ends s (n bytes): 0
+ * when the last sequence is whole (or no sequence at all).
+ */
+static size_t
+utf8_tail(const unsigned char *u, size_t n)
+{
+	size_t	 k, len, sub;
+
+	for (k = 1; k <= 3 && k <= n; k++) {
+		if ((u[n - k] & 0xc0) == 0x80)
+			continue;
+		if (u[n - k] < 0xc2 || u[n - k] > 0xf4)
+			return 0;
+		len = utf8_seq(u + n - k, k, &sub);
+		return len == 0 && sub == k ? k : 0;
+	}
+	return 0;
+}
+
+/*
+ * A decoder for a body whose first bytes are head (n of them: at least
+ * 1024, or the whole body) and whose HTTP Content-Type is ct (may be
+ * NULL); *skip gets the length of its byte order mark, which the caller
+ * leaves out of what it pushes.  Free it with charset_stream_free().
+ * Returns NULL when memory runs out.
+ */
+struct charset_stream *
+charset_stream_new(const char *head, size_t n, const char *ct, size_t *skip)
+{
+	struct charset_stream	*cs;
+	struct choice		 c;
+
+	if ((cs = calloc(1, sizeof(*cs))) == NULL)
+		return NULL;
+	buf_init(&cs->hold);
+	buf_init(&cs->tmp);
+	choose(head, n, ct, &c, skip);
+	cs->mode = CS_PLAIN;
+	cs->latin = c.latin;
+	if (c.enc == ENC_ICONV) {
+		if ((cs->cd = iconv_open("UTF-8", c.name)) == (iconv_t)-1) {
+			log_debug("charset: unknown encoding \"%s\", reading "
+			    "windows-1252", c.name);
+			cs->mode = CS_1252;
+		} else {
+			cs->mode = CS_ICONV;
+			cs->unit = unit_size(c.name);
+		}
+	} else if (c.enc == ENC_1252 && !c.latin)
+		cs->mode = CS_1252;
+	return cs;
+}
+
+void
+charset_stream_free(struct charset_stream *cs)
+{
+	if (cs == NULL)
+		return;
+	if (cs->mode == CS_ICONV)
+		iconv_close(cs->cd);
+	buf_release(&cs->hold);
+	buf_release(&cs->tmp);
+	free(cs);
+}
+
+/*
+ * Decode what the mode allows of s (n bytes, the held ones first) to
+ * out; returns the bytes used, the rest to be held.
+ */
+static size_t
+cs_run(struct charset_stream *cs, struct buf *out, const char *s, size_t n,
+    int eof)
+{
+	const unsigned char	*u = (const unsigned char *)s;
+	size_t			 i, k, used, nbad;
+
+	switch (cs->mode) {
+	case CS_PLAIN:
+		if ((i = utf8_scan(s, n, 1, &k)) > 0 && k > 0)
+			cs->multi = 1;
+		utf8_clean(out, s, i, 0, 0);
+		if (i == n)
+			return n;
+		if (!eof && n - i <= 3 && utf8_tail(u + i, n - i) == n - i)
+			return i;	/* a sequence cut by the piece */
+		if (cs->latin) {
+			log_debug("charset: latin1, not UTF-8, from byte %zu",
+			    i);
+			cs->mode = CS_1252;
+		} else
+			cs->mode = cs->multi ? CS_CLEAN : CS_WAIT;
+		return i + cs_run(cs, out, s + i, n - i, eof);
+	case CS_WAIT:
+		/*
+		 * A multibyte sequence after the spot decides, as the end
+		 * does; only what came since the last look is scanned.
+		 */
+		i = cs->waited > 3 ? cs->waited - 3 : 0;
+		cs->waited = n;
+		if (!eof && (utf8_scan(s + i, n - i, 0, &k), k == 0))
+			return 0;
+		cs->mode = CS_CLEAN;
+		return cs_run(cs, out, s, n, eof);
+	case CS_CLEAN:
+		k = eof ? 0 : utf8_tail(u, n);
+		cs->nbad += utf8_clean(out, s, n - k, 1, cs->multi);
+		cs->multi = 1;
+		return n - k;
+	case CS_1252:
+		cp1252_to_utf8(out, s, n);
+		return n;
+	case CS_ICONV:
+		buf_reset(&cs->tmp);
+		if (iconv_to_utf8(&cs->tmp, s, n, cs->cd, cs->unit, eof, &used,
+		    &nbad) == -1)
+			out->oom = 1;	/* the caller's one failure */
+		cs->nbad += nbad;
+		utf8_clean(out, cs->tmp.p, cs->tmp.len, 0, 0);
+		return used;
+	}
+	return n;
+}
+
+/*
+ * Append the UTF-8 of the next n bytes of the body to out, as far as
+ * they can be decoded yet; the rest is held for the next call.  Returns
+ * 0, or -1 when memory runs out or iconv fails (logged).
+ */
+int
+charset_stream_push(struct charset_stream *cs, struct buf *out,
+    const char *in, size_t n)
+{
+	struct buf	*h = &cs->hold;
+	size_t		 used;
+
+	if (h->len == 0) {
+		used = cs_run(cs, out, in, n, 0);
+		buf_add(h, in + used, n - used);
+	} else {
+		buf_add(h, in, n);
+		if (h->oom)
+			return -1;
+		used = cs_run(cs, out, h->p, h->len, 0);
+		memmove(h->p, h->p + used, h->len - used);
+		h->len -= used;
+		h->p[h->len] = '\0';
+	}
+	if (h->oom || out->oom) {
+		log_warnx("charset: out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* The end of the body: decode what is held.  0, or -1 as above. */
+int
+charset_stream_end(struct charset_stream *cs, struct buf *out)
+{
+	struct buf	*h = &cs->hold;
+
+	cs_run(cs, out, h->p != NULL ? h->p : "", h->len, 1);
+	buf_reset(h);
+	if (cs->nbad > 0)
+		log_debug("charset: %zu invalid sequences repaired", cs->nbad);
+	if (out->oom) {
+		log_warnx("charset: out of memory");
+		return -1;
+	}
+	return 0;
 }

@@ -186,6 +186,7 @@ main(void)
 	char		 big[4096];
 
 	buf_init(&b);
+	T_ROWS();
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		t = date_parse(rows[i].in);
 		buf_reset(&b);
@@ -196,7 +197,9 @@ main(void)
 		T_STR(b.p, rows[i].want ? rows[i].want : "-1", "parse \"%s\"",
 		    rows[i].in ? rows[i].in : "(null)");
 	}
+	T_ROWS_END("date_parse: %zu rows", i);
 
+	T_ROWS();
 	for (i = 0; i < sizeof(trips) / sizeof(trips[0]); i++) {
 		buf_reset(&b);
 		date_rfc3339(&b, trips[i]);
@@ -204,6 +207,7 @@ main(void)
 		T_OK(t == trips[i], "round trip %lld via %s",
 		    (long long)trips[i], b.p ? b.p : "(null)");
 	}
+	T_ROWS_END("%zu round trips through RFC 3339", i);
 
 	/* Every day of a leap year and the next, a minute later each day. */
 	for (i = 0, t = 946684800; t < 946684800 + 731 * 86400;

@@ -1,5 +1,4 @@
 /* discover.c: the feeds (and icons) an HTML page points to */
-#include <ctype.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,15 +8,11 @@
 #include <libxml/tree.h>
 
 #include "buf.h"
-#include "conf.h"
-#include "feed.h"
 #include "fetch.h"
 #include "log.h"
 #include "url.h"
 
 #define DISCOVER_MAX_LINKS	64	/* candidates kept from one page */
-#define DISCOVER_MAX_TRIES	10	/* URLs discover_feed fetches after
-					   the first */
 
 /* Paths where sites often keep their feed, tried on the page's origin. */
 const char *const discover_paths[] = {
@@ -341,185 +336,4 @@ discover_free(char **urls, size_t n)
 	for (i = 0; i < n; i++)
 		free(urls[i]);
 	free(urls);
-}
-
-/* --- discover_feed ------------------------------------------------ */
-
-static void
-keep_outcome(struct job *j, void *arg)
-{
-	(void)j;
-	(void)arg;		/* the caller reads the job afterwards */
-}
-
-/* Fetch url into j (outcome released first); 0, or -1 on no pass. */
-static int
-fetch_one(const struct conf *c, struct job *j, const char *url)
-{
-	job_release_outcome(j);
-	free(j->url);
-	if ((j->url = strdup(url)) == NULL)
-		return -1;
-	j->next = NULL;
-	return fetch_run(j, c, keep_outcome, NULL);
-}
-
-/* Whether j brought a feed; if so feed_url and title are set. */
-static int
-try_feed(struct job *j, struct buf *feed_url, struct buf *title,
-    struct buf *why)
-{
-	struct feed	 f;
-	int		 ok;
-
-	if (j->error != NULL || j->status < 200 || j->status > 299 ||
-	    j->body.len == 0)
-		return 0;
-	feed_init(&f);
-	buf_reset(why);
-	ok = feed_parse(&f, j->body.p, j->body.len, j->final_url,
-	    j->content_type, why) == 0;
-	if (ok) {
-		buf_reset(feed_url);
-		buf_puts(feed_url, j->final_url != NULL ? j->final_url :
-		    j->url);
-		buf_reset(title);
-		if (f.title != NULL)
-			buf_puts(title, f.title);
-	}
-	feed_release(&f);
-	return ok;
-}
-
-/* Whether the response looks like an HTML page. */
-static int
-looks_html(const struct job *j)
-{
-	const char	*p = j->body.p;
-	size_t		 n = j->body.len;
-
-	if (j->content_type != NULL &&
-	    (strncasecmp(j->content_type, "text/html", 9) == 0 ||
-	    strncasecmp(j->content_type, "application/xhtml+xml", 21) == 0))
-		return 1;
-	while (n > 0 && isspace((unsigned char)*p)) {
-		p++;
-		n--;
-	}
-	return (n >= 9 && strncasecmp(p, "<!doctype", 9) == 0) ||
-	    (n >= 5 && strncasecmp(p, "<html", 5) == 0);
-}
-
-/* Whether url is among the n strings of tried; if not, add it. */
-static int
-seen(char **tried, size_t *n, size_t max, const char *url)
-{
-	size_t	 i;
-
-	for (i = 0; i < *n; i++)
-		if (strcmp(tried[i], url) == 0)
-			return 1;
-	if (*n < max && (tried[*n] = strdup(url)) != NULL)
-		(*n)++;
-	return 0;
-}
-
-/*
- * Find the feed at url, for subscribing: fetch it; a feed there gives
- * its final URL (after redirects) in feed_url and its title (maybe empty)
- * in title, and 1.  An HTML page is searched for feed links
- * (discover_links()), and its origin for the usual paths
- * (discover_paths), at most 10 more fetches, the first feed winning.
- * Returns 0 with a reason in err when no feed was found, -1 with the
- * error in err when url itself could not be fetched (or on no memory).
- */
-int
-discover_feed(const struct conf *c, const char *url, struct buf *feed_url,
-    struct buf *title, struct buf *err)
-{
-	struct job	 j;
-	struct buf	 why;
-	char		**links = NULL, *page = NULL, *u;
-	char		*tried[DISCOVER_MAX_TRIES + 2];
-	size_t		 nlinks = 0, ntried = 0, tries = 0, i;
-	int		 rc = -1, html;
-
-	memset(&j, 0, sizeof(j));
-	buf_init(&why);
-	if (fetch_one(c, &j, url) == -1) {
-		buf_puts(err, "out of memory");
-		goto out;
-	}
-	if (j.error != NULL) {
-		buf_puts(err, j.error);
-		goto out;
-	}
-	if (j.status < 200 || j.status > 299) {
-		buf_printf(err, "HTTP status %ld", j.status);
-		goto out;
-	}
-	rc = 1;
-	if (try_feed(&j, feed_url, title, &why))
-		goto out;
-	if ((page = strdup(j.final_url != NULL ? j.final_url : url)) == NULL)
-		goto oom;
-	html = looks_html(&j);
-	if (discover_links(j.body.p, j.body.len, page, &links, &nlinks) == -1)
-		goto oom;
-	if (!html && nlinks == 0) {
-		buf_printf(err, "no feed found at %s: %s", url,
-		    why.len > 0 ? why.p : "not a feed");
-		rc = 0;
-		goto out;
-	}
-	seen(tried, &ntried, DISCOVER_MAX_TRIES + 2, url);
-	seen(tried, &ntried, DISCOVER_MAX_TRIES + 2, page);
-	for (i = 0; i < nlinks && tries < DISCOVER_MAX_TRIES; i++) {
-		if (seen(tried, &ntried, DISCOVER_MAX_TRIES + 2, links[i]))
-			continue;
-		tries++;
-		if (fetch_one(c, &j, links[i]) == -1)
-			goto oom;
-		if (try_feed(&j, feed_url, title, &why))
-			goto out;
-		log_debug("discover: %s: no feed", links[i]);
-	}
-	for (i = 0; discover_paths[i] != NULL && tries < DISCOVER_MAX_TRIES;
-	    i++) {
-		if ((u = url_resolve(page, discover_paths[i])) == NULL)
-			goto oom;
-		if (seen(tried, &ntried, DISCOVER_MAX_TRIES + 2, u)) {
-			free(u);
-			continue;
-		}
-		tries++;
-		if (fetch_one(c, &j, u) == -1) {
-			free(u);
-			goto oom;
-		}
-		free(u);
-		if (try_feed(&j, feed_url, title, &why))
-			goto out;
-	}
-	rc = 0;
-	if (nlinks == 0)
-		buf_printf(err, "no feed found at %s (an HTML page without "
-		    "feed links)", url);
-	else
-		buf_printf(err, "no feed found at %s (none of its %zu feed "
-		    "links gives a feed)", url, nlinks);
-	goto out;
-oom:
-	rc = -1;
-	buf_reset(err);
-	buf_puts(err, "out of memory");
-out:
-	for (i = 0; i < ntried; i++)
-		free(tried[i]);
-	discover_free(links, nlinks);
-	free(page);
-	job_release_outcome(&j);
-	free(j.url);
-	buf_release(&why);
-	return rc;
 }

@@ -153,6 +153,7 @@ main(void)
 	int		 rc;
 
 	buf_init(&b);
+	T_ROWS();
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		rc = discover_links(rows[i].html, strlen(rows[i].html), PAGE,
 		    &urls, &n);
@@ -161,6 +162,8 @@ main(void)
 		T_STR(b.p, rows[i].want, "%s", rows[i].what);
 		discover_free(urls, n);
 	}
+	T_ROWS_END("discover_links: %zu pages", i);
+	T_ROWS();
 	for (i = 0; i < sizeof(icons) / sizeof(icons[0]); i++) {
 		rc = discover_icon_links(icons[i].html, strlen(icons[i].html),
 		    PAGE, &urls, &n);
@@ -169,6 +172,7 @@ main(void)
 		T_STR(b.p, icons[i].want, "%s", icons[i].what);
 		discover_free(urls, n);
 	}
+	T_ROWS_END("discover_icon_links: %zu pages", i);
 
 	/* A page with 200 feed links keeps the first 64. */
 	big[0] = '\0';

@@ -8,6 +8,7 @@
 #include "buf.h"
 
 #define FEED_MAX_BYTES	(15 * 1024 * 1024)	/* body and parse cap */
+#define FEED_CPU_MS	5000		/* CPU a document may take to parse */
 
 struct enclosure {
 	char		*url;		/* absolute */
@@ -32,7 +33,15 @@ struct entry {
 	size_t		 ncategories;
 	struct enclosure *enclosures;
 	size_t		 nenclosures;
+	int		 packed;	/* in its feed's memory, strings too */
 	struct entry	*next;		/* document order */
+};
+
+/* A block of a feed's memory, where its entries are packed. */
+struct feed_mem {
+	struct feed_mem	*next;
+	size_t		 cap, used;	/* bytes of data */
+	char		 data[];
 };
 
 /* A feed's own fields, its scheduling hints and its entries. */
@@ -52,13 +61,26 @@ struct feed {
 	struct entry	*entries;	/* document order */
 	struct entry	**tail;		/* where the next entry goes */
 	size_t		 nentries;
+	struct feed_mem	*mem;		/* the packed entries' blocks */
 };
 
 /* parse.c: bytes in, struct feed out; no network, no database */
+struct feed_parser;
+struct sanitizer;
 int	 feed_parse(struct feed *, const char *, size_t, const char *,
 	    const char *, struct buf *);
+struct feed_parser *feed_parser_new(struct feed *, const char *,
+	    const char *, int64_t, struct sanitizer *);
+int	 feed_parser_push(struct feed_parser *, const char *, size_t);
+int	 feed_parser_end(struct feed_parser *);
+const char *feed_parser_error(const struct feed_parser *);
+int	 feed_parser_is_feed(const struct feed_parser *);
+size_t	 feed_parser_held(const struct feed_parser *);
+void	 feed_parser_free(struct feed_parser *);
+size_t	 feed_html_attrs(const char *, size_t, size_t);
 void	 feed_init(struct feed *);
 void	 feed_release(struct feed *);
+struct entry *feed_entry_pack(struct feed *, struct entry *);
 int	 feed_entry_key(const struct entry *, struct buf *);
 
 /* jsonfeed.c: JSON Feed 1.0 and 1.1 */
@@ -66,8 +88,14 @@ int	 jsonfeed_parse(struct feed *, const char *, size_t, const char *,
 	    struct buf *);
 
 /* charset.c: any declared or guessed encoding to valid UTF-8 */
+struct charset_stream;
 int	 charset_to_utf8(struct buf *, const char *, size_t, const char *);
-int	 charset_utf8_as_is(const char *, size_t, const char *, size_t *);
+struct charset_stream *charset_stream_new(const char *, size_t, const char *,
+	    size_t *);
+int	 charset_stream_push(struct charset_stream *, struct buf *,
+	    const char *, size_t);
+int	 charset_stream_end(struct charset_stream *, struct buf *);
+void	 charset_stream_free(struct charset_stream *);
 
 /* date.c: feed dates to UNIX seconds, and back to RFC 3339 */
 int64_t	 date_parse(const char *);

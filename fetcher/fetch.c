@@ -31,35 +31,51 @@
 #define FETCH_PATIENCE	60		/* s a pass waits for a paused host */
 #define FETCH_PAUSE_MAX	(24 * 3600)	/* Retry-After honoured at most */
 #define FETCH_AGE_MAX	(365 * 24 * 3600) /* max-age and Expires, at most */
-#define FETCH_POLL_MAX	5000		/* ms: poll at least this often */
+#define FETCH_POLL_MAX	1000		/* ms: poll at least this often */
+#define FETCH_MORE_MS	500		/* ms: ask for more this often */
+#define FETCH_HELD_MAX	(4 * 1024 * 1024) /* bytes body callbacks may
+					   hold in all before transfers wait */
 
-/* One host (lowercase name and port) and the jobs waiting for it. */
+/*
+ * One host (lowercase name and port) and the jobs waiting for it:
+ * queue[head..nqueue), the urgent ones first (nurgent of them).
+ */
 struct host {
 	char		*name;		/* "example.org:443" */
 	int		 inflight;	/* its transfers running */
 	int64_t		 next_ms;	/* no start before this (monotonic) */
 	int64_t		 paused;	/* s of Retry-After this pass */
-	struct job	**queue;	/* its jobs, in list order */
+	struct job	**queue;
 	size_t		 nqueue;
+	size_t		 cap;		/* allocated */
 	size_t		 head;		/* the next one to start */
+	size_t		 nurgent;
 };
 
-/* One pass over a job list. */
+/* One pass over a job list, and the jobs added while it runs. */
 struct fetcher {
 	const struct conf *conf;
 	CURLM		*multi;
-	struct host	*hosts;		/* in order of first appearance */
+	struct host	**hosts;	/* in order of first appearance; each
+					   allocated alone, so a transfer's
+					   pointer stays good as they grow */
 	size_t		 nhosts;
+	size_t		 caphosts;
 	size_t		*slots;		/* hash of hosts: index + 1, or 0 */
 	size_t		 nslots;	/* a power of two */
-	struct job	**order;	/* the jobs, grouped by host */
-	struct job	**bad;		/* jobs whose URL is unusable */
-	size_t		 nbad;
 	size_t		 pending;	/* queued, not started */
+	size_t		 nurgent;	/* of which urgent */
 	int		 inflight;	/* transfers running */
 	int		 allow_private;	/* no address check */
+	int		 oom;		/* a job could not be queued */
+	fetch_body_fn	 body;		/* a 200's body in pieces, or NULL */
 	fetch_done_fn	 done;
+	fetch_more_fn	 more;
 	void		*arg;
+	struct xfer	*active;	/* the transfers running */
+	int64_t		 held;		/* bytes the body callbacks hold */
+	int		 npaused;	/* transfers waiting for that to fall */
+	int64_t		 own_ms;	/* time spent in the callbacks */
 };
 
 /* One transfer. */
@@ -72,6 +88,12 @@ struct xfer {
 	int64_t		 start_ms;
 	size_t		 max;		/* body cap, decoded bytes */
 	int		 oom;		/* an allocation failed */
+	int		 stopped;	/* the body callback wanted no more */
+	int		 started;	/* the final response's body began */
+	int		 paused;	/* waiting for f->held to fall */
+	int64_t		 held;		/* what its body callback holds */
+	int64_t		 net_ms;	/* time its transfer may be blamed for */
+	struct xfer	*next;		/* in f->active */
 	int		 refused;	/* a private address was refused */
 	char		 refused_addr[INET6_ADDRSTRLEN];
 	long		 hop_status;	/* the response being read */
@@ -339,22 +361,82 @@ on_opensocket(void *arg, curlsocktype purpose, struct curl_sockaddr *a)
 	return socket(a->family, type, a->protocol);
 }
 
+/* Whether x's body callback holds at least as much as any other's. */
+static int
+holds_most(const struct fetcher *f, const struct xfer *x)
+{
+	const struct xfer	*o;
+
+	for (o = f->active; o != NULL; o = o->next)
+		if (o->held > x->held)
+			return 0;
+	return 1;
+}
+
+/*
+ * The body, decoded, as it comes: counted against the cap, then kept in
+ * job->body, or with a body callback handed to it when the response is
+ * a 200 (other bodies are only counted).  A callback's -1 ends the
+ * transfer without an error of the transfer's own; what it returns
+ * otherwise is what it holds for the job, and while the callbacks hold
+ * more than FETCH_HELD_MAX in all, the transfers but the one holding
+ * most wait (paused: the bytes stay with libcurl and the kernel), so
+ * memory follows one big document, not each in flight.
+ */
 static size_t
 on_body(char *p, size_t size, size_t n, void *arg)
 {
 	struct xfer	*x = arg;
+	struct fetcher	*f = x->f;
 	struct job	*j = x->job;
+	char		*eff = NULL;
+	int64_t		 t0, held;
 
 	n *= size;		/* size is always 1 */
-	if (n > x->max - j->body.len) {
+	if (n > x->max - (size_t)j->body_bytes) {
 		j->too_big = 1;
 		return 0;	/* aborts the transfer */
 	}
-	buf_add(&j->body, p, n);
-	if (j->body.oom) {
-		x->oom = 1;
+	if (f->body == NULL || j->icon != NULL) {
+		j->body_bytes += (int64_t)n;
+		buf_add(&j->body, p, n);
+		if (j->body.oom) {
+			x->oom = 1;
+			return 0;
+		}
+		return n;
+	}
+	if (x->hop_status != 200) {
+		j->body_bytes += (int64_t)n;
+		return n;
+	}
+	if (f->held > FETCH_HELD_MAX && !holds_most(f, x)) {
+		if (!x->paused)
+			f->npaused++;
+		x->paused = 1;
+		return CURL_WRITEFUNC_PAUSE;	/* the bytes come again */
+	}
+	j->body_bytes += (int64_t)n;
+	if (!x->started) {
+		/* The URL relative links resolve against, from the start. */
+		x->started = 1;
+		curl_easy_getinfo(x->easy, CURLINFO_EFFECTIVE_URL, &eff);
+		free(j->final_url);
+		if ((j->final_url = eff != NULL ? strdup(eff) : NULL) == NULL &&
+		    eff != NULL) {
+			x->oom = 1;
+			return 0;
+		}
+	}
+	t0 = (mono_us() / 1000);
+	held = f->body(j, p, n, f->arg);
+	f->own_ms += (mono_us() / 1000) - t0;
+	if (held < 0) {
+		x->stopped = 1;
 		return 0;
 	}
+	f->held += held - x->held;
+	x->held = held;
 	return n;
 }
 
@@ -656,7 +738,12 @@ xfer_setup(struct xfer *x)
 	    (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
 #endif
 	SETOPT(CURLOPT_CONNECTTIMEOUT, (long)c->fetch_connect_timeout);
-	SETOPT(CURLOPT_TIMEOUT, (long)c->fetch_timeout);
+	/*
+	 * fetch_run_pieces() keeps fetch_timeout itself (blame()), as
+	 * libcurl's would count the time the fetcher spends parsing.
+	 */
+	if (x->f->body == NULL)
+		SETOPT(CURLOPT_TIMEOUT, (long)c->fetch_timeout);
 	SETOPT(CURLOPT_ACCEPT_ENCODING, "");
 	SETOPT(CURLOPT_USERAGENT, ua);
 	SETOPT(CURLOPT_HTTPHEADER, x->headers);
@@ -669,6 +756,14 @@ xfer_setup(struct xfer *x)
 	SETOPT(CURLOPT_HEADERDATA, x);
 	SETOPT(CURLOPT_OPENSOCKETFUNCTION, on_opensocket);
 	SETOPT(CURLOPT_OPENSOCKETDATA, x);
+#if LIBCURL_VERSION_NUM >= 0x075700	/* 7.87 */
+	/*
+	 * A transfer that times out while its name resolves would else
+	 * wait for getaddrinfo() (5 s and more on a slow resolver) when it
+	 * is cleaned up, and every other transfer of the pass with it.
+	 */
+	SETOPT(CURLOPT_QUICK_EXIT, 1L);
+#endif
 	if (j->username != NULL && *j->username != '\0') {
 		SETOPT(CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
 		SETOPT(CURLOPT_USERNAME, j->username);
@@ -697,11 +792,38 @@ xfer_free(struct xfer *x)
 
 /* --- the pass ----------------------------------------------------- */
 
-/* Hand a finished job to the caller. */
+/* Hand a finished job to the caller, its time not the transfers'. */
 static void
 finish(struct fetcher *f, struct job *j)
 {
+	int64_t	 t0 = (mono_us() / 1000);
+
 	f->done(j, f->arg);
+	f->own_ms += (mono_us() / 1000) - t0;
+}
+
+/*
+ * Finish every job waiting for h now, without a transfer: deferred, with
+ * the error msg and retry_after (unless it is -1).
+ */
+static void
+host_defer(struct fetcher *f, struct host *h, int64_t retry_after,
+    const char *msg)
+{
+	struct job	*j;
+
+	f->nurgent -= h->nurgent;
+	h->nurgent = 0;
+	while (h->head < h->nqueue) {
+		j = h->queue[h->head++];
+		j->queued = 0;
+		f->pending--;
+		j->deferred = 1;
+		if (retry_after >= 0)
+			j->retry_after = retry_after;
+		job_error(j, "%s", msg);
+		finish(f, j);
+	}
 }
 
 /*
@@ -712,21 +834,73 @@ finish(struct fetcher *f, struct job *j)
 static void
 host_pause(struct fetcher *f, struct host *h, int64_t pause, int64_t now)
 {
-	struct job	*j;
+	char	 msg[80];
 
 	if (now + pause * 1000 > h->next_ms)
 		h->next_ms = now + pause * 1000;
 	h->paused += pause;
 	if (h->paused <= FETCH_PATIENCE)
 		return;
-	while (h->head < h->nqueue) {
-		j = h->queue[h->head++];
-		f->pending--;
-		j->deferred = 1;
-		j->retry_after = pause;
-		job_error(j, "host asked to slow down (Retry-After %lld s)",
-		    (long long)pause);
-		finish(f, j);
+	snprintf(msg, sizeof(msg), "host asked to slow down (Retry-After "
+	    "%lld s)", (long long)pause);
+	host_defer(f, h, pause, msg);
+}
+
+/* Take x off the running list; what its callback held is released. */
+static void
+active_remove(struct fetcher *f, struct xfer *x)
+{
+	struct xfer	**pp;
+
+	for (pp = &f->active; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == x) {
+			*pp = x->next;
+			break;
+		}
+	f->held -= x->held;
+	if (x->paused)
+		f->npaused--;
+}
+
+/*
+ * Let the paused transfers go on: something was released, or none of
+ * the others can.  Each may pause again at its next piece.
+ */
+static void
+resume_all(struct fetcher *f)
+{
+	struct xfer	*x;
+
+	for (x = f->active; x != NULL && f->npaused > 0; x = x->next) {
+		if (!x->paused)
+			continue;
+		x->paused = 0;
+		f->npaused--;
+		curl_easy_pause(x->easy, CURLPAUSE_CONT);
+	}
+}
+
+static void	on_done(struct fetcher *, struct xfer *, CURLcode);
+
+/*
+ * Each running transfer is blamed for dt ms more, unless it waited
+ * (paused); one past fetch_timeout ends as timed out.  dt is the time
+ * the last round took less the callbacks' (parsing, storing), which is
+ * the fetcher's, not the servers'.
+ */
+static void
+blame(struct fetcher *f, int64_t dt)
+{
+	struct xfer	*x, *next;
+	int64_t		 max = f->conf->fetch_timeout * 1000;
+
+	for (x = f->active; x != NULL; x = next) {
+		next = x->next;
+		if (x->paused)
+			continue;
+		x->net_ms += dt;
+		if (x->net_ms > max)
+			on_done(f, x, CURLE_OPERATION_TIMEDOUT);
 	}
 }
 
@@ -746,8 +920,11 @@ on_done(struct fetcher *f, struct xfer *x, CURLcode rc)
 	j->status = status;
 	j->redirects = (int)nredir;
 	j->all_permanent = nredir > 0 && x->all_perm;
+	free(j->final_url);
 	if (eff != NULL && (j->final_url = strdup(eff)) == NULL)
 		x->oom = 1;
+	if (rc == CURLE_WRITE_ERROR && x->stopped && !x->oom)
+		rc = CURLE_OK;		/* the body callback's choice */
 	if (rc == CURLE_OK && x->oom)
 		rc = CURLE_WRITE_ERROR;
 	xfer_error(x, rc);
@@ -756,11 +933,13 @@ on_done(struct fetcher *f, struct xfer *x, CURLcode rc)
 	if (status != 429 && status != 503)
 		j->retry_after = -1;
 	j->elapsed_ms = now - x->start_ms;
-	log_debug("%s: %ld%s%s, %zu bytes, %lld ms", j->url, status,
+	log_debug("%s: %ld%s%s, %lld bytes%s, %lld ms", j->url, status,
 	    j->error != NULL ? ", " : "", j->error != NULL ? j->error : "",
-	    j->body.len, (long long)j->elapsed_ms);
+	    (long long)j->body_bytes, x->stopped ? " (stopped)" : "",
+	    (long long)j->elapsed_ms);
 
 	curl_multi_remove_handle(f->multi, x->easy);
+	active_remove(f, x);
 	xfer_free(x);
 	h->inflight--;
 	f->inflight--;
@@ -777,7 +956,12 @@ start(struct fetcher *f, struct host *h, int64_t now)
 	struct job	*j = h->queue[h->head++];
 	struct xfer	*x;
 
+	j->queued = 0;
 	f->pending--;
+	if (h->nurgent > 0) {
+		h->nurgent--;
+		f->nurgent--;
+	}
 	h->next_ms = now + (int64_t)f->conf->fetch_per_host_gap * 1000;
 	if ((x = calloc(1, sizeof(*x))) == NULL) {
 		job_error(j, "out of memory");
@@ -789,7 +973,8 @@ start(struct fetcher *f, struct host *h, int64_t now)
 	x->job = j;
 	x->all_perm = 1;
 	x->start_ms = now;
-	x->max = (size_t)f->conf->fetch_max_bytes;
+	x->max = j->max_bytes > 0 ? j->max_bytes :
+	    (size_t)f->conf->fetch_max_bytes;
 	if (xfer_setup(x) == -1 ||
 	    curl_multi_add_handle(f->multi, x->easy) != CURLM_OK) {
 		xfer_free(x);
@@ -799,16 +984,40 @@ start(struct fetcher *f, struct host *h, int64_t now)
 	}
 	h->inflight++;
 	f->inflight++;
+	x->next = f->active;
+	f->active = x;
 }
 
 /*
- * Start every job the caps allow now.  Returns the milliseconds until a
- * waiting host may start again, or -1 when no job waits on a gap.
+ * Start the jobs of h the caps allow now, urgent ones only when urgent
+ * is set; lower *wait to the milliseconds until h may start again when
+ * its gap holds a job back.
+ */
+static void
+start_host(struct fetcher *f, struct host *h, int urgent, int max, int per,
+    int64_t now, int64_t *wait)
+{
+	while (h->head < h->nqueue && h->inflight < per &&
+	    f->inflight < max && (!urgent || h->nurgent > 0)) {
+		if (now < h->next_ms) {
+			if (*wait == -1 || h->next_ms - now < *wait)
+				*wait = h->next_ms - now;
+			break;
+		}
+		start(f, h, now);
+	}
+}
+
+/*
+ * Start every job the caps allow now: urgent ones first, which may use
+ * one transfer more than fetch_max_inflight, so that a user's request
+ * does not wait for slow transfers to end; then the others.  Returns
+ * the milliseconds until a waiting host may start again, or -1 when no
+ * job waits on a gap.
  */
 static int64_t
 start_ready(struct fetcher *f, int64_t now)
 {
-	struct host	*h;
 	int64_t		 wait = -1;
 	size_t		 i;
 	int		 max = f->conf->fetch_max_inflight;
@@ -819,18 +1028,10 @@ start_ready(struct fetcher *f, int64_t now)
 	if (per < 1)
 		per = 1;
 
-	for (i = 0; i < f->nhosts && f->inflight < max; i++) {
-		h = &f->hosts[i];
-		while (h->head < h->nqueue && h->inflight < per &&
-		    f->inflight < max) {
-			if (now < h->next_ms) {
-				if (wait == -1 || h->next_ms - now < wait)
-					wait = h->next_ms - now;
-				break;
-			}
-			start(f, h, now);
-		}
-	}
+	for (i = 0; i < f->nhosts && f->nurgent > 0; i++)
+		start_host(f, f->hosts[i], 1, max + 1, per, now, &wait);
+	for (i = 0; i < f->nhosts && f->inflight < max; i++)
+		start_host(f, f->hosts[i], 0, max, per, now, &wait);
 	return wait;
 }
 
@@ -898,74 +1099,187 @@ host_key(const char *url, int *oom)
 	return key;
 }
 
-/* The host for key, added when new; its index. */
-static size_t
-host_index(struct fetcher *f, char *key)
+/* Room for the hash of n hosts (load under a half); 0 or -1. */
+static int
+slots_grow(struct fetcher *f, size_t n)
 {
-	size_t	 i, mask = f->nslots - 1;
+	size_t	*v, nslots, i, k, mask;
 
+	if (2 * n < f->nslots)
+		return 0;
+	for (nslots = f->nslots ? f->nslots : 16; nslots <= 2 * n;
+	    nslots *= 2)
+		;
+	if ((v = calloc(nslots, sizeof(*v))) == NULL)
+		return -1;
+	mask = nslots - 1;
+	for (k = 0; k < f->nhosts; k++) {
+		for (i = str_hash(f->hosts[k]->name) & mask; v[i] != 0;
+		    i = (i + 1) & mask)
+			;
+		v[i] = k + 1;
+	}
+	free(f->slots);
+	f->slots = v;
+	f->nslots = nslots;
+	return 0;
+}
+
+/* The host for key (which it takes), added when new; NULL when out of
+ * memory (key freed). */
+static struct host *
+host_get(struct fetcher *f, char *key)
+{
+	struct host	**v, *h;
+	size_t		 i, cap, mask;
+
+	if (slots_grow(f, f->nhosts + 1) == -1)
+		goto fail;
+	mask = f->nslots - 1;
 	for (i = str_hash(key) & mask; f->slots[i] != 0; i = (i + 1) & mask)
-		if (strcmp(f->hosts[f->slots[i] - 1].name, key) == 0) {
+		if (strcmp(f->hosts[f->slots[i] - 1]->name, key) == 0) {
 			free(key);
-			return f->slots[i] - 1;
+			return f->hosts[f->slots[i] - 1];
 		}
-	f->hosts[f->nhosts].name = key;
+	if (f->nhosts == f->caphosts) {
+		cap = f->caphosts ? f->caphosts * 2 : 16;
+		if ((v = reallocarray(f->hosts, cap, sizeof(*v))) == NULL)
+			goto fail;
+		f->hosts = v;
+		f->caphosts = cap;
+	}
+	if ((h = calloc(1, sizeof(*h))) == NULL)
+		goto fail;
+	h->name = key;
+	f->hosts[f->nhosts] = h;
 	f->slots[i] = ++f->nhosts;
-	return f->nhosts - 1;
+	return h;
+fail:
+	free(key);
+	return NULL;
+}
+
+/* Room for one more job in h's queue, the started ones dropped; 0, -1. */
+static int
+queue_room(struct host *h)
+{
+	struct job	**v;
+	size_t		 cap;
+
+	if (h->head > 0) {
+		memmove(h->queue, h->queue + h->head,
+		    (h->nqueue - h->head) * sizeof(*h->queue));
+		h->nqueue -= h->head;
+		h->head = 0;
+	}
+	if (h->nqueue < h->cap)
+		return 0;
+	cap = h->cap ? h->cap * 2 : 8;
+	if ((v = reallocarray(h->queue, cap, sizeof(*v))) == NULL)
+		return -1;
+	h->queue = v;
+	h->cap = cap;
+	return 0;
 }
 
 /*
- * Group the jobs by host, in order, without touching the list: a counting
- * sort into f->order, each host's queue a slice of it.
+ * Put j among the urgent jobs of h, after those there already: moved
+ * there when it waits in h's queue, else inserted.
+ */
+static void
+queue_urgent(struct fetcher *f, struct host *h, struct job *j)
+{
+	size_t	 at = h->head + h->nurgent, k;
+
+	for (k = at; k < h->nqueue && h->queue[k] != j; k++)
+		;
+	if (k == h->nqueue)
+		h->nqueue++;	/* new: queue_room() made the room */
+	memmove(h->queue + at + 1, h->queue + at, (k - at) *
+	    sizeof(*h->queue));
+	h->queue[at] = j;
+	h->nurgent++;
+	f->nurgent++;
+}
+
+/*
+ * Queue j behind the other jobs of its host, or among the urgent ones
+ * first when j->urgent is set; a job that waits already (queued) is
+ * only moved, when it becomes urgent.  A job whose URL has no http(s)
+ * host is finished at once.  0, or -1 when out of memory (j is then
+ * not queued and gets no call).
  */
 static int
-fetcher_init(struct fetcher *f, struct job *jobs)
+queue_job(struct fetcher *f, struct job *j)
 {
-	struct job	*j;
-	size_t		*idx = NULL, njobs = 0, i, k, off;
+	struct host	*h;
 	char		*key;
-	int		 oom = 0, rc = -1;
+	size_t		 k;
+	int		 oom = 0;
 
-	for (j = jobs; j != NULL; j = j->next)
-		njobs++;
-	for (f->nslots = 16; f->nslots < 2 * njobs; f->nslots *= 2)
-		;
-	if ((f->multi = curl_multi_init()) == NULL ||
-	    (f->hosts = calloc(njobs + 1, sizeof(*f->hosts))) == NULL ||
-	    (f->slots = calloc(f->nslots, sizeof(*f->slots))) == NULL ||
-	    (f->order = calloc(njobs + 1, sizeof(*f->order))) == NULL ||
-	    (f->bad = calloc(njobs + 1, sizeof(*f->bad))) == NULL ||
-	    (idx = calloc(njobs + 1, sizeof(*idx))) == NULL)
-		goto out;
-	for (i = 0, j = jobs; j != NULL; j = j->next, i++) {
+	if ((key = host_key(j->url, &oom)) == NULL) {
+		if (oom)
+			return -1;
+		if (j->queued)
+			return 0;	/* cannot be: it had a host */
 		job_release_outcome(j);
-		if ((key = host_key(j->url, &oom)) == NULL) {
-			if (oom)
-				goto out;
-			idx[i] = SIZE_MAX;
-			continue;
+		job_error(j, "not an http or https URL");
+		finish(f, j);
+		return 0;
+	}
+	if ((h = host_get(f, key)) == NULL)
+		return -1;
+	if (j->queued) {
+		for (k = h->head; k < h->head + h->nurgent && h->queue[k] != j;
+		    k++)
+			;
+		if (j->urgent && k == h->head + h->nurgent)
+			queue_urgent(f, h, j);
+		return 0;
+	}
+	if (queue_room(h) == -1)
+		return -1;
+	job_release_outcome(j);
+	j->queued = 1;
+	f->pending++;
+	if (j->urgent)
+		queue_urgent(f, h, j);
+	else
+		h->queue[h->nqueue++] = j;
+	return 0;
+}
+
+/*
+ * Stop: every waiting job is finished now without a transfer, deferred
+ * with the error "the pass stopped"; those running end as they will.
+ */
+static void
+stop_waiting(struct fetcher *f)
+{
+	size_t	 i;
+
+	for (i = 0; i < f->nhosts; i++)
+		host_defer(f, f->hosts[i], -1, "the pass stopped");
+}
+
+/*
+ * What the caller adds while the pass runs (fetch_run_more()): 0, or
+ * -1 when it asks the pass to stop.
+ */
+static int
+take_more(struct fetcher *f)
+{
+	struct job	**v;
+	size_t		 n = 0, i;
+
+	if (f->more(f->arg, &v, &n) == -1)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (queue_job(f, v[i]) == -1) {
+			log_warnx("fetch: out of memory");
+			return -1;
 		}
-		idx[i] = host_index(f, key);
-		f->hosts[idx[i]].nqueue++;
-	}
-	for (k = 0, off = 0; k < f->nhosts; k++) {
-		f->hosts[k].queue = f->order + off;
-		off += f->hosts[k].nqueue;
-		f->hosts[k].nqueue = 0;
-	}
-	for (i = 0, j = jobs; j != NULL; j = j->next, i++) {
-		if (idx[i] == SIZE_MAX)
-			f->bad[f->nbad++] = j;
-		else {
-			k = idx[i];
-			f->hosts[k].queue[f->hosts[k].nqueue++] = j;
-			f->pending++;
-		}
-	}
-	rc = 0;
-out:
-	free(idx);
-	return rc;
+	return 0;
 }
 
 static void
@@ -973,12 +1287,13 @@ fetcher_release(struct fetcher *f)
 {
 	size_t	 i;
 
-	for (i = 0; i < f->nhosts; i++)
-		free(f->hosts[i].name);
+	for (i = 0; i < f->nhosts; i++) {
+		free(f->hosts[i]->name);
+		free(f->hosts[i]->queue);
+		free(f->hosts[i]);
+	}
 	free(f->hosts);
 	free(f->slots);
-	free(f->order);
-	free(f->bad);
 	if (f->multi != NULL)
 		curl_multi_cleanup(f->multi);
 }
@@ -989,58 +1304,118 @@ fetcher_release(struct fetcher *f)
  * gets exactly one call, with its outcome fields filled: error set when
  * the transfer failed (status may still hold what came first), else
  * status, headers and body.  done owns the outcome until it calls
- * job_release_outcome(), which it should, to keep memory bounded.
+ * job_release_outcome(), which it should, to keep memory bounded; once
+ * called, the job is the caller's again (done may free it).
+ *
+ * With body not NULL (fetch_run_pieces()), the body of a 200 is not kept
+ * but handed to body(job, bytes, n, arg) piece by piece as it arrives,
+ * the final response's headers and URL filled in already; body returns
+ * the bytes it holds for the job, or -1 to end the transfer there (done
+ * is still called, without an error).  Bodies of other statuses are
+ * dropped.  While the callbacks hold more than FETCH_HELD_MAX, all
+ * transfers but the one holding most wait; and fetch_timeout counts
+ * only the time a transfer did not wait, for the callbacks or so.
  *
  * Politeness: at most fetch_max_inflight transfers, and per host at most
  * fetch_per_host_inflight with fetch_per_host_gap seconds between starts;
  * a 429 or 503 with Retry-After pauses its host, and once its pauses add
  * up to more than a minute, that host's waiting jobs fail at once with
- * deferred and retry_after set (the pass does not sleep on them).
+ * deferred and retry_after set (the pass does not sleep on them).  A
+ * job's body is capped at its max_bytes, else fetch_max_bytes.
  *
  * Outcome fields must start zeroed (calloc) or from an earlier run.
- * Returns 0, or -1 when the pass could not be set up, before any call.
+ * Returns 0, or -1 when the pass could not be set up (out of memory):
+ * no job then got a call but those whose URL is not http(s).
  */
 int
-fetch_run(struct job *jobs, const struct conf *conf, fetch_done_fn done,
-    void *arg)
+fetch_run_pieces(struct job *jobs, const struct conf *conf,
+    fetch_body_fn body, fetch_done_fn done, void *arg)
+{
+	return fetch_run_more(jobs, conf, body, done, NULL, arg);
+}
+
+/*
+ * fetch_run_pieces(), and while it runs more(arg, &v, &n) is called
+ * every FETCH_MORE_MS at most and once more before the pass would end:
+ * the n jobs of the array v (the caller's) join the pass, each behind
+ * the others of its host, or among the urgent ones first when its urgent
+ * is set.  A job waiting already (queued) that comes back urgent moves
+ * ahead; one running or done comes back as a new job.  Urgent jobs
+ * start before any other as soon as their host allows, and may run one
+ * transfer over fetch_max_inflight.  more returns 0, or -1 to stop the
+ * pass: the jobs still waiting are then finished at once, deferred,
+ * and those running end as they will.  body and more may be NULL.  An
+ * icon's job (icon set) keeps its body whole whatever body is.
+ */
+int
+fetch_run_more(struct job *jobs, const struct conf *conf, fetch_body_fn body,
+    fetch_done_fn done, fetch_more_fn more, void *arg)
 {
 	struct fetcher	 f;
-	int64_t		 wait;
-	size_t		 i;
-	int		 running;
+	struct job	*j;
+	int64_t		 wait, last = 0, t0, own0;
+	int		 running, ndone;
 	CURLMcode	 mc;
 
 	memset(&f, 0, sizeof(f));
 	f.conf = conf;
+	f.body = body;
 	f.done = done;
+	f.more = more;
 	f.arg = arg;
 	f.allow_private = conf->fetch_allow_private || proxy_in_env();
-	if (fetcher_init(&f, jobs) == -1) {
-		log_warnx("fetch: out of memory");
-		fetcher_release(&f);
-		return -1;
+	if ((f.multi = curl_multi_init()) == NULL)
+		goto oom;
+	for (j = jobs; j != NULL; j = j->next) {
+		j->queued = 0;
+		if (queue_job(&f, j) == -1) {
+			/* None has been called: undo, to report none. */
+			for (; jobs != j; jobs = jobs->next)
+				jobs->queued = 0;
+			goto oom;
+		}
 	}
-	for (i = 0; i < f.nbad; i++) {
-		job_error(f.bad[i], "not an http or https URL");
-		finish(&f, f.bad[i]);
-	}
-	while (f.pending > 0 || f.inflight > 0) {
-		wait = start_ready(&f, mono_us() / 1000);
-		if ((mc = curl_multi_perform(f.multi, &running)) != CURLM_OK)
-			log_warnx("fetch: %s", curl_multi_strerror(mc));
-		if (drain(&f) > 0)
-			continue;
+	for (;;) {
+		t0 = mono_us() / 1000;
+		own0 = f.own_ms;
+		if (f.more != NULL && (t0 - last >= FETCH_MORE_MS ||
+		    (f.pending == 0 && f.inflight == 0))) {
+			last = t0;
+			if (take_more(&f) == -1) {
+				f.more = NULL;
+				stop_waiting(&f);
+			}
+		}
 		if (f.pending == 0 && f.inflight == 0)
 			break;
-		if (wait == -1 || wait > FETCH_POLL_MAX)
-			wait = FETCH_POLL_MAX;
-		/* libcurl shortens the wait to its own timeouts. */
-		if ((mc = curl_multi_poll(f.multi, NULL, 0, (int)wait,
-		    NULL)) != CURLM_OK)
+		wait = start_ready(&f, t0);
+		if ((mc = curl_multi_perform(f.multi, &running)) != CURLM_OK)
 			log_warnx("fetch: %s", curl_multi_strerror(mc));
+		ndone = drain(&f);
+		/* Memory released, or every transfer left waits: resume. */
+		if (f.npaused > 0 && (ndone > 0 || f.npaused == f.inflight))
+			resume_all(&f);
+		/* With none left, more is asked once more first. */
+		if (ndone == 0 && (f.pending > 0 || f.inflight > 0)) {
+			if (wait == -1 || wait > FETCH_POLL_MAX)
+				wait = FETCH_POLL_MAX;
+			if (f.more != NULL && wait > FETCH_MORE_MS)
+				wait = FETCH_MORE_MS;
+			/* libcurl shortens the wait to its own timeouts. */
+			if ((mc = curl_multi_poll(f.multi, NULL, 0, (int)wait,
+			    NULL)) != CURLM_OK)
+				log_warnx("fetch: %s",
+				    curl_multi_strerror(mc));
+		}
+		if (f.body != NULL)
+			blame(&f, mono_us() / 1000 - t0 - (f.own_ms - own0));
 	}
 	fetcher_release(&f);
 	return 0;
+oom:
+	log_warnx("fetch: out of memory");
+	fetcher_release(&f);
+	return -1;
 }
 
 /* libcurl's process-wide setup; 0 or -1.  Call once, before threads. */
@@ -1075,6 +1450,11 @@ job_release_outcome(struct job *j)
 	free(j->new_last_modified);
 	free(j->final_url);
 	buf_release(&j->body);
+	feed_parser_free(j->parser);
+	j->parser = NULL;
+	feed_release(&j->feed);
+	j->body_bytes = 0;
+	j->parse_failed = 0;
 	j->status = 0;
 	j->error = j->content_type = j->new_etag = NULL;
 	j->new_last_modified = j->final_url = NULL;
@@ -1096,5 +1476,6 @@ job_free(struct job *j)
 	free(j->username);
 	free(j->password);
 	free(j->redirect_url);
+	free(j->site_url);
 	free(j);
 }

@@ -10,11 +10,15 @@
 #include "db.h"
 #include "feed.h"
 
+struct icon_work;
+
 /*
- * One feed to refresh in a pass.  pass.c fills the first part from the
- * database; fetch.c fills the outcome of the transfer; the done callback
- * parses and stores it, then the body is released at once, so a pass
- * holds at most fetch_max_inflight bodies.
+ * One feed to refresh in a pass (or one transfer of a site's icon, with
+ * icon set).  pass.c fills the first part from the database; fetch.c
+ * fills the outcome of the transfer, handing a feed's body to pass.c's
+ * parser as it comes (an icon's is kept whole); the done callback
+ * stores it, then the outcome is released at once, so a pass holds at
+ * most fetch_max_inflight documents being parsed, and no feed's body.
  */
 struct job {
 	/* the feed, as stored */
@@ -32,11 +36,21 @@ struct job {
 	int		 redirect_count; /* checks in a row that saw it */
 	int		 discover;	/* HTML here: look for the feed */
 	int		 adopt_url;	/* discovered: url becomes the feed's */
+	char		*site_url;	/* as stored, or NULL */
+	int64_t		 icon_id;	/* the feed's icon, or 0 */
+	int64_t		 icon_checked_at; /* its icon looked for, or -1 */
+	int		 urgent;	/* a user asked: it goes first */
+	size_t		 max_bytes;	/* body cap; 0: fetch_max_bytes */
+	struct icon_work *icon;		/* not a feed: icon.c's transfer */
+	int		 queued;	/* fetch.c's: waiting to start */
 
 	/* the outcome, from fetch.c */
 	long		 status;	/* final HTTP status; 0: none */
 	char		*error;		/* transport error, or NULL */
-	struct buf	 body;		/* decoded, at most fetch_max_bytes */
+	struct buf	 body;		/* decoded, at most fetch_max_bytes;
+					   empty under fetch_run_pieces() but
+					   for what its callback keeps */
+	int64_t		 body_bytes;	/* bytes received, decoded */
 	int		 too_big;	/* stopped at fetch_max_bytes */
 	char		*content_type;	/* response header, or NULL */
 	char		*new_etag;	/* response validators, or NULL */
@@ -51,6 +65,11 @@ struct job {
 	int		 deferred;	/* not fetched: its host asked to
 					   wait retry_after s (error set) */
 
+	/* the document parsed as it came, from pass.c */
+	struct feed_parser *parser;	/* or NULL */
+	struct feed	 feed;		/* what it parsed */
+	int		 parse_failed;	/* it failed before the end */
+
 	/* the result, from store.c */
 	int64_t		 next_check_at;	/* when the feed is due again */
 
@@ -58,11 +77,16 @@ struct job {
 };
 
 typedef void (*fetch_done_fn)(struct job *, void *);
+typedef int64_t (*fetch_body_fn)(struct job *, const char *, size_t, void *);
+typedef int (*fetch_more_fn)(void *, struct job ***, size_t *);
 
 /* fetch.c: libcurl multi, polite per host */
 int	 fetch_global_init(void);
 void	 fetch_global_cleanup(void);
-int	 fetch_run(struct job *, const struct conf *, fetch_done_fn, void *);
+int	 fetch_run_pieces(struct job *, const struct conf *, fetch_body_fn,
+	    fetch_done_fn, void *);
+int	 fetch_run_more(struct job *, const struct conf *, fetch_body_fn,
+	    fetch_done_fn, fetch_more_fn, void *);
 void	 job_release_outcome(struct job *);
 void	 job_free(struct job *);
 struct sockaddr;
@@ -98,14 +122,19 @@ int	 discover_links(const char *, size_t, const char *, char ***,
 int	 discover_icon_links(const char *, size_t, const char *, char ***,
 	    size_t *);
 void	 discover_free(char **, size_t);
-int	 discover_feed(const struct conf *, const char *, struct buf *,
-	    struct buf *, struct buf *);
 extern const char *const discover_paths[];
 
-/* icon.c: a site's favicon */
+/* icon.c: the sites' favicons, looked for in a pass */
 #define ICON_MAX_BYTES	(256 * 1024)
-int	 icon_fetch(const struct conf *, const char *, const char *, size_t,
-	    struct buf *, struct buf *, struct buf *);
+struct icons {
+	struct icon_work *head;		/* the sites of this pass */
+};
+
+int	 icon_due(const struct job *, int64_t);
+struct job *icon_want(struct icons *, struct db *, int64_t, int64_t,
+	    const char *);
+struct job *icon_done(struct db *, struct job *);
+void	 icons_free(struct icons *);
 
 /* store.c: one short write transaction per feed */
 struct pass_stats {
@@ -137,6 +166,7 @@ void	 lock_release(int);
 
 /* pass.c: the feeds a run asks for, and the run itself */
 struct pass_want {
+	int		 queued;	/* only what the queue asks for */
 	int		 all;		/* every enabled feed */
 	char		**feeds;	/* feed ids or URLs, or NULL: due */
 	size_t		 nfeeds;

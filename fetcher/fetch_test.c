@@ -122,6 +122,7 @@ addr_test(void)
 	size_t			 i;
 	int			 got;
 
+	T_ROWS();
 	for (i = 0; i < sizeof(addrs) / sizeof(addrs[0]); i++) {
 		memset(&s4, 0, sizeof(s4));
 		memset(&s6, 0, sizeof(s6));
@@ -137,6 +138,7 @@ addr_test(void)
 		T_OK(got == addrs[i].priv, "%s is %s", addrs[i].addr,
 		    addrs[i].priv ? "private" : "public");
 	}
+	T_ROWS_END("fetch_addr_private: %zu addresses", i);
 	memset(&su, 0, sizeof(su));
 	su.sa_family = AF_UNIX;
 	T_OK(fetch_addr_private(&su) == 1, "other families are refused");
@@ -173,23 +175,29 @@ main(void)
 	int64_t	 got;
 
 	addr_test();
+	T_ROWS();
 	for (i = 0; i < sizeof(retry) / sizeof(retry[0]); i++) {
 		got = fetch_retry_after(retry[i].in, NOW);
 		T_OK(got == retry[i].want, "Retry-After \"%s\" (got %lld)",
 		    retry[i].in, (long long)got);
 	}
+	T_ROWS_END("fetch_retry_after: %zu values", i);
 	T_OK(fetch_retry_after(NULL, NOW) == -1, "Retry-After NULL");
+	T_ROWS();
 	for (i = 0; i < sizeof(cc) / sizeof(cc[0]); i++) {
 		got = fetch_max_age(cc[i].in);
 		T_OK(got == cc[i].want, "Cache-Control \"%s\" (got %lld)",
 		    cc[i].in, (long long)got);
 	}
+	T_ROWS_END("fetch_max_age: %zu Cache-Control values", i);
+	T_ROWS();
 	for (i = 0; i < sizeof(ex) / sizeof(ex[0]); i++) {
 		got = fetch_expires(ex[i].expires, ex[i].date, NOW);
 		T_OK(got == ex[i].want, "Expires \"%s\" Date \"%s\" (got %lld)",
 		    ex[i].expires ? ex[i].expires : "(null)",
 		    ex[i].date ? ex[i].date : "(null)", (long long)got);
 	}
+	T_ROWS_END("fetch_expires: %zu rows", i);
 	job_test();
 	return T_DONE();
 }

@@ -93,6 +93,26 @@ text(struct jf *jf, const char *s, size_t n)
 }
 
 /*
+ * A short plain text (a summary, the feed's description) as HTML:
+ * normalized by sanitize_text(), then escaped; NULL if nothing is left.
+ */
+static char *
+text_escaped(struct jf *jf, const char *s, size_t n)
+{
+	struct buf	 b, t;
+
+	buf_init(&t);
+	buf_init(&b);
+	sanitize_text(&t, s, n);
+	if (t.oom)
+		jf->oom = 1;
+	else if (t.len > 0)
+		html_text(&b, t.p, t.len);
+	buf_release(&t);
+	return take(jf, &b);
+}
+
+/*
  * ref resolved against base, kept only when the result is an http or
  * https URL.
  */
@@ -276,7 +296,7 @@ item_attachments(struct jf *jf, json_t *item, struct entry *e)
 static void
 item_content(struct jf *jf, json_t *item, struct entry *e)
 {
-	struct buf	 b, t;
+	struct buf	 b;
 	const char	*s;
 	size_t		 n;
 
@@ -292,18 +312,8 @@ item_content(struct jf *jf, json_t *item, struct entry *e)
 		text_to_html(&b, s, n);
 	e->content = take(jf, &b);
 
-	/* The summary is plain text: normalized, then escaped. */
-	if ((s = get_str(item, "summary", &n)) != NULL) {
-		buf_init(&t);
-		buf_init(&b);
-		sanitize_text(&t, s, n);
-		if (t.oom)
-			jf->oom = 1;
-		else if (t.len > 0)
-			html_text(&b, t.p, t.len);
-		buf_release(&t);
-		e->summary = take(jf, &b);
-	}
+	if ((s = get_str(item, "summary", &n)) != NULL)
+		e->summary = text_escaped(jf, s, n);
 }
 
 static void
@@ -323,10 +333,6 @@ item_parse(struct jf *jf, json_t *item)
 		return;
 	}
 	e->published = e->updated = -1;
-	*f->tail = e;
-	f->tail = &e->next;
-	f->nentries++;
-
 	e->guid = item_id(jf, item);
 	if ((s = get_str(item, "url", NULL)) != NULL)
 		e->link = abs_url(jf->item_base, s);
@@ -343,6 +349,13 @@ item_parse(struct jf *jf, json_t *item)
 	item_content(jf, item, e);
 	item_tags(jf, item, e);
 	item_attachments(jf, item, e);
+	if ((e = feed_entry_pack(f, e)) == NULL) {
+		jf->oom = 1;
+		return;
+	}
+	*f->tail = e;
+	f->tail = &e->next;
+	f->nentries++;
 }
 
 static void
@@ -362,8 +375,9 @@ err_set(struct buf *err, const char *msg)
  * the feed's feed_url, else its home_page_url, else base_url (the URL
  * fetched, may be NULL); only http and https URLs are kept.  Titles,
  * names and tags are plain text (sanitize_text()); content_html is
- * sanitized against the item's URL, content_text and summary become
- * escaped HTML.  Every string is malloc'd and freed by feed_release().
+ * sanitized against the item's URL, content_text, summary and the
+ * feed's description become escaped HTML.  Every string is malloc'd and
+ * freed by feed_release().
  * Returns 0, or -1 with a message in err (may be NULL): not JSON, not a
  * JSON Feed (no version starting "https://jsonfeed.org/version/", or
  * "http://"), or out of memory.  On -1, f may hold part of the feed.
@@ -421,8 +435,9 @@ jsonfeed_parse(struct feed *f, const char *json, size_t len,
 		set_str(&f->title, text(&jf, s, n));
 	set_str(&f->link, dup_str(&jf, home));
 	set_str(&f->feed_url, dup_str(&jf, self));
+	/* HTML, as an RSS or Atom feed's description is. */
 	if ((s = get_str(root, "description", &n)) != NULL)
-		set_str(&f->description, text(&jf, s, n));
+		set_str(&f->description, text_escaped(&jf, s, n));
 	if ((s = get_str(root, "language", NULL)) != NULL)
 		set_str(&f->language, dup_str(&jf, s));
 	set_str(&f->author, author(&jf, root));

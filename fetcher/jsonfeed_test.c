@@ -300,6 +300,7 @@ main(void)
 	testrel();
 
 	buf_init(&err);
+	T_ROWS();
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		feed_init(&f);
 		buf_reset(&err);
@@ -314,6 +315,7 @@ main(void)
 			T_STR(err.p, bad[i].err, "%s: message", bad[i].what);
 		feed_release(&f);
 	}
+	T_ROWS_END("%zu bad JSON feeds fail with their message", i);
 
 	/* Deep nesting is refused, not a stack overflow. */
 	{

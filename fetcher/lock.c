@@ -9,15 +9,20 @@
 #include "log.h"
 
 /*
- * Open (creating it, mode 0600) the lock file at path.  Returns the
- * descriptor, which the caller closes, or -1 (logged).
+ * Open (creating it, mode 0600) the lock file at path; one that exists
+ * on a file system that has become read-only opens read-only (flock()
+ * needs no more), so that the pass gets as far as saying that the
+ * database is read-only.  Returns the descriptor, which the caller
+ * closes, or -1 (logged).
  */
 int
 lock_open(const char *path)
 {
 	int	 fd;
 
-	if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) == -1)
+	if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) == -1 &&
+	    (errno != EROFS || (fd = open(path, O_RDONLY | O_CLOEXEC)) ==
+	    -1))
 		log_warn("lock file %s", path);
 	return fd;
 }

@@ -35,53 +35,29 @@ usage(FILE *fp)
 {
 	fprintf(fp,
 	    "usage: hearth-fetch [-dv] [-c file] [--every duration | --all | "
-	    "--feed id|url ...]\n"
+	    "--feed id|url ... | --queued]\n"
 	    "       hearth-fetch parse [-d] [--base-url URL] "
 	    "[--content-type TYPE] FILE|-\n"
 	    "       hearth-fetch -V | --version\n");
 }
 
 /*
- * Read all of fd into b, at most max bytes.  Returns 0, -1 with errno
- * set, or -2 when there is more than max.
- */
-static int
-read_all(int fd, struct buf *b, size_t max)
-{
-	ssize_t	 n;
-
-	for (;;) {
-		if (buf_grow(b, 64 * 1024) == -1) {
-			errno = ENOMEM;
-			return -1;
-		}
-		n = read(fd, b->p + b->len, b->cap - b->len - 1);
-		if (n == -1) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		if (n == 0)
-			return 0;
-		b->len += (size_t)n;
-		b->p[b->len] = '\0';
-		if (b->len > max)
-			return -2;
-	}
-}
-
-/*
  * hearth-fetch parse FILE: one document in, its JSON on stdout; no
- * network, no database.  --tsv (not in the usage: for tests) prints
- * the TAB-separated dump the fixtures in tests/feeds are compared with.
+ * network, no database.  The file is read and parsed a piece at a
+ * time, as the fetcher parses a download.  --tsv (not in the usage: for
+ * tests) prints the TAB-separated dump the fixtures in tests/feeds are
+ * compared with.
  */
 static int
 cmd_parse(int argc, char *argv[])
 {
+	struct feed_parser *fp = NULL;
 	struct feed	 f;
-	struct buf	 doc, out, err;
+	struct buf	 out;
 	const char	*path = NULL, *base = NULL, *ctype = NULL;
-	int		 i, fd = -1, tsv = 0, debug = 0, rc = 1, r;
+	char		 piece[64 * 1024];
+	ssize_t		 n;
+	int		 i, fd = -1, tsv = 0, debug = 0, rc = 1, r = 0;
 
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--base-url") == 0 && i + 1 < argc)
@@ -108,9 +84,7 @@ cmd_parse(int argc, char *argv[])
 		return 2;
 	}
 	log_init("hearth-fetch", LOG_DEST_STDERR, debug);
-	buf_init(&doc);
 	buf_init(&out);
-	buf_init(&err);
 	feed_init(&f);
 	if (strcmp(path, "-") == 0)
 		fd = STDIN_FILENO;
@@ -119,23 +93,28 @@ cmd_parse(int argc, char *argv[])
 		    strerror(errno));
 		goto out;
 	}
-	if ((r = read_all(fd, &doc, FEED_MAX_BYTES)) != 0) {
-		if (r == -2)
-			fprintf(stderr, "hearth-fetch: %s: larger than %d "
-			    "bytes\n", path, FEED_MAX_BYTES);
-		else
+	if ((fp = feed_parser_new(&f, base, ctype, FEED_CPU_MS, NULL)) ==
+	    NULL) {
+		fprintf(stderr, "hearth-fetch: out of memory\n");
+		goto out;
+	}
+	while (r == 0 && (n = read(fd, piece, sizeof(piece))) != 0) {
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
 			fprintf(stderr, "hearth-fetch: %s: %s\n", path,
 			    strerror(errno));
-		goto out;
+			goto out;
+		}
+		r = feed_parser_push(fp, piece, (size_t)n);
 	}
-	if (feed_parse(&f, doc.p != NULL ? doc.p : "", doc.len, base, ctype,
-	    &err) == -1) {
+	if (r == -1 || feed_parser_end(fp) == -1) {
 		fprintf(stderr, "hearth-fetch: %s: %s\n", path,
-		    err.p != NULL ? err.p : "cannot parse");
+		    feed_parser_error(fp));
 		goto out;
 	}
-	/* The entries own copies of all they need: give the input back. */
-	buf_release(&doc);
+	feed_parser_free(fp);		/* the feed owns what it needs */
+	fp = NULL;
 	if (tsv)
 		feed_tsv(&out, &f);
 	else {
@@ -155,10 +134,9 @@ cmd_parse(int argc, char *argv[])
 out:
 	if (fd != -1 && fd != STDIN_FILENO)
 		close(fd);
+	feed_parser_free(fp);
 	feed_release(&f);
-	buf_release(&doc);
 	buf_release(&out);
-	buf_release(&err);
 	return rc;
 }
 
@@ -300,10 +278,12 @@ lower_priority(void)
 }
 
 /*
- * hearth-fetch [-dv] [-c file] [--every duration | --all | --feed x...]:
- * one pass over the due feeds (or those named, or all), or a pass every
- * duration.  Exit status 0 when the pass ran, whatever happened to the
- * feeds, 1 when it could not, 2 on a usage error.
+ * hearth-fetch [-dv] [-c file] [--every duration | --all | --feed x... |
+ * --queued]: one pass over the due feeds (or those named, or all, or
+ * only the requests queued by hearth-fcgi's "refresh now"), or a pass
+ * every duration.  Exit status 0 when the pass ran, whatever happened to
+ * the feeds, 1 when it could not (a full disk or a read-only database
+ * among the reasons, said as such), 2 on a usage error.
  */
 static int
 cmd_pass(int argc, char *argv[])
@@ -337,6 +317,8 @@ cmd_pass(int argc, char *argv[])
 			w.feeds[w.nfeeds++] = argv[++i];
 		else if (strcmp(o, "--all") == 0)
 			w.all = 1;
+		else if (strcmp(o, "--queued") == 0)
+			w.queued = 1;
 		else if (o[0] == '-' && o[1] != '-' && o[1] != '\0' &&
 		    strspn(o + 1, "dv") == strlen(o + 1)) {
 			debug |= strchr(o, 'd') != NULL;
@@ -347,8 +329,7 @@ cmd_pass(int argc, char *argv[])
 			goto out;
 		}
 	}
-	if ((w.all && w.nfeeds > 0) || (every > 0 && (w.all ||
-	    w.nfeeds > 0))) {
+	if (w.all + (w.nfeeds > 0) + w.queued + (every > 0) > 1) {
 		usage(stderr);
 		rc = 2;
 		goto out;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <libxml/parser.h>
@@ -49,11 +50,34 @@
  */
 
 #define nitems(a)	(sizeof(a) / sizeof((a)[0]))
-#define DEPTH_MAX	256		/* deeper elements are ignored */
+#define STR_(x)		#x
+#define STR(x)		STR_(x)
 #define CHUNK		(64 * 1024)	/* bytes handed to libxml2 at a time */
 #define BINARY_SCAN	1024		/* a NUL this early: not text */
+#define HEAD_MIN	1024		/* bytes that tell JSON, binary, the
+					   encoding (also DECL_SCAN's) */
 #define CATEGORIES_MAX	64		/* per entry; more are ignored */
 #define ENCLOSURES_MAX	32		/* per entry; more are ignored */
+#define ENTRIES_MAX	10000		/* per document; more are ignored */
+#define FIELD_MAX	1000000		/* bytes of one element's text; more
+					   are cut */
+
+/*
+ * Caps that bound the work a document makes (libxml2's duplicate checks
+ * on attributes are quadratic, its HTML parser's too): a document over
+ * one fails with the reason, as does one over its CPU budget.
+ */
+#define DEPTH_MAX	256		/* elements nested */
+#define ATTRS_MAX	128		/* attributes of one element, XML or
+					   HTML */
+#define REFS_MAX	2000000		/* character and entity references */
+
+#define REF_LOOK	24		/* bytes a reference reads after '&' */
+#define WAIT_MAX	(256 * 1024)	/* a text run or a CDATA section the
+					   pre-scan waits to see whole */
+#define PROLOG_SCAN	(64 * 1024)	/* bytes looked at for an XML
+					   declaration after junk */
+#define RDF_NS		"http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 
 /* ---- HTML entities and the pre-scan --------------------------------- */
 
@@ -212,15 +236,30 @@ struct cdspan {
 	int		 side;		/* a run decoded into fx->side */
 };
 
-/* The pre-scan's position in the document. */
+/*
+ * The pre-scan's position in the document.  The document comes whole
+ * (feed_parse()) or in pieces (feed_parser_push()): s is then a window
+ * on it, from document offset off, that ends the document only when eof
+ * is set.  Where a construct (a reference, a CDATA section, a tag's name)
+ * runs past the window, the pre-scan stops before it with more set and
+ * takes it up again with the next piece; the window always holds the
+ * byte before i.
+ */
 struct fixup {
-	const char	*s;		/* the document, UTF-8 */
+	const char	*s;		/* the window, UTF-8 */
 	size_t		 n;		/* its length */
 	size_t		 i;		/* the next byte to read */
+	size_t		 off;		/* the document offset of s[0] */
+	int		 eof;		/* the window ends the document */
+	int		 more;		/* stopped before a construct past n */
+	const char	*fail;		/* a cap was exceeded: why, or NULL */
+	int		 sawlt;		/* a '<' was seen (fix_prolog()) */
 	enum fx_state	 state;
 	char		 quote;		/* in a tag: the open quote, or 0 */
-	const char	*vname;		/* in a void element's tag: its name */
-	size_t		 vlen;
+	char		 vname[8];	/* in a void element's tag: its name */
+	size_t		 vlen;		/* its length; 0: not in one */
+	size_t		 nattr;		/* the tag's attributes so far */
+	size_t		 nref;		/* references read */
 	enum fx_cdata	 cdata;		/* what to do with the next section */
 	char		 token[TOKEN_LEN + 1];	/* CDATA_PI's, or "" */
 	struct cdspan	*cd;		/* sections replaced by CDATA_PI */
@@ -315,6 +354,13 @@ static int
 is_name_char(unsigned char c)
 {
 	return is_name_start(c) || isdigit(c) || c == '-' || c == '.';
+}
+
+/* Whether c continues a UTF-8 sequence. */
+static int
+is_cont(unsigned char c)
+{
+	return (c & 0xc0) == 0x80;
 }
 
 /*
@@ -413,6 +459,18 @@ fix_ref(struct fixup *fx, struct buf *b)
 	unsigned long		 cp;
 	char			 name[16];
 
+	/* A reference the window cuts: with the next piece. */
+	for (k = 0; !fx->eof && k < left && k < REF_LOOK &&
+	    (isalnum((unsigned char)s[k]) || s[k] == '#'); k++)
+		;
+	if (!fx->eof && k == left) {
+		fx->more = 1;
+		return;
+	}
+	if (++fx->nref > REFS_MAX) {
+		fx->fail = "more than " STR(REFS_MAX) " character references";
+		return;
+	}
 	if (left > 0 && s[0] == '#') {
 		if ((k = charref(s, left, &cp)) > 0) {
 			if (cp >= 0x80 && cp < 0xa0 && cp1252[cp - 0x80] != 0)
@@ -510,44 +568,71 @@ is_feed_root(const char *s, size_t n)
  * Skip everything before the root element: junk, a BOM, the XML
  * declaration (the bytes are UTF-8 by now, whatever it says), comments,
  * processing instructions and the DOCTYPE with its internal subset.
- * Returns 0 with fx at the root's '<', or -1 when there is none.
+ * Returns 0 with fx at the root's '<', 1 with fx->more set when the
+ * window ends first (fx at what it was reading), or -1 when the
+ * document has no root.
  */
 static int
 fix_prolog(struct fixup *fx)
 {
 	const char	*s = fx->s, *q;
-	size_t		 n = fx->n, i = fx->i;
+	size_t		 n = fx->n, i = fx->i, k, scan;
 
 	while (i < n) {
+		fx->i = i;
 		if (s[i] != '<') {
-			if ((q = memchr(s + i, '<', n - i)) == NULL)
+			if ((q = memchr(s + i, '<', n - i)) == NULL) {
+				i = n;
 				break;
+			}
 			i = (size_t)(q - s);
 			continue;
 		}
+		fx->sawlt = 1;
+		if (!fx->eof && n - i < 4)
+			goto more;
 		if (i + 1 < n && s[i + 1] == '?')
-			i = skip_past(s, n, i + 2, "?>");
+			k = skip_past(s, n, i + 2, "?>");
 		else if (n - i >= 4 && memcmp(s + i, "<!--", 4) == 0)
-			i = skip_past(s, n, i + 4, "-->");
+			k = skip_past(s, n, i + 4, "-->");
 		else if (i + 1 < n && s[i + 1] == '!')
-			i = skip_decl(s, n, i + 2);
+			k = skip_decl(s, n, i + 2);
 		else if (i + 1 < n && is_name_start((unsigned char)s[i + 1])) {
+			for (k = i + 1; k < n &&
+			    is_name_char((unsigned char)s[k]); k++)
+				;
+			if (!fx->eof && k == n)
+				goto more;
 			/*
 			 * Markup before an XML declaration is junk, such as
 			 * the "<b>Warning</b>" a PHP error prints first.
 			 */
+			scan = n - i < PROLOG_SCAN ? n - i : PROLOG_SCAN;
 			if (!is_feed_root(s + i + 1, n - i - 1) &&
-			    (q = memmem(s + i, n - i, "<?xml", 5)) != NULL) {
+			    (q = memmem(s + i, scan, "<?xml", 5)) != NULL) {
 				i = (size_t)(q - s);
 				continue;
 			}
-			fx->i = i;
+			if (!fx->eof && scan < PROLOG_SCAN &&
+			    !is_feed_root(s + i + 1, n - i - 1))
+				goto more;
 			return 0;
-		} else
+		} else {
 			i++;
+			continue;
+		}
+		/* What ends at the window's end may go on in the next piece. */
+		if (!fx->eof && k == n)
+			goto more;
+		i = k;
 	}
 	fx->i = n;
+	if (!fx->eof)
+		return 1;
 	return -1;
+more:
+	fx->more = 1;
+	return 1;
 }
 
 static int
@@ -637,6 +722,8 @@ fix_text(struct fixup *fx, struct buf *b)
 	size_t		 n = fx->n, i = fx->i, stop, k;
 
 	stop = n - i > CHUNK ? i + CHUNK : n;
+	while (stop > i + 1 && stop < n && is_cont((unsigned char)s[stop]))
+		stop--;		/* a character is copied whole */
 	while (stop - i >= 8 && !word_markup((const unsigned char *)s + i))
 		i += 8;
 	while (i < stop && s[i] != '<' && s[i] != '&')
@@ -649,9 +736,18 @@ fix_text(struct fixup *fx, struct buf *b)
 		fix_ref(fx, b);
 		return;
 	}
+	if (!fx->eof && n - i < 9) {
+		fx->more = 1;		/* "<![CDATA[" or "<!--" maybe */
+		return;
+	}
 	if (n - i >= 9 && memcmp(s + i, "<![CDATA[", 9) == 0) {
 		/* A whole section may go around libxml2 (CDATA_PI). */
 		k = skip_past(s, n, i + 9, "]]>");
+		if (!fx->eof && k == n && n - i < WAIT_MAX &&
+		    memcmp(s + k - 3, "]]>", 3) != 0) {
+			fx->more = 1;	/* wait to see it whole */
+			return;
+		}
 		if (k >= i + 12 && memcmp(s + k - 3, "]]>", 3) == 0) {
 			if (fx->cdata == CD_NONE) {
 				fx->cdata = CD_ASK;
@@ -683,15 +779,20 @@ fix_text(struct fixup *fx, struct buf *b)
 	    is_name_start((unsigned char)s[i + 1]))) {
 		for (k = i + 1; k < n && is_name_char((unsigned char)s[k]); k++)
 			;
-		fx->vname = NULL;
+		if (!fx->eof && k == n) {
+			fx->more = 1;	/* the name may go on */
+			return;
+		}
+		fx->vlen = 0;
 		if (is_void(s + i + 1, k - i - 1)) {
-			fx->vname = s + i + 1;
 			fx->vlen = k - i - 1;
+			memcpy(fx->vname, s + i + 1, fx->vlen);
 		}
 		buf_putc(b, '<');
 		fx->i++;
 		fx->state = FX_TAG;
 		fx->quote = 0;
+		fx->nattr = 0;
 	} else {
 		BUF_LIT(b, "&lt;");	/* "a < b" in text */
 		fx->i++;
@@ -710,7 +811,12 @@ void_closed(const struct fixup *fx, size_t i)
 	    (s[k] == '>' || isspace((unsigned char)s[k]));
 }
 
-/* Inside a tag: attribute values get fix_ref(), void elements a '/'. */
+
+/*
+ * Inside a tag: attribute values get fix_ref(), void elements a '/'.
+ * Attributes are counted ('=' outside quotes: libxml2 takes no
+ * attribute without a value) against ATTRS_MAX.
+ */
 static void
 fix_tag(struct fixup *fx, struct buf *b)
 {
@@ -725,7 +831,11 @@ fix_tag(struct fixup *fx, struct buf *b)
 				break;
 		} else if (s[i] == '"' || s[i] == '\'')
 			fx->quote = s[i];
-		else if (s[i] == '>' || s[i] == '<')
+		else if (s[i] == '=' && ++fx->nattr > ATTRS_MAX) {
+			fx->fail = "an element with more than " STR(ATTRS_MAX)
+			    " attributes";
+			return;
+		} else if (s[i] == '>' || s[i] == '<')
 			break;
 	}
 	fix_copy(b, s + fx->i, i - fx->i);
@@ -742,7 +852,11 @@ fix_tag(struct fixup *fx, struct buf *b)
 		fx->state = FX_TEXT;
 		return;
 	}
-	if (fx->vname != NULL && s[i - 1] != '/' && !void_closed(fx, i + 1))
+	if (fx->vlen > 0 && !fx->eof && n - i < fx->vlen + 4) {
+		fx->more = 1;		/* void_closed() looks ahead */
+		return;
+	}
+	if (fx->vlen > 0 && s[i - 1] != '/' && !void_closed(fx, i + 1))
 		buf_putc(b, '/');
 	buf_putc(b, '>');
 	fx->i++;
@@ -753,9 +867,20 @@ fix_tag(struct fixup *fx, struct buf *b)
 static void
 fix_until(struct fixup *fx, struct buf *b, const char *end)
 {
-	size_t	 i;
+	size_t	 i, len = strlen(end);
 
 	i = skip_past(fx->s, fx->n, fx->i, end);
+	if (!fx->eof && i == fx->n && (i - fx->i < len ||
+	    memcmp(fx->s + i - len, end, len) != 0)) {
+		/* Not ended yet: all but what may be the end's start. */
+		i = fx->n - fx->i >= len ? fx->n - len + 1 : fx->i;
+		while (i > fx->i && is_cont((unsigned char)fx->s[i]))
+			i--;
+		fix_copy(b, fx->s + fx->i, i - fx->i);
+		fx->i = i;
+		fx->more = 1;
+		return;
+	}
 	fix_copy(b, fx->s + fx->i, i - fx->i);
 	fx->i = i;
 	fx->state = FX_TEXT;
@@ -831,13 +956,17 @@ static int
 fix_run(struct fixup *fx, struct buf *b)
 {
 	const char	*s = fx->s, *lt;
-	size_t		 i = fx->i, e, j, off;
+	size_t		 i = fx->i, e, j, off, nref = fx->nref;
 
-	if (fx->token[0] == '\0' || i < fx->runskip || i == 0 ||
+	if (fx->token[0] == '\0' || i < fx->runskip || fx->off + i == 0 ||
 	    s[i - 1] != '>' || s[i] == '<')
 		return 0;
-	if ((lt = memchr(s + i, '<', fx->n - i)) == NULL)
-		return 0;
+	if ((lt = memchr(s + i, '<', fx->n - i)) == NULL) {
+		if (fx->eof || fx->n - i >= WAIT_MAX)
+			return 0;
+		fx->more = 1;		/* wait to see it whole */
+		return 1;
+	}
 	e = (size_t)(lt - s);
 	fx->runskip = e;
 	if (e - i < RUN_MIN || memchr(s + i, '&', e - i) == NULL)
@@ -855,7 +984,7 @@ fix_run(struct fixup *fx, struct buf *b)
 	fx->cdata = CD_NONE;
 	/* The run as fix_text() would write it: copies and references. */
 	buf_reset(&fx->run);
-	for (j = i; j < e; j = fx->i) {
+	for (j = i; j < e && fx->fail == NULL; j = fx->i) {
 		if ((lt = memchr(s + j, '&', e - j)) == NULL)
 			lt = s + e;
 		fix_copy(&fx->run, s + j, (size_t)(lt - (s + j)));
@@ -864,13 +993,20 @@ fix_run(struct fixup *fx, struct buf *b)
 			fix_ref(fx, &fx->run);
 	}
 	fx->i = i;
+	if (fx->fail != NULL)
+		return 1;
 	cd_done(fx);
 	off = fx->side.len;
-	/* What fails goes to fix_text() as usual; side's tail is unused. */
+	/*
+	 * What fails goes to fix_text() as usual, which counts the
+	 * references again; side's tail is unused.
+	 */
 	if (fx->run.oom || fx->run.len == 0 ||
 	    run_decode(fx, fx->run.p, fx->run.len) == -1 ||
-	    cd_add(fx, off, fx->side.len - off, 1) == -1)
+	    cd_add(fx, off, fx->side.len - off, 1) == -1) {
+		fx->nref = nref;
 		return 0;
+	}
 	cd_marker(fx, b);
 	fx->i = e;
 	return 1;
@@ -878,13 +1014,14 @@ fix_run(struct fixup *fx, struct buf *b)
 
 /*
  * Rewrite the document from fx->i until b holds at least want bytes, or
- * until a CDATA section asks what to do (fx->cdata is CD_ASK).
+ * until a CDATA section asks what to do (fx->cdata is CD_ASK), the
+ * window ends a construct (fx->more) or a cap is exceeded (fx->fail).
  */
 static void
 fix_chunk(struct fixup *fx, struct buf *b, size_t want)
 {
 	while (fx->i < fx->n && b->len < want && !b->oom &&
-	    fx->cdata != CD_ASK) {
+	    fx->cdata != CD_ASK && !fx->more && fx->fail == NULL) {
 		switch (fx->state) {
 		case FX_TEXT:
 			if (fix_run(fx, b) == 0)
@@ -924,6 +1061,7 @@ enum tagid {
 	T_ATOM_SUMMARY,
 	T_RSS_DESCRIPTION,
 	T_ATOM_CONTENT,
+	T_XHTML_BODY,
 	T_CONTENT_ENCODED,
 	/* titles */
 	T_MEDIA_TITLE,
@@ -948,6 +1086,7 @@ enum tagid {
 	T_ATOM_MODIFIED,
 	T_ATOM_UPDATED,
 	/* ids and links */
+	T_RDF_ABOUT,
 	T_ATOM_ID,
 	T_RSS_GUID,
 	T_ATOM_LINK,
@@ -1059,10 +1198,14 @@ static const struct tag feed_tags[] = {
 	{ "atom:tagline",	T_ATOM_TAGLINE,	K_MARKUP,	F_DESCRIPTION },
 	{ "atom:title",		T_ATOM_TITLE,	K_MARKUP,	F_TITLE },
 	{ "atom:updated",	T_ATOM_UPDATED,	K_TEXT,		F_UPDATED },
+	{ "author",		T_RSS_AUTHOR,	K_MARKUP,	F_AUTHOR },
 	{ "channel",		T_OTHER,	K_CHANNEL,	0 },
+	{ "dc:author",		T_DC_CREATOR,	K_MARKUP,	F_AUTHOR },
 	{ "dc:creator",		T_DC_CREATOR,	K_MARKUP,	F_AUTHOR },
 	{ "dc:date",		T_DC_DATE,	K_TEXT,		F_UPDATED },
 	{ "dc:language",	T_DC_LANGUAGE,	K_TEXT,		F_LANGUAGE },
+	{ "dc:title",		T_DC_TITLE,	K_MARKUP,	F_TITLE },
+	{ "dcterms:modified",	T_DCTERMS_MODIFIED, K_TEXT,	F_UPDATED },
 	{ "description",	T_RSS_DESCRIPTION, K_MARKUP,	F_DESCRIPTION },
 	{ "image",		T_OTHER,	K_IMAGE,	0 },
 	{ "item",		T_OTHER,	K_ENTRY,	0 },
@@ -1097,8 +1240,10 @@ static const struct tag entry_tags[] = {
 	{ "atom:title",		T_ATOM_TITLE,	K_MARKUP,	E_TITLE },
 	{ "atom:updated",	T_ATOM_UPDATED,	K_TEXT,		E_UPDATED },
 	{ "author",		T_RSS_AUTHOR,	K_MARKUP,	E_AUTHOR },
+	{ "body",		T_XHTML_BODY,	K_MARKUP,	E_CONTENT },
 	{ "category",		T_OTHER,	K_CATEGORY,	0 },
 	{ "content:encoded",	T_CONTENT_ENCODED, K_MARKUP,	E_CONTENT },
+	{ "dc:author",		T_DC_CREATOR,	K_MARKUP,	E_AUTHOR },
 	{ "dc:creator",		T_DC_CREATOR,	K_MARKUP,	E_AUTHOR },
 	{ "dc:date",		T_DC_DATE,	K_TEXT,		E_PUBLISHED },
 	{ "dc:description",	T_DC_DESCRIPTION, K_MARKUP,	E_SUMMARY },
@@ -1120,6 +1265,8 @@ static const struct tag entry_tags[] = {
 	{ "media:title",	T_MEDIA_TITLE,	K_MARKUP,	E_TITLE },
 	{ "pubDate",		T_RSS_PUBDATE,	K_TEXT,		E_PUBLISHED },
 	{ "title",		T_RSS_TITLE,	K_MARKUP,	E_TITLE },
+	{ "xhtml:body",		T_XHTML_BODY,	K_MARKUP,	E_CONTENT },
+	{ "xhtml:div",		T_XHTML_BODY,	K_MARKUP,	E_CONTENT },
 };
 
 static const struct tag person_tags[] = {
@@ -1229,6 +1376,7 @@ struct capture {
 	int		 html;		/* CAP_BASE64: the bytes are HTML */
 	int		 nchild;	/* child elements seen */
 	int		 wrapper;	/* depth of the xhtml div left out */
+	int		 cut;		/* the text was cut at FIELD_MAX */
 	const char	*base;		/* xml:base in scope */
 	struct buf	 b;
 };
@@ -1269,10 +1417,48 @@ struct parser {
 	int		 nerr;		/* libxml2 errors */
 	struct buf	 err1;		/* the first one */
 	struct buf	 tmp;		/* scratch */
-	struct sanitizer *san;		/* for every body, made when needed */
-	struct fixup	*fx;		/* the pre-scan, for sax_pi() */
+	struct sanitizer *san;		/* for every body */
+	int		 san_own;	/* san was made here, when needed */
+	struct fixup	 fx;		/* the pre-scan (sax_pi() reads it) */
+	struct buf	 chunk;		/* its output, for libxml2 */
 	struct buf	 cdtmp;		/* a CDATA section repaired */
+	int64_t		 cpu_limit;	/* ns of CPU the document may take */
+	int64_t		 cpu_used;	/* ns taken by earlier pieces */
+	int64_t		 cpu_t0;	/* the thread's CPU time at this one */
+	unsigned int	 ncheck;	/* elements since the last look */
+	size_t		 ndropped;	/* entries past ENTRIES_MAX */
 };
+
+static int64_t	cpu_ns(void);
+
+/* The document fails: err says why (the first reason stays); it stops. */
+static void
+parser_fail(struct parser *p, const char *why)
+{
+	if (p->err->len == 0)
+		buf_puts(p->err, why);
+	p->stop = 1;
+	if (p->ctxt != NULL)
+		xmlStopParser(p->ctxt);
+}
+
+/*
+ * Whether the document is over its CPU budget, which fails it; or failed
+ * otherwise.
+ */
+static int
+over_budget(struct parser *p)
+{
+	char	 why[96];
+
+	if (p->stop || p->cpu_limit <= 0 ||
+	    p->cpu_used + cpu_ns() - p->cpu_t0 <= p->cpu_limit)
+		return p->stop;
+	snprintf(why, sizeof(why), "parsing took more than %lld ms of CPU",
+	    (long long)(p->cpu_limit / 1000000));
+	parser_fail(p, why);
+	return 1;
+}
 
 /* ---- small helpers -------------------------------------------------- */
 
@@ -1529,6 +1715,64 @@ slot_text(struct parser *p, const struct slot *s)
 	return v;
 }
 
+static int
+is_html_space(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+}
+
+/*
+ * The most attributes a start tag of the HTML fragment s (n bytes) has,
+ * counted about as an HTML parser reads them (names after white space,
+ * each with its value, quoted or not): libxml2's HTML parser takes time
+ * quadratic in that, so a body is checked before it is sanitized.  The
+ * count stops past cap.  Linear in n.
+ */
+size_t
+feed_html_attrs(const char *s, size_t n, size_t cap)
+{
+	const char	*p = s, *end = s + n, *q;
+	size_t		 max = 0, k;
+	char		 quote;
+
+	while (p < end && (q = memchr(p, '<', (size_t)(end - p))) != NULL) {
+		p = q + 1;
+		if (p >= end || !isalpha((unsigned char)*p))
+			continue;
+		while (p < end && !is_html_space(*p) && *p != '>' && *p != '/')
+			p++;
+		for (k = 0; p < end && *p != '>'; ) {
+			if (is_html_space(*p) || *p == '/') {
+				p++;
+				continue;
+			}
+			k++;		/* a name, then maybe "=value" */
+			while (p < end && !is_html_space(*p) && *p != '>' &&
+			    *p != '=' && *p != '/')
+				p++;
+			while (p < end && is_html_space(*p))
+				p++;
+			if (p >= end || *p != '=')
+				continue;
+			for (p++; p < end && is_html_space(*p); p++)
+				;
+			if (p < end && (*p == '"' || *p == '\'')) {
+				quote = *p++;
+				if ((q = memchr(p, quote,
+				    (size_t)(end - p))) == NULL)
+					break;
+				p = q + 1;
+			} else
+				while (p < end && !is_html_space(*p) &&
+				    *p != '>')
+					p++;
+		}
+		if (k > max && (max = k) > cap)
+			return max;
+	}
+	return max;
+}
+
 /*
  * The slot's markup sanitized, URLs resolved against base; or NULL.  The
  * work is done in p->tmp with the parser's sanitizer; the entry keeps a
@@ -1541,10 +1785,18 @@ slot_html(struct parser *p, const struct slot *s, const char *base)
 	const char	*v;
 	size_t		 n;
 
-	if (s->id == T_NONE)
+	if (s->id == T_NONE || p->stop)
 		return NULL;
-	if (p->san == NULL && (p->san = sanitizer_new()) == NULL) {
-		p->oom = 1;
+	if (p->san == NULL) {
+		if ((p->san = sanitizer_new()) == NULL) {
+			p->oom = 1;
+			return NULL;
+		}
+		p->san_own = 1;
+	}
+	if (feed_html_attrs(s->v.p, s->v.len, ATTRS_MAX) > ATTRS_MAX) {
+		parser_fail(p, "an element with more than " STR(ATTRS_MAX)
+		    " attributes");
 		return NULL;
 	}
 	buf_reset(t);
@@ -1556,6 +1808,8 @@ slot_html(struct parser *p, const struct slot *s, const char *base)
 			p->oom = 1;
 		return NULL;
 	}
+	if (over_budget(p))
+		return NULL;
 	v = t->p;
 	n = t->len;
 	trim(&v, &n);
@@ -1642,7 +1896,7 @@ entry_free(struct entry *e)
 {
 	size_t	 i;
 
-	if (e == NULL)
+	if (e == NULL || e->packed)
 		return;
 	free(e->guid);
 	free(e->title);
@@ -1661,8 +1915,35 @@ entry_free(struct entry *e)
 	free(e);
 }
 
+/*
+ * An RSS 1.0 item's rdf:about, its URI, goes to the guid slot at the
+ * lowest rank: entry_end() keeps it only for an entry without a guid or
+ * a link, whose key it then is.
+ */
 static void
-entry_start(struct parser *p, struct frame *fr)
+entry_about(struct parser *p, const xmlChar **a, int na)
+{
+	const char	*local, *prefix, *uri;
+	int		 i;
+
+	for (i = 0; i < na; i++, a += 5) {
+		local = (const char *)a[0];
+		prefix = (const char *)a[1];
+		uri = (const char *)a[2];
+		if (strcmp(local, "about") != 0 || (uri != NULL ?
+		    strcmp(uri, RDF_NS) != 0 : prefix == NULL ||
+		    strcmp(prefix, "rdf") != 0))
+			continue;
+		buf_reset(&p->tmp);
+		attr_value(&p->tmp, a[3], a[4]);
+		slot_set(p, &p->es[E_GUID], T_RDF_ABOUT, p->tmp.p, p->tmp.len,
+		    NULL);
+		return;
+	}
+}
+
+static void
+entry_start(struct parser *p, struct frame *fr, const xmlChar **a, int na)
 {
 	int	 i;
 
@@ -1677,6 +1958,7 @@ entry_start(struct parser *p, struct frame *fr)
 	for (i = 0; i < E__MAX; i++)
 		slot_clear(&p->es[i]);
 	fr->ctx = CTX_ENTRY;
+	entry_about(p, a, na);
 }
 
 /* One more category, whitespace collapsed, unless the entry has it. */
@@ -1779,7 +2061,8 @@ entry_enclosure(struct parser *p, const char *xmlbase, const char *url,
  * A guid seen before in this document: the later entry's becomes
  * guid|link, or guid|N (N its 0-based position among the entries kept)
  * without a link or when that too was seen, so each entry keeps a key of
- * its own.
+ * its own.  The caller adds the guid to the set once the entry is where
+ * it stays.
  */
 static void
 entry_unique_guid(struct parser *p, struct entry *e)
@@ -1807,8 +2090,6 @@ entry_unique_guid(struct parser *p, struct entry *e)
 		free(e->guid);
 		e->guid = buf_steal(&b);
 	}
-	if (strset_add(&p->guids, e->guid) == -1)
-		p->oom = 1;
 }
 
 static void	capture_end(struct parser *, int);
@@ -1835,11 +2116,20 @@ entry_end(struct parser *p, int complete)
 	p->edepth = -1;
 	if (e == NULL)
 		return;
+	if (p->f->nentries >= ENTRIES_MAX) {
+		p->ndropped++;		/* logged once, at the end */
+		entry_free(e);
+		return;
+	}
 	e->guid = slot_dup(p, &s[E_GUID]);
 	e->link = slot_dup(p, &s[E_LINK]);
 	if (e->link == NULL && e->guid != NULL && p->guid_link &&
 	    s[E_GUID].id == T_RSS_GUID && url_is_http(e->guid))
 		e->link = dup_or_oom(p, e->guid, strlen(e->guid));
+	if (s[E_GUID].id == T_RDF_ABOUT && e->link != NULL) {
+		free(e->guid);		/* the link keys it, as it always did */
+		e->guid = NULL;
+	}
 	if ((e->title = slot_text(p, &s[E_TITLE])) == NULL &&
 	    s[E_TITLE].id == T_NONE && !complete && e->link == NULL) {
 		log_debug("%s: truncated entry dropped", doc_name(p));
@@ -1862,13 +2152,16 @@ entry_end(struct parser *p, int complete)
 		    e->link ? e->link : p->docbase;
 		e->content = slot_html(p, &s[E_SUMMARY], base);
 	}
-	if (e->guid == NULL && e->title == NULL && e->link == NULL &&
-	    e->content == NULL && e->nenclosures == 0) {
-		log_debug("%s: empty entry dropped", doc_name(p));
-		entry_free(e);
+	/*
+	 * A thin entry (a date, an author, a category or nothing at all)
+	 * is an entry too: the store gives it a title of its own.
+	 */
+	entry_unique_guid(p, e);
+	if ((e = feed_entry_pack(p->f, e)) == NULL ||
+	    (e->guid != NULL && strset_add(&p->guids, e->guid) == -1)) {
+		p->oom = 1;
 		return;
 	}
-	entry_unique_guid(p, e);
 	*p->f->tail = e;
 	p->f->tail = &e->next;
 	p->f->nentries++;
@@ -1950,16 +2243,21 @@ feed_finish(struct parser *p)
 	f->title = slot_text(p, &s[F_TITLE]);
 	f->link = slot_dup(p, &s[F_LINK]);
 	f->feed_url = slot_dup(p, &s[F_FEED_URL]);
-	f->description = slot_text(p, &s[F_DESCRIPTION]);
+	/* HTML like an entry's body: a subtitle may be only an image. */
+	f->description = slot_html(p, &s[F_DESCRIPTION],
+	    s[F_DESCRIPTION].base != NULL ? s[F_DESCRIPTION].base :
+	    f->link != NULL ? f->link : p->docbase);
 	f->language = slot_dup(p, &s[F_LANGUAGE]);
 	if ((f->author = slot_text(p, &s[F_AUTHOR])) != NULL)
 		author_name(f->author);
 	f->icon = slot_dup(p, &s[F_ICON]);
-	/* An entry without an author has the feed's (Atom says so). */
+	/*
+	 * An entry without an author has the feed's (Atom says so), which
+	 * outlives the (packed) entries.
+	 */
 	for (e = f->entries; e != NULL && f->author != NULL; e = e->next)
-		if (e->author == NULL &&
-		    (e->author = strdup(f->author)) == NULL)
-			p->oom = 1;
+		if (e->author == NULL && e->packed)
+			e->author = f->author;
 	f->updated = slot_date(p, &s[F_UPDATED]);
 	if ((ttl = slot_dup(p, &s[F_TTL])) != NULL) {
 		f->ttl = (int)strtonum(ttl, 1, 366 * 24 * 60, &errstr);
@@ -1976,8 +2274,9 @@ feed_finish(struct parser *p)
  * How an element's content reads.  Atom says it in type (1.0: text,
  * html, xhtml or a MIME type; 0.3: a MIME type and a mode of xml,
  * escaped or base64).  Content that is out of line (src) or binary is
- * not captured.  Elsewhere it is HTML, but for media:description,
- * whose type is plain unless it says html.
+ * not captured.  An xhtml:body or xhtml:div is XHTML.  Elsewhere it is
+ * HTML (an RSS <body> without the XHTML namespace too), but for
+ * media:description, whose type is plain unless it says html.
  */
 static enum cmode
 markup_mode(struct parser *p, const struct tag *t, const xmlChar **a,
@@ -1994,6 +2293,8 @@ markup_mode(struct parser *p, const struct tag *t, const xmlChar **a,
 		free(type);
 		return m;
 	}
+	if (t->id == T_XHTML_BODY && strncmp(t->name, "xhtml:", 6) == 0)
+		return CAP_XHTML;
 	if (strncmp(t->name, "atom:", 5) != 0)
 		return CAP_HTML;
 	if (t->id == T_ATOM_CONTENT &&
@@ -2044,6 +2345,7 @@ capture_start(struct parser *p, struct frame *fr, struct slot *slots,
 	    t->kind != K_HOUR && t->kind != K_DAY ? &slots[t->field] : NULL;
 	c->nchild = 0;
 	c->wrapper = -1;
+	c->cut = 0;
 	c->base = fr->base;
 	buf_reset(&c->b);
 	fr->ctx = CTX_CAPTURE;
@@ -2068,10 +2370,12 @@ capture_child(struct parser *p, struct frame *fr, const char *local,
 	}
 	fr->ctx = CTX_CAPTURE;
 	c->nchild++;
-	if (c->mode != CAP_HTML && c->mode != CAP_XHTML)
+	if ((c->mode != CAP_HTML && c->mode != CAP_XHTML) ||
+	    c->b.len >= FIELD_MAX)
 		return;
 	if (c->mode == CAP_XHTML && c->nchild == 1 &&
-	    p->depth == c->depth + 1 && strcmp(local, "div") == 0) {
+	    p->depth == c->depth + 1 && strcmp(local, "div") == 0 &&
+	    strncmp(c->tag->name, "atom:", 5) == 0) {
 		c->wrapper = p->depth;	/* Atom's xhtml div goes */
 		return;
 	}
@@ -2098,7 +2402,8 @@ capture_child_end(struct parser *p, const char *local)
 {
 	struct capture	*c = &p->cap;
 
-	if (c->mode != CAP_HTML && c->mode != CAP_XHTML)
+	if ((c->mode != CAP_HTML && c->mode != CAP_XHTML) ||
+	    c->b.len >= FIELD_MAX)
 		return;
 	if (p->depth == c->wrapper) {
 		c->wrapper = -1;
@@ -2118,6 +2423,16 @@ capture_text(struct parser *p, const char *s, size_t n)
 
 	if (c->depth < 0 || p->depth < c->depth)
 		return;
+	if (c->b.len >= FIELD_MAX) {
+		c->cut = 1;
+		return;
+	}
+	if (n > FIELD_MAX - c->b.len) {
+		for (n = FIELD_MAX - c->b.len; n > 0 &&
+		    is_cont((unsigned char)s[n]); n--)
+			;
+		c->cut = 1;
+	}
 	switch (c->mode) {
 	case CAP_PLAIN:
 	case CAP_BASE64:
@@ -2132,6 +2447,13 @@ capture_text(struct parser *p, const char *s, size_t n)
 	default:
 		html_text(&c->b, s, n);
 		break;
+	}
+	if (c->b.len > FIELD_MAX) {	/* escaping made it longer */
+		for (n = FIELD_MAX; n > 0 && is_cont((unsigned char)c->b.p[n]);
+		    n--)
+			;
+		c->b.len = n;
+		c->b.p[n] = '\0';
 	}
 }
 
@@ -2176,6 +2498,9 @@ capture_end(struct parser *p, int drop)
 	c->depth = -1;
 	if (c->b.oom)
 		p->oom = 1;
+	if (c->cut)
+		log_debug("%s: <%s> cut at %d bytes", doc_name(p), t->name,
+		    FIELD_MAX);
 	if (drop) {
 		log_debug("%s: truncated <%s> dropped",
 		    doc_name(p), t->name);
@@ -2511,8 +2836,12 @@ sax_start(void *udata, const xmlChar *xlocal, const xmlChar *xprefix,
 	(void)ns;
 	(void)ndef;
 	recover(p);
-	if (p->stop || ++p->depth > DEPTH_MAX)
+	if (p->stop || ((++p->ncheck & 63) == 0 && over_budget(p)))
 		return;
+	if (++p->depth > DEPTH_MAX) {
+		parser_fail(p, "elements nested deeper than " STR(DEPTH_MAX));
+		return;
+	}
 	up = &p->fr[p->depth - 1];
 	fr = &p->fr[p->depth];
 	fr->ctx = CTX_IGNORE;
@@ -2542,7 +2871,7 @@ sax_start(void *udata, const xmlChar *xlocal, const xmlChar *xprefix,
 			person_end(p, 0);
 		if (p->e != NULL)
 			entry_end(p, 1);
-		entry_start(p, fr);
+		entry_start(p, fr, a, na);
 		return;
 	}
 	ctx = up->ctx;
@@ -2618,7 +2947,7 @@ static void
 sax_pi(void *ctx, const xmlChar *target, const xmlChar *data)
 {
 	struct parser		*p = ctx;
-	struct fixup		*fx = p->fx;
+	struct fixup		*fx = &p->fx;
 	const struct cdspan	*cd;
 	const unsigned char	*u;
 
@@ -2667,8 +2996,8 @@ sax_error(void *ctx, xmlErrorPtr err)
 
 /*
  * Whether the bytes are not text: a NUL early on that is not UTF-16's
- * (charset_to_utf8() drops NULs, so this looks at the bytes as they
- * came).  Images, archives and compressed bodies have one.
+ * or UTF-32's (charset_to_utf8() drops NULs, so this looks at the bytes
+ * as they came).  Images, archives and compressed bodies have one.
  */
 static int
 is_binary(const char *s, size_t n)
@@ -2676,6 +3005,9 @@ is_binary(const char *s, size_t n)
 	if (n >= 2 && ((s[0] == '\xff' && s[1] == '\xfe') ||
 	    (s[0] == '\xfe' && s[1] == '\xff') ||
 	    (s[0] == '\0' && s[1] == '<') || (s[0] == '<' && s[1] == '\0')))
+		return 0;
+	if (n >= 4 && (memcmp(s, "\0\0\xfe\xff", 4) == 0 ||
+	    memcmp(s, "\0\0\0<", 4) == 0))
 		return 0;
 	return memchr(s, '\0', n < BINARY_SCAN ? n : BINARY_SCAN) != NULL;
 }
@@ -2697,13 +3029,21 @@ parser_release(struct parser *p)
 		free(p->fr[i].own);
 		p->fr[i].own = NULL;
 	}
+	if (p->ctxt != NULL)
+		xmlFreeParserCtxt(p->ctxt);
+	p->ctxt = NULL;
 	buf_release(&p->cap.b);
 	buf_release(&p->err1);
 	buf_release(&p->tmp);
 	buf_release(&p->cdtmp);
-	sanitizer_free(p->san);
+	buf_release(&p->chunk);
+	if (p->san_own)
+		sanitizer_free(p->san);
 	p->san = NULL;
 	free(p->guids.v);
+	free(p->fx.cd);
+	buf_release(&p->fx.run);
+	buf_release(&p->fx.side);
 }
 
 /*
@@ -2725,9 +3065,9 @@ at_content(xmlParserCtxtPtr ctxt)
 	return 1;
 }
 
-/* Hand the repaired document to libxml2, a chunk at a time. */
+/* libxml2's push parser, set up for the document once its root is found. */
 static int
-parse_xml(struct parser *p, struct fixup *fx)
+xml_begin(struct parser *p)
 {
 	xmlSAXHandler	 sax = {
 		.initialized = XML_SAX2_MAGIC,
@@ -2739,19 +3079,18 @@ parse_xml(struct parser *p, struct fixup *fx)
 		.processingInstruction = sax_pi,
 		.serror = sax_error,
 	};
-	struct buf	 chunk;
 	int		 opts;
 
 	/*
 	 * No XML_PARSE_NOENT, no DTD loading or validation; the pre-scan
 	 * already dropped the DOCTYPE, so no entity can be declared.
-	 * libxml2 keeps its default depth limit (256) without
-	 * XML_PARSE_HUGE.
+	 * Without XML_PARSE_HUGE libxml2 keeps its own depth limit (256),
+	 * which DEPTH_MAX meets first.
 	 */
 	opts = XML_PARSE_NONET | XML_PARSE_RECOVER | XML_PARSE_NOWARNING |
 	    XML_PARSE_NOERROR | XML_PARSE_IGNORE_ENC;
-	p->fx = fx;
-	cd_token(fx);
+	cd_token(&p->fx);
+	xmlInitParser();
 	p->ctxt = xmlCreatePushParserCtxt(&sax, p, NULL, 0, NULL);
 	if (p->ctxt == NULL) {
 		p->oom = 1;
@@ -2761,16 +3100,48 @@ parse_xml(struct parser *p, struct fixup *fx)
 	p->ctxt->replaceEntities = 0;
 	p->ctxt->loadsubset = 0;
 	p->ctxt->validate = 0;
-	buf_init(&chunk);
-	while (fx->i < fx->n && !p->stop && !p->oom) {
-		buf_reset(&chunk);
-		fix_chunk(fx, &chunk, CHUNK);
-		if (chunk.oom) {
+	return 0;
+}
+
+/*
+ * Run the pre-scan over the window and hand what it writes to libxml2,
+ * a chunk at a time, until the window is used up, a construct needs the
+ * next piece, or the document failed.
+ */
+static void
+xml_run(struct parser *p)
+{
+	struct fixup	*fx = &p->fx;
+	struct buf	*chunk = &p->chunk;
+	int		 r;
+
+	fx->more = 0;
+	if (p->ctxt == NULL) {
+		if ((r = fix_prolog(fx)) == 1)
+			return;
+		if (r == -1) {
+			parser_fail(p, fx->sawlt ? "not a feed (no root "
+			    "element)" : "not a feed (no markup)");
+			return;
+		}
+		if (xml_begin(p) == -1)
+			return;
+	}
+	while (fx->i < fx->n && !fx->more && !p->stop && !p->oom) {
+		buf_reset(chunk);
+		fix_chunk(fx, chunk, CHUNK);
+		if (chunk->oom) {
 			p->oom = 1;
 			break;
 		}
-		if (chunk.len > 0)
-			xmlParseChunk(p->ctxt, chunk.p, (int)chunk.len, 0);
+		if (fx->fail != NULL) {
+			parser_fail(p, fx->fail);
+			break;
+		}
+		if (chunk->len > 0)
+			xmlParseChunk(p->ctxt, chunk->p, (int)chunk->len, 0);
+		if (over_budget(p))
+			break;
 		/*
 		 * Once a document is not well-formed, libxml2 2.9 drops
 		 * the references to &lt; and the like from text: a run
@@ -2781,15 +3152,329 @@ parse_xml(struct parser *p, struct fixup *fx)
 			    at_content(p->ctxt) && (!fx->askrun ||
 			    p->ctxt->wellFormed) ? CD_AROUND : CD_THROUGH;
 	}
-	if (!p->stop)
+}
+
+/*
+ * The end of an XML document: libxml2 told, what it left open closed,
+ * the feed's own fields cleaned.  Returns 0, or -1 with err set.
+ */
+static int
+xml_end(struct parser *p)
+{
+	if (p->ctxt != NULL && !p->stop)
 		xmlParseChunk(p->ctxt, NULL, 0, 1);
-	buf_release(&chunk);
-	xmlFreeParserCtxt(p->ctxt);
-	p->ctxt = NULL;
+	if (p->ctxt != NULL) {
+		xmlFreeParserCtxt(p->ctxt);
+		p->ctxt = NULL;
+	}
 	/* Close what the document left open. */
 	while (p->depth > 0 && !p->stop)
 		element_end(p, NULL, 1);
+	if (p->stop)
+		return -1;
+	if (!p->root) {
+		parser_fail(p, "not a feed (no root element)");
+		return -1;
+	}
+	feed_finish(p);
+	if (p->nerr > 0)
+		log_debug("%s: %d XML errors recovered from, the first at %s",
+		    doc_name(p), p->nerr, p->err1.p);
+	if (p->ndropped > 0)
+		log_info("%s: %zu entries past the first %d ignored",
+		    doc_name(p), p->ndropped, ENTRIES_MAX);
+	if (p->oom) {
+		parser_fail(p, "out of memory");
+		return -1;
+	}
 	return 0;
+}
+
+/* ---- documents in pieces ------------------------------------------ */
+
+enum fp_state {
+	FP_HEAD,	/* the first bytes: JSON, binary, which encoding */
+	FP_XML,		/* decoded and parsed as the pieces come */
+	FP_JSON,	/* held whole for jsonfeed_parse() */
+	FP_DONE,	/* ended or failed */
+};
+
+/*
+ * One document being parsed: whole (feed_parse()) or as it downloads
+ * (feed_parser_push()), its pieces decoded to UTF-8 into a window the
+ * pre-scan reads, and what the pre-scan has read dropped from it.
+ */
+struct feed_parser {
+	struct parser	 p;
+	enum fp_state	 state;
+	int		 rc;		/* -1 once failed */
+	size_t		 total;		/* bytes pushed */
+	char		*base;		/* the document's URL, or NULL */
+	char		*ctype;		/* the HTTP Content-Type, or NULL */
+	struct charset_stream *cs;
+	struct buf	 head;		/* FP_HEAD's bytes; FP_JSON's */
+	struct buf	 win;		/* the window's bytes */
+	struct buf	 err;		/* why it failed */
+};
+
+/* The CPU time this thread has used, in nanoseconds. */
+static int64_t
+cpu_ns(void)
+{
+	struct timespec	 ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == -1)
+		return 0;
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/*
+ * A parser for one document into f (set up with feed_init() by the
+ * caller, who frees it with feed_release() whatever happens), whose URL
+ * is base_url (may be NULL) and whose HTTP Content-Type is ctype (may be
+ * NULL; both are copied).  It may take cpu_ms milliseconds of
+ * CPU in all (0: no limit).  san, if not NULL, is the sanitizer its
+ * bodies go through, which the caller keeps and may share between
+ * parsers; else the parser makes its own.  Feed it with
+ * feed_parser_push(), end it with feed_parser_end(), free it with
+ * feed_parser_free().  Returns NULL when memory runs out.
+ */
+struct feed_parser *
+feed_parser_new(struct feed *f, const char *base_url, const char *ctype,
+    int64_t cpu_ms, struct sanitizer *san)
+{
+	struct feed_parser	*fp;
+	struct parser		*p;
+
+	if ((fp = calloc(1, sizeof(*fp))) == NULL)
+		return NULL;
+	buf_init(&fp->head);
+	buf_init(&fp->win);
+	buf_init(&fp->err);
+	if ((base_url != NULL && *base_url != '\0' &&
+	    (fp->base = strdup(base_url)) == NULL) ||
+	    (ctype != NULL && (fp->ctype = strdup(ctype)) == NULL)) {
+		free(fp->base);
+		free(fp);
+		return NULL;
+	}
+	p = &fp->p;
+	p->f = f;
+	p->docbase = fp->base;
+	p->err = &fp->err;
+	p->defns = "";
+	p->edepth = p->cap.depth = p->pers.depth = -1;
+	p->fr[0].ctx = CTX_DOC;
+	p->san = san;
+	p->cpu_limit = cpu_ms * 1000000;
+	buf_init(&p->fx.run);
+	buf_init(&p->fx.side);
+	return fp;
+}
+
+void
+feed_parser_free(struct feed_parser *fp)
+{
+	if (fp == NULL)
+		return;
+	parser_release(&fp->p);
+	charset_stream_free(fp->cs);
+	buf_release(&fp->head);
+	buf_release(&fp->win);
+	buf_release(&fp->err);
+	free(fp->base);
+	free(fp->ctype);
+	free(fp);
+}
+
+/* The bytes the parser and the feed it fills hold, about. */
+size_t
+feed_parser_held(const struct feed_parser *fp)
+{
+	const struct feed_mem	*m;
+	size_t			 n;
+
+	n = sizeof(*fp) + fp->head.cap + fp->win.cap + fp->p.chunk.cap +
+	    fp->p.cap.b.cap + fp->p.tmp.cap;
+	for (m = fp->p.f->mem; m != NULL; m = m->next)
+		n += m->cap;
+	return n;
+}
+
+/* Whether the document's root element was found to be a feed's. */
+int
+feed_parser_is_feed(const struct feed_parser *fp)
+{
+	return fp->p.root;
+}
+
+/* Why the document failed: "not a feed (HTML page)"; "" when it did not. */
+const char *
+feed_parser_error(const struct feed_parser *fp)
+{
+	return fp->err.p != NULL ? fp->err.p : "";
+}
+
+/* Fail, unless failed already: the first reason stays. */
+static int
+fp_fail(struct feed_parser *fp, const char *why)
+{
+	parser_fail(&fp->p, why);
+	fp->rc = -1;
+	fp->state = FP_DONE;
+	return -1;
+}
+
+/*
+ * Drop from the window what the pre-scan has read but the byte before
+ * it and the CDATA sections sax_pi() has yet to deliver.
+ */
+static void
+fp_compact(struct feed_parser *fp)
+{
+	struct fixup	*fx = &fp->p.fx;
+	size_t		 keep = fx->i > 0 ? fx->i - 1 : 0, k;
+
+	for (k = fx->cdnext; k < fx->ncd; k++)
+		if (!fx->cd[k].side && fx->cd[k].off < keep)
+			keep = fx->cd[k].off;
+	if (keep == 0)
+		return;
+	memmove(fp->win.p, fp->win.p + keep, fp->win.len - keep);
+	fp->win.len -= keep;
+	fp->win.p[fp->win.len] = '\0';
+	for (k = fx->cdnext; k < fx->ncd; k++)
+		if (!fx->cd[k].side)
+			fx->cd[k].off -= keep;
+	fx->i -= keep;
+	fx->off += keep;
+	fx->runskip = fx->runskip > keep ? fx->runskip - keep : 0;
+	fx->s = fp->win.p;
+	fx->n = fp->win.len;
+}
+
+/* Decoded bytes to the window, and the pre-scan and libxml2 over it. */
+static int
+fp_xml(struct feed_parser *fp, const char *s, size_t n, int eof)
+{
+	struct parser	*p = &fp->p;
+
+	if (n > 0 && charset_stream_push(fp->cs, &fp->win, s, n) == -1)
+		return fp_fail(fp, "out of memory");
+	if (eof && charset_stream_end(fp->cs, &fp->win) == -1)
+		return fp_fail(fp, "out of memory");
+	p->fx.s = fp->win.p != NULL ? fp->win.p : "";
+	p->fx.n = fp->win.len;
+	p->fx.eof = eof;
+	xml_run(p);
+	if (p->stop || p->oom) {
+		if (p->oom)
+			parser_fail(p, "out of memory");
+		fp->rc = -1;
+		fp->state = FP_DONE;
+		return -1;
+	}
+	fp_compact(fp);
+	return 0;
+}
+
+/*
+ * The first bytes are in (eof: all of them): JSON goes to FP_JSON, text
+ * to the decoder and the pre-scan, anything else fails.
+ */
+static int
+fp_begin(struct feed_parser *fp, int eof)
+{
+	const char	*s = fp->head.p != NULL ? fp->head.p : "";
+	size_t		 n = fp->head.len, i = 0, skip;
+	int		 rc;
+
+	if (n >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0)
+		i = 3;
+	while (i < n && isspace((unsigned char)s[i]))
+		i++;
+	if (i == n && eof)
+		return fp_fail(fp, "not a feed (empty document)");
+	if (i < n && s[i] == '{') {
+		fp->state = FP_JSON;
+		return 0;
+	}
+	if (is_binary(s, n))
+		return fp_fail(fp, "not a feed (binary data)");
+	if ((fp->cs = charset_stream_new(s, n, fp->ctype, &skip)) == NULL)
+		return fp_fail(fp, "out of memory");
+	fp->state = FP_XML;
+	rc = fp_xml(fp, s + skip, n - skip, eof);
+	buf_release(&fp->head);
+	return rc;
+}
+
+/*
+ * The next n bytes of the document.  Returns 0, or -1 when the document
+ * failed (feed_parser_error() says why: not a feed, over a cap or the
+ * CPU budget, out of memory); pushing more is then of no use.
+ */
+int
+feed_parser_push(struct feed_parser *fp, const char *s, size_t n)
+{
+	struct parser	*p = &fp->p;
+	int		 rc;
+
+	if (fp->rc == -1 || fp->state == FP_DONE)
+		return -1;
+	if (n > FEED_MAX_BYTES - fp->total) {
+		buf_reset(&fp->err);
+		buf_printf(&fp->err, "larger than %d bytes", FEED_MAX_BYTES);
+		return fp_fail(fp, fp->err.p);
+	}
+	fp->total += n;
+	p->cpu_t0 = cpu_ns();
+	switch (fp->state) {
+	case FP_HEAD:
+		buf_add(&fp->head, s, n);
+		if (fp->head.oom)
+			return fp_fail(fp, "out of memory");
+		rc = fp->head.len >= HEAD_MIN ? fp_begin(fp, 0) : 0;
+		break;
+	case FP_JSON:
+		buf_add(&fp->head, s, n);
+		rc = fp->head.oom ? fp_fail(fp, "out of memory") : 0;
+		break;
+	default:
+		rc = fp_xml(fp, s, n, 0);
+		break;
+	}
+	p->cpu_used += cpu_ns() - p->cpu_t0;
+	return rc;
+}
+
+/*
+ * The document is all in: parse what is left and fill the feed.  Returns
+ * 0, or -1 as feed_parser_push() (for a JSON Feed, jsonfeed_parse()'s
+ * reason).
+ */
+int
+feed_parser_end(struct feed_parser *fp)
+{
+	struct parser	*p = &fp->p;
+	int		 rc = 0;
+
+	if (fp->rc == -1 || fp->state == FP_DONE)
+		return -1;
+	p->cpu_t0 = cpu_ns();
+	if (fp->state == FP_HEAD)
+		rc = fp_begin(fp, 1);
+	else if (fp->state == FP_XML)
+		rc = fp_xml(fp, NULL, 0, 1);
+	if (rc == 0 && fp->state == FP_XML)
+		rc = xml_end(p);
+	else if (rc == 0 && fp->state == FP_JSON)
+		rc = jsonfeed_parse(p->f, fp->head.p, fp->head.len,
+		    p->docbase, &fp->err);
+	p->cpu_used += cpu_ns() - p->cpu_t0;
+	fp->state = FP_DONE;
+	fp->rc = rc;
+	return rc;
 }
 
 /*
@@ -2799,106 +3484,29 @@ parse_xml(struct parser *p, struct fixup *fx)
  * against it; may be NULL) and content_type the HTTP Content-Type (its
  * charset wins over the document's; may be NULL).  JSON Feed goes to
  * jsonfeed_parse().  A document that is not a feed at all (empty,
- * binary, an HTML page, another XML vocabulary) or too large writes a
- * reason such as "not a feed (HTML page)" to err and returns -1; so does
- * running out of memory.  Errors inside a feed are recovered from and
- * logged at debug level: what can be read is kept.
+ * binary, an HTML page, another XML vocabulary), too large, over a cap
+ * or over FEED_CPU_MS of CPU writes a reason such as "not a feed (HTML
+ * page)" to err and returns -1; so does running out of memory.  Errors
+ * inside a feed are recovered from and logged at debug level: what can
+ * be read is kept.  This is feed_parser_push() of the whole document.
  */
 int
 feed_parse(struct feed *f, const char *doc, size_t len, const char *base_url,
     const char *content_type, struct buf *err)
 {
-	struct parser	*p = NULL;
-	struct fixup	 fx;
-	struct buf	 u;
-	size_t		 i;
-	int		 rc = -1;
+	struct feed_parser	*fp;
+	int			 rc = -1;
 
-	buf_init(&u);
-	memset(&fx, 0, sizeof(fx));
-	buf_init(&fx.run);
-	buf_init(&fx.side);
-	if (len > FEED_MAX_BYTES) {
-		buf_printf(err, "larger than %d bytes", FEED_MAX_BYTES);
-		return -1;
-	}
-	i = 0;
-	if (len >= 3 && memcmp(doc, "\xef\xbb\xbf", 3) == 0)
-		i = 3;
-	while (i < len && isspace((unsigned char)doc[i]))
-		i++;
-	if (i == len) {
-		BUF_LIT(err, "not a feed (empty document)");
-		return -1;
-	}
-	if (doc[i] == '{')
-		return jsonfeed_parse(f, doc, len, base_url, err);
-	if (is_binary(doc, len)) {
-		BUF_LIT(err, "not a feed (binary data)");
-		return -1;
-	}
-
-	/*
-	 * A document in UTF-8 already (most are) is read where it is: a
-	 * copy would double the memory a big feed takes.
-	 */
-	if (charset_utf8_as_is(doc, len, content_type, &i)) {
-		fx.s = doc + i;
-		fx.n = len - i;
-	} else {
-		if (charset_to_utf8(&u, doc, len, content_type) == -1 ||
-		    u.oom) {
-			BUF_LIT(err, "cannot read the document's encoding");
-			goto out;
-		}
-		fx.s = u.p;
-		fx.n = u.len;
-	}
-	if (fx.n == 0 || memchr(fx.s, '<', fx.n) == NULL) {
-		BUF_LIT(err, "not a feed (no markup)");
-		goto out;
-	}
-	if (fix_prolog(&fx) == -1) {
-		BUF_LIT(err, "not a feed (no root element)");
-		goto out;
-	}
-
-	if ((p = calloc(1, sizeof(*p))) == NULL) {
+	if ((fp = feed_parser_new(f, base_url, content_type, FEED_CPU_MS,
+	    NULL)) == NULL) {
 		BUF_LIT(err, "out of memory");
-		goto out;
+		return -1;
 	}
-	p->f = f;
-	p->docbase = base_url != NULL && *base_url != '\0' ? base_url : NULL;
-	p->err = err;
-	p->defns = "";
-	p->edepth = p->cap.depth = p->pers.depth = -1;
-	p->fr[0].ctx = CTX_DOC;
-	xmlInitParser();
-	parse_xml(p, &fx);
-	if (p->stop)
-		goto out;
-	if (!p->root) {
-		BUF_LIT(err, "not a feed (no root element)");
-		goto out;
-	}
-	feed_finish(p);
-	if (p->nerr > 0)
-		log_debug("%s: %d XML errors recovered from, the first at %s",
-		    doc_name(p), p->nerr,
-		    p->err1.p);
-	if (p->oom) {
-		BUF_LIT(err, "out of memory");
-		goto out;
-	}
-	rc = 0;
-out:
-	if (p != NULL)
-		parser_release(p);
-	free(p);
-	free(fx.cd);
-	buf_release(&fx.run);
-	buf_release(&fx.side);
-	buf_release(&u);
+	if (feed_parser_push(fp, doc, len) == 0 && feed_parser_end(fp) == 0)
+		rc = 0;
+	else
+		buf_puts(err, feed_parser_error(fp));
+	feed_parser_free(fp);
 	return rc;
 }
 
@@ -2916,10 +3524,15 @@ void
 feed_release(struct feed *f)
 {
 	struct entry	*e, *next;
+	struct feed_mem	*m, *mnext;
 
 	for (e = f->entries; e != NULL; e = next) {
 		next = e->next;
 		entry_free(e);
+	}
+	for (m = f->mem; m != NULL; m = mnext) {
+		mnext = m->next;
+		free(m);
 	}
 	free(f->title);
 	free(f->link);
@@ -2931,19 +3544,119 @@ feed_release(struct feed *f)
 	feed_init(f);
 }
 
+#define MEM_FIRST	(16 * 1024)	/* a feed's first block of memory */
+#define MEM_MAX		(256 * 1024)	/* its largest */
+
+/*
+ * n bytes, aligned, of the feed's memory, which feed_release() frees
+ * whole; NULL when memory runs out.  Blocks double up to MEM_MAX, so a
+ * small feed takes little and a big one few blocks, which the allocator
+ * maps apart from the parsers' churn.
+ */
+static void *
+mem_alloc(struct feed *f, size_t n)
+{
+	struct feed_mem	*m = f->mem;
+	size_t		 cap;
+	void		*v;
+
+	n = (n + 7) & ~(size_t)7;
+	if (m == NULL || m->cap - m->used < n) {
+		cap = m == NULL ? MEM_FIRST : m->cap < MEM_MAX ? m->cap * 2 :
+		    MEM_MAX;
+		if (cap < n)
+			cap = n;
+		if ((m = malloc(sizeof(*m) + cap)) == NULL)
+			return NULL;
+		m->cap = cap;
+		m->used = 0;
+		m->next = f->mem;
+		f->mem = m;
+	}
+	v = m->data + m->used;
+	m->used += n;
+	return v;
+}
+
+/* A copy of s (may be NULL) in the feed's memory; *oom on failure. */
+static char *
+mem_dup(struct feed *f, const char *s, int *oom)
+{
+	char	*d;
+	size_t	 n;
+
+	if (s == NULL)
+		return NULL;
+	n = strlen(s) + 1;
+	if ((d = mem_alloc(f, n)) == NULL) {
+		*oom = 1;
+		return NULL;
+	}
+	memcpy(d, s, n);
+	return d;
+}
+
+/*
+ * The entry e, whole, copied into the feed's memory (packed: one place
+ * for every entry of a feed instead of a dozen allocations each, freed
+ * at once with the feed); e is freed.  Returns the copy, to link in
+ * place of e, or NULL (e freed too) when memory runs out.
+ */
+struct entry *
+feed_entry_pack(struct feed *f, struct entry *e)
+{
+	struct entry	*c;
+	size_t		 i;
+	int		 oom = 0;
+
+	if ((c = mem_alloc(f, sizeof(*c))) == NULL) {
+		entry_free(e);
+		return NULL;
+	}
+	*c = *e;
+	c->packed = 1;
+	c->next = NULL;
+	c->guid = mem_dup(f, e->guid, &oom);
+	c->title = mem_dup(f, e->title, &oom);
+	c->link = mem_dup(f, e->link, &oom);
+	c->author = mem_dup(f, e->author, &oom);
+	c->content = mem_dup(f, e->content, &oom);
+	c->summary = mem_dup(f, e->summary, &oom);
+	c->categories = NULL;
+	c->enclosures = NULL;
+	if (e->ncategories > 0 && (c->categories = mem_alloc(f,
+	    e->ncategories * sizeof(*c->categories))) == NULL)
+		oom = 1;
+	for (i = 0; c->categories != NULL && i < e->ncategories; i++)
+		c->categories[i] = mem_dup(f, e->categories[i], &oom);
+	if (e->nenclosures > 0 && (c->enclosures = mem_alloc(f,
+	    e->nenclosures * sizeof(*c->enclosures))) == NULL)
+		oom = 1;
+	for (i = 0; c->enclosures != NULL && i < e->nenclosures; i++) {
+		c->enclosures[i] = e->enclosures[i];
+		c->enclosures[i].url = mem_dup(f, e->enclosures[i].url, &oom);
+		c->enclosures[i].type = mem_dup(f, e->enclosures[i].type,
+		    &oom);
+	}
+	entry_free(e);
+	return oom ? NULL : c;
+}
+
 /*
  * Append the entry's identity within its feed to key: the lowercase hex
  * SHA-256 of its guid, else of its link, else of its title and content.
  * The guid and link are what the feed says, so a corrected typo or a
  * rewritten body does not make an entry new; only entries with neither
- * are known by their text.  Guids repeated within one document were
- * made unique by feed_parse() (guid|link).  Returns 0, or -1 when memory
- * runs out.
+ * are known by their text.  A thin entry, without title or content
+ * either, is known by what it has: its dates, author, categories and
+ * enclosures.  Guids repeated within one document were made unique by
+ * feed_parse() (guid|link).  Returns 0, or -1 when memory runs out.
  */
 int
 feed_entry_key(const struct entry *e, struct buf *key)
 {
 	struct buf	 b;
+	size_t		 i;
 
 	if (e->guid != NULL && *e->guid != '\0')
 		crypto_sha256_hex(key, e->guid, strlen(e->guid));
@@ -2954,6 +3667,19 @@ feed_entry_key(const struct entry *e, struct buf *key)
 		buf_puts(&b, e->title);
 		buf_putc(&b, '\n');
 		buf_puts(&b, e->content);
+		if (e->title == NULL && e->content == NULL) {
+			buf_printf(&b, "%lld\n%lld\n", (long long)e->published,
+			    (long long)e->updated);
+			buf_puts(&b, e->author);
+			for (i = 0; i < e->ncategories; i++) {
+				buf_putc(&b, '\n');
+				buf_puts(&b, e->categories[i]);
+			}
+			for (i = 0; i < e->nenclosures; i++) {
+				buf_putc(&b, '\n');
+				buf_puts(&b, e->enclosures[i].url);
+			}
+		}
 		if (b.oom) {
 			buf_release(&b);
 			key->oom = 1;

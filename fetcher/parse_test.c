@@ -1,4 +1,5 @@
 /* parse_test.c: unit tests for the feed parser's repairs and entry keys */
+#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,12 +103,14 @@ test_guids(void)
 	size_t		 i;
 
 	buf_init(&err);
+	T_ROWS();
 	for (i = 0; i < sizeof(guids) / sizeof(guids[0]); i++) {
 		buf_reset(&err);
 		g = guid_of(guids[i].in, &err);
 		T_STR(g, guids[i].want, "guid %s", guids[i].in);
 		free(g);
 	}
+	T_ROWS_END("guid_of: %zu rows", i);
 	buf_release(&err);
 }
 
@@ -120,6 +123,7 @@ test_refused(void)
 	int		 rc;
 
 	buf_init(&err);
+	T_ROWS();
 	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
 		buf_reset(&err);
 		feed_init(&f);
@@ -130,6 +134,7 @@ test_refused(void)
 			T_STR(err.p, refused[i].want, "reason #%zu", i);
 		feed_release(&f);
 	}
+	T_ROWS_END("%zu documents refused with their reason", i);
 	buf_release(&err);
 }
 
@@ -243,6 +248,259 @@ test_runs(void)
 	buf_release(&err);
 }
 
+/*
+ * The TSV dump of doc parsed in pieces of size bytes (0: whole), or
+ * "error: " and the reason, into out.
+ */
+static void
+dump_pieces(struct buf *out, const char *doc, size_t n, const char *ct,
+    size_t size)
+{
+	struct feed_parser	*fp;
+	struct feed		 f;
+	size_t			 i, k;
+	int			 rc = 0;
+
+	feed_init(&f);
+	buf_reset(out);
+	if ((fp = feed_parser_new(&f, BASE, ct, 0, NULL)) == NULL) {
+		BUF_LIT(out, "error: out of memory");
+		return;
+	}
+	for (i = 0; i < n && rc == 0; i += k) {
+		k = size == 0 || n - i < size ? n - i : size;
+		rc = feed_parser_push(fp, doc + i, k);
+	}
+	if (rc == 0)
+		rc = feed_parser_end(fp);
+	if (rc == 0)
+		feed_tsv(out, &f);
+	else
+		buf_printf(out, "error: %s", feed_parser_error(fp));
+	feed_parser_free(fp);
+	feed_release(&f);
+}
+
+static char *
+slurp(const char *path, size_t *n)
+{
+	FILE	*fp;
+	char	*p = NULL;
+	long	 len;
+
+	*n = 0;
+	if ((fp = fopen(path, "rb")) == NULL)
+		return NULL;
+	if (fseek(fp, 0, SEEK_END) == 0 && (len = ftell(fp)) >= 0 &&
+	    fseek(fp, 0, SEEK_SET) == 0 &&
+	    (p = malloc((size_t)len + 1)) != NULL) {
+		*n = fread(p, 1, (size_t)len, fp);
+		p[*n] = '\0';
+	}
+	fclose(fp);
+	return p;
+}
+
+/*
+ * Every document of tests/feeds read in pieces, from one byte at a time
+ * up: the same feed (or the same refusal) as read in one piece, so that
+ * what the fetcher parses as it downloads is what the fixtures show.
+ */
+static void
+test_pieces(void)
+{
+	static const size_t	 sizes[] = { 1, 2, 3, 5, 7, 13, 64, 1000,
+	    4096 };
+	struct dirent		*de;
+	DIR			*d;
+	struct buf		 whole, part;
+	char			 path[512], ct[256], *doc, *args, *nl;
+	const char		*dot;
+	size_t			 n, an, i;
+	int			 nfiles = 0;
+
+	if ((d = opendir("tests/feeds")) == NULL) {
+		T_OK(0, "tests/feeds: cannot open");
+		return;
+	}
+	buf_init(&whole);
+	buf_init(&part);
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.' ||
+		    (dot = strrchr(de->d_name, '.')) == NULL ||
+		    strcmp(dot, ".tsv") == 0 || strcmp(dot, ".err") == 0 ||
+		    strcmp(dot, ".args") == 0)
+			continue;
+		snprintf(path, sizeof(path), "tests/feeds/%s", de->d_name);
+		if ((doc = slurp(path, &n)) == NULL)
+			continue;
+		/* NAME.args: "--content-type" then the type, if any. */
+		ct[0] = '\0';
+		snprintf(path, sizeof(path), "tests/feeds/%.*s.args",
+		    (int)(dot - de->d_name), de->d_name);
+		if ((args = slurp(path, &an)) != NULL &&
+		    strncmp(args, "--content-type\n", 15) == 0) {
+			snprintf(ct, sizeof(ct), "%s", args + 15);
+			if ((nl = strchr(ct, '\n')) != NULL)
+				*nl = '\0';
+		}
+		free(args);
+		dump_pieces(&whole, doc, n, ct[0] ? ct : NULL, 0);
+		for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+			dump_pieces(&part, doc, n, ct[0] ? ct : NULL,
+			    sizes[i]);
+			if (part.len != whole.len ||
+			    memcmp(part.p, whole.p, whole.len) != 0)
+				break;
+		}
+		T_OK(i == sizeof(sizes) / sizeof(sizes[0]), "%s: the same "
+		    "read in pieces (%zu bytes each differ)", de->d_name,
+		    i < sizeof(sizes) / sizeof(sizes[0]) ? sizes[i] : 0);
+		if (i < sizeof(sizes) / sizeof(sizes[0]))
+			printf("#   whole:\n%s\n#   pieces:\n%s\n", whole.p,
+			    part.p);
+		free(doc);
+		nfiles++;
+	}
+	closedir(d);
+	T_OK(nfiles > 20, "%d documents read in pieces", nfiles);
+	buf_release(&whole);
+	buf_release(&part);
+}
+
+/*
+ * Hostile documents: over a cap they fail with the reason, within one
+ * they parse.
+ */
+static void
+test_caps(void)
+{
+	struct feed	 f;
+	struct buf	 doc, err;
+	int		 i, rc;
+
+	buf_init(&doc);
+	buf_init(&err);
+
+	/* Attributes of an XML element, and of an HTML one in a body. */
+	BUF_LIT(&doc, "<rss><channel><item");
+	for (i = 0; i < 129; i++)
+		buf_printf(&doc, " a%d=\"\"", i);
+	BUF_LIT(&doc, "><title>t</title></item></channel></rss>");
+	feed_init(&f);
+	rc = feed_parse(&f, doc.p, doc.len, BASE, NULL, &err);
+	T_OK(rc == -1, "129 attributes on an item: refused");
+	T_STR(err.p, "an element with more than 128 attributes", "why");
+	feed_release(&f);
+
+	buf_reset(&doc);
+	buf_reset(&err);
+	BUF_LIT(&doc, "<rss><channel><item><description>&lt;p");
+	for (i = 0; i < 129; i++)
+		buf_printf(&doc, " a%d", i);
+	BUF_LIT(&doc, "&gt;x</description></item></channel></rss>");
+	feed_init(&f);
+	rc = feed_parse(&f, doc.p, doc.len, BASE, NULL, &err);
+	T_OK(rc == -1, "129 attributes on an escaped <p>: refused");
+	T_STR(err.p, "an element with more than 128 attributes", "why");
+	feed_release(&f);
+
+	buf_reset(&doc);
+	buf_reset(&err);
+	BUF_LIT(&doc, "<rss><channel><item><description>&lt;p");
+	for (i = 0; i < 128; i++)
+		buf_printf(&doc, " title%d=\"x&gt;y\"", i);
+	BUF_LIT(&doc, "&gt;x</description></item></channel></rss>");
+	feed_init(&f);
+	rc = feed_parse(&f, doc.p, doc.len, BASE, NULL, &err);
+	T_OK(rc == 0 && f.nentries == 1, "128 attributes: parsed");
+	feed_release(&f);
+
+	/* Nesting. */
+	buf_reset(&doc);
+	buf_reset(&err);
+	BUF_LIT(&doc, "<rss><channel><item><title>t</title>");
+	for (i = 0; i < 300; i++)
+		BUF_LIT(&doc, "<x>");
+	BUF_LIT(&doc, "</item></channel></rss>");
+	feed_init(&f);
+	rc = feed_parse(&f, doc.p, doc.len, BASE, NULL, &err);
+	T_OK(rc == -1, "300 nested elements: refused");
+	T_STR(err.p, "elements nested deeper than 256", "why");
+	feed_release(&f);
+
+	/* References. */
+	buf_reset(&doc);
+	buf_reset(&err);
+	BUF_LIT(&doc, "<rss><channel><title>");
+	for (i = 0; i < 2000001; i++)
+		BUF_LIT(&doc, "&amp;");
+	BUF_LIT(&doc, "</title></channel></rss>");
+	feed_init(&f);
+	rc = feed_parse(&f, doc.p, doc.len, BASE, NULL, &err);
+	T_OK(rc == -1, "2,000,001 references: refused");
+	T_STR(err.p, "more than 2000000 character references", "why");
+	feed_release(&f);
+
+	/* One text over FIELD_MAX: cut, at a character's end. */
+	buf_reset(&doc);
+	buf_reset(&err);
+	BUF_LIT(&doc, "<rss><channel><item><guid>");
+	for (i = 0; i < 600000; i++)
+		BUF_LIT(&doc, "\xc3\xa9");
+	BUF_LIT(&doc, "</guid></item></channel></rss>");
+	feed_init(&f);
+	rc = feed_parse(&f, doc.p, doc.len, BASE, NULL, &err);
+	T_OK(rc == 0 && f.entries != NULL && f.entries->guid != NULL &&
+	    strlen(f.entries->guid) == 1000000, "a 1.2 MB guid is cut at "
+	    "1,000,000 bytes");
+	feed_release(&f);
+
+	/* Entries past ENTRIES_MAX. */
+	buf_reset(&doc);
+	buf_reset(&err);
+	BUF_LIT(&doc, "<rss><channel>");
+	for (i = 0; i < 10005; i++)
+		buf_printf(&doc, "<item><guid>%d</guid></item>", i);
+	BUF_LIT(&doc, "</channel></rss>");
+	feed_init(&f);
+	rc = feed_parse(&f, doc.p, doc.len, BASE, NULL, &err);
+	T_OK(rc == 0 && f.nentries == 10000, "10,005 entries: the first "
+	    "10,000 kept (%zu)", f.nentries);
+	feed_release(&f);
+
+	buf_release(&doc);
+	buf_release(&err);
+}
+
+/* A document over its CPU budget fails, and says so. */
+static void
+test_budget(void)
+{
+	struct feed_parser	*fp;
+	struct feed		 f;
+	struct buf		 doc;
+	int			 i, rc;
+
+	buf_init(&doc);
+	BUF_LIT(&doc, "<rss><channel>");
+	for (i = 0; i < 20000; i++)
+		buf_printf(&doc, "<item><guid>%d</guid><description>&lt;p&gt;"
+		    "body %d&lt;/p&gt;</description></item>", i, i);
+	BUF_LIT(&doc, "</channel></rss>");
+	feed_init(&f);
+	fp = feed_parser_new(&f, BASE, NULL, 1, NULL);
+	rc = fp == NULL ? -2 : feed_parser_push(fp, doc.p, doc.len);
+	if (rc == 0)
+		rc = feed_parser_end(fp);
+	T_OK(rc == -1, "20,000 entries in 1 ms of CPU: refused");
+	T_STR(fp != NULL ? feed_parser_error(fp) : NULL,
+	    "parsing took more than 1 ms of CPU", "why");
+	feed_parser_free(fp);
+	feed_release(&f);
+	buf_release(&doc);
+}
+
 int
 main(void)
 {
@@ -251,5 +509,8 @@ main(void)
 	test_refused();
 	test_keys();
 	test_release();
+	test_pieces();
+	test_caps();
+	test_budget();
 	return T_DONE();
 }

@@ -22,10 +22,12 @@
 #include "fetch.h"
 #include "feed.h"
 #include "log.h"
+#include "sanitize.h"
 #include "stats.h"
 #include "url.h"
 
 #define DISCOVER_MAX	8	/* candidate feed URLs tried per page */
+#define ASK_MS		1000	/* the queue is looked at this often */
 #define KIB		1024
 #define MIB		(1024 * 1024)
 
@@ -39,6 +41,13 @@ struct disc {
 	struct disc	*next;
 };
 
+/* A list of jobs, one per feed. */
+struct jobs {
+	struct job	*head;
+	struct job	**tail;
+	size_t		 n;
+};
+
 /* One hold of the lock: the work done, what it found, its figures. */
 struct pass {
 	struct db		*db;
@@ -50,6 +59,15 @@ struct pass {
 	int64_t			*done;		/* feeds checked in this hold */
 	size_t			 ndone, capdone;
 	int			 found;		/* discovery: stored a feed */
+	struct jobs		*run;		/* the feeds being fetched */
+	struct job		**add;		/* to join it (pass_more()) */
+	size_t			 nadd, capadd;
+	struct job		**handed;	/* the last array handed over */
+	int64_t			 asked_ms;	/* the queue last looked at */
+	int			 queue_failed;	/* it could not be read */
+	struct icons		 icons;		/* the sites looked at */
+	int			 fault;		/* DB_FAULT_*: the pass stops */
+	struct sanitizer	*san;		/* every parser's, made once */
 };
 
 /* A request in the fetch_request queue: -1 for NULL. */
@@ -75,7 +93,6 @@ peak_rss(void)
 	return (int64_t)ru.ru_maxrss * 1024;
 #endif
 }
-
 
 /* A delay as people read it: "45s", "55m", "6h", "3d". */
 static void
@@ -178,6 +195,11 @@ job_from_row(sqlite3_stmt *st, const struct conf *conf)
 		j->interval = conf->fetch_interval;
 	j->discover = sqlite3_column_type(st, FEED_COL_LAST_SUCCESS_AT) ==
 	    SQLITE_NULL;
+	j->site_url = col_dup(st, FEED_COL_SITE_URL, &oom);
+	j->icon_id = sqlite3_column_int64(st, FEED_COL_ICON_ID);
+	j->icon_checked_at = sqlite3_column_type(st,
+	    FEED_COL_ICON_CHECKED_AT) == SQLITE_NULL ? -1 :
+	    sqlite3_column_int64(st, FEED_COL_ICON_CHECKED_AT);
 	if (oom || j->url == NULL) {
 		job_free(j);
 		return NULL;
@@ -213,13 +235,6 @@ pass_mark(struct pass *p, int64_t id)
 	return 0;
 }
 
-/* A list of jobs, one per feed. */
-struct jobs {
-	struct job	*head;
-	struct job	**tail;
-	size_t		 n;
-};
-
 static void
 jobs_init(struct jobs *l)
 {
@@ -240,13 +255,35 @@ jobs_free(struct jobs *l)
 	jobs_init(l);
 }
 
+/* Hand j to the fetch running, at its next pass_more(); 0 or -1. */
+static int
+pass_add(struct pass *p, struct job *j)
+{
+	struct job	**v;
+	size_t		 cap;
+
+	if (p->nadd == p->capadd) {
+		cap = p->capadd ? p->capadd * 2 : 16;
+		if ((v = reallocarray(p->add, cap, sizeof(*v))) == NULL) {
+			log_warnx("out of memory");
+			return -1;
+		}
+		p->add = v;
+		p->capadd = cap;
+	}
+	p->add[p->nadd++] = j;
+	return 0;
+}
+
 /*
  * Add a job for every row of st, a statement with enum feed_col columns,
- * bound and ready; feeds listed already or checked in this hold are left
- * out.  Returns 0 or -1 (logged).
+ * bound and ready; feeds checked in this hold are left out, and so are
+ * those listed already, but that urgent makes urgent if they still wait.
+ * While a fetch runs on l, what is added or made urgent joins it.
+ * Returns 0 or -1 (logged).
  */
 static int
-jobs_load(struct pass *p, struct jobs *l, sqlite3_stmt *st)
+jobs_load(struct pass *p, struct jobs *l, sqlite3_stmt *st, int urgent)
 {
 	struct job	*j;
 	int64_t		 id;
@@ -254,26 +291,41 @@ jobs_load(struct pass *p, struct jobs *l, sqlite3_stmt *st)
 
 	while ((r = db_step(st)) == 1) {
 		id = sqlite3_column_int64(st, FEED_COL_ID);
-		if (pass_checked(p, id))
-			continue;
 		for (j = l->head; j != NULL && j->feed_id != id; j = j->next)
 			;
-		if (j != NULL)
+		if (j != NULL) {
+			/* Running or done: it will be fresh enough. */
+			if (urgent && !j->urgent && j->queued) {
+				j->urgent = 1;
+				if (p->run == l)
+					pass_add(p, j);
+			}
+			continue;
+		}
+		if (pass_checked(p, id))
 			continue;
 		if ((j = job_from_row(st, p->conf)) == NULL) {
 			log_warnx("out of memory");
 			r = -1;
 			break;
 		}
+		j->urgent = urgent;
 		*l->tail = j;
 		l->tail = &j->next;
 		l->n++;
+		if (p->run == l && pass_add(p, j) == -1) {
+			r = -1;
+			break;
+		}
 	}
 	db_stmt_done(st);
 	return r == -1 ? -1 : 0;
 }
 
-/* The due feeds (of one user, or of all when user_id is -1). */
+/*
+ * The due feeds, of one user (without limit: the user asked, urgent) or
+ * of all when user_id is -1 (fetch_batch of them).
+ */
 static int
 jobs_due(struct pass *p, struct jobs *l, int64_t user_id)
 {
@@ -281,15 +333,35 @@ jobs_due(struct pass *p, struct jobs *l, int64_t user_id)
 
 	st = db_stmt(p->db, STMT_FEED_DUE);
 	sqlite3_bind_int64(st, 1, (int64_t)time(NULL));
-	sqlite3_bind_int(st, 2, p->conf->fetch_batch);
-	if (user_id != -1)
+	if (user_id != -1) {
+		sqlite3_bind_int(st, 2, -1);	/* LIMIT -1: none */
 		sqlite3_bind_int64(st, 3, user_id);
-	return jobs_load(p, l, st);
+	} else
+		sqlite3_bind_int(st, 2, p->conf->fetch_batch);
+	return jobs_load(p, l, st, user_id != -1);
 }
 
-/* One feed by id, due or not; a disabled one is left out (logged). */
+/*
+ * The new subscriptions due (never checked), all of them whatever
+ * fetch_batch is; loaded first, they go before the other due feeds (but
+ * after what a user asks for now).
+ */
 static int
-jobs_feed(struct pass *p, struct jobs *l, int64_t id)
+jobs_new(struct pass *p, struct jobs *l)
+{
+	sqlite3_stmt	*st;
+
+	st = db_stmt(p->db, STMT_FEED_DUE_NEW);
+	sqlite3_bind_int64(st, 1, (int64_t)time(NULL));
+	return jobs_load(p, l, st, 0);
+}
+
+/*
+ * One feed by id, due or not, urgent if so asked; a disabled one is left
+ * out (logged).
+ */
+static int
+jobs_feed(struct pass *p, struct jobs *l, int64_t id, int urgent)
 {
 	sqlite3_stmt	*st;
 	int		 r, disabled = 0;
@@ -313,7 +385,7 @@ jobs_feed(struct pass *p, struct jobs *l, int64_t id)
 	}
 	st = db_stmt(p->db, STMT_FEED_GET_ID);
 	sqlite3_bind_int64(st, 1, id);
-	return jobs_load(p, l, st);
+	return jobs_load(p, l, st, urgent);
 }
 
 /*
@@ -380,11 +452,57 @@ want_resolve(struct db *db, const struct pass_want *w, int64_t **idsp,
 
 /* --- the outcome of each feed ------------------------------------------ */
 
+/*
+ * Whether the pass must stop because the storage failed (a full disk, a
+ * read-only database): a write that failed for that reason blames
+ * neither the feed nor anything else, and nothing more can be stored.
+ * Noted once, with what it means.
+ */
+static int
+pass_fault(struct pass *p)
+{
+	int	 f;
+
+	if ((f = db_fault_take()) != DB_FAULT_NONE && p->fault ==
+	    DB_FAULT_NONE) {
+		p->fault = f;
+		log_warnx("%s: the pass stops; no feed is blamed, and each "
+		    "keeps its state until the database can be written again",
+		    db_fault_str(f));
+	}
+	return p->fault != DB_FAULT_NONE;
+}
+
+/*
+ * Look for the icon of j's site (link, else the site stored, else the
+ * root of the feed's server) when a week has gone by: its transfers join
+ * the fetch running.  Its failures never touch the feed.
+ */
+static void
+pass_icon(struct pass *p, struct job *j, const char *link)
+{
+	struct job	*ij;
+	const char	*site;
+	char		*root = NULL;
+
+	if (p->run == NULL || !icon_due(j, (int64_t)time(NULL)))
+		return;
+	if ((site = link) == NULL && (site = j->site_url) == NULL)
+		site = root = url_resolve(j->final_url != NULL ?
+		    j->final_url : j->url, "/");
+	if ((ij = icon_want(&p->icons, p->db, j->feed_id, j->icon_id,
+	    site)) != NULL)
+		pass_add(p, ij);
+	free(root);
+}
+
 static void
 outcome_failure(struct pass *p, struct job *j, const char *msg)
 {
 	char	 s[48];
 
+	if (pass_fault(p))
+		return;
 	switch (store_failure(p->db, p->conf, j, msg, &p->stats)) {
 	case 0:
 		if (j->status == 410)
@@ -410,6 +528,7 @@ outcome_not_modified(struct pass *p, struct job *j)
 	case 0:
 		feed_log(p, j, "%ld not modified, %s", status,
 		    next_in(j, s, sizeof(s)));
+		pass_icon(p, j, NULL);
 		break;
 	case 1:
 		feed_log(p, j, "database busy: left for the next pass");
@@ -417,16 +536,65 @@ outcome_not_modified(struct pass *p, struct job *j)
 	}
 }
 
-/* Whether a response that is not a feed is an HTML page. */
+/* Whether a response that is not a feed (why) is an HTML page. */
 static int
-is_html(const struct job *j, const struct buf *err)
+is_html(const struct job *j, const char *why)
 {
 	const char	*t = j->content_type;
 
 	if (t != NULL && (strncasecmp(t, "text/html", 9) == 0 ||
 	    strncasecmp(t, "application/xhtml", 17) == 0))
 		return 1;
-	return err->p != NULL && strstr(err->p, "HTML page") != NULL;
+	return strstr(why, "HTML page") != NULL;
+}
+
+/*
+ * Whether the 200 the job got is the document stored already: its ETag
+ * is the one sent.
+ */
+static int
+same_etag(const struct job *j)
+{
+	return j->etag != NULL && j->new_etag != NULL &&
+	    strcmp(j->etag, j->new_etag) == 0;
+}
+
+/*
+ * fetch_run_more()'s body callback: a 200's body parsed as it comes,
+ * outside any transaction, so no body is held whole (but a new feed's
+ * until its root element says it is a feed: it may be an HTML page to
+ * look for its feed in).  A body whose ETag says it is the document
+ * stored is not read; one the parser has refused is not read further.
+ * Returns the bytes held for the job, or -1 to end the transfer.
+ */
+static int64_t
+pass_body(struct job *j, const char *s, size_t n, void *arg)
+{
+	struct pass	*p = arg;
+
+	if (j->parser == NULL && !j->parse_failed) {
+		if (same_etag(j))
+			return -1;
+		feed_init(&j->feed);
+		if (p->san == NULL)
+			p->san = sanitizer_new();	/* else a parser's own */
+		if ((j->parser = feed_parser_new(&j->feed, j->final_url != NULL ?
+		    j->final_url : j->url, j->content_type,
+		    p->conf->fetch_parse_cpu_ms, p->san)) == NULL) {
+			log_warnx("out of memory");
+			j->parse_failed = 1;
+			return -1;
+		}
+	}
+	if (!j->parse_failed && feed_parser_push(j->parser, s, n) == -1)
+		j->parse_failed = 1;
+	if (j->discover && !j->parse_failed && feed_parser_is_feed(j->parser))
+		buf_release(&j->body);
+	else if (j->discover)
+		buf_add(&j->body, s, n);
+	if (j->parse_failed && !j->discover)
+		return -1;
+	return (int64_t)(j->body.cap + feed_parser_held(j->parser));
 }
 
 /* Keep an HTML page's feed links, to try once the transfers are done. */
@@ -454,52 +622,64 @@ discovery_defer(struct pass *p, struct job *j, const char *base)
 	    "its feed", d->nlinks, d->nlinks == 1 ? "" : "s");
 }
 
+/*
+ * The end of a 200's body: the parser's last piece.  Returns 0 with
+ * j->feed filled, or -1 with the reason in *why.
+ */
+static int
+document_end(struct pass *p, struct job *j, const char **why)
+{
+	*why = "out of memory";
+	if (j->parser == NULL && !j->parse_failed)
+		pass_body(j, "", 0, p);		/* an empty body */
+	if (j->parser == NULL)
+		return -1;
+	if (feed_parser_end(j->parser) == -1) {
+		*why = feed_parser_error(j->parser);
+		return -1;
+	}
+	return 0;
+}
+
 /* A 200: the document, unless its ETag says it is the one stored. */
 static void
 outcome_document(struct pass *p, struct job *j)
 {
-	struct feed	 f;
-	struct buf	 err;
-	const char	*base;
+	const char	*base, *why;
 	char		 s[48];
 	int		 nnew, nupd;
 
-	if (j->etag != NULL && j->new_etag != NULL &&
-	    strcmp(j->etag, j->new_etag) == 0) {
+	if (same_etag(j)) {
 		outcome_not_modified(p, j);
 		return;
 	}
 	base = j->final_url != NULL ? j->final_url : j->url;
-	feed_init(&f);
-	buf_init(&err);
-	/* Parsed outside any transaction: readers never wait for it. */
-	if (feed_parse(&f, j->body.p != NULL ? j->body.p : "", j->body.len,
-	    base, j->content_type, &err) == 0) {
+	if (document_end(p, j, &why) == 0) {
 		nnew = p->stats.entries_new;
 		nupd = p->stats.entries_updated;
-		switch (store_success(p->db, p->conf, j, &f, &p->stats)) {
+		switch (store_success(p->db, p->conf, j, &j->feed,
+		    &p->stats)) {
 		case 0:
 			feed_log(p, j, "200, %d new, %d updated, %s",
 			    p->stats.entries_new - nnew,
 			    p->stats.entries_updated - nupd,
 			    next_in(j, s, sizeof(s)));
+			pass_icon(p, j, j->feed.link);
 			break;
 		case 1:
 			feed_log(p, j, "database busy: left for the next "
 			    "pass");
 			break;
 		default:
+			/* outcome_failure() blames the disk if it failed. */
 			outcome_failure(p, j, "the database refused the "
 			    "document");
 			break;
 		}
-	} else if (j->discover && is_html(j, &err))
+	} else if (j->discover && is_html(j, why))
 		discovery_defer(p, j, base);
 	else
-		outcome_failure(p, j, err.p != NULL && !err.oom ? err.p :
-		    "not a feed");
-	feed_release(&f);
-	buf_release(&err);
+		outcome_failure(p, j, *why != '\0' ? why : "not a feed");
 }
 
 /* The message for a status that is not a success. */
@@ -548,13 +728,28 @@ status_message(const struct job *j, char *s, size_t n)
 	}
 }
 
-/* fetch_run()'s callback: parse and store one feed, then free its body. */
+/*
+ * fetch_run_more()'s callback: parse and store one feed, then free its
+ * body; or take the next step of an icon's search.  Once the storage has
+ * failed, nothing more is written.
+ */
 static void
 pass_done(struct job *j, void *arg)
 {
 	struct pass	*p = arg;
+	struct job	*next;
 	char		 msg[256];
 
+	if (p->fault) {
+		job_release_outcome(j);
+		return;
+	}
+	if (j->icon != NULL) {
+		if ((next = icon_done(p->db, j)) != NULL)
+			pass_add(p, next);
+		pass_fault(p);
+		return;
+	}
 	if (pass_mark(p, j->feed_id) == -1)
 		log_warnx("out of memory");
 	if (j->deferred) {
@@ -566,7 +761,7 @@ pass_done(struct job *j, void *arg)
 		return;
 	}
 	p->stats.checked++;
-	p->stats.bytes += (int64_t)j->body.len;
+	p->stats.bytes += j->body_bytes;
 	if (j->error != NULL)
 		outcome_failure(p, j, j->error);
 	else if (j->too_big) {
@@ -581,6 +776,7 @@ pass_done(struct job *j, void *arg)
 		status_message(j, msg, sizeof(msg));
 		outcome_failure(p, j, msg);
 	}
+	pass_fault(p);
 	job_release_outcome(j);
 }
 
@@ -605,33 +801,28 @@ feed_of_user(struct db *db, int64_t user_id, const char *url, int64_t self)
 	return id == self ? 0 : id;
 }
 
-/* fetch_run()'s callback for a candidate: a feed there is stored. */
+/* fetch_run_pieces()'s callback for a candidate: a feed there is stored. */
 static void
 candidate_done(struct job *c, void *arg)
 {
 	struct pass	*p = arg;
-	struct feed	 f;
-	struct buf	 err;
+	const char	*why;
 	char		 s[48];
 	int		 nnew, r;
 
-	p->stats.bytes += (int64_t)c->body.len;
+	p->stats.bytes += c->body_bytes;
 	if (c->error != NULL || c->too_big || c->status != 200) {
 		log_debug("feed %lld: candidate %s: %s", (long long)c->feed_id,
 		    c->url, c->error != NULL ? c->error : "no feed there");
 		job_release_outcome(c);
 		return;
 	}
-	feed_init(&f);
-	buf_init(&err);
-	if (feed_parse(&f, c->body.p != NULL ? c->body.p : "", c->body.len,
-	    c->final_url != NULL ? c->final_url : c->url, c->content_type,
-	    &err) == -1)
+	if (document_end(p, c, &why) == -1)
 		log_debug("feed %lld: candidate %s: %s", (long long)c->feed_id,
-		    c->url, err.p != NULL ? err.p : "not a feed");
+		    c->url, *why != '\0' ? why : "not a feed");
 	else {
 		nnew = p->stats.entries_new;
-		r = store_success(p->db, p->conf, c, &f, &p->stats);
+		r = store_success(p->db, p->conf, c, &c->feed, &p->stats);
 		if (r == 0) {
 			p->found = 1;
 			feed_log(p, c, "found on the page and made the feed's "
@@ -643,8 +834,6 @@ candidate_done(struct job *c, void *arg)
 			    "pass");
 		}
 	}
-	feed_release(&f);
-	buf_release(&err);
 	job_release_outcome(c);
 }
 
@@ -668,7 +857,7 @@ candidate_try(struct pass *p, struct disc *d, const char *url)
 	c->error_count = d->job->error_count;
 	c->adopt_url = 1;
 	p->found = 0;
-	if (fetch_run(c, p->conf, candidate_done, p) == -1)
+	if (fetch_run_pieces(c, p->conf, pass_body, candidate_done, p) == -1)
 		log_warnx("feed %lld: cannot fetch %s",
 		    (long long)c->feed_id, url);
 	job_free(c);
@@ -732,7 +921,8 @@ discovery_run(struct pass *p)
 
 	for (d = p->disc; d != NULL; d = next) {
 		next = d->next;
-		discovery_one(p, d);
+		if (!p->fault)
+			discovery_one(p, d);
 		discover_free(d->links, d->nlinks);
 		free(d->page_url);
 		free(d);
@@ -741,25 +931,13 @@ discovery_run(struct pass *p)
 	p->disc_tail = &p->disc;
 }
 
-/* Fetch, parse and store the jobs, then look for the feeds of pages. */
-static int
-pass_fetch(struct pass *p, struct jobs *l)
-{
-	int	 rc = 0;
-
-	if (l->n > 0 && fetch_run(l->head, p->conf, pass_done, p) == -1)
-		rc = -1;
-	discovery_run(p);
-	jobs_free(l);
-	return rc;
-}
-
 /* --- the queue of requests --------------------------------------------- */
 
 /*
  * Queue what w asks for, for the pass that holds the lock: a row per
  * named feed, a row per enabled feed for --all, else one row "every due
- * feed".  Returns 0 or -1 (logged).
+ * feed"; a row waiting already for the same feed counts for both.
+ * Returns 0 or -1 (logged).
  */
 static int
 queue_want(struct db *db, const struct pass_want *w)
@@ -807,12 +985,11 @@ out:
 }
 
 /*
- * The requests queued so far, into a malloc'd array; *maxid gets the
- * greatest id, to delete them once served.  0 or -1.
+ * Take the requests queued so far (deleted as they are read) into a
+ * malloc'd array.  0 or -1.
  */
 static int
-queue_take(struct db *db, struct fetch_request **rp, size_t *np,
-    int64_t *maxid)
+queue_take(struct db *db, struct fetch_request **rp, size_t *np)
 {
 	struct fetch_request	*v = NULL, *nv;
 	sqlite3_stmt		*st;
@@ -832,7 +1009,6 @@ queue_take(struct db *db, struct fetch_request **rp, size_t *np,
 			}
 			v = nv;
 		}
-		*maxid = sqlite3_column_int64(st, FETCH_REQUEST_COL_ID);
 		v[n].user_id = sqlite3_column_type(st,
 		    FETCH_REQUEST_COL_USER_ID) == SQLITE_NULL ? -1 :
 		    sqlite3_column_int64(st, FETCH_REQUEST_COL_USER_ID);
@@ -851,20 +1027,6 @@ queue_take(struct db *db, struct fetch_request **rp, size_t *np,
 	return 0;
 }
 
-/* Delete the requests served, ids up to maxid, in one statement. */
-static int
-queue_done(struct db *db, int64_t maxid)
-{
-	sqlite3_stmt	*st;
-	int		 r;
-
-	st = db_stmt(db, STMT_FETCH_REQUEST_DELETE);
-	sqlite3_bind_int64(st, 1, maxid);
-	r = db_step(st);
-	db_stmt_done(st);
-	return r == -1 ? -1 : 0;
-}
-
 /* Whether a request waits: 1, 0, or -1. */
 static int
 queue_pending(struct db *db)
@@ -879,38 +1041,102 @@ queue_pending(struct db *db)
 	return r == -1 ? -1 : v;
 }
 
+/*
+ * Serve the queue into the list of the fetch running: a feed asked for,
+ * and every due feed of a user who asked, go first (urgent); a request
+ * for every due feed adds fetch_batch of them behind.  0 or -1.
+ */
+static int
+queue_serve(struct pass *p, struct jobs *l)
+{
+	struct fetch_request	*v;
+	size_t			 n, i;
+	int			 r;
+
+	if ((r = queue_pending(p->db)) != 1)
+		return r;
+	if (queue_take(p->db, &v, &n) == -1)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (v[i].feed_id != -1)
+			r = jobs_feed(p, l, v[i].feed_id, 1);
+		else
+			r = jobs_due(p, l, v[i].user_id);
+		if (r == -1)
+			break;
+	}
+	if (n > 0)
+		log_debug("served %zu queued request%s: %zu feeds in the "
+		    "pass", n, n == 1 ? "" : "s", l->n);
+	free(v);
+	return i < n ? -1 : 0;
+}
+
+/*
+ * fetch_run_more()'s question, between transfers: what joins the fetch.
+ * The queue is looked at every ASK_MS, so that a user's "refresh now"
+ * waits about a second, not for the pass to end; icons' next steps come
+ * at once.  -1 stops the fetch when the storage failed.
+ */
+static int
+pass_more(void *arg, struct job ***v, size_t *n)
+{
+	struct pass	*p = arg;
+	int64_t		 now = mono_us() / 1000;
+
+	if (!p->fault && !p->queue_failed && now - p->asked_ms >= ASK_MS) {
+		p->asked_ms = now;
+		if (queue_serve(p, p->run) == -1)
+			p->queue_failed = 1;
+	}
+	if (pass_fault(p))
+		return -1;
+	/* Handed over until the next call: pass_add() starts anew. */
+	free(p->handed);
+	p->handed = p->add;
+	*v = p->add;
+	*n = p->nadd;
+	p->add = NULL;
+	p->nadd = p->capadd = 0;
+	return 0;
+}
+
+/*
+ * Fetch, parse and store the jobs, with the requests queued meanwhile
+ * and the sites' icons, then look for the feeds of pages.
+ */
+static int
+pass_fetch(struct pass *p, struct jobs *l)
+{
+	int	 rc = 0;
+
+	p->run = l;
+	p->asked_ms = 0;
+	if (fetch_run_more(l->head, p->conf, pass_body, pass_done, pass_more,
+	    p) == -1)
+		rc = -1;
+	p->run = NULL;
+	free(p->add);
+	free(p->handed);
+	p->add = p->handed = NULL;
+	p->nadd = p->capadd = 0;
+	discovery_run(p);
+	jobs_free(l);
+	return p->fault ? -1 : rc;
+}
+
 /* Serve the queue until it is empty. */
 static int
 pass_queue(struct pass *p)
 {
-	struct fetch_request	*v;
-	struct jobs		 l;
-	size_t			 n, i;
-	int64_t			 maxid = 0;
-	int			 rc = -1;
+	struct jobs	 l;
+	int		 r;
 
 	jobs_init(&l);
-	for (;;) {
-		if (queue_take(p->db, &v, &n, &maxid) == -1)
+	while ((r = queue_pending(p->db)) == 1 && !p->queue_failed)
+		if (pass_fetch(p, &l) == -1)
 			return -1;
-		if (n == 0)
-			return 0;
-		for (i = 0; i < n; i++)
-			if ((v[i].feed_id == -1 ? jobs_due(p, &l,
-			    v[i].user_id) : jobs_feed(p, &l, v[i].feed_id)) ==
-			    -1)
-				break;
-		free(v);
-		if (i < n) {
-			jobs_free(&l);
-			return -1;
-		}
-		log_debug("serving %zu queued request%s: %zu feeds", n,
-		    n == 1 ? "" : "s", l.n);
-		rc = pass_fetch(p, &l);
-		if (queue_done(p->db, maxid) == -1 || rc == -1)
-			return -1;
-	}
+	return p->queue_failed ? -1 : r;
 }
 
 /* --- upkeep after the pass --------------------------------------------- */
@@ -1038,25 +1264,49 @@ pass_record(struct stats_file *sf, const struct pass_stats *ps, int64_t ms,
 	f->entries_updated = ps->entries_updated;
 	f->bytes = ps->bytes;
 	f->passes++;
+	f->fault = DB_FAULT_NONE;
 	/* Last: a reader that sees the new time sees the figures. */
 	__atomic_store_n(&f->ended, (int64_t)time(NULL), __ATOMIC_RELEASE);
 }
 
 /*
+ * A storage fault into the stats file, for /healthz, the web pages'
+ * banner and hearthctl doctor; the next pass that ends cleanly clears
+ * it.  The file is mapped, with its pages allocated when it was made,
+ * so this needs no free space.
+ */
+static void
+pass_record_fault(const struct conf *conf, int fault)
+{
+	struct stats_file	*sf;
+
+	if ((sf = stats_open(conf->stats_file)) == NULL)
+		return;
+	sf->fetch.fault_at = (int64_t)time(NULL);
+	__atomic_store_n(&sf->fetch.fault, (int64_t)fault, __ATOMIC_RELEASE);
+	stats_close(sf);
+}
+
+/*
  * The upkeep after a pass whose figures are ps and which started at t0
- * (mono_us() / 1000): retention, PRAGMA optimize, a TRUNCATE checkpoint, a
- * sample (unless one was taken within sample_interval) and the summary
- * line.  Nothing here is fatal: a step that fails is logged and the
- * next pass tries again.
+ * (mono_us() / 1000): retention, the icons no feed shows, PRAGMA
+ * optimize, a TRUNCATE checkpoint, a sample (unless one was taken
+ * within sample_interval) and the summary line.  Nothing here is fatal:
+ * a step that fails is logged and the next pass tries again.
  */
 void
 pass_upkeep(struct db *db, const struct conf *conf,
     const struct pass_stats *ps, int64_t t0)
 {
 	struct stats_file *sf;
+	sqlite3_stmt	*st;
 	int64_t		 ms, rss, dbsize, walsize;
 
 	store_retention(db, conf, (int64_t)time(NULL));
+	/* The icons of feeds gone, or whose site's icon changed. */
+	st = db_stmt(db, STMT_ICON_PRUNE);
+	db_step(st);
+	db_stmt_done(st);
 	/* optimize may write statistics: before the checkpoint. */
 	if (sqlite3_exec(db->db, "PRAGMA optimize", NULL, NULL, NULL) !=
 	    SQLITE_OK)
@@ -1111,13 +1361,13 @@ pass_hold(struct db *db, const struct conf *conf, const struct pass_want *w,
 			if (want_resolve(db, w, &ids, &n) == -1)
 				goto out;
 			for (i = 0; i < n; i++)
-				if (jobs_feed(&p, &l, ids[i]) == -1)
+				if (jobs_feed(&p, &l, ids[i], 0) == -1)
 					goto out;
 		} else if (w->all) {
-			if (jobs_load(&p, &l, db_stmt(db, STMT_FEED_ALL)) ==
-			    -1)
+			if (jobs_load(&p, &l, db_stmt(db, STMT_FEED_ALL),
+			    0) == -1)
 				goto out;
-		} else if (jobs_due(&p, &l, -1) == -1)
+		} else if (jobs_new(&p, &l) == -1 || jobs_due(&p, &l, -1) == -1)
 			goto out;
 		if (pass_fetch(&p, &l) == -1)
 			goto out;
@@ -1127,16 +1377,41 @@ pass_hold(struct db *db, const struct conf *conf, const struct pass_want *w,
 	rc = 0;
 out:
 	jobs_free(&l);
-	/*
-	 * A hold that only served the queue and found nothing to fetch
-	 * (the requests were met by the pass before it) is no pass of its
-	 * own: no upkeep, no sample, no summary.
-	 */
-	if (p.stats.checked > 0 || (w != NULL && rc == 0))
+	icons_free(&p.icons);
+	if (pass_fault(&p)) {
+		/* Nothing can be written: no upkeep. */
+		pass_record_fault(conf, p.fault);
+		rc = -1;
+	} else if (p.stats.checked > 0 || (w != NULL && rc == 0))
+		/*
+		 * A hold that only served the queue and found nothing to
+		 * fetch (the requests were met by the pass before it) is no
+		 * pass of its own: no upkeep, no sample, no summary.
+		 */
 		pass_upkeep(db, conf, &p.stats, t0);
 	free(ids);
 	free(p.done);
+	sanitizer_free(p.san);
 	return rc;
+}
+
+/*
+ * A storage fault met outside a pass (opening the database, queueing a
+ * request): said, and recorded.  When SQLite's error did not say (a -shm
+ * that cannot be made is "unable to open database file"), the file
+ * system is looked at.
+ */
+static void
+pass_open_fault(const struct conf *conf)
+{
+	int64_t	 left;
+	int	 f;
+
+	if ((f = db_fault_take()) == DB_FAULT_NONE &&
+	    (f = db_storage_check(conf->database, &left)) == DB_FAULT_NONE)
+		return;
+	log_warnx("%s: %s", conf->database, db_fault_str(f));
+	pass_record_fault(conf, f);
 }
 
 /* Open the database with hearth.conf's busy timeout, cache and mmap. */
@@ -1153,8 +1428,18 @@ pass_open(struct db *db, const struct conf *conf)
 			log_warn("%s", conf->database);
 		return -1;
 	}
-	if (db_open(db, conf->database, 0) == -1)
+	if (db_open(db, conf->database, 0) == -1) {
+		pass_open_fault(conf);
 		return -1;
+	}
+	if (sqlite3_db_readonly(db->db, "main") == 1) {
+		/* SQLite opens a file it cannot write read-only. */
+		log_warnx("%s: %s", conf->database,
+		    db_fault_str(DB_FAULT_RO));
+		pass_record_fault(conf, DB_FAULT_RO);
+		db_close(db);
+		return -1;
+	}
 	/*
 	 * No mmap here: it serves the long-lived responder's reads, while
 	 * a pass mostly writes, and mapped pages it touched would count in
@@ -1192,11 +1477,21 @@ pass_main(const struct conf *conf, const struct pass_want *w)
 		return -1;
 	if ((got = lock_try(fd)) == -1)
 		goto out;
+	if (!got && w->queued) {
+		/* The holder serves the queue before it leaves. */
+		log_debug("a pass is running: it serves the queue");
+		rc = 0;
+		goto out;
+	}
 	if (pass_open(&db, conf) == -1)
 		goto out;
-	if (!got) {
-		if (queue_want(&db, w) == -1)
+	if (w->queued)
+		w = NULL;
+	else if (!got) {
+		if (queue_want(&db, w) == -1) {
+			pass_open_fault(conf);
 			goto out;
+		}
 		if ((got = lock_try(fd)) == -1)
 			goto out;
 		if (!got) {

@@ -130,6 +130,7 @@ main(void)
 	uint32_t	 j;
 	int		 bad;
 
+	T_ROWS();
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		t = sched_next(&rows[i].s);
 		T_OK(t == rows[i].want, "%s", rows[i].what);
@@ -138,6 +139,7 @@ main(void)
 			    (long long)(t - rows[i].s.now),
 			    (long long)(rows[i].want - rows[i].s.now));
 	}
+	T_ROWS_END("sched_next: %zu rows", i);
 
 	/* Jitter spans +-10 % and nothing more, for any random value. */
 	s = rows[0].s;
@@ -154,8 +156,10 @@ main(void)
 	s.jitter = 12345;
 	T_OK(sched_next(&s) == sched_next(&s), "pure");
 
+	T_ROWS();
 	for (i = 0; i < sizeof(arows) / sizeof(arows[0]); i++)
 		T_OK(sched_adaptive(N, arows[i].recent, 900, D) ==
 		    arows[i].want, "adaptive for %d entries", arows[i].recent);
+	T_ROWS_END("sched_adaptive: %zu rows", i);
 	return T_DONE();
 }

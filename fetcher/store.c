@@ -35,6 +35,8 @@ struct scratch {
 	struct buf	 key;
 	struct buf	 url;
 	struct buf	 text;
+	struct buf	 title;		/* a thin entry's, made up */
+	const char	*feed_title;	/* the document's, or NULL */
 };
 
 /* A random number for the schedule's jitter; the middle if none. */
@@ -123,6 +125,7 @@ store_begin(struct db *db, struct pass_stats *ps)
 			ps->skipped++;
 		return 1;
 	}
+	db_fault_note(db->db, rc);
 	log_warnx("begin: %s", sqlite3_errmsg(db->db));
 	return -1;
 }
@@ -227,6 +230,31 @@ enclosures_store(struct db *db, int64_t id, const struct entry *e, int old)
 }
 
 /*
+ * The title an entry is stored with: its own; for a thin entry (a date,
+ * an author, a category...) its date, "2004-01-01 19:48 UTC", else the
+ * feed's title; NULL when there is none of these.  A made-up title is
+ * written to sc->title.
+ */
+static const char *
+entry_title(const struct entry *e, struct scratch *sc)
+{
+	struct tm	 tm;
+	time_t		 t;
+	char		 s[32];
+
+	if (e->title != NULL)
+		return e->title;
+	t = (time_t)(e->published > 0 ? e->published : e->updated);
+	if (t > 0 && gmtime_r(&t, &tm) != NULL &&
+	    strftime(s, sizeof(s), "%Y-%m-%d %H:%M UTC", &tm) > 0) {
+		buf_reset(&sc->title);
+		buf_puts(&sc->title, s);
+		return sc->title.oom ? NULL : sc->title.p;
+	}
+	return sc->feed_title;
+}
+
+/*
  * Store one entry of feed_id's document, inside the feed's transaction.
  * Returns 1 stored as new, 2 updated, 0 unchanged or tombstoned, -1 on
  * error (logged).
@@ -236,7 +264,7 @@ entry_store(struct db *db, int64_t feed_id, const struct item *it,
     int64_t now, struct scratch *sc)
 {
 	const struct entry	*e = it->e;
-	const char		*content;
+	const char		*content, *title;
 	sqlite3_stmt		*st;
 	int64_t			 id = 0;
 	int			 r, changed = 0;
@@ -248,6 +276,7 @@ entry_store(struct db *db, int64_t feed_id, const struct item *it,
 		goto oom;
 	url_strip_tracking(&sc->url, e->link);
 	content = e->content != NULL ? e->content : e->summary;
+	title = entry_title(e, sc);
 	if (sc->url.oom)
 		goto oom;
 
@@ -256,7 +285,7 @@ entry_store(struct db *db, int64_t feed_id, const struct item *it,
 	sqlite3_bind_int64(st, 1, feed_id);
 	bind_buf(st, 2, &sc->key);
 	sqlite3_bind_int64(st, 3, now);
-	bind_str(st, 4, e->title);
+	bind_str(st, 4, title);
 	bind_buf(st, 5, &sc->url);
 	bind_str(st, 6, e->author);
 	bind_str(st, 7, content);
@@ -280,7 +309,7 @@ entry_store(struct db *db, int64_t feed_id, const struct item *it,
 		sqlite3_bind_int64(st, 1, id);
 		sqlite3_bind_int64(st, 2, now);
 		bind_buf(st, 3, &sc->url);
-		bind_str(st, 4, e->title);
+		bind_str(st, 4, title);
 		bind_str(st, 5, e->author);
 		bind_str(st, 6, content);
 		bind_buf(st, 7, &sc->text);
@@ -297,7 +326,7 @@ entry_store(struct db *db, int64_t feed_id, const struct item *it,
 	sqlite3_bind_int64(st, 4, now);
 	bind_str(st, 5, e->guid);
 	bind_buf(st, 6, &sc->url);
-	bind_str(st, 7, e->title);
+	bind_str(st, 7, title);
 	bind_str(st, 8, e->author);
 	bind_str(st, 9, content);
 	bind_buf(st, 10, &sc->text);
@@ -436,6 +465,8 @@ store_success(struct db *db, const struct conf *conf, struct job *j,
 	buf_init(&sc.key);
 	buf_init(&sc.url);
 	buf_init(&sc.text);
+	buf_init(&sc.title);
+	sc.feed_title = f->title;
 	now = (int64_t)time(NULL);
 	items = items_sorted(f, now, &n);
 	if (items == NULL && f->nentries > 0) {
@@ -499,6 +530,7 @@ out:
 	buf_release(&sc.key);
 	buf_release(&sc.url);
 	buf_release(&sc.text);
+	buf_release(&sc.title);
 	return rc;
 }
 

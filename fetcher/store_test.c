@@ -323,6 +323,38 @@ test_order(void)
 	    (long long)c) == 1, "a date in the future is clamped to now");
 }
 
+/*
+ * Thin entries are stored: a made-up title (their date, else the feed's
+ * title), and a second pass over the same document adds nothing.
+ */
+static void
+test_thin(void)
+{
+	struct pass_stats	 ps;
+	int64_t			 id;
+	char			 s[256];
+	const char		*doc = RSS_HEAD
+	    "<item><pubDate>Thu, 01 Jan 2004 19:48:21 GMT</pubDate></item>"
+	    "<item><category>only a category</category></item>"
+	    "<item><guid>thin-guid</guid></item>"
+	    "<item></item>" RSS_TAIL;
+
+	id = feed_new("https://thin.example/feed");
+	memset(&ps, 0, sizeof(ps));
+	T_OK(store_doc(id, doc, &ps) == 0 && ps.entries_new == 4,
+	    "four thin entries stored (%d new)", ps.entries_new);
+	T_STR(q_str(s, sizeof(s), "SELECT title FROM entry WHERE feed_id ="
+	    " %lld AND published_at = 1072986501", (long long)id),
+	    "2004-01-01 19:48 UTC", "a dated one is titled with its date");
+	T_OK(q_int("SELECT count(*) FROM entry WHERE feed_id = %lld"
+	    " AND title = 'Test'", (long long)id) == 3,
+	    "the undated ones with the feed's title");
+	memset(&ps, 0, sizeof(ps));
+	T_OK(store_doc(id, doc, &ps) == 0 && ps.entries_new == 0 &&
+	    ps.entries_updated == 0, "stored again: 0 new, 0 updated "
+	    "(%d, %d)", ps.entries_new, ps.entries_updated);
+}
+
 /* Same guid, changed body: updated in place, read and starred kept. */
 static void
 test_update(void)
@@ -760,6 +792,15 @@ test_retention(void)
 	T_OK(q_int("SELECT count(*) FROM session WHERE token_hash = 'live'") ==
 	    1 && q_int("SELECT count(*) FROM session") == 1,
 	    "expired sessions deleted, live ones kept");
+
+	/* What the passes stored and retention deleted, counted. */
+	T_OK(q_int("SELECT count(*) FROM feed_count AS c WHERE c.entries <>"
+	    " (SELECT count(*) FROM entry WHERE feed_id = c.feed_id)"
+	    " OR c.unread <> (SELECT count(*) FROM entry WHERE"
+	    " feed_id = c.feed_id AND is_read = 0)") == 0 &&
+	    q_int("SELECT count(*) FROM feed_count") ==
+	    q_int("SELECT count(*) FROM feed"),
+	    "feed_count follows inserts and retention");
 }
 
 /* A pass's upkeep writes one sample row with its figures. */
@@ -850,6 +891,7 @@ test_plans(void)
 	int		 scan;
 
 	buf_init(&plan);
+	T_ROWS();
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		buf_reset(&plan);
 		scan = db_plan(&db, cases[i].s, &plan) == -1 ||
@@ -862,6 +904,7 @@ test_plans(void)
 		    strstr(plan.p, cases[i].want) == NULL)
 			printf("# plan:\n%s", plan.p != NULL ? plan.p : "");
 	}
+	T_ROWS_END("query plans: %zu statements, no scan", i);
 	buf_release(&plan);
 }
 
@@ -890,6 +933,7 @@ main(void)
 	test_plans();
 	test_fixture_twice();
 	test_order();
+	test_thin();
 	test_update();
 	test_churning_guids();
 	test_failures();

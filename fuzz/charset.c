@@ -1,4 +1,4 @@
-/* charset.c: fuzz target for charset_to_utf8() */
+/* charset.c: fuzz target for charset_to_utf8() and its streaming twin */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,41 +77,81 @@ tail(const char *s, size_t n, size_t *tn)
 }
 
 /*
- * The first byte picks a content type, the rest is the body: the
- * output must be valid UTF-8 without NUL bytes.  When
- * charset_utf8_as_is() says the body may be read in place, the body
- * must be valid UTF-8 and the conversion must not change it but for
- * the declaration.
+ * Whether u (n bytes) has a bad UTF-8 spot after a valid multibyte
+ * sequence: only then may reading in pieces differ from reading whole
+ * (under a latin1 label; see charset.c).
+ */
+static int
+bad_after_multi(const unsigned char *u, size_t n)
+{
+	size_t	 i = 0, k;
+	int	 multi = 0;
+
+	while (i < n) {
+		if (u[i] < 0x80) {
+			i++;
+			continue;
+		}
+		for (k = 1; k <= 4; k++)
+			if (i + k <= n && valid(u + i, k))
+				break;
+		if (k > 4)
+			return multi;
+		multi = 1;
+		i += k;
+	}
+	return 0;
+}
+
+/*
+ * The first byte picks a content type, the next the size of the pieces,
+ * the rest is the body: the output of charset_to_utf8(), and that of
+ * charset_stream_push() in pieces, must be valid UTF-8 without NUL
+ * bytes; and the two must be the same after the declaration (which only
+ * the former rewrites) unless bad_after_multi().
  */
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct buf	 b;
-	const char	*ct = NULL, *t1, *t2;
-	size_t		 skip, n1, n2;
-	int		 as_is;
+	struct charset_stream	*cs;
+	struct buf		 b, s;
+	const char		*ct = NULL, *t1, *t2;
+	size_t			 piece = 1, skip, i, k, n1, n2;
+	int			 rc;
 
-	if (size > 0) {
+	if (size > 1) {
 		ct = cts[data[0] % (sizeof(cts) / sizeof(cts[0]))];
-		data++;
-		size--;
+		piece = 1 + data[1] % 37;
+		data += 2;
+		size -= 2;
 	}
 	buf_init(&b);
-	as_is = charset_utf8_as_is((const char *)data, size, ct, &skip);
-	if (as_is && (!valid(data + skip, size - skip) ||
-	    memchr(data + skip, '\0', size - skip) != NULL))
+	buf_init(&s);
+	rc = charset_to_utf8(&b, (const char *)data, size, ct);
+	if (rc == 0 && (b.p == NULL || !valid((const unsigned char *)b.p,
+	    b.len) || strlen(b.p) != b.len))
 		abort();
-	if (charset_to_utf8(&b, (const char *)data, size, ct) == 0 &&
-	    (b.p == NULL || !valid((const unsigned char *)b.p, b.len) ||
-	    strlen(b.p) != b.len))
+	if ((cs = charset_stream_new((const char *)data, size, ct, &skip)) ==
+	    NULL)
 		abort();
-	if (as_is && b.p != NULL && (b.len != size - skip ||
-	    memcmp(b.p, data + skip, b.len) != 0)) {
-		t1 = tail(b.p, b.len, &n1);
-		t2 = tail((const char *)data + skip, size - skip, &n2);
-		if (n1 != n2 || memcmp(t1, t2, n1) != 0)
+	for (i = skip; i < size; i += k) {
+		k = size - i < piece ? size - i : piece;
+		if (charset_stream_push(cs, &s, (const char *)data + i, k) ==
+		    -1)
+			break;
+	}
+	if (i >= size && charset_stream_end(cs, &s) == 0) {
+		if (s.len > 0 && (!valid((const unsigned char *)s.p, s.len) ||
+		    strlen(s.p) != s.len))
+			abort();
+		t1 = tail(b.p != NULL ? b.p : "", b.len, &n1);
+		t2 = tail(s.p != NULL ? s.p : "", s.len, &n2);
+		if (rc == 0 && !bad_after_multi(data + skip, size - skip) &&
+		    (n1 != n2 || memcmp(t1, t2, n1) != 0))
 			abort();
 	}
+	charset_stream_free(cs);
 	buf_release(&b);
+	buf_release(&s);
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include "buf.h"
 #include "log.h"
 #include "sanitize.h"
+#include "sanitize_check.h"
 #include "utf8.h"
 
 #define BASE	"https://example.com/blog/2024/post.html"

@@ -7,37 +7,80 @@
 
 #include "buf.h"
 
-void
-buf_init(struct buf *b)
+/* No bytes, no memory: what the buffer holds after buf_release(). */
+static void
+buf_empty(struct buf *b)
 {
 	b->p = NULL;
 	b->len = b->cap = 0;
 	b->oom = 0;
+	b->hold = 0;
+}
+
+void
+buf_init(struct buf *b)
+{
+	buf_empty(b);
+	b->max = 0;
+	b->flush = NULL;
+	b->arg = NULL;
+}
+
+/*
+ * Bound b to max bytes (the NUL included): from then on, when an
+ * append does not fit, what b holds goes to flush(arg, bytes, count)
+ * and b starts empty again; an append of max bytes or more goes to
+ * flush whole, without a copy.  b keeps the bound through resets and
+ * releases.  Outside a buf_hold() b never holds more than max bytes.
+ */
+void
+buf_bound(struct buf *b, size_t max, buf_flusher flush, void *arg)
+{
+	b->max = max;
+	b->flush = flush;
+	b->arg = arg;
+}
+
+/*
+ * Hand what a bounded buffer holds to its flush function now, and empty
+ * it; nothing happens inside a buf_hold(), after a failed allocation
+ * (the owner decides what to do then) or for an unbounded buffer.
+ */
+void
+buf_flush(struct buf *b)
+{
+	if (b->flush == NULL || b->hold > 0 || b->oom || b->len == 0)
+		return;
+	b->flush(b->arg, b->p, b->len);
+	b->len = 0;
+	b->p[0] = '\0';
 }
 
 /*
  * Empty the buffer for reuse.  Capacity is kept, so a request loop does
- * not allocate each time, unless it grew past BUF_KEEP_MAX.
+ * not allocate each time, unless it grew past BUF_KEEP_MAX (or, bounded,
+ * past its bound, inside a buf_hold()).
  */
 void
 buf_reset(struct buf *b)
 {
-	if (b->cap > BUF_KEEP_MAX) {
+	if (b->cap > BUF_KEEP_MAX || (b->flush != NULL && b->cap > b->max)) {
 		buf_release(b);
 		return;
 	}
 	b->len = 0;
 	b->oom = 0;
+	b->hold = 0;
 	if (b->p != NULL)
 		b->p[0] = '\0';
 }
 
-/* Free the bytes; the buffer may be used again afterwards. */
+/* Free the bytes; the buffer may be used again afterwards, bound or not. */
 void
 buf_release(struct buf *b)
 {
 	free(b->p);
-	buf_init(b);
+	buf_empty(b);
 }
 
 /*
@@ -57,7 +100,16 @@ buf_grow(struct buf *b, size_t n)
 	want = b->len + n + 1;
 	if (want <= b->cap)
 		return 0;
+	/* Bounded and full: the bytes go out rather than more memory in. */
+	if (b->flush != NULL && b->hold == 0 && b->cap >= b->max &&
+	    b->len > 0) {
+		buf_flush(b);
+		if ((want = n + 1) <= b->cap)
+			return 0;
+	}
 	cap = b->cap ? b->cap : 64;
+	if (b->flush != NULL && cap < b->max)
+		cap = b->max;
 	while (cap < want) {
 		if (cap > SIZE_MAX / 2) {
 			cap = want;
@@ -80,6 +132,12 @@ fail:
 void
 buf_add_slow(struct buf *b, const char *s, size_t n)
 {
+	/* Bounded: what would not fit even alone goes straight out. */
+	if (b->flush != NULL && b->hold == 0 && !b->oom && n >= b->max) {
+		buf_flush(b);
+		b->flush(b->arg, s, n);
+		return;
+	}
 	if (buf_grow(b, n) == -1)
 		return;
 	if (n > 0)
@@ -217,6 +275,6 @@ buf_steal(struct buf *b)
 	if (b->p == NULL && buf_grow(b, 0) == -1)
 		return NULL;
 	p = b->p;
-	buf_init(b);
+	buf_empty(b);
 	return p;
 }

@@ -53,10 +53,14 @@ test_numbers(void)
 	char		 big[300];
 	size_t		 i;
 
+	T_ROWS();
 	for (i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
 		check_int(ints[i]);
+	T_ROWS_END("buf_int: %zu values against printf", i);
+	T_ROWS();
 	for (i = 0; i < sizeof(pads) / sizeof(pads[0]); i++)
 		check_uint0(pads[i].v, pads[i].width);
+	T_ROWS_END("buf_uint0: %zu values and widths against printf", i);
 
 	/* printf into the room left, and past it. */
 	buf_init(&b);
@@ -80,6 +84,87 @@ test_numbers(void)
 	buf_release(&b);
 }
 
+/* Where a bounded buffer's bytes go in the tests: out, and counts. */
+struct sink {
+	struct buf	 out;
+	size_t		 calls;
+	size_t		 most;	/* the most bytes flushed in one call */
+};
+
+static void
+sink_flush(void *arg, const char *p, size_t n)
+{
+	struct sink	*k = arg;
+
+	buf_add(&k->out, p, n);
+	k->calls++;
+	if (n > k->most)
+		k->most = n;
+}
+
+/*
+ * A bounded buffer: what goes out plus what stays is everything written,
+ * in order; it never holds more than its bound, except inside a hold,
+ * where a writer may read back and rewind what it wrote.
+ */
+static void
+test_bound(void)
+{
+	struct sink	 k;
+	struct buf	 b, want;
+	char		 big[200];
+	size_t		 i, mark, most = 0;
+
+	buf_init(&k.out);
+	k.calls = k.most = 0;
+	buf_init(&want);
+	buf_init(&b);
+	buf_bound(&b, 64, sink_flush, &k);
+	for (i = 0; i < 1000; i++) {
+		buf_printf(&b, "<%zu>", i);
+		buf_printf(&want, "<%zu>", i);
+		buf_putc(&b, 'x');
+		buf_putc(&want, 'x');
+		if (b.cap > most)
+			most = b.cap;
+	}
+	T_OK(most == 64 && k.calls > 60 && k.most < 64,
+	    "bounded: never more than its bound held (%zu), %zu flushes",
+	    most, k.calls);
+	buf_flush(&b);
+	T_OK(b.len == 0 && k.out.len == want.len &&
+	    memcmp(k.out.p, want.p, want.len) == 0,
+	    "bounded: what went out is what was written");
+
+	memset(big, 'y', sizeof(big));
+	buf_add(&b, "ab", 2);
+	buf_add(&b, big, sizeof(big));
+	T_OK(b.len == 0 && k.most == sizeof(big) && b.cap == 64 &&
+	    k.out.len == want.len + 2 + sizeof(big),
+	    "bounded: a write over the bound goes out whole, after the rest");
+
+	/* A rewind inside a hold stays right across what would flush. */
+	buf_reset(&k.out);
+	buf_add(&b, big, 60);
+	buf_hold(&b);
+	mark = b.len;
+	buf_add(&b, big, 100);
+	T_OK(b.len == 160 && b.cap > 64, "hold: the buffer grows instead");
+	b.len = mark;
+	b.p[mark] = '\0';
+	buf_unhold(&b);
+	BUF_LIT(&b, "end");
+	buf_flush(&b);
+	T_OK(k.out.len == 63 && memcmp(k.out.p + 60, "end", 3) == 0,
+	    "hold: the rewound bytes never went out");
+	buf_reset(&b);
+	T_OK(b.p == NULL && b.cap == 0 && b.max == 64 && b.flush != NULL,
+	    "reset: grown past its bound, freed; still bounded");
+	buf_release(&b);
+	buf_release(&k.out);
+	buf_release(&want);
+}
+
 int
 main(void)
 {
@@ -88,6 +173,7 @@ main(void)
 	size_t		 i;
 
 	test_numbers();
+	test_bound();
 
 	buf_init(&b);
 	T_OK(b.p == NULL && b.len == 0 && !b.oom, "init is empty");

@@ -36,6 +36,7 @@ struct conf {
 	int		 login_max_failures; /* before a lockout, 0 = never */
 	long long	 login_lockout;	/* how long a lockout lasts */
 	char		*metrics_token;	/* bearer token for /metrics, or "" */
+	long long	 search_budget_ms; /* CPU a search may use */
 
 	/* hearth-fetch */
 	int		 fetch_max_inflight;	/* transfers at once */
@@ -44,6 +45,7 @@ struct conf {
 	long long	 fetch_connect_timeout;
 	long long	 fetch_timeout;		/* a whole transfer */
 	long long	 fetch_max_bytes;	/* largest feed body, decoded */
+	long long	 fetch_parse_cpu_ms;	/* CPU one document may take */
 	long long	 fetch_interval;	/* default refresh interval */
 	long long	 fetch_min_interval;	/* bounds of any interval */
 	long long	 fetch_max_interval;

@@ -460,6 +460,7 @@ check_every_key(void)
 		conf_release(&c);
 	} else
 		T_OK(0, "the manual has an example file");
+	T_ROWS();
 	for (i = 0; i < sizeof(every_key) / sizeof(every_key[0]); i++) {
 		klen = strcspn(every_key[i], " ");
 		snprintf(want, sizeof(want), ".It Ic %.*s ", (int)klen,
@@ -467,6 +468,7 @@ check_every_key(void)
 		T_OK(man.p != NULL && strstr(man.p, want) != NULL,
 		    "hearth.conf.5 documents %.*s", (int)klen, every_key[i]);
 	}
+	T_ROWS_END("hearth.conf.5 documents each of the %zu keys", i);
 out:
 	buf_release(&text);
 	buf_release(&err);
@@ -625,8 +627,10 @@ main(void)
 	size_t	 i;
 
 	check_defaults();
+	T_ROWS();
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		check_row(&rows[i], i);
+	T_ROWS_END("conf_parse_buf: %zu rows", i);
 	check_every_key();
 	check_odd();
 	check_load();

@@ -94,12 +94,6 @@ hex_add(struct buf *b, const unsigned char *p, size_t n)
 
 /* --- SHA-256 (FIPS 180-4) -------------------------------------------- */
 
-struct sha256 {
-	uint32_t	 h[8];		/* the state */
-	uint64_t	 len;		/* bytes taken in */
-	unsigned char	 block[64];	/* a partial block, len % 64 bytes */
-};
-
 static const uint32_t sha256_k[64] = {
 	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b,
 	0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01,
@@ -143,8 +137,9 @@ sha256_block(struct sha256 *c, const unsigned char *p)
 		c->h[i] += s[i];
 }
 
-static void
-sha256_init(struct sha256 *c)
+/* Start a digest taken in pieces: crypto_sha256_update(), _final(). */
+void
+crypto_sha256_init(struct sha256 *c)
 {
 	static const uint32_t	 h0[8] = {
 		0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
@@ -155,8 +150,9 @@ sha256_init(struct sha256 *c)
 	c->len = 0;
 }
 
-static void
-sha256_update(struct sha256 *c, const void *data, size_t n)
+/* Take in the n bytes at data. */
+void
+crypto_sha256_update(struct sha256 *c, const void *data, size_t n)
 {
 	const unsigned char	*p = data;
 	size_t			 used = (size_t)(c->len % 64), k;
@@ -177,8 +173,8 @@ sha256_update(struct sha256 *c, const void *data, size_t n)
 }
 
 /* The digest into out; c is wiped and must be initialized again. */
-static void
-sha256_final(struct sha256 *c, unsigned char out[SHA256_LEN])
+void
+crypto_sha256_final(struct sha256 *c, unsigned char out[SHA256_LEN])
 {
 	unsigned char	 tail[72];
 	uint64_t	 bits = c->len * 8;
@@ -189,7 +185,7 @@ sha256_final(struct sha256 *c, unsigned char out[SHA256_LEN])
 	tail[0] = 0x80;
 	for (i = 0; i < 8; i++)
 		tail[pad + i] = (unsigned char)(bits >> (56 - 8 * i));
-	sha256_update(c, tail, pad + 8);
+	crypto_sha256_update(c, tail, pad + 8);
 	for (i = 0; i < 8; i++)
 		put_be32(out + 4 * i, c->h[i]);
 	explicit_bzero(c, sizeof(*c));
@@ -201,9 +197,9 @@ crypto_sha256(unsigned char out[SHA256_LEN], const void *p, size_t n)
 {
 	struct sha256	 c;
 
-	sha256_init(&c);
-	sha256_update(&c, p, n);
-	sha256_final(&c, out);
+	crypto_sha256_init(&c);
+	crypto_sha256_update(&c, p, n);
+	crypto_sha256_final(&c, out);
 }
 
 /* --- MD5 (RFC 1321), for Fever's api_key only ----------------------- */
@@ -321,12 +317,12 @@ hmac_init(struct hmac *h, const void *key, size_t keylen)
 		memcpy(k, key, keylen);
 	for (i = 0; i < sizeof(pad); i++)
 		pad[i] = k[i] ^ 0x36;
-	sha256_init(&h->in);
-	sha256_update(&h->in, pad, sizeof(pad));
+	crypto_sha256_init(&h->in);
+	crypto_sha256_update(&h->in, pad, sizeof(pad));
 	for (i = 0; i < sizeof(pad); i++)
 		pad[i] = k[i] ^ 0x5c;
-	sha256_init(&h->out);
-	sha256_update(&h->out, pad, sizeof(pad));
+	crypto_sha256_init(&h->out);
+	crypto_sha256_update(&h->out, pad, sizeof(pad));
 	explicit_bzero(k, sizeof(k));
 	explicit_bzero(pad, sizeof(pad));
 }
@@ -337,9 +333,9 @@ hmac_final(struct hmac *h, unsigned char out[SHA256_LEN])
 {
 	unsigned char	 d[SHA256_LEN];
 
-	sha256_final(&h->in, d);
-	sha256_update(&h->out, d, sizeof(d));
-	sha256_final(&h->out, out);
+	crypto_sha256_final(&h->in, d);
+	crypto_sha256_update(&h->out, d, sizeof(d));
+	crypto_sha256_final(&h->out, out);
 	explicit_bzero(d, sizeof(d));
 }
 
@@ -351,7 +347,7 @@ crypto_hmac_sha256(unsigned char out[SHA256_LEN], const void *key,
 	struct hmac	 h;
 
 	hmac_init(&h, key, keylen);
-	sha256_update(&h.in, msg, n);
+	crypto_sha256_update(&h.in, msg, n);
 	hmac_final(&h, out);
 }
 
@@ -373,13 +369,13 @@ crypto_pbkdf2_sha256(const void *pw, size_t pwlen, const void *salt,
 	for (block = 1; outlen > 0; block++) {
 		put_be32(ctr, block);
 		h = key;
-		sha256_update(&h.in, salt, saltlen);
-		sha256_update(&h.in, ctr, sizeof(ctr));
+		crypto_sha256_update(&h.in, salt, saltlen);
+		crypto_sha256_update(&h.in, ctr, sizeof(ctr));
 		hmac_final(&h, u);
 		memcpy(t, u, sizeof(t));
 		for (it = 1; it < iter; it++) {
 			h = key;
-			sha256_update(&h.in, u, sizeof(u));
+			crypto_sha256_update(&h.in, u, sizeof(u));
 			hmac_final(&h, u);
 			for (i = 0; i < sizeof(t); i++)
 				t[i] ^= u[i];

@@ -10,9 +10,19 @@
 #define SHA256_LEN		32	/* bytes in a digest */
 #define CRYPTO_B64_LOOSE	0x01	/* white space, no padding */
 
+/* A SHA-256 digest taken in pieces. */
+struct sha256 {
+	uint32_t	 h[8];		/* the state */
+	uint64_t	 len;		/* bytes taken in */
+	unsigned char	 block[64];	/* a partial block, len % 64 bytes */
+};
+
 int	crypto_random(void *, size_t);
 void	crypto_token(struct buf *, size_t);
 void	crypto_sha256(unsigned char [SHA256_LEN], const void *, size_t);
+void	crypto_sha256_init(struct sha256 *);
+void	crypto_sha256_update(struct sha256 *, const void *, size_t);
+void	crypto_sha256_final(struct sha256 *, unsigned char [SHA256_LEN]);
 void	crypto_sha256_hex(struct buf *, const void *, size_t);
 void	crypto_md5_hex(struct buf *, const void *, size_t);
 void	crypto_hmac_sha256(unsigned char [SHA256_LEN], const void *, size_t,

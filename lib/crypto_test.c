@@ -262,6 +262,7 @@ hmacs(struct buf *b)
 	unsigned char	 key[131], data[152], mac[SHA256_LEN];
 	size_t		 i, n;
 
+	T_ROWS();
 	for (i = 0; i < sizeof(rfc4231) / sizeof(rfc4231[0]); i++) {
 		/* RFC 4231's keys and data that are not text. */
 		if (rfc4231[i].key != NULL)
@@ -282,6 +283,7 @@ hmacs(struct buf *b)
 		T_STR(b->p, rfc4231[i].mac, "RFC 4231 HMAC-SHA256 case %zu",
 		    i + 1);
 	}
+	T_ROWS_END("RFC 4231 HMAC-SHA256: %zu cases", i);
 }
 
 static void
@@ -292,6 +294,7 @@ kdfs(struct buf *b)
 	size_t		 i;
 
 	memset(xs, 'x', sizeof(xs));
+	T_ROWS();
 	for (i = 0; i < sizeof(pbkdf2) / sizeof(pbkdf2[0]); i++) {
 		salt = pbkdf2[i].salt != NULL ? pbkdf2[i].salt : (char *)xs;
 		crypto_pbkdf2_sha256(pbkdf2[i].pw, strlen(pbkdf2[i].pw), salt,
@@ -300,6 +303,8 @@ kdfs(struct buf *b)
 		hex(b, dk, pbkdf2[i].len);
 		T_STR(b->p, pbkdf2[i].dk, "PBKDF2-HMAC-SHA256 row %zu", i);
 	}
+	T_ROWS_END("PBKDF2-HMAC-SHA256: %zu rows", i);
+	T_ROWS();
 	for (i = 0; i < sizeof(scrypt_v) / sizeof(scrypt_v[0]); i++) {
 		pw = scrypt_v[i].pw != NULL ? scrypt_v[i].pw : (char *)xs;
 		T_OK(crypto_scrypt(pw, scrypt_v[i].pw != NULL ? strlen(pw) :
@@ -313,6 +318,7 @@ kdfs(struct buf *b)
 		    (unsigned long long)scrypt_v[i].n, scrypt_v[i].r,
 		    scrypt_v[i].p);
 	}
+	T_ROWS_END("scrypt: %zu vectors run and match", i);
 	T_OK(crypto_scrypt("a", 1, "b", 1, 1000, 1, 1, dk, 32) == -1,
 	    "scrypt: N not a power of 2 refused");
 	T_OK(crypto_scrypt("a", 1, "b", 1, 1, 1, 1, dk, 32) == -1,
@@ -334,6 +340,7 @@ base64(struct buf *b)
 	int		 r;
 
 	buf_init(&d);
+	T_ROWS();
 	for (i = 0; i < sizeof(rfc4648) / sizeof(rfc4648[0]); i++) {
 		buf_reset(b);
 		crypto_b64_add(b, rfc4648[i].bin, strlen(rfc4648[i].bin));
@@ -346,6 +353,8 @@ base64(struct buf *b)
 		    memcmp(d.p != NULL ? d.p : "", rfc4648[i].bin, d.len) == 0,
 		    "RFC 4648 decode \"%s\"", rfc4648[i].b64);
 	}
+	T_ROWS_END("RFC 4648 base64: %zu vectors both ways", i);
+	T_ROWS();
 	for (i = 0; i < sizeof(b64dec) / sizeof(b64dec[0]); i++) {
 		buf_reset(&d);
 		r = crypto_b64_decode(&d, b64dec[i].in, strlen(b64dec[i].in),
@@ -358,6 +367,7 @@ base64(struct buf *b)
 		T_STR(r == 0 ? d.p : NULL, b64dec[i].loose,
 		    "loose base64 row %zu", i);
 	}
+	T_ROWS_END("base64 decoding, strict and loose: %zu rows", i);
 	buf_reset(&d);
 	T_OK(crypto_b64_decode(&d, "AA==", 4, 0) == 0 && d.len == 1 &&
 	    d.p[0] == '\0', "a NUL byte decodes");
@@ -377,6 +387,7 @@ main(void)
 	buf_init(&b);
 	buf_init(&h1);
 	buf_init(&h2);
+	T_ROWS();
 	for (i = 0; i < sizeof(dig) / sizeof(dig[0]); i++) {
 		if (dig[i].sha256 != NULL) {
 			buf_reset(&b);
@@ -387,13 +398,16 @@ main(void)
 		crypto_md5_hex(&b, dig[i].in, strlen(dig[i].in));
 		T_STR(b.p, dig[i].md5, "md5(\"%s\")", dig[i].in);
 	}
+	T_ROWS_END("sha256 and md5: %zu inputs", i);
 
+	T_ROWS();
 	for (i = 0; i < sizeof(rfc1321) / sizeof(rfc1321[0]); i++) {
 		buf_reset(&b);
 		crypto_md5_hex(&b, rfc1321[i].in, strlen(rfc1321[i].in));
 		T_STR(b.p, rfc1321[i].md5, "RFC 1321 md5(\"%s\")",
 		    rfc1321[i].in);
 	}
+	T_ROWS_END("RFC 1321 md5: %zu vectors", i);
 	digests(&b);
 	hmacs(&b);
 	kdfs(&b);
@@ -419,9 +433,11 @@ main(void)
 	T_OK(b.len == 200 && strspn(b.p, "0123456789abcdef") == 200,
 	    "crypto_token(100) spans chunks");
 
+	T_ROWS();
 	for (i = 0; i < sizeof(ver) / sizeof(ver[0]); i++)
 		T_OK(crypto_password_verify(ver[i].stored, "pw") ==
 		    ver[i].want, "verify row %zu gives %d", i, ver[i].want);
+	T_ROWS_END("crypto_password_verify: %zu stored hashes", i);
 	T_OK(crypto_password_verify(PW10, "pW") == 0, "wrong password: 0");
 	T_OK(crypto_password_verify(PW10, NULL) == 0, "NULL password: 0");
 	T_OK(crypto_password_verify(PW15, "pw") == 1,

@@ -1,11 +1,14 @@
 /* db.c: open the database, migrate it, hand out prepared statements */
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 
 #include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -16,6 +19,112 @@
 
 /* Bytes of WAL kept after a checkpoint resets it (4 MiB). */
 #define DB_JOURNAL_LIMIT	"4194304"
+
+/* The last storage fault this thread met (DB_FAULT_*), until taken. */
+static _Thread_local int	 last_fault;
+
+/*
+ * Whether the failure rc of a call on db came from the storage rather
+ * than the data: DB_FAULT_FULL for a full disk (or quota), DB_FAULT_RO
+ * for a database (or folder, or file system) that cannot be written,
+ * else DB_FAULT_NONE.
+ */
+static int
+fault_of(sqlite3 *db, int rc)
+{
+	int	 e = db != NULL ? sqlite3_system_errno(db) : 0;
+
+	switch (rc & 0xff) {
+	case SQLITE_FULL:
+		return DB_FAULT_FULL;
+	case SQLITE_READONLY:
+		return DB_FAULT_RO;
+	case SQLITE_IOERR:
+	case SQLITE_CANTOPEN:
+		if (e == ENOSPC || e == EDQUOT)
+			return DB_FAULT_FULL;
+		if (e == EROFS)
+			return DB_FAULT_RO;
+		break;
+	}
+	return DB_FAULT_NONE;
+}
+
+/*
+ * Note the failure rc of a call on db (a connection) if it is a storage
+ * fault, for db_fault_take().  db_step() and the db_ calls that run SQL
+ * note theirs; code that calls SQLite itself calls this.
+ */
+void
+db_fault_note(sqlite3 *db, int rc)
+{
+	int	 f;
+
+	if ((f = fault_of(db, rc)) != DB_FAULT_NONE)
+		last_fault = f;
+}
+
+/*
+ * The storage fault (DB_FAULT_*) the calls of this thread met since the
+ * last take, and forget it: a caller that sees a write fail asks
+ * whether to blame the data or the disk.
+ */
+int
+db_fault_take(void)
+{
+	int	 f = last_fault;
+
+	last_fault = DB_FAULT_NONE;
+	return f;
+}
+
+/* What a fault is called in messages: "disk full". */
+const char *
+db_fault_str(int f)
+{
+	switch (f) {
+	case DB_FAULT_FULL:
+		return "disk full";
+	case DB_FAULT_RO:
+		return "database is read-only";
+	default:
+		return "no storage fault";
+	}
+}
+
+/*
+ * Whether the database at path can take writes, looked at from outside
+ * SQLite (statvfs(2), access(2)): DB_FAULT_RO when the file, its folder
+ * or the file system is read-only for this user, DB_FAULT_FULL when the
+ * file system has less than DB_FREE_MIN bytes left for it, else
+ * DB_FAULT_NONE.  *free_bytes gets the bytes left (-1 unknown).  A few
+ * microseconds: cheap enough for every health check.
+ */
+int
+db_storage_check(const char *path, int64_t *free_bytes)
+{
+	struct statvfs	 sv;
+	char		 dir[PATH_MAX], *slash;
+
+	*free_bytes = -1;
+	if (strlcpy(dir, path, sizeof(dir)) >= sizeof(dir))
+		return DB_FAULT_NONE;
+	if ((slash = strrchr(dir, '/')) == NULL)
+		strlcpy(dir, ".", sizeof(dir));
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if ((access(path, W_OK) == -1 && errno != ENOENT) ||
+	    access(dir, W_OK) == -1)
+		return DB_FAULT_RO;
+	if (statvfs(dir, &sv) == -1)
+		return DB_FAULT_NONE;
+	if (sv.f_flag & ST_RDONLY)
+		return DB_FAULT_RO;
+	*free_bytes = (int64_t)sv.f_bavail * (int64_t)sv.f_frsize;
+	return *free_bytes < DB_FREE_MIN ? DB_FAULT_FULL : DB_FAULT_NONE;
+}
 
 static const char *
 db_file(struct db *d)
@@ -31,8 +140,10 @@ static int
 db_exec(struct db *d, const char *what, const char *sql)
 {
 	char	*err = NULL;
+	int	 rc;
 
-	if (sqlite3_exec(d->db, sql, NULL, NULL, &err) != SQLITE_OK) {
+	if ((rc = sqlite3_exec(d->db, sql, NULL, NULL, &err)) != SQLITE_OK) {
+		db_fault_note(d->db, rc);
 		log_warnx("%s: %s: %s", db_file(d), what,
 		    err != NULL ? err : sqlite3_errmsg(d->db));
 		sqlite3_free(err);
@@ -212,7 +323,7 @@ db_migrate(struct db *d, int flags)
 int
 db_open(struct db *d, const char *path, int flags)
 {
-	int		 oflags, rc = -1;
+	int		 oflags, rc = -1, r;
 	enum stmt	 s;
 
 	memset(d, 0, sizeof(*d));
@@ -224,8 +335,9 @@ db_open(struct db *d, const char *path, int flags)
 		if (flags & DB_CREATE)
 			oflags |= SQLITE_OPEN_CREATE;
 	}
-	if (sqlite3_open_v2(path, &d->db, oflags, flags & DB_RANDOM ?
-	    db_vfs_random() : NULL) != SQLITE_OK) {
+	if ((r = sqlite3_open_v2(path, &d->db, oflags, flags & DB_RANDOM ?
+	    db_vfs_random() : NULL)) != SQLITE_OK) {
+		db_fault_note(d->db, r);
 		log_warnx("%s: %s", path, d->db != NULL ?
 		    sqlite3_errmsg(d->db) : "out of memory");
 		goto out;
@@ -322,14 +434,17 @@ db_prepare(struct db *d, const char *name, const char *sql,
     sqlite3_stmt **stp)
 {
 	const char	*tail;
+	int		 rc;
 
 	*stp = NULL;
 	if (sql == NULL) {
 		log_warnx("prepare %s: no SQL", name);
 		return -1;
 	}
-	if (sqlite3_prepare_v3(d->db, sql, -1, SQLITE_PREPARE_PERSISTENT,
-	    stp, &tail) != SQLITE_OK) {
+	if ((rc = sqlite3_prepare_v3(d->db, sql, -1,
+	    SQLITE_PREPARE_PERSISTENT, stp, &tail)) != SQLITE_OK) {
+		/* Preparing reads the schema: the -shm may be made then. */
+		db_fault_note(d->db, rc);
 		log_warnx("prepare %s: %s", name, sqlite3_errmsg(d->db));
 		return -1;
 	}
@@ -388,14 +503,17 @@ db_stmt_done(sqlite3_stmt *st)
 int
 db_step(sqlite3_stmt *st)
 {
+	int	 rc;
+
 	if (st == NULL)
 		return -1;
-	switch (sqlite3_step(st)) {
+	switch ((rc = sqlite3_step(st))) {
 	case SQLITE_ROW:
 		return 1;
 	case SQLITE_DONE:
 		return 0;
 	default:
+		db_fault_note(sqlite3_db_handle(st), rc);
 		log_warnx("%s (%.40s...)", sqlite3_errmsg(sqlite3_db_handle(st)),
 		    sqlite3_sql(st));
 		return -1;

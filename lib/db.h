@@ -27,6 +27,12 @@ struct db {
 
 #define DB_VFS_RANDOM	"hearth-random"	/* the VFS of DB_RANDOM */
 
+/* Storage faults: the disk, not the data, refused a write. */
+#define DB_FAULT_NONE	0
+#define DB_FAULT_FULL	1	/* no space left (or over quota) */
+#define DB_FAULT_RO	2	/* read-only file, folder or file system */
+#define DB_FREE_MIN	(1024 * 1024)	/* bytes free below which "full" */
+
 /* Defaults set by db_open(); the setters change them. */
 #define DB_BUSY_MS	5000			/* wait for a lock this long */
 #define DB_MMAP_SIZE	(2048LL * 1024 * 1024)	/* bytes read through mmap */
@@ -47,6 +53,10 @@ extern const char		 db_schema_sql[];	/* sql/schema.sql */
 const char	*db_vfs_random(void);
 
 int		 db_open(struct db *, const char *, int);
+void		 db_fault_note(sqlite3 *, int);
+int		 db_fault_take(void);
+const char	*db_fault_str(int);
+int		 db_storage_check(const char *, int64_t *);
 void		 db_close(struct db *);
 void		 db_shrink(struct db *);
 void		 db_file_sizes(const char *, int64_t *, int64_t *);

@@ -355,12 +355,14 @@ test_norm(void)
 	size_t		 i;
 
 	buf_init(&b);
+	T_ROWS();
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		buf_reset(&b);
 		buf_puts(&b, "");
 		norm_sql(&b, t[i].in);
 		T_STR(b.p, t[i].want, "norm_sql %zu", i);
 	}
+	T_ROWS_END("norm_sql: %zu rows", i);
 	buf_release(&b);
 }
 
@@ -523,10 +525,12 @@ test_pragmas(struct db *d)
 	char	 v[64];
 	size_t	 i;
 
+	T_ROWS();
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		q_text(d->db, t[i].pragma, v, sizeof(v));
 		T_STR(v, t[i].want, "%s", t[i].pragma);
 	}
+	T_ROWS_END("the connection's %zu pragmas", i);
 	/* SQLite caps it at its build's SQLITE_MAX_MMAP_SIZE (2 GiB here). */
 	q_text(d->db, "PRAGMA mmap_size", v, sizeof(v));
 	T_OK(strtoll(v, NULL, 10) >= 1024LL * 1024 * 1024 &&
@@ -740,9 +744,8 @@ static const struct plan_case {
 	    "(user_id=?)" } },
 	{ STMT_CATEGORY_LIST, {
 	    "SEARCH category USING COVERING INDEX",
-	    "SEARCH feed USING COVERING INDEX feed_category (category_id=?)",
-	    "SEARCH entry USING COVERING INDEX entry_unread_category "
-	    "(user_id=? AND category_id=? AND is_read=?)" } },
+	    "SEARCH feed_count USING PRIMARY KEY (user_id=? AND "
+	    "category_id=?)" } },
 	{ STMT_FEED_DUE, {
 	    "SEARCH feed USING INDEX feed_due (next_check_at<?)" } },
 	{ STMT_FEED_GET, {
@@ -810,8 +813,11 @@ test_plans(struct db *d, const char *when)
 {
 	size_t	 i;
 
+	T_ROWS();
 	for (i = 0; i < sizeof(plan_cases) / sizeof(plan_cases[0]); i++)
 		plan_check(d, &plan_cases[i], when);
+	T_ROWS_END("query plans (%s): %zu statements, no scan, no temp b-tree",
+	    when, i);
 }
 
 /*
@@ -909,7 +915,7 @@ test_reads(struct db *d, const struct fixture *fx)
 	sqlite3_stmt		*st;
 	char			 ref[512];
 	long long		 sum = 0, since, ot;
-	int			 n, m, rc, ok;
+	int			 n, m, rc, ok, i;
 
 	/* Fever: ids after since_id, ascending, the user's only. */
 	since = 1500;
@@ -1000,6 +1006,51 @@ test_reads(struct db *d, const struct fixture *fx)
 	T_OK(rc == 0 && n == 8 && got[0] == fx->feed[7] &&
 	    got[7] == fx->feed[0] && ok,
 	    "feeds due: 8 enabled, the longest waiting first");
+
+	/* New subscriptions due: never checked, however many, enabled. */
+	snprintf(ref, sizeof(ref), "UPDATE feed SET checked_at = CASE WHEN"
+	    " id IN (%lld, %lld, %lld) THEN NULL ELSE 1 END", fx->feed[1],
+	    fx->feed[2], fx->feed[8]);
+	sqlite3_exec(d->db, ref, NULL, NULL, NULL);
+	st = db_stmt(d, STMT_FEED_DUE_NEW);
+	sqlite3_bind_int64(st, 1, NOW);
+	n = 0;
+	while ((rc = db_step(st)) == 1 && n < 20)
+		got[n++] = sqlite3_column_int64(st, FEED_COL_ID);
+	db_stmt_done(st);
+	T_OK(rc == 0 && n == 2 && got[0] == fx->feed[1] &&
+	    got[1] == fx->feed[2],
+	    "new feeds due: the 2 enabled never checked, by id");
+
+	/* "Refresh now": one row per feed or user, taken as it is read. */
+	for (i = 0; i < 3; i++) {
+		st = db_stmt(d, STMT_FETCH_REQUEST_INSERT);
+		sqlite3_bind_int64(st, 2, fx->feed[0]);
+		sqlite3_bind_int64(st, 3, NOW + i);
+		rc = db_step(st);
+		db_stmt_done(st);
+		st = db_stmt(d, STMT_FETCH_REQUEST_INSERT);
+		sqlite3_bind_int64(st, 1, fx->u1);
+		sqlite3_bind_int64(st, 3, NOW + i);
+		rc |= db_step(st);
+		db_stmt_done(st);
+	}
+	st = db_stmt(d, STMT_FETCH_REQUEST_INSERT_ALL);
+	sqlite3_bind_int64(st, 1, NOW);
+	rc |= db_step(st);
+	db_stmt_done(st);
+	T_OK(rc == 0 && q_int(d->db, "SELECT count(*) FROM fetch_request") ==
+	    1 + q_int(d->db, "SELECT count(*) FROM feed WHERE disabled = 0"),
+	    "requests: the same feed three times and --all is one row per "
+	    "feed, the same user's three is one");
+	st = db_stmt(d, STMT_FETCH_REQUEST_TAKE);
+	n = 0;
+	while ((rc = db_step(st)) == 1)
+		n++;
+	db_stmt_done(st);
+	T_OK(rc == 0 && n == 1 + q_int(d->db, "SELECT count(*) FROM feed"
+	    " WHERE disabled = 0") && q_int(d->db, "SELECT count(*) FROM"
+	    " fetch_request") == 0, "requests: taking reads and deletes them");
 
 	/* Stats. */
 	st = db_stmt(d, STMT_STATS_COUNTS);
@@ -1095,6 +1146,87 @@ test_writes(struct db *d, const struct fixture *fx)
 	    " WHERE entry.category_id IS NOT feed.category_id"
 	    " OR entry.user_id IS NOT feed.user_id");
 	T_OK(q_int(d->db, sql) == 0, "every entry's copies match its feed");
+}
+
+/*
+ * feed_count, kept by triggers, against a count of the rows themselves:
+ * a row per feed with its user and category, its entries and unread
+ * entries, and a newest no older than its newest entry.
+ */
+static void
+counts_check(struct db *d, const char *when)
+{
+	long long	 bad, rows;
+
+	bad = q_int(d->db, "SELECT count(*) FROM feed_count AS c"
+	    " LEFT JOIN feed ON feed.id = c.feed_id"
+	    " WHERE feed.id IS NULL OR c.user_id <> feed.user_id"
+	    " OR c.category_id <> coalesce(feed.category_id, 0)"
+	    " OR c.entries <> (SELECT count(*) FROM entry NOT INDEXED"
+	    "  WHERE entry.feed_id = c.feed_id)"
+	    " OR c.unread <> (SELECT count(*) FROM entry NOT INDEXED"
+	    "  WHERE entry.feed_id = c.feed_id AND entry.is_read = 0)"
+	    " OR c.newest < coalesce((SELECT max(created_at) FROM entry"
+	    "  WHERE entry.feed_id = c.feed_id), 0)");
+	rows = q_int(d->db, "SELECT (SELECT count(*) FROM feed_count) -"
+	    " (SELECT count(*) FROM feed)");
+	T_OK(bad == 0 && rows == 0, "feed_count matches the entries %s (%lld"
+	    " rows wrong, %lld more rows than feeds)", when, bad, rows);
+}
+
+/* Rows of entry_cjk whose match finds what it should. */
+static long long
+cjk_count(struct db *d, const char *match)
+{
+	sqlite3_stmt	*st;
+	long long	 n = -1;
+
+	if (sqlite3_prepare_v2(d->db, "SELECT count(*) FROM entry_cjk"
+	    " WHERE entry_cjk MATCH ?1", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, match, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+/*
+ * Entries in Chinese, Japanese or Korean get a row in entry_cjk, found
+ * by any 3 characters of title or text; the others none; an update or
+ * a delete follows.
+ */
+static void
+test_cjk(struct db *d, const struct fixture *fx)
+{
+	char		 sql[256];
+	long long	 before, id;
+
+	before = q_int(d->db, "SELECT count(*) FROM entry_cjk");
+	T_OK(entry_add(d, fx->feed[4], "cjk1", NOW, NOW, "東京の天気",
+	    "今日は晴れです") == 1 && entry_add(d, fx->feed[4], "cjk2", NOW,
+	    NOW, "Plain title", "서울특별시 날씨") == 1 &&
+	    entry_add(d, fx->feed[4], "cjk3", NOW, NOW, "Latin only",
+	    "na\xc3\xafve \xe2\x80\x94 r\xc3\xa9sum\xc3\xa9") == 1,
+	    "entries in Japanese, Korean and Latin script");
+	T_OK(q_int(d->db, "SELECT count(*) FROM entry_cjk") == before + 2,
+	    "the two in CJK scripts are in entry_cjk, the other not");
+	T_OK(cjk_count(d, "\"京の天\"") == 1 && cjk_count(d, "\"は晴れ\"") ==
+	    1 && cjk_count(d, "\"별시 \"") == 1, "found by 3 characters of the"
+	    " title or the text");
+	id = sqlite3_last_insert_rowid(d->db) - 1;
+	snprintf(sql, sizeof(sql), "UPDATE entry SET content_text = 'gone'"
+	    " WHERE id = %lld", id);
+	sqlite3_exec(d->db, sql, NULL, NULL, NULL);
+	T_OK(cjk_count(d, "\"별시 \"") == 0 && q_int(d->db,
+	    "SELECT count(*) FROM entry_cjk") == before + 1,
+	    "an update to Latin text leaves entry_cjk");
+	snprintf(sql, sizeof(sql), "DELETE FROM entry WHERE hash = 'cjk1'");
+	sqlite3_exec(d->db, sql, NULL, NULL, NULL);
+	T_OK(cjk_count(d, "\"京の天\"") == 0 && q_int(d->db,
+	    "SELECT count(*) FROM entry_cjk") == before,
+	    "a delete takes its row");
+	counts_check(d, "after CJK entries");
 }
 
 static int
@@ -1203,6 +1335,7 @@ test_fts_cascade(struct db *d, const struct fixture *fx)
 	    "the other user's entries stayed, searchable");
 	T_OK(q_int(d->db, "SELECT count(*) FROM pragma_foreign_key_check") ==
 	    0, "no dangling foreign keys");
+	counts_check(d, "after deleting a feed and a user");
 	{
 		char	 v[64];
 
@@ -1314,12 +1447,15 @@ main(void)
 	test_plans(&d, "empty");
 	memset(&fx, 0, sizeof(fx));
 	populate(&d, &fx);
+	counts_check(&d, "after inserts, reads and stars");
 	test_plans(&d, "3000 rows");
 	sqlite3_exec(d.db, "ANALYZE", NULL, NULL, NULL);
 	test_plans(&d, "3000 rows, analyzed");
 	test_lists(&d, &fx);
 	test_reads(&d, &fx);
 	test_writes(&d, &fx);
+	counts_check(&d, "after moves and a category deleted");
+	test_cjk(&d, &fx);
 	test_fts_cascade(&d, &fx);
 	db_close(&d);
 	test_random(path);

@@ -207,14 +207,19 @@ html_url(struct buf *b, const char *s, size_t n)
 	}
 	while (n > 0 && (unsigned char)s[n - 1] <= 0x20)
 		n--;
+	/* Checked as written: held until then in a bounded buffer. */
+	buf_hold(b);
 	len = b->len;
 	html_escape(b, s, n, 1);
-	if (!b->oom && b->len > len && url_is_safe(b->p + len, b->len - len))
+	if (!b->oom && b->len > len && url_is_safe(b->p + len, b->len - len)) {
+		buf_unhold(b);
 		return 0;
+	}
 	if (b->p != NULL && b->len >= len) {
 		b->len = len;
 		b->p[len] = '\0';
 	}
+	buf_unhold(b);
 	return -1;
 }
 

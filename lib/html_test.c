@@ -103,6 +103,7 @@ main(void)
 	int		 rc;
 
 	buf_init(&b);
+	T_ROWS();
 	for (i = 0; i < sizeof(text) / sizeof(text[0]); i++) {
 		buf_reset(&b);
 		buf_puts(&b, "");
@@ -111,6 +112,7 @@ main(void)
 		T_OK(utf8_valid(b.p, b.len) && strchr(b.p, '<') == NULL,
 		    "html_text row %zu is valid UTF-8 without <", i);
 	}
+	T_ROWS_END("html_text: %zu rows, valid UTF-8 without <", i);
 	buf_reset(&b);
 	html_text(&b, NULL, 5);
 	html_puts(&b, NULL);
@@ -123,6 +125,7 @@ main(void)
 	html_trusted(&b, "<b>x</b>", 8);
 	T_STR(b.p, "<b>x</b>", "html_trusted writes raw");
 
+	T_ROWS();
 	for (i = 0; i < sizeof(url) / sizeof(url[0]); i++) {
 		buf_reset(&b);
 		buf_puts(&b, "[");
@@ -137,15 +140,18 @@ main(void)
 			    url[i].want, b.p);
 		}
 	}
+	T_ROWS_END("html_url: %zu rows, refused or written", i);
 	buf_reset(&b);
 	T_OK(html_url(&b, NULL, 0) == -1 && b.len == 0, "html_url NULL");
 
+	T_ROWS();
 	for (i = 0; i < sizeof(arg) / sizeof(arg[0]); i++) {
 		buf_reset(&b);
 		buf_puts(&b, "");
 		url_arg(&b, arg[i].in, arg[i].n);
 		T_STR(b.p, arg[i].want, "url_arg row %zu", i);
 	}
+	T_ROWS_END("url_arg: %zu rows", i);
 	buf_release(&b);
 	return T_DONE();
 }

@@ -1,5 +1,4 @@
 /* json.c: a scoped, streaming JSON writer for API responses */
-#include <inttypes.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -9,6 +8,7 @@
 #include "utf8.h"
 
 #define REPL	"\xef\xbf\xbd"		/* U+FFFD */
+#define JSON_KEY_FAST	64		/* bytes of a key copied unescaped */
 
 #define ONES	0x0101010101010101ULL
 #define HIGHS	0x8080808080808080ULL
@@ -77,6 +77,8 @@ static int
 json_begin(struct json *j, const char *key)
 {
 	struct buf	*b = j->b;
+	char		*p;
+	size_t		 n;
 	int		 d = j->depth - 1;
 
 	if (j->err)
@@ -102,11 +104,29 @@ json_begin(struct json *j, const char *key)
 	}
 	if (j->count[d]++ > 0)
 		buf_putc(b, ',');
-	if (key != NULL) {
-		buf_putc(b, '"');
-		json_escape(b, key, strlen(key));
-		buf_add(b, "\":", 2);
+	if (key == NULL)
+		return 0;
+	/*
+	 * Keys are mostly short literals that need no escaping: copied
+	 * as they are checked, in one pass, with "\"" and "\":" around.
+	 */
+	if (buf_grow(b, JSON_KEY_FAST + 3) == 0) {
+		p = b->p + b->len + 1;
+		for (n = 0; n < JSON_KEY_FAST && key[n] != '\0' &&
+		    !json_special[(unsigned char)key[n]]; n++)
+			p[n] = key[n];
+		if (key[n] == '\0') {
+			p[-1] = '"';
+			p[n] = '"';
+			p[n + 1] = ':';
+			b->len += n + 3;
+			b->p[b->len] = '\0';
+			return 0;
+		}
 	}
+	buf_putc(b, '"');
+	json_escape(b, key, strlen(key));
+	buf_add(b, "\":", 2);
 	return 0;
 }
 
@@ -204,8 +224,43 @@ json_int(struct json *j, const char *key, int64_t v)
 {
 	if (json_begin(j, key) == -1)
 		return;
-	buf_printf(j->b, "%" PRId64, v);
+	buf_int(j->b, v);
 	json_end(j);
+}
+
+/*
+ * Write an integer as a JSON string ("42"), as Google Reader writes ids
+ * and times: member key, or an element with a NULL key.
+ */
+void
+json_int_str(struct json *j, const char *key, int64_t v)
+{
+	if (json_begin(j, key) == -1)
+		return;
+	buf_putc(j->b, '"');
+	buf_int(j->b, v);
+	buf_putc(j->b, '"');
+	json_end(j);
+}
+
+/*
+ * Write n bytes of whole members ("key":value pairs separated by
+ * commas) into the innermost open object, as they are: constant
+ * members written from a literal (JSON_MEMBERS), which must be valid
+ * JSON with keys not written otherwise.  Outside an object it sets err.
+ */
+void
+json_members(struct json *j, const char *s, size_t n)
+{
+	if (j->err)
+		return;
+	if (j->depth == 0 || j->kind[j->depth - 1] != '{') {
+		json_misuse(j, "members outside an object");
+		return;
+	}
+	if (j->count[j->depth - 1]++ > 0)
+		buf_putc(j->b, ',');
+	buf_add(j->b, s, n);
 }
 
 /* Write true when v is non-zero, else false. */

@@ -32,8 +32,13 @@ void	json_close_all(struct json *);
 void	json_str(struct json *, const char *, const char *);
 void	json_strn(struct json *, const char *, const char *, size_t);
 void	json_int(struct json *, const char *, int64_t);
+void	json_int_str(struct json *, const char *, int64_t);
 void	json_bool(struct json *, const char *, int);
 void	json_nil(struct json *, const char *);
+void	json_members(struct json *, const char *, size_t);
 void	json_escape(struct buf *, const char *, size_t);
+
+/* Constant members from a literal only: "\"a\":0,\"b\":\"\"". */
+#define JSON_MEMBERS(j, s)	json_members((j), "" s "", sizeof(s) - 1)
 
 #endif

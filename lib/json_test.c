@@ -46,7 +46,7 @@ static const struct {
 
 #define NESTED	"{\"api_version\":3,\"name\":\"a\\\"b\",\"none\":null," \
 	"\"t\":true,\"f\":false,\"n\":null," \
-	"\"neg\":-9223372036854775808,\"items\":[{\"id\":1," \
+	"\"neg\":-9223372036854775808,\"sid\":\"-42\",\"items\":[{\"id\":1," \
 	"\"t\":\"ab\\u0000c\"},{},[],2,\"x\",null],\"empty\":{}}"
 
 /*
@@ -89,6 +89,7 @@ main(void)
 	int		 k;
 
 	buf_init(&b);
+	T_ROWS();
 	for (i = 0; i < sizeof(esc) / sizeof(esc[0]); i++) {
 		buf_reset(&b);
 		buf_puts(&b, "");
@@ -97,6 +98,7 @@ main(void)
 		T_OK(body_ok(b.p, b.len), "json_escape row %zu is valid JSON",
 		    i);
 	}
+	T_ROWS_END("json_escape: %zu rows, each valid JSON", i);
 	buf_reset(&b);
 	json_escape(&b, NULL, 4);
 	T_OK(b.len == 0, "json_escape of NULL writes nothing");
@@ -111,6 +113,7 @@ main(void)
 	json_bool(&j, "f", 0);
 	json_nil(&j, "n");
 	json_int(&j, "neg", INT64_MIN);
+	json_int_str(&j, "sid", -42);
 	json_arr_open(&j, "items");
 	json_obj_open(&j, NULL);
 	json_int(&j, "id", 1);
@@ -140,6 +143,27 @@ main(void)
 	json_close_all(&j);
 	T_STR(b.p, "{\"a\":[{\"<\\/k\\\"\":\"v\"}]}", "close_all, key escaped");
 	T_OK(!j.err && j.depth == 0, "close_all with nothing open is no error");
+
+	/* Constant members: a comma before them when needed, not inside. */
+	buf_reset(&b);
+	json_init(&j, &b);
+	json_obj_open(&j, NULL);
+	JSON_MEMBERS(&j, "\"a\":\"\",\"b\":false");
+	json_int(&j, "c", 1);
+	JSON_MEMBERS(&j, "\"d\":0");
+	json_obj_open(&j, "e");
+	JSON_MEMBERS(&j, "\"f\":null");
+	json_close_all(&j);
+	T_STR(b.p, "{\"a\":\"\",\"b\":false,\"c\":1,\"d\":0,"
+	    "\"e\":{\"f\":null}}", "members from a literal");
+	T_OK(!j.err && j.depth == 0, "members: no error");
+	buf_reset(&b);
+	json_init(&j, &b);
+	json_arr_open(&j, NULL);
+	JSON_MEMBERS(&j, "\"a\":1");
+	json_close_all(&j);
+	T_OK(j.err && strcmp(b.p, "[") == 0, "members inside an array: err, "
+	    "nothing written");
 
 	/* Misuse: err set, nothing written from there on. */
 	buf_reset(&b);

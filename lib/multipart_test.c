@@ -221,22 +221,26 @@ main(void)
 	size_t			 i, len;
 	int			 r;
 
+	T_ROWS();
 	for (i = 0; boundaries[i].ctype != NULL; i++) {
 		r = multipart_boundary(boundaries[i].ctype, bnd, sizeof(bnd));
 		T_STR(r == 0 ? bnd : NULL, boundaries[i].want, "boundary of %s",
 		    boundaries[i].ctype);
 	}
+	T_ROWS_END("multipart_boundary: %zu Content-Types", i);
 	T_OK(multipart_boundary(NULL, bnd, sizeof(bnd)) == -1,
 	    "no Content-Type, no boundary");
 	T_OK(multipart_boundary("multipart/form-data; boundary=abcdef",
 	    bnd, 4) == -1, "a boundary longer than the room for it");
 
 	buf_init(&out);
+	T_ROWS();
 	for (i = 0; bodies[i].what != NULL; i++) {
 		len = bodies[i].len ? bodies[i].len : strlen(bodies[i].body);
 		describe(&out, bodies[i].ctype, bodies[i].body, len);
 		T_STR(out.p, bodies[i].want, "%s", bodies[i].what);
 	}
+	T_ROWS_END("multipart bodies: %zu cases", i);
 
 	r = many_parts(MULTIPART_PARTS_MAX, &out);
 	T_OK(r == 0, "%d parts are fine", MULTIPART_PARTS_MAX);

@@ -155,6 +155,7 @@ check_real(void)
 		printf("#   %s\n", err.p);
 	T_STR(o.title, "Subscriptions of Zoë & Sam", "real: head title");
 	T_OK(o.n == NREAL, "real: %zu feeds (got %zu)", NREAL, o.n);
+	T_ROWS();
 	for (i = 0; i < NREAL && i < o.n; i++) {
 		T_OK(item_eq(&o.items[i], &real_items[i]), "real: item %zu "
 		    "is \"%s\"", i, real_items[i].title);
@@ -164,6 +165,7 @@ check_real(void)
 			    o.items[i].html_url ? o.items[i].html_url : "-",
 			    o.items[i].category ? o.items[i].category : "-");
 	}
+	T_ROWS_END("real: each of the %zu items", i);
 	T_OK(o.duplicates == 2, "real: two duplicates");
 	if (o.duplicates == 2) {
 		T_STR(o.dups[0].title, "LWN again", "real: first repeat kept "
@@ -230,6 +232,7 @@ check_bad(void)
 	int		 rc;
 
 	buf_init(&err);
+	T_ROWS();
 	for (i = 0; i < sizeof(bad_files) / sizeof(bad_files[0]); i++) {
 		buf_init(&b);
 		snprintf(path, sizeof(path), DIR "%s", bad_files[i].file);
@@ -251,6 +254,8 @@ check_bad(void)
 			opml_release(&o);
 		buf_release(&b);
 	}
+	T_ROWS_END("%zu bad files: refused with their message, nothing kept",
+	    i);
 	buf_release(&err);
 }
 
@@ -263,6 +268,7 @@ check_inline(void)
 	int		 rc;
 
 	buf_init(&err);
+	T_ROWS();
 	for (i = 0; i < sizeof(inline_docs) / sizeof(inline_docs[0]); i++) {
 		buf_reset(&err);
 		len = strlen(inline_docs[i].text);
@@ -287,6 +293,7 @@ check_inline(void)
 		    "inline %zu: title", i);
 		opml_release(&o);
 	}
+	T_ROWS_END("%zu inline documents: parsed or refused as they should", i);
 
 	/* A NUL byte is not XML. */
 	{
@@ -520,6 +527,7 @@ check_clean(void)
 	size_t		 i;
 
 	buf_init(&b);
+	T_ROWS();
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		buf_reset(&b);
 		opml_clean_title(&b, rows[i].in);
@@ -530,6 +538,7 @@ check_clean(void)
 		T_STR(b.p ? b.p : "", rows[i].category, "clean category, "
 		    "row %zu", i);
 	}
+	T_ROWS_END("clean title and category: %zu rows", i);
 	buf_reset(&b);
 	opml_clean_category(&b, NULL);
 	opml_clean_title(&b, NULL);

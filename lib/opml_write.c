@@ -41,8 +41,11 @@ opml_clean_into(struct buf *b, const char *s, int url)
 {
 	const unsigned char	*p = (const unsigned char *)s;
 	unsigned char		 c;
-	size_t			 start = b->len;
+	size_t			 start;
 
+	/* Read back and trimmed: held in a bounded buffer. */
+	buf_hold(b);
+	start = b->len;
 	for (; *p != '\0'; p++) {
 		c = *p;
 		if (c == '\t' || c == '\n' || c == '\r') {
@@ -62,6 +65,7 @@ opml_clean_into(struct buf *b, const char *s, int url)
 	}
 	while (b->len > start && b->p[b->len - 1] == ' ')
 		b->p[--b->len] = '\0';
+	buf_unhold(b);
 }
 
 /*
@@ -88,10 +92,12 @@ opml_clean_category(struct buf *b, const char *s)
 {
 	struct buf	 t;
 	const char	*part;
-	size_t		 pos = 0, len, start = b->len;
+	size_t		 pos = 0, len, start;
 
 	if (s == NULL)
 		return;
+	buf_hold(b);
+	start = b->len;
 	buf_init(&t);
 	opml_clean_into(&t, s, 0);
 	if (t.oom)
@@ -102,6 +108,7 @@ opml_clean_category(struct buf *b, const char *s)
 		buf_add(b, part, len);
 	}
 	buf_release(&t);
+	buf_unhold(b);
 }
 
 /*

@@ -12,9 +12,9 @@ struct sanitizer *sanitizer_new(void);
 void	sanitizer_free(struct sanitizer *);
 int	sanitizer_html(struct sanitizer *, struct buf *, const char *, size_t,
 	    const char *);
+size_t	sanitizer_work(const struct sanitizer *);
 int	sanitize_html(struct buf *, const char *, size_t, const char *);
 void	sanitize_text(struct buf *, const char *, size_t);
 void	url_strip_tracking(struct buf *, const char *);
-int	sanitize_check(const char *, size_t, struct buf *);
 
 #endif

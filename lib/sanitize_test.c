@@ -7,6 +7,7 @@
 
 #include "buf.h"
 #include "sanitize.h"
+#include "sanitize_check.h"
 #include "test.h"
 #include "utf8.h"
 
@@ -65,6 +66,31 @@ find_missing(const char *s, const char *l, char *miss, size_t misssz)
 	return NULL;
 }
 
+/*
+ * With SANITIZE_INPUTS=DIR in the environment, every input run() sees
+ * is also written to DIR/NNNN.html: tests/t-sanitize.sh reads them
+ * again with other parsers.
+ */
+static void
+keep_input(const char *in, size_t n)
+{
+	static int	 seq;
+	const char	*dir;
+	char		 path[4096];
+	FILE		*f;
+
+	if ((dir = getenv("SANITIZE_INPUTS")) == NULL)
+		return;
+	snprintf(path, sizeof(path), "%s/%04d.html", dir, seq++);
+	if ((f = fopen(path, "wb")) == NULL) {
+		T_OK(0, "SANITIZE_INPUTS: cannot write %s", path);
+		return;
+	}
+	if (n > 0)
+		fwrite(in, 1, n, f);
+	fclose(f);
+}
+
 /* Sanitize in (n bytes) against base and check the output's properties. */
 static char *
 run(const char *in, size_t n, const char *base, const char *what)
@@ -72,6 +98,7 @@ run(const char *in, size_t n, const char *base, const char *what)
 	struct buf	 out, why;
 	int		 rc;
 
+	keep_input(in, n);
 	buf_init(&out);
 	buf_init(&why);
 	rc = sanitize_html(&out, in, n, base);
@@ -152,13 +179,17 @@ static const struct vec {
 	{ "<iframe srcdoc=\"<script>alert(1)</script>\"></iframe>", NULL,
 	    NULL },
 	{ "<iframe src=\"javascript:alert(1)\"></iframe>", NULL, NULL },
-	{ "<IFRAME SRC=\"javascript:alert('XSS');\">LEAK</IFRAME>", NULL,
-	    NULL },
-	{ "<iframe src=\"https://evil.example/\">LEAK</iframe>after",
-	    BAD "|evil|iframe", "after" },
+	/* A removed iframe, object or applet shows its fallback content. */
+	{ "<IFRAME SRC=\"javascript:alert('XSS');\">fallback</IFRAME>", NULL,
+	    "fallback" },
+	{ "<iframe src=\"https://evil.example/\">fall <b>back</b></iframe>"
+	    "after", BAD "|evil|iframe", "fall <b>back</b>after" },
 	{ "<form action=\"javascript:alert(1)\"><button formaction="
 	    "javascript:alert(1)>LEAK</button></form>", NULL, NULL },
-	{ "<object data=\"javascript:alert(1)\">LEAK</object>", NULL, NULL },
+	{ "<object data=\"javascript:alert(1)\"><param name=\"src\" value="
+	    "\"javascript:alert(1)\">fallback</object>", NULL, "fallback" },
+	{ "<applet code=\"x.class\"><p>Get Java</applet>after", NULL,
+	    "<p>Get Java</p>after" },
 	{ "<object data=\"data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2Ny"
 	    "aXB0Pg==\"></object>", NULL, NULL },
 	{ "<embed src=\"javascript:alert(1)\">", NULL, NULL },
@@ -224,8 +255,11 @@ static const struct vec {
 	{ "<img alt=\"x&quot; onerror=&quot;alert(1)\" src=\"a.png\">",
 	    "\" onerror|\"onerror", "alt=\"x&quot;" },
 	{ "<abbr title=\"javascript:alert(1)\">A</abbr>", NULL, "<abbr>A" },
-	{ "<xmp><script>alert(1)</script></xmp>", NULL, NULL },
-	{ "<plaintext><script>alert(1)</script>", NULL, NULL },
+	/* xmp and plaintext show their content as text, as browsers do. */
+	{ "<xmp><script>alert(1)</script></xmp>", "<script|<img",
+	    "<pre>&lt;script&gt;" },
+	{ "<plaintext><script>alert(1)</script>", "<script|<img",
+	    "<pre>&lt;script&gt;" },
 	{ "<template><img src=x onerror=alert(1)>LEAK</template>", NULL, NULL },
 	{ "<select><option><script>alert(1)</script>LEAK</option></select>",
 	    NULL, NULL },
@@ -241,6 +275,55 @@ static const struct vec {
 	{ "<p>\xef\xbf\xbe ok</p><p>\xff\xfe bad</p>", NULL, "ok|bad" },
 	{ "<p>a\x0b" "b\x0c" "c\x1b" "d</p>", NULL, "a" },
 	{ "<p>\xc2\x85" "c1</p>", BAD "|\xc2\x85", "c1" },
+	/* The tokenizer's states that decide where markup ends. */
+	{ "<!--x--!><img src=x onerror=alert(1)>", NULL, "<img src=" },
+	{ "<!--><img src=x onerror=alert(1)>-->", NULL, "<img src=" },
+	{ "<!---><script>alert(1)</script>", NULL, NULL },
+	{ "<!-- --!x --><script>alert(1)</script>", NULL, NULL },
+	/* A bogus comment ends at the first '>', as browsers read it. */
+	{ "<? <script>alert(1)</script> ?>", "<script", "alert(1) ?&gt;" },
+	{ "<!x <script>alert(1)</script>", "<script", "alert(1)" },
+	{ "</ x><script>alert(1)</script>", NULL, NULL },
+	{ "</3 <img src=x onerror=alert(1)>", NULL, NULL },
+	{ "<a href=\"https://ok.example/\" href=\"javascript:alert(1)\">x</a>",
+	    NULL, "href=\"https://ok.example/\"" },
+	{ "<a href=javascript:alert(1)//\"'>x</a>", NULL, "x" },
+	{ "<a href=x\"onmouseover=\"alert(1)>x</a>", "\" onmouseover|"
+	    "\"onmouseover", "x" },
+	{ "<img src=x/onerror=alert(1)>", " onerror|\"onerror",
+	    "src=\"https://ex.com/blog/x/onerror=alert(1)\"" },
+	{ "<img/src=x/onerror=alert(1)>", " onerror|\"onerror",
+	    "src=\"https://ex.com/blog/x/onerror=alert(1)\"" },
+	{ "<a href=\"&#106avascript&#58alert(1)\">x</a>", NULL, "x" },
+	{ "<a href=\"&#x6a&#x61&#x76&#x61&#x73&#x63&#x72&#x69&#x70&#x74&#x3a;"
+	    "alert(1)\">x</a>", NULL, "x" },
+	{ "<a href=\"javascript&NewLine;:alert(1)\">x</a>", NULL, "x" },
+	{ "<a href=\"jav&Tab;ascript:alert(1)\">x</a>", NULL, "x" },
+	{ "<noembed><img title=\"</noembed><img src=x onerror=alert(1)>\">",
+	    NULL, NULL },
+	{ "<noframes><img title=\"</noframes><img src=x onerror=alert(1)>\">",
+	    NULL, NULL },
+	{ "<textarea><img title=\"</textarea><img src=x onerror=alert(1)>\">",
+	    NULL, NULL },
+	{ "<title><img title=\"</title><img src=x onerror=alert(1)>\">", NULL,
+	    NULL },
+	{ "<style><img title=\"</style><img src=x onerror=alert(1)>\">", NULL,
+	    NULL },
+	{ "<xmp><img title=\"</xmp><img src=x onerror=alert(1)>\">", NULL,
+	    NULL },
+	{ "<iframe><img title=\"</iframe><img src=x onerror=alert(1)>\">",
+	    NULL, NULL },
+	{ "<svg><style><img src=x onerror=alert(1)></style></svg>", NULL,
+	    NULL },
+	{ "<math><mi><style><img src=x onerror=alert(1)>", NULL, NULL },
+	{ "<script><!--<script>alert(1)</script>LEAK--></script>after", NULL,
+	    "after" },
+	{ "<SCRIPT>alert(1)</SCRIPT >after<script>x</script\t>", NULL,
+	    "after" },
+	{ "<p id=x hidden>LEAK<p>LEAK</p></p>shown", NULL, "shown" },
+	{ "<foo hidden><foo>LEAK</foo>LEAK</foo>shown", NULL, "shown" },
+	{ "<a href=\"https://ok.example/&#x22;&#x3e;&#x3c;script&#x3e;\">x</a>",
+	    "<script|\"><", "x" },
 	{ "<iframe src=\"https://www.youtube.com.evil.example/embed/x\">"
 	    "</iframe><iframe src=\"https://www.youtube.com@evil.example/embed/"
 	    "x\"></iframe><iframe src=\"https://evil.example/?https://www."
@@ -269,7 +352,6 @@ test_vectors(void)
 			printf("#   in:  %s\n#   out: %s\n", v->in, out);
 		free(out);
 	}
-	T_OK(i >= 60, "%zu attack vectors", i);
 }
 
 /* A NUL inside a scheme, which a length-taking API must survive. */
@@ -282,8 +364,8 @@ test_nul(void)
 	char			*out, hit[64];
 
 	out = run(in, sizeof(in) - 1, BASE, "NUL bytes");
-	T_OK(find_any(out, BAD, hit, sizeof(hit)) == NULL,
-	    "NUL bytes: no script scheme");
+	T_OK(find_any(out, "javascript:|href=\"java", hit, sizeof(hit)) ==
+	    NULL, "NUL bytes: no script scheme");
 	T_OK(strstr(out, "tail") != NULL, "NUL bytes: dropped, text kept");
 	free(out);
 }
@@ -368,10 +450,13 @@ static const struct exact {
 	    "//u@ex.com/p\" rel=\"noopener noreferrer\" referrerpolicy=\""
 	    "no-referrer\">u</a><a href=\"https://ex.com/%25zz\" rel=\"noopener "
 	    "noreferrer\" referrerpolicy=\"no-referrer\">z</a>", BASE },
-	/* Input repair: controls, C1, U+FFFE, bad bytes (one U+FFFD each). */
+	/*
+	 * Input repair: controls, C1, U+FFFE, bad bytes (one U+FFFD per
+	 * maximal subpart, as the Encoding standard decodes).
+	 */
 	{ "a\x01" "b\x0c" "c\xc2\x85" "d\xef\xbf\xbe" "e\xff" "f\xe2\x82" "g\x7f"
 	    "h \xef\xbf\xbd \xc2\xa0",
-	    "ab cd\xef\xbf\xbd" "e\xef\xbf\xbd" "f\xef\xbf\xbd\xef\xbf\xbd"
+	    "ab cd\xef\xbf\xbd" "e\xef\xbf\xbd" "f\xef\xbf\xbd"
 	    "gh \xef\xbf\xbd \xc2\xa0", BASE },
 	{ "abcdefghijklmnopqrstuvw\x01xyz0123456789ABCDEFGHIJ\x7fKLMNOPQRSTUV"
 	    "\xc2\x85WXYZ abcdefg\x0chijklmno\xef\xbf\xbfp",
@@ -659,7 +744,11 @@ static const struct row {
 } texts[] = {
 	{ "Tom &amp; Jerry", "Tom & Jerry" },
 	{ "  a \n\t b  ", "a b" },
-	{ "a&nbsp;&nbsp;b\xc2\xa0\xe2\x80\x83" "c", "a b c" },
+	{ "a&nbsp;&nbsp;b\xc2\xa0\xe2\x80\x83" "c",
+	    "a\xc2\xa0\xc2\xa0" "b\xc2\xa0\xe2\x80\x83" "c" },
+	{ "a &#160; b&ensp;c&emsp;d&thinsp;e\xe2\x80\x89", "a \xc2\xa0 "
+	    "b\xe2\x80\x82" "c\xe2\x80\x83" "d\xe2\x80\x89" "e\xe2\x80\x89" },
+	{ " \t\r\n\f a \f b \n", "a b" },
 	{ "<b>bold</b> text", "bold text" },
 	{ "x<script>alert(1)</script>y", "xy" },
 	{ "x<SCRIPT type=\"a>b\">if (a</b) x()</script >y", "xy" },
@@ -817,6 +906,103 @@ test_reuse(void)
 	buf_release(&big);
 }
 
+/*
+ * Hostile shapes at n and 2n units: the sanitizer's work (bytes looked
+ * at, steps over its stack) must double, not quadruple, and stay within
+ * a bound per input byte; the output must pass the checker.  Work is
+ * counted, not timed.
+ */
+static void
+test_linear(void)
+{
+	static const struct shape {
+		const char	*what;
+		const char	*head;	/* once */
+		const char	*unit;	/* n times */
+		const char	*tail;	/* once */
+	} shapes[] = {
+		{ "attributes on one element", "<img", " a=b", " src=x.png>" },
+		{ "duplicate attributes", "<img", " src=x.png", ">" },
+		{ "nesting", "", "<div><b>", "x" },
+		{ "entities", "<p>", "&amp;&hellip;&#128512;&notit", "" },
+		{ "end tags against a deep stack", "<ul><i><td>"
+		    "<b><b><b><b><b><b><b><b><b><b><b><b><b><b><b><b>",
+		    "</i>", "" },
+		{ "list items past the depth cap", "<ul>", "<b><li>", "" },
+		{ "unclosed iframes", "", "<iframe>x", "" },
+		{ "unclosed noscript", "", "<noscript><img src=a>", "" },
+		{ "comments", "", "<!--", "" },
+		{ "quotes", "<p title='", "<a \"", "" },
+		{ "script escapes", "<script>", "<!--<script>", "" },
+		{ "lazy paragraphs", "<div>", "<object>x</object><section>",
+		    "" },
+		{ "media waiting for a source", "", "<video> ", "" },
+	};
+	struct sanitizer	*z;
+	struct buf		 in, out, why;
+	size_t			 i, k, n, w[2], len[2];
+
+	buf_init(&in);
+	buf_init(&out);
+	buf_init(&why);
+	if ((z = sanitizer_new()) == NULL)
+		return;
+	for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		for (k = 0; k < 2; k++) {
+			buf_reset(&in);
+			buf_reset(&out);
+			buf_puts(&in, shapes[i].head);
+			for (n = 0; n < (k + 1) * 20000; n++)
+				buf_puts(&in, shapes[i].unit);
+			buf_puts(&in, shapes[i].tail);
+			sanitizer_html(z, &out, in.p, in.len, BASE);
+			w[k] = sanitizer_work(z);
+			len[k] = in.len;
+		}
+		T_OK(w[1] <= w[0] * 22 / 10 && w[0] <= 300 * len[0],
+		    "%s: work %zu for %zu bytes, %zu for %zu", shapes[i].what,
+		    w[0], len[0], w[1], len[1]);
+		buf_add(&out, "", 0);
+		T_OK(sanitize_check(out.p, out.len, &why) == 0,
+		    "%s: the output passes the checker%s%s", shapes[i].what,
+		    why.len ? ": " : "", why.len ? why.p : "");
+	}
+	/* The issue's case: 200,000 attributes took minutes in libxml2. */
+	buf_reset(&in);
+	BUF_LIT(&in, "<img");
+	for (n = 0; n < 200000; n++)
+		buf_printf(&in, " a%zu=\"%zu\"", n, n);
+	BUF_LIT(&in, " src=\"x.png\">after");
+	buf_reset(&out);
+	sanitizer_html(z, &out, in.p, in.len, BASE);
+	T_OK(sanitizer_work(z) <= 4 * in.len && strstr(out.p, "after") != NULL,
+	    "200,000 attributes: work %zu for %zu bytes", sanitizer_work(z),
+	    in.len);
+	/* Short URLs against a long base: the output is bounded. */
+	buf_reset(&in);
+	buf_reset(&why);
+	BUF_LIT(&why, "https://ex.com/");
+	for (n = 0; n < 2000; n++)
+		buf_putc(&why, 'x');
+	BUF_LIT(&why, "/post.html");
+	for (n = 0; n < 50000; n++)
+		BUF_LIT(&in, "<img src=a>");
+	buf_reset(&out);
+	sanitizer_html(z, &out, in.p, in.len, why.p);
+	T_OK(out.len <= 16 * in.len + 65536 + 4096 && out.len > 8 * in.len,
+	    "50,000 images against a 2 KB base: %zu bytes out of %zu",
+	    out.len, in.len);
+	buf_add(&out, "", 0);
+	buf_reset(&why);
+	T_OK(sanitize_check(out.p, out.len, &why) == 0,
+	    "the cut output passes the checker%s%s", why.len ? ": " : "",
+	    why.len ? why.p : "");
+	sanitizer_free(z);
+	buf_release(&in);
+	buf_release(&out);
+	buf_release(&why);
+}
+
 int
 main(void)
 {
@@ -830,5 +1016,6 @@ main(void)
 	test_text();
 	test_urls();
 	test_reuse();
+	test_linear();
 	return T_DONE();
 }

@@ -138,6 +138,16 @@ stats_open(const char *path)
 		close(fd);
 		return NULL;
 	}
+#ifdef __linux__
+	/*
+	 * Blocks for every page now, while there is room: a store into a
+	 * hole of a mapped file on a full disk is a SIGBUS, and a full
+	 * disk is one of the things this file reports.
+	 */
+	if ((errno = posix_fallocate(fd, 0, (off_t)sizeof(*s))) != 0)
+		log_debug("stats file %s: fallocate: %s", path,
+		    strerror(errno));
+#endif
 	s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
 	if (s == MAP_FAILED) {

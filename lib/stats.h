@@ -52,10 +52,13 @@ struct stats_fetch {
 	int64_t		 entries_updated;
 	int64_t		 bytes;		/* received, decoded */
 	int64_t		 passes;	/* counted since the file was made */
+	int64_t		 fault;		/* the storage failed the last pass:
+					   DB_FAULT_* (0: it did not) */
+	int64_t		 fault_at;	/* when, UNIX time */
 };
 
 #define STATS_MAGIC	0x68727473	/* "strh" */
-#define STATS_VERSION	1
+#define STATS_VERSION	2
 
 struct stats_file {
 	uint32_t	 magic;

@@ -21,7 +21,7 @@
 	"feed.last_success_at, feed.last_status, feed.error_count, "	\
 	"feed.error_since, feed.last_error, feed.redirect_url, "		\
 	"feed.redirect_count, feed.username, feed.password, "		\
-	"feed.created_at, feed.parsed_at, "				\
+	"feed.created_at, feed.parsed_at, feed.icon_checked_at, "	\
 	"(SELECT refresh_interval FROM user WHERE user.id = feed.user_id)"
 
 /* What a feed is called: the user's title, the document's, its URL. */
@@ -121,12 +121,21 @@
 	"feed.category_id, (SELECT title FROM category"			\
 	" WHERE category.id = feed.category_id), feed.icon_id"
 
+/*
+ * Whether the entry has enclosures: an index search inside the list's
+ * statement, so that a list asks for enclosures only of the entries
+ * that have some, not once an entry.
+ */
+#define ENTRY_ENCLOSED							\
+	"EXISTS (SELECT 1 FROM enclosure WHERE enclosure.entry_id = entry.id)"
+
 /* An entry as the Miniflux API shows it: enum mf_col. */
 #define MF_ENTRY_COLS							\
 	"entry.id, entry.user_id, entry.feed_id, entry.is_read, "	\
 	"entry.is_starred, entry.hash, entry.title, entry.url, "		\
 	"entry.published_at, entry.created_at, entry.changed_at, "	\
-	"entry.author, entry.content, " ENTRY_TAGS ", " MF_FEED_COLS
+	"entry.author, entry.content, " ENTRY_ENCLOSED ", " ENTRY_TAGS ", "	\
+	MF_FEED_COLS
 
 /*
  * The Miniflux entry filters, each optional: ?2 feed id, ?3 category
@@ -148,6 +157,46 @@
 /* A category's entries: ?3, 0 for the uncategorised. */
 #define MF_CAT		" AND entry.category_id IS nullif(?3, 0)"
 
+/*
+ * A search's matches, as sets of ids the walk of an index of entry
+ * probes (each set is made once, in a temporary b-tree): the word index
+ * matching the FTS5 query w, entry_cjk matching the FTS5 query c (the
+ * CJK terms of 3 characters or more), and entry_cjk rows whose body
+ * holds every string of the JSON array s (the shorter CJK terms, which
+ * a trigram cannot find: those rows are read).  Each NULL: no such
+ * terms.  page_search.c makes the three from what was typed.
+ */
+#define SEARCH_SHORT(s)							\
+	"NOT EXISTS (SELECT 1 FROM json_each(" s ")"			\
+	" WHERE instr(entry_cjk.body, json_each.value) = 0)"
+#define SEARCH_IN(w, c, s)						\
+	" AND (" w " IS NULL OR entry.id IN (SELECT rowid FROM entry_fts"	\
+	"  WHERE entry_fts MATCH " w "))"					\
+	" AND (" c " IS NULL OR entry.id IN (SELECT rowid FROM entry_cjk"	\
+	"  WHERE entry_cjk MATCH " c "))"					\
+	" AND (" s " IS NULL OR entry.id IN (SELECT rowid FROM entry_cjk"	\
+	"  WHERE " SEARCH_SHORT(s) "))"
+
+/*
+ * The same matches, as ids the walk goes through in order (entry NOT
+ * INDEXED: by id, whatever the statistics say): the set of the first
+ * kind the search has, then the others' sets probed.  An order by id
+ * is then no sort, and the work grows with the matches, not with the
+ * user's entries.  At least one of w, c and s is not NULL.
+ */
+#define SEARCH_BY_ID(w, c, s)						\
+	" AND entry.id IN (SELECT rowid FROM entry_fts WHERE " w		\
+	"  IS NOT NULL AND entry_fts MATCH " w				\
+	"  UNION ALL SELECT rowid FROM entry_cjk WHERE " w " IS NULL"	\
+	"  AND " c " IS NOT NULL AND entry_cjk MATCH " c			\
+	"  UNION ALL SELECT rowid FROM entry_cjk WHERE " w " IS NULL"	\
+	"  AND " c " IS NULL AND " s " IS NOT NULL AND " SEARCH_SHORT(s) ")" \
+	" AND (" w " IS NULL OR " c " IS NULL OR entry.id IN"		\
+	"  (SELECT rowid FROM entry_cjk WHERE entry_cjk MATCH " c "))"	\
+	" AND (" s " IS NULL OR (" w " IS NULL AND " c " IS NULL) OR"	\
+	"  entry.id IN (SELECT rowid FROM entry_cjk"			\
+	"  WHERE " SEARCH_SHORT(s) "))"
+
 /* The lists: ?12 rows at most, past the first ?13. */
 #define MF_LIST								\
 	"SELECT " MF_ENTRY_COLS ENTRY_FROM " WHERE entry.user_id = ?1"
@@ -157,10 +206,10 @@
 #define MF_PUB_ASC							\
 	MF_FILTER " ORDER BY entry.published_at, entry.id" MF_PAGE
 #define MF_SEARCH							\
-	"SELECT " MF_ENTRY_COLS " FROM entry_fts"			\
-	" CROSS JOIN entry ON entry.id = entry_fts.rowid"		\
+	"SELECT " MF_ENTRY_COLS " FROM entry NOT INDEXED"		\
 	" CROSS JOIN feed ON feed.id = entry.feed_id"			\
-	" WHERE entry_fts MATCH ?14 AND entry.user_id = ?1" MF_FILTER
+	" WHERE entry.user_id = ?1" SEARCH_BY_ID("?14", "?15", "?16")	\
+	MF_FILTER
 #define MF_COUNT	"SELECT count(*) FROM entry WHERE entry.user_id = ?1"
 
 /*
@@ -296,13 +345,24 @@ static const char *const stmt_sql[STMT__MAX] = {
 	/* ?1 user id, ?2 category id.  Its feeds become uncategorised. */
 	[STMT_CATEGORY_DELETE] =
 	    "DELETE FROM category WHERE id = ?2 AND user_id = ?1",
-	/* ?1 user id.  Columns: enum category_list_col; by title. */
+	/*
+	 * ?1 user id.  Columns: enum category_list_col; by title, each
+	 * category's counts one range of feed_count.  Titles are unique
+	 * per user: the grouping is the walk's own order.
+	 */
 	[STMT_CATEGORY_LIST] =
-	    "SELECT id, title,"
-	    " (SELECT count(*) FROM feed WHERE feed.category_id = category.id),"
-	    " (SELECT count(*) FROM entry WHERE entry.user_id = ?1"
-	    "  AND entry.category_id = category.id AND entry.is_read = 0)"
-	    " FROM category WHERE user_id = ?1 ORDER BY title",
+	    "SELECT category.id, category.title, count(feed_count.feed_id),"
+	    " coalesce(sum(feed_count.unread), 0) FROM category"
+	    " LEFT JOIN feed_count ON feed_count.user_id = ?1"
+	    " AND feed_count.category_id = category.id"
+	    " WHERE category.user_id = ?1"
+	    " GROUP BY category.title ORDER BY category.title",
+	/*
+	 * ?1 user id.  Columns: enum category_col; by title (the apps'
+	 * folder lists, which need no counts).
+	 */
+	[STMT_CATEGORY_TITLES] =
+	    "SELECT id, title FROM category WHERE user_id = ?1 ORDER BY title",
 	/*
 	 * ?1 user id, ?2 title, any ASCII case.  Columns: enum
 	 * category_col.
@@ -370,6 +430,15 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " WHERE disabled = 0 AND next_check_at <= ?1"
 	    " AND (?3 IS NULL OR user_id = ?3)"
 	    " ORDER BY next_check_at LIMIT ?2",
+	/*
+	 * ?1 now.  The enabled feeds due by now that were never checked
+	 * (new subscriptions), however many: a pass takes them all, its
+	 * fetch_batch aside.  Columns: enum feed_col.
+	 */
+	[STMT_FEED_DUE_NEW] =
+	    "SELECT " FEED_COLS " FROM feed"
+	    " WHERE disabled = 0 AND next_check_at <= ?1"
+	    " AND checked_at IS NULL ORDER BY id",
 	/* Every enabled feed (hearth-fetch --all).  Columns: enum feed_col. */
 	[STMT_FEED_ALL] =
 	    "SELECT " FEED_COLS " FROM feed WHERE disabled = 0"
@@ -433,6 +502,50 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_FEED_RECENT_COUNT] =
 	    "SELECT count(*) FROM entry WHERE feed_id = ?1"
 	    " AND published_at >= ?2",
+	/*
+	 * The site's icon looked for: ?1 feed id, ?2 the icon found, or
+	 * NULL to keep the one it has, ?3 now.
+	 */
+	[STMT_FEED_SET_ICON] =
+	    "UPDATE feed SET icon_id = coalesce(?2, icon_id),"
+	    " icon_checked_at = ?3 WHERE id = ?1",
+
+	/* ?1 icon id.  Columns: enum icon_check_col. */
+	[STMT_ICON_GET] =
+	    "SELECT url, etag, last_modified FROM icon WHERE id = ?1",
+	/*
+	 * An icon fetched: ?1 SHA-256 hex of ?5 the bytes, ?2 their MIME
+	 * type, ?3 the URL they came from, ?4 now, ?6 ETag and ?7
+	 * Last-Modified (or NULLs).  The same bytes stored already keep
+	 * their row (and token); a new row gets a random token.
+	 * Column: its id (enum one_col).
+	 */
+	[STMT_ICON_PUT] =
+	    "INSERT INTO icon (hash, mime_type, url, fetched_at, data, etag,"
+	    " last_modified, token)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, lower(hex(randomblob(16))))"
+	    " ON CONFLICT (hash) DO UPDATE SET url = excluded.url,"
+	    " fetched_at = excluded.fetched_at, etag = excluded.etag,"
+	    " last_modified = excluded.last_modified RETURNING id",
+	/*
+	 * An icon found unchanged (304): ?1 icon id, ?2 now, ?3 ETag and
+	 * ?4 Last-Modified sent with it (NULL keeps the stored one).
+	 */
+	[STMT_ICON_TOUCH] =
+	    "UPDATE icon SET fetched_at = ?2, etag = coalesce(?3, etag),"
+	    " last_modified = coalesce(?4, last_modified) WHERE id = ?1",
+	/* The icons no feed shows any more. */
+	[STMT_ICON_PRUNE] =
+	    "DELETE FROM icon WHERE NOT EXISTS"
+	    " (SELECT 1 FROM feed WHERE feed.icon_id = icon.id)",
+	/*
+	 * ?1 icon id, ?2 its token: an icon for anyone who has its URL
+	 * (reader apps load iconUrl without credentials).  Columns: enum
+	 * icon_col.
+	 */
+	[STMT_ICON_GET_TOKEN] =
+	    "SELECT id, mime_type, data FROM icon"
+	    " WHERE id = ?1 AND token = ?2",
 
 	/*
 	 * ?1 feed id, ?2 hash, ?3 published_at, ?4 now, ?5 guid, ?6 URL,
@@ -555,22 +668,25 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " WHERE feed_id = ?1 AND hash = ?2",
 
 	/*
-	 * A request for a fetch pass: ?1 user id or NULL, ?2 feed id or
-	 * NULL (every due feed of ?1, or of everyone), ?3 now.
+	 * A request for a fetch: ?1 user id or NULL, ?2 feed id or NULL
+	 * (every due feed of ?1, or of everyone), ?3 now.  Bind ?1 NULL
+	 * with a feed.  One waiting already for the same feed or user
+	 * makes this one nothing (fetch_request_one).
 	 */
 	[STMT_FETCH_REQUEST_INSERT] =
 	    "INSERT INTO fetch_request (user_id, feed_id, requested_at)"
-	    " VALUES (?1, ?2, ?3)",
+	    " VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
 	/* A request for every enabled feed, one row each: ?1 now. */
 	[STMT_FETCH_REQUEST_INSERT_ALL] =
 	    "INSERT INTO fetch_request (user_id, feed_id, requested_at)"
-	    " SELECT user_id, id, ?1 FROM feed WHERE disabled = 0",
-	/* The queue, oldest first.  Columns: enum fetch_request_col. */
+	    " SELECT NULL, id, ?1 FROM feed WHERE disabled = 0"
+	    " ON CONFLICT DO NOTHING",
+	/*
+	 * Take the queue: every request, deleted as it is read.  Columns:
+	 * enum fetch_request_col.
+	 */
 	[STMT_FETCH_REQUEST_TAKE] =
-	    "SELECT id, user_id, feed_id FROM fetch_request ORDER BY id",
-	/* ?1 the greatest id taken: the requests served. */
-	[STMT_FETCH_REQUEST_DELETE] =
-	    "DELETE FROM fetch_request WHERE id <= ?1",
+	    "DELETE FROM fetch_request RETURNING user_id, feed_id",
 	/* Column: 1 if a request waits, else 0. */
 	[STMT_FETCH_REQUEST_PENDING] =
 	    "SELECT EXISTS (SELECT 1 FROM fetch_request)",
@@ -841,23 +957,54 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    "UPDATE user SET page_size = ?2, sort_order = ?3, theme = ?4,"
 	    " refresh_interval = ?5 WHERE id = ?1",
 	/*
-	 * Search: ?1 user id, ?2 an FTS5 query, ?3 entries with a smaller
-	 * id only (INT64_MAX for the first page), ?4 at most this many.
-	 * Newest stored first: FTS5 walks its rowids backwards, no sort.
-	 * Columns: enum search_col, the title and a snippet of the text
-	 * last, each match between the bytes 0x01 and 0x02 (raw text, to
-	 * be escaped: the markers are not markup).
+	 * Search, newest published first, as the lists: ?1 user id, rows
+	 * strictly past (published_at, id) = (?2, ?3), the search ?4 to ?6
+	 * (SEARCH_IN), ?7 at most this many.  The user's entries are walked
+	 * newest first, each id looked up in the sets of matches: bounded
+	 * by the user's entries and the matches, whatever was typed.
+	 * Columns: enum web_search_col.
 	 */
 	[STMT_WEB_SEARCH] =
+	    "SELECT entry.id, entry.published_at FROM entry"
+	    " INDEXED BY entry_published"
+	    " WHERE entry.user_id = ?1 AND (entry.published_at, entry.id) <"
+	    " (?2, ?3)" SEARCH_IN("?4", "?5", "?6")
+	    " ORDER BY entry.published_at DESC, entry.id DESC LIMIT ?7",
+	/*
+	 * The rows of the results: ?1 user id, ?2 an FTS5 query of the
+	 * word index that every entry of ?3 matches (some of the search's
+	 * words: those marked), ?3 a JSON array of the entries
+	 * STMT_WEB_SEARCH gave.
+	 * The matches are read once more, not searched by id (a prefix
+	 * without its index would be merged again for each); newest
+	 * published first.  Columns: enum search_col, the title and a
+	 * snippet of the text with each match between the bytes 0x01 and
+	 * 0x02 (raw text, to be escaped: the markers are not markup).
+	 */
+	[STMT_WEB_SEARCH_ROWS] =
 	    "SELECT entry.id, entry.feed_id, " FEED_DISPLAY_TITLE ","
 	    " entry.url, entry.published_at, entry.is_read, entry.is_starred,"
 	    " feed.icon_id, highlight(entry_fts, 0, char(1), char(2)),"
 	    " snippet(entry_fts, 1, char(1), char(2), '\xe2\x80\xa6', 24)"
 	    " FROM entry_fts CROSS JOIN entry ON entry.id = entry_fts.rowid"
 	    " CROSS JOIN feed ON feed.id = entry.feed_id"
-	    " WHERE entry_fts MATCH ?2 AND entry_fts.rowid < ?3"
+	    " WHERE entry_fts MATCH ?2"
+	    " AND +entry_fts.rowid IN (SELECT value FROM json_each(?3))"
 	    " AND entry.user_id = ?1"
-	    " ORDER BY entry_fts.rowid DESC LIMIT ?4",
+	    " ORDER BY entry.published_at DESC, entry.id DESC",
+	/*
+	 * The same rows for a search of CJK terms alone, which
+	 * page_search.c marks itself: ?1 user id, ?2 a JSON array of
+	 * entry ids, in its order.  Columns: enum search_col, the title
+	 * and the plain text.
+	 */
+	[STMT_WEB_SEARCH_PLAIN] =
+	    "SELECT entry.id, entry.feed_id, " FEED_DISPLAY_TITLE ","
+	    " entry.url, entry.published_at, entry.is_read, entry.is_starred,"
+	    " feed.icon_id, entry.title, entry.content_text"
+	    " FROM json_each(?2) AS j CROSS JOIN entry ON entry.id = j.value"
+	    " CROSS JOIN feed ON feed.id = entry.feed_id"
+	    " WHERE entry.user_id = ?1",
 	/*
 	 * The digest: ?1 user id, entries stored after ?2, ?3 at most
 	 * this many of each feed.  Feeds by title, each feed's entries
@@ -937,12 +1084,13 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " AND kind = 'api'",
 	/*
 	 * A reader-app token: ?1 user id, ?2 kind ('api', 'greader'), ?3
-	 * SHA-256 hex of the token, ?4 label, ?5 now.
+	 * SHA-256 hex of the token, ?4 label, ?5 now, ?6 when it expires
+	 * (NULL, or unbound: never).
 	 */
 	[STMT_API_TOKEN_INSERT] =
 	    "INSERT INTO api_token (user_id, kind, token_hash, label,"
-	    " created_at, read_only) VALUES (?1, ?2, ?3, ?4, ?5,"
-	    " coalesce(?6, 0))",
+	    " created_at, expires_at, read_only)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, coalesce(?7, 0))",
 	/*
 	 * ?1 SHA-256 hex of a token, ?2 its kind, ?3 now: a token not
 	 * expired, of a user whose APIs are on.  Columns: enum token_col.
@@ -955,9 +1103,10 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " WHERE api_token.token_hash = ?1 AND api_token.kind = ?2"
 	    " AND (api_token.expires_at IS NULL OR api_token.expires_at > ?3)"
 	    " AND user.api_password_hash IS NOT NULL",
-	/* ?1 token id, ?2 now. */
+	/* ?1 token id, ?2 now, ?3 its new expiry (NULL: never). */
 	[STMT_API_TOKEN_TOUCH] =
-	    "UPDATE api_token SET last_used_at = ?2 WHERE id = ?1",
+	    "UPDATE api_token SET last_used_at = ?2, expires_at = ?3"
+	    " WHERE id = ?1",
 	/*
 	 * ?1 user id, ?2 kind, ?3 the label of the user's current API
 	 * password: the tokens of an older password go, and all but the ?4
@@ -994,40 +1143,42 @@ static const char *const stmt_sql[STMT__MAX] = {
 	/*
 	 * ?1 user id, ?2 a JSON array of entry ids: the user's entries, in
 	 * the array's order.  Columns: enum entry_col, then enum
-	 * gr_item_col's site URL, category title and labels.
+	 * gr_item_col's site URL, category title, whether the entry has
+	 * enclosures (ENTRY_ENCLOSED) and its labels.
 	 */
 	[STMT_GREADER_ITEMS] =
 	    "SELECT " ENTRY_FULL_COLS ", feed.site_url, category.title, "
-	    ENTRY_TAGS
+	    ENTRY_ENCLOSED ", " ENTRY_TAGS
 	    " FROM json_each(?2) AS j CROSS JOIN entry ON entry.id = j.value"
 	    " CROSS JOIN feed ON feed.id = entry.feed_id"
 	    " LEFT JOIN category ON category.id = feed.category_id"
 	    " WHERE entry.user_id = ?1",
-	/* ?1 user id.  Columns: enum gr_sub_col; by display title. */
+	/*
+	 * ?1 user id.  Columns: enum gr_sub_col (the icon's id and token
+	 * NULL when the feed has none); by id, the table read in its order
+	 * (apps sort them themselves: a sort of every feed's row cost more
+	 * than the rest of the answer, and a walk of an index a search of
+	 * the table for each feed).
+	 */
 	[STMT_GREADER_SUBS] =
 	    "SELECT feed.id, " FEED_DISPLAY_TITLE ", feed.url, feed.site_url,"
-	    " category.title, feed.created_at FROM feed"
+	    " category.title, feed.created_at, feed.icon_id,"
+	    " (SELECT token FROM icon WHERE icon.id = feed.icon_id)"
+	    " FROM feed NOT INDEXED"
 	    " LEFT JOIN category ON category.id = feed.category_id"
-	    " WHERE feed.user_id = ?1"
-	    " ORDER BY " FEED_DISPLAY_TITLE " COLLATE NOCASE, feed.id",
-	/* ?1 user id.  Column: a category's title; by title. */
-	[STMT_GREADER_LABELS] =
-	    "SELECT title FROM category WHERE user_id = ?1 ORDER BY title",
+	    " WHERE feed.user_id = ?1 ORDER BY feed.id",
 	/*
-	 * ?1 user id.  Columns: enum gr_unread_col, by feed; feeds with
-	 * none left out.
+	 * ?1 user id.  Columns: enum gr_unread_col; feeds without unread
+	 * entries left out, by category then feed.  Read from feed_count,
+	 * never counted.
 	 */
 	[STMT_GREADER_UNREAD_FEEDS] =
-	    "SELECT feed_id, count(*), max(created_at) FROM entry"
-	    " WHERE user_id = ?1 AND is_read = 0 GROUP BY feed_id",
-	/* ?1 user id.  As above, by category title. */
-	[STMT_GREADER_UNREAD_LABELS] =
-	    "SELECT category.title, count(*), max(entry.created_at)"
-	    " FROM entry INDEXED BY entry_unread_category"
-	    " CROSS JOIN category ON category.id = entry.category_id"
-	    " WHERE entry.user_id = ?1 AND entry.is_read = 0"
-	    " GROUP BY entry.category_id",
-	/* ?1 user id.  As above, by label name. */
+	    "SELECT category_id, feed_id, unread, newest FROM feed_count"
+	    " WHERE user_id = ?1 AND unread > 0",
+	/*
+	 * ?1 user id.  Columns: enum gr_tag_col: each label on entries
+	 * with its unread entries.
+	 */
 	[STMT_GREADER_UNREAD_TAGS] =
 	    "SELECT label.name, count(*), max(entry.created_at) FROM label"
 	    " CROSS JOIN entry_label ON entry_label.label_id = label.id"
@@ -1049,7 +1200,10 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " AND (?7 IS NULL OR id IN (SELECT entry_id FROM entry_label"
 	    "  WHERE label_id = ?7))",
 
-	/* ?1 user id.  Column: the last successful check of a feed, or 0. */
+	/*
+	 * ?1 user id.  Column: the last successful check of a feed, or 0;
+	 * one search of feed_success.
+	 */
 	[STMT_FEVER_REFRESHED] =
 	    "SELECT coalesce(max(last_success_at), 0) FROM feed"
 	    " WHERE user_id = ?1",
@@ -1058,12 +1212,13 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    "SELECT id, icon_id, " FEED_DISPLAY_TITLE ", url, site_url,"
 	    " checked_at FROM feed WHERE user_id = ?1 ORDER BY id",
 	/*
-	 * ?1 user id.  Columns: enum fever_group_col; by group, the
-	 * uncategorised feeds in FEVER_NO_GROUP.
+	 * ?1 user id.  Columns: enum fever_group_col; by category, from
+	 * feed_count's key alone, the uncategorised feeds (category 0,
+	 * first) in FEVER_NO_GROUP.
 	 */
 	[STMT_FEVER_FEEDS_GROUPS] =
-	    "SELECT coalesce(category_id, " FEVER_NO_GROUP ") AS g, id"
-	    " FROM feed WHERE user_id = ?1 ORDER BY g, id",
+	    "SELECT CASE category_id WHEN 0 THEN " FEVER_NO_GROUP
+	    " ELSE category_id END, feed_id FROM feed_count WHERE user_id = ?1",
 	/*
 	 * ?1 user id: the icons of the user's feeds.  Columns: enum
 	 * icon_col.
@@ -1088,9 +1243,10 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    "SELECT " FEVER_ITEM_COLS
 	    " FROM json_each(?2) AS j CROSS JOIN entry ON entry.id = j.value"
 	    " WHERE entry.user_id = ?1",
-	/* ?1 user id.  Column: the user's entries. */
+	/* ?1 user id.  Column: the user's entries (feed_count's sum). */
 	[STMT_FEVER_TOTAL] =
-	    "SELECT count(*) FROM entry WHERE user_id = ?1",
+	    "SELECT coalesce(sum(entries), 0) FROM feed_count"
+	    " WHERE user_id = ?1",
 	/* ?1 user id.  Column: the id of every unread (starred) entry. */
 	[STMT_FEVER_UNREAD_IDS] =
 	    "SELECT id FROM entry WHERE user_id = ?1 AND is_read = 0",
@@ -1115,23 +1271,21 @@ static const char *const stmt_sql[STMT__MAX] = {
 
 	/*
 	 * ?1 user id, ?2 a feed id and ?3 a category id (0: none; NULL:
-	 * any).  Columns: enum mf_feed_col.
+	 * any).  Columns: enum mf_feed_col; by URL, the order of the index
+	 * (no sort of every feed's row).
 	 */
 	[STMT_MF_FEEDS] =
 	    "SELECT " MF_FEED_COLS " FROM feed WHERE feed.user_id = ?1"
 	    " AND (?2 IS NULL OR feed.id = ?2)"
 	    " AND (?3 IS NULL OR feed.category_id IS nullif(?3, 0))"
-	    " ORDER BY " FEED_DISPLAY_TITLE " COLLATE NOCASE, feed.id",
+	    " ORDER BY feed.user_id, feed.url",
 	/*
-	 * ?1 user id.  Columns: enum mf_counter_col, each count from an
-	 * index alone.
+	 * ?1 user id.  Columns: enum mf_counter_col, by category then id;
+	 * from feed_count, never counted.
 	 */
 	[STMT_MF_COUNTERS] =
-	    "SELECT feed.id,"
-	    " (SELECT count(*) FROM entry WHERE entry.feed_id = feed.id),"
-	    " (SELECT count(*) FROM entry WHERE entry.user_id = ?1"
-	    "  AND entry.feed_id = feed.id AND entry.is_read = 0)"
-	    " FROM feed WHERE feed.user_id = ?1 ORDER BY feed.id",
+	    "SELECT feed_id, entries, unread FROM feed_count"
+	    " WHERE user_id = ?1",
 	/* ?1 user id, ?2 feed id.  Columns: enum icon_col. */
 	[STMT_MF_ICON] =
 	    "SELECT icon.id, icon.mime_type, icon.data"
@@ -1155,8 +1309,9 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 * ?12 rows at most, after the first ?13.  Each walks the index of
 	 * its kind (all, unread, starred) and scope (the user, feed ?2,
 	 * category ?3) in published order; _ID in id order, the user's
-	 * entries; _SEARCH the FTS5 query ?14 in id order.  Newest (or
-	 * greatest id) first; _ASC oldest first.  Columns: enum mf_col.
+	 * entries; _SEARCH the search ?14 to ?16 (SEARCH_BY_ID) in id order.
+	 * Newest (or greatest id) first; _ASC oldest first.  Columns: enum
+	 * mf_col.
 	 */
 	[STMT_MF_LIST_ALL] = MF_LIST MF_PUB,
 	[STMT_MF_LIST_ALL_FEED] = MF_LIST " AND entry.feed_id = ?2" MF_PUB,
@@ -1171,7 +1326,7 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_MF_LIST_ID] =
 	    MF_LIST MF_FILTER " ORDER BY entry.id DESC" MF_PAGE,
 	[STMT_MF_LIST_SEARCH] =
-	    MF_SEARCH " ORDER BY entry_fts.rowid DESC" MF_PAGE,
+	    MF_SEARCH " ORDER BY entry.id DESC" MF_PAGE,
 	[STMT_MF_LIST_ALL_ASC] = MF_LIST MF_PUB_ASC,
 	[STMT_MF_LIST_ALL_FEED_ASC] =
 	    MF_LIST " AND entry.feed_id = ?2" MF_PUB_ASC,
@@ -1189,7 +1344,7 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_MF_LIST_ID_ASC] =
 	    MF_LIST MF_FILTER " ORDER BY entry.id" MF_PAGE,
 	[STMT_MF_LIST_SEARCH_ASC] =
-	    MF_SEARCH " ORDER BY entry_fts.rowid" MF_PAGE,
+	    MF_SEARCH " ORDER BY entry.id" MF_PAGE,
 	/*
 	 * The totals of the lists, parameters as theirs.  _ALL and _UNREAD
 	 * (of the user, feed ?2 or category ?3) count what the lists
@@ -1212,10 +1367,20 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_MF_COUNT_STARRED] =
 	    MF_COUNT " AND entry.is_starred = 1" MF_FILTER,
 	[STMT_MF_COUNT_ANY] = MF_COUNT MF_FILTER,
+	/*
+	 * The totals of a user's lists with no bounds on time or id, from
+	 * feed_count: ?1 user id, ?2 a feed id and ?3 a category id (NULL:
+	 * any).  Columns: enum mf_totals_col.
+	 */
+	[STMT_MF_TOTALS] =
+	    "SELECT coalesce(sum(entries), 0), coalesce(sum(unread), 0)"
+	    " FROM feed_count WHERE user_id = ?1"
+	    " AND (?2 IS NULL OR feed_id = ?2)"
+	    " AND (?3 IS NULL OR category_id = ?3)",
 	[STMT_MF_COUNT_SEARCH] =
-	    "SELECT count(*) FROM entry_fts"
-	    " CROSS JOIN entry ON entry.id = entry_fts.rowid"
-	    " WHERE entry_fts MATCH ?14 AND entry.user_id = ?1" MF_FILTER,
+	    "SELECT count(*) FROM entry NOT INDEXED"
+	    " WHERE entry.user_id = ?1" SEARCH_BY_ID("?14", "?15", "?16")
+	    MF_FILTER,
 };
 
 /*
@@ -1233,6 +1398,7 @@ static const int stmt_ncols[STMT__MAX] = {
 	[STMT_LABEL_LIST] = LABEL_LIST__MAX,
 	[STMT_ENTRY_LABELS] = ONE_COL__MAX,
 	[STMT_CATEGORY_LIST] = CATEGORY_LIST__MAX,
+	[STMT_CATEGORY_TITLES] = CATEGORY_COL__MAX,
 	[STMT_CATEGORY_GET_BY_TITLE] = CATEGORY_COL__MAX,
 	[STMT_CATEGORY_NONE_USED] = ONE_COL__MAX,
 	[STMT_CATEGORY_NONE_COUNTS] = NONE_COUNT__MAX,
@@ -1240,10 +1406,14 @@ static const int stmt_ncols[STMT__MAX] = {
 	[STMT_FEED_GET] = FEED_COL__MAX,
 	[STMT_FEED_GET_BY_URL] = FEED_COL__MAX,
 	[STMT_FEED_DUE] = FEED_COL__MAX,
+	[STMT_FEED_DUE_NEW] = FEED_COL__MAX,
 	[STMT_FEED_ALL] = FEED_COL__MAX,
 	[STMT_FEED_GET_ID] = FEED_COL__MAX,
 	[STMT_FEED_IDS_BY_URL] = ONE_COL__MAX,
 	[STMT_FEED_RECENT_COUNT] = ONE_COL__MAX,
+	[STMT_ICON_GET] = ICON_CHECK_COL__MAX,
+	[STMT_ICON_PUT] = ONE_COL__MAX,
+	[STMT_ICON_GET_TOKEN] = ICON_COL__MAX,
 	[STMT_ENTRY_LIST_UNREAD] = ENTRY_COL_LIST_MAX,
 	[STMT_ENTRY_LIST_UNREAD_FEED] = ENTRY_COL_LIST_MAX,
 	[STMT_ENTRY_LIST_UNREAD_CATEGORY] = ENTRY_COL_LIST_MAX,
@@ -1287,7 +1457,9 @@ static const int stmt_ncols[STMT__MAX] = {
 	[STMT_WEB_CATEGORY_GET] = CATEGORY_COL__MAX,
 	[STMT_WEB_ENCLOSURES] = ENCLOSURE_COL__MAX,
 	[STMT_WEB_ICON_GET] = ICON_COL__MAX,
-	[STMT_WEB_SEARCH] = SEARCH_COL__MAX,
+	[STMT_WEB_SEARCH] = WEB_SEARCH_COL__MAX,
+	[STMT_WEB_SEARCH_ROWS] = SEARCH_COL__MAX,
+	[STMT_WEB_SEARCH_PLAIN] = SEARCH_COL__MAX,
 	[STMT_WEB_DIGEST] = DIGEST_COL__MAX,
 	[STMT_API_TOKEN_GET] = TOKEN_COL__MAX,
 	[STMT_API_KEY_LIST] = API_KEY_COL__MAX,
@@ -1308,10 +1480,8 @@ static const int stmt_ncols[STMT__MAX] = {
 	[STMT_GREADER_IDS_TAG_ASC] = GR_IDS_COL__MAX,
 	[STMT_GREADER_ITEMS] = GR_COL__MAX,
 	[STMT_GREADER_SUBS] = GR_SUB_COL__MAX,
-	[STMT_GREADER_LABELS] = ONE_COL__MAX,
 	[STMT_GREADER_UNREAD_FEEDS] = GR_UNREAD_COL__MAX,
-	[STMT_GREADER_UNREAD_LABELS] = GR_UNREAD_COL__MAX,
-	[STMT_GREADER_UNREAD_TAGS] = GR_UNREAD_COL__MAX,
+	[STMT_GREADER_UNREAD_TAGS] = GR_TAG_COL__MAX,
 	[STMT_FEVER_REFRESHED] = ONE_COL__MAX,
 	[STMT_FEVER_FEEDS] = FEVER_FEED_COL__MAX,
 	[STMT_FEVER_FEEDS_GROUPS] = FEVER_GROUP_COL__MAX,
@@ -1352,6 +1522,7 @@ static const int stmt_ncols[STMT__MAX] = {
 	[STMT_MF_COUNT_UNREAD_CATEGORY] = ONE_COL__MAX,
 	[STMT_MF_COUNT_STARRED] = ONE_COL__MAX,
 	[STMT_MF_COUNT_ANY] = ONE_COL__MAX,
+	[STMT_MF_TOTALS] = MF_TOTALS_COL__MAX,
 	[STMT_MF_COUNT_SEARCH] = ONE_COL__MAX,
 };
 
@@ -1380,6 +1551,7 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_CATEGORY_RENAME),
 	NAME(STMT_CATEGORY_DELETE),
 	NAME(STMT_CATEGORY_LIST),
+	NAME(STMT_CATEGORY_TITLES),
 	NAME(STMT_CATEGORY_GET_BY_TITLE),
 	NAME(STMT_CATEGORY_NONE_USED),
 	NAME(STMT_CATEGORY_NONE_COUNTS),
@@ -1391,6 +1563,7 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_FEED_MOVE),
 	NAME(STMT_FEED_SET_TITLE),
 	NAME(STMT_FEED_DUE),
+	NAME(STMT_FEED_DUE_NEW),
 	NAME(STMT_FEED_ALL),
 	NAME(STMT_FEED_GET_ID),
 	NAME(STMT_FEED_IDS_BY_URL),
@@ -1401,6 +1574,12 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_FEED_SET_URL),
 	NAME(STMT_FEED_SET_NEXT),
 	NAME(STMT_FEED_RECENT_COUNT),
+	NAME(STMT_FEED_SET_ICON),
+	NAME(STMT_ICON_GET),
+	NAME(STMT_ICON_PUT),
+	NAME(STMT_ICON_TOUCH),
+	NAME(STMT_ICON_PRUNE),
+	NAME(STMT_ICON_GET_TOKEN),
 	NAME(STMT_ENTRY_INSERT),
 	NAME(STMT_ENTRY_LIST_UNREAD),
 	NAME(STMT_ENTRY_LIST_UNREAD_FEED),
@@ -1420,7 +1599,6 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_FETCH_REQUEST_INSERT),
 	NAME(STMT_FETCH_REQUEST_INSERT_ALL),
 	NAME(STMT_FETCH_REQUEST_TAKE),
-	NAME(STMT_FETCH_REQUEST_DELETE),
 	NAME(STMT_FETCH_REQUEST_PENDING),
 	NAME(STMT_RETENTION_FEEDS),
 	NAME(STMT_RETENTION_PURGE),
@@ -1474,6 +1652,8 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_WEB_FEED_DUE),
 	NAME(STMT_WEB_PREFS_SET),
 	NAME(STMT_WEB_SEARCH),
+	NAME(STMT_WEB_SEARCH_ROWS),
+	NAME(STMT_WEB_SEARCH_PLAIN),
 	NAME(STMT_WEB_DIGEST),
 	NAME(STMT_WEB_SEEN_SET),
 	NAME(STMT_API_TOKEN_INSERT),
@@ -1503,9 +1683,7 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_GREADER_IDS_TAG_ASC),
 	NAME(STMT_GREADER_ITEMS),
 	NAME(STMT_GREADER_SUBS),
-	NAME(STMT_GREADER_LABELS),
 	NAME(STMT_GREADER_UNREAD_FEEDS),
-	NAME(STMT_GREADER_UNREAD_LABELS),
 	NAME(STMT_GREADER_UNREAD_TAGS),
 	NAME(STMT_GREADER_MARK_READ),
 	NAME(STMT_FEVER_REFRESHED),
@@ -1553,6 +1731,7 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_MF_COUNT_UNREAD_CATEGORY),
 	NAME(STMT_MF_COUNT_STARRED),
 	NAME(STMT_MF_COUNT_ANY),
+	NAME(STMT_MF_TOTALS),
 	NAME(STMT_MF_COUNT_SEARCH),
 };
 

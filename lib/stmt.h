@@ -24,6 +24,7 @@ enum stmt {
 	STMT_CATEGORY_RENAME,
 	STMT_CATEGORY_DELETE,
 	STMT_CATEGORY_LIST,
+	STMT_CATEGORY_TITLES,
 	STMT_CATEGORY_GET_BY_TITLE,
 	STMT_CATEGORY_NONE_USED,
 	STMT_CATEGORY_NONE_COUNTS,
@@ -49,6 +50,7 @@ enum stmt {
 	STMT_FEED_MOVE,
 	STMT_FEED_SET_TITLE,
 	STMT_FEED_DUE,
+	STMT_FEED_DUE_NEW,
 	STMT_FEED_ALL,
 	STMT_FEED_GET_ID,
 	STMT_FEED_IDS_BY_URL,
@@ -59,6 +61,14 @@ enum stmt {
 	STMT_FEED_SET_URL,
 	STMT_FEED_SET_NEXT,
 	STMT_FEED_RECENT_COUNT,
+	STMT_FEED_SET_ICON,
+
+	/* icons: the fetcher's, then the public one */
+	STMT_ICON_GET,
+	STMT_ICON_PUT,
+	STMT_ICON_TOUCH,
+	STMT_ICON_PRUNE,
+	STMT_ICON_GET_TOKEN,
 
 	/* entries */
 	STMT_ENTRY_INSERT,
@@ -82,7 +92,6 @@ enum stmt {
 	STMT_FETCH_REQUEST_INSERT,
 	STMT_FETCH_REQUEST_INSERT_ALL,
 	STMT_FETCH_REQUEST_TAKE,
-	STMT_FETCH_REQUEST_DELETE,
 	STMT_FETCH_REQUEST_PENDING,
 
 	/* retention */
@@ -146,6 +155,8 @@ enum stmt {
 	STMT_WEB_FEED_DUE,
 	STMT_WEB_PREFS_SET,
 	STMT_WEB_SEARCH,
+	STMT_WEB_SEARCH_ROWS,
+	STMT_WEB_SEARCH_PLAIN,
 	STMT_WEB_DIGEST,
 	STMT_WEB_SEEN_SET,
 
@@ -179,9 +190,7 @@ enum stmt {
 	STMT_GREADER_IDS_TAG_ASC,
 	STMT_GREADER_ITEMS,
 	STMT_GREADER_SUBS,
-	STMT_GREADER_LABELS,
 	STMT_GREADER_UNREAD_FEEDS,
-	STMT_GREADER_UNREAD_LABELS,
 	STMT_GREADER_UNREAD_TAGS,
 	STMT_GREADER_MARK_READ,
 
@@ -233,6 +242,7 @@ enum stmt {
 	STMT_MF_COUNT_UNREAD_CATEGORY,
 	STMT_MF_COUNT_STARRED,
 	STMT_MF_COUNT_ANY,
+	STMT_MF_TOTALS,
 	STMT_MF_COUNT_SEARCH,
 
 	STMT__MAX
@@ -254,7 +264,10 @@ enum user_col {
 	USER_COL__MAX
 };
 
-/* Result columns of STMT_FEED_GET, _GET_BY_URL, _GET_ID, _DUE and _ALL. */
+/*
+ * Result columns of STMT_FEED_GET, _GET_BY_URL, _GET_ID, _DUE, _DUE_NEW
+ * and _ALL.
+ */
 enum feed_col {
 	FEED_COL_ID,
 	FEED_COL_USER_ID,
@@ -281,6 +294,7 @@ enum feed_col {
 	FEED_COL_PASSWORD,
 	FEED_COL_CREATED_AT,
 	FEED_COL_PARSED_AT,
+	FEED_COL_ICON_CHECKED_AT, /* the icon last looked for, or NULL */
 	FEED_COL_USER_INTERVAL,	/* the user's refresh_interval, or NULL */
 	FEED_COL__MAX
 };
@@ -328,7 +342,8 @@ enum web_col {
 enum gr_item_col {
 	GR_COL_SITE_URL = ENTRY_COL__MAX,
 	GR_COL_LABEL,		/* the category's title, NULL if none */
-	GR_COL_TAGS,		/* LABEL_NAMES */
+	GR_COL_ENCLOSED,	/* 1: the entry has enclosures */
+	GR_COL_TAGS,		/* its labels: LABEL_SEP between */
 	GR_COL__MAX
 };
 
@@ -408,6 +423,7 @@ enum mf_col {
 	MF_COL_CHANGED_AT,
 	MF_COL_AUTHOR,
 	MF_COL_CONTENT,		/* sanitized HTML */
+	MF_COL_ENCLOSED,	/* 1: it has enclosures */
 	MF_COL_TAGS,		/* the entry's labels: LABEL_SEP */
 	MF_COL_FEED,		/* enum mf_feed_col from here */
 	MF_COL__MAX = MF_COL_FEED + MF_FEED__MAX
@@ -415,11 +431,11 @@ enum mf_col {
 
 /*
  * Statements answering one value: a count, an id, a time, a flag or a
- * name (STMT_FEED_IDS_BY_URL, STMT_FEED_RECENT_COUNT,
+ * name (STMT_FEED_IDS_BY_URL, STMT_FEED_RECENT_COUNT, STMT_ICON_PUT's id,
  * STMT_FETCH_REQUEST_PENDING, STMT_RETENTION_PURGE's hash,
  * STMT_SAMPLE_LAST, STMT_DB_JOURNAL_MODE, STMT_DB_QUICK_CHECK,
  * STMT_CATEGORY_NONE_USED, STMT_ENTRY_LABELS (LABEL_SEP),
- * STMT_GREADER_LABELS, STMT_FEVER_REFRESHED, STMT_FEVER_TOTAL,
+ * STMT_FEVER_REFRESHED, STMT_FEVER_TOTAL,
  * STMT_FEVER_UNREAD_IDS, STMT_FEVER_SAVED_IDS, STMT_MF_COUNT_*).
  */
 enum one_col {
@@ -439,7 +455,7 @@ enum user_list_col {
 	USER_LIST__MAX
 };
 
-/* STMT_CATEGORY_GET_BY_TITLE, STMT_WEB_CATEGORY_GET */
+/* STMT_CATEGORY_GET_BY_TITLE, STMT_CATEGORY_TITLES, STMT_WEB_CATEGORY_GET */
 enum category_col {
 	CATEGORY_COL_ID,
 	CATEGORY_COL_TITLE,
@@ -453,7 +469,7 @@ enum none_counts_col {
 	NONE_COUNT__MAX
 };
 
-/* STMT_CATEGORY_LIST */
+/* STMT_CATEGORY_LIST: its first two columns are enum category_col's */
 enum category_list_col {
 	CATEGORY_LIST_ID,
 	CATEGORY_LIST_TITLE,
@@ -505,7 +521,6 @@ enum entry_seen_col {
 
 /* STMT_FETCH_REQUEST_TAKE */
 enum fetch_request_col {
-	FETCH_REQUEST_COL_ID,
 	FETCH_REQUEST_COL_USER_ID,	/* NULL: every user */
 	FETCH_REQUEST_COL_FEED_ID,	/* NULL: every due feed */
 	FETCH_REQUEST_COL__MAX
@@ -585,7 +600,10 @@ enum enclosure_col {
 	ENCLOSURE_COL__MAX
 };
 
-/* STMT_WEB_ICON_GET, STMT_FEVER_FAVICONS, STMT_MF_ICON */
+/*
+ * STMT_WEB_ICON_GET, STMT_ICON_GET_TOKEN, STMT_FEVER_FAVICONS,
+ * STMT_MF_ICON
+ */
 enum icon_col {
 	ICON_COL_ID,
 	ICON_COL_MIME_TYPE,
@@ -593,7 +611,22 @@ enum icon_col {
 	ICON_COL__MAX
 };
 
-/* STMT_WEB_SEARCH */
+/* STMT_ICON_GET: what a conditional GET of a stored icon sends */
+enum icon_check_col {
+	ICON_CHECK_COL_URL,
+	ICON_CHECK_COL_ETAG,		/* NULL if none was sent */
+	ICON_CHECK_COL_LAST_MODIFIED,	/* likewise */
+	ICON_CHECK_COL__MAX
+};
+
+/* STMT_WEB_SEARCH: the results' keys, for STMT_WEB_SEARCH_ROWS */
+enum web_search_col {
+	WEB_SEARCH_COL_ID,
+	WEB_SEARCH_COL_PUBLISHED_AT,
+	WEB_SEARCH_COL__MAX
+};
+
+/* STMT_WEB_SEARCH_ROWS, STMT_WEB_SEARCH_PLAIN */
 enum search_col {
 	SEARCH_COL_ID,
 	SEARCH_COL_FEED_ID,
@@ -603,8 +636,8 @@ enum search_col {
 	SEARCH_COL_IS_READ,
 	SEARCH_COL_IS_STARRED,
 	SEARCH_COL_ICON_ID,
-	SEARCH_COL_TITLE,	/* matches between 0x01 and 0x02 */
-	SEARCH_COL_SNIPPET,	/* likewise */
+	SEARCH_COL_TITLE,	/* _ROWS: matches between 0x01 and 0x02 */
+	SEARCH_COL_TEXT,	/* _ROWS: a snippet, likewise; _PLAIN: text */
 	SEARCH_COL__MAX
 };
 
@@ -685,15 +718,26 @@ enum gr_sub_col {
 	GR_SUB_COL_SITE_URL,
 	GR_SUB_COL_LABEL,	/* the category's title, NULL if none */
 	GR_SUB_COL_CREATED_AT,
+	GR_SUB_COL_ICON_ID,	/* NULL if the feed has no icon */
+	GR_SUB_COL_ICON_TOKEN,	/* its token (/icon/ID/TOKEN), or NULL */
 	GR_SUB_COL__MAX
 };
 
-/* STMT_GREADER_UNREAD_FEEDS, STMT_GREADER_UNREAD_LABELS */
+/* STMT_GREADER_UNREAD_FEEDS, from feed_count */
 enum gr_unread_col {
-	GR_UNREAD_COL_STREAM,	/* the feed's id, or the category's title */
+	GR_UNREAD_COL_CATEGORY_ID,	/* 0: none */
+	GR_UNREAD_COL_FEED_ID,
 	GR_UNREAD_COL_COUNT,
-	GR_UNREAD_COL_NEWEST,	/* the newest unread entry's created_at */
+	GR_UNREAD_COL_NEWEST,	/* the feed's newest entry's created_at */
 	GR_UNREAD_COL__MAX
+};
+
+/* STMT_GREADER_UNREAD_TAGS: a label on entries and its unread ones */
+enum gr_tag_col {
+	GR_TAG_COL_NAME,
+	GR_TAG_COL_COUNT,
+	GR_TAG_COL_NEWEST,	/* the newest unread entry's created_at */
+	GR_TAG_COL__MAX
 };
 
 /* STMT_FEVER_FEEDS */
@@ -720,6 +764,13 @@ enum mf_counter_col {
 	MF_COUNTER_COL_ALL,
 	MF_COUNTER_COL_UNREAD,
 	MF_COUNTER_COL__MAX
+};
+
+/* STMT_MF_TOTALS */
+enum mf_totals_col {
+	MF_TOTALS_COL_ALL,
+	MF_TOTALS_COL_UNREAD,
+	MF_TOTALS_COL__MAX
 };
 
 const char	*stmt_name(enum stmt);

@@ -79,6 +79,7 @@ main(void)
 	int			 r, res[5];
 
 	buf_init(&b);
+	T_ROWS();
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		r = subs_clean_name(&b, names[i].in, names[i].category);
 		T_STR(r == 0 ? b.p : NULL, names[i].want, "clean \"%s\"",
@@ -87,6 +88,7 @@ main(void)
 			T_OK(r == -2, "\"%s\" is refused as a name",
 			    names[i].in);
 	}
+	T_ROWS_END("subs_clean_name: %zu names", i);
 	for (i = 0; i <= SUBS_NAME_MAX; i++)
 		buf_putc(&b, 'x');
 	{

@@ -11,15 +11,53 @@
  */
 static int	t_failed;
 
+/*
+ * A loop over table rows is one behaviour, and prints one line: T_ROWS()
+ * before it, T_ROWS_END("what") after it.  In between, checks are counted
+ * and print only their failures, each naming its row; T_ROWS_END prints
+ * "ok - what (N checks)" when none failed, and "not ok" when no check
+ * ran at all.  They nest: the outermost pair prints.
+ */
+static struct {
+	int	 depth;		/* open T_ROWS() */
+	int	 n;		/* checks since the outermost one */
+	int	 failed;	/* t_failed when it began */
+} t_rows;
+
 #define T_OK(cond, ...) do {						\
 	int t_c = !!(cond);						\
-	printf(t_c ? "ok - " : "not ok - ");				\
-	printf(__VA_ARGS__);						\
-	if (!t_c) {							\
-		printf(" (%s:%d)", __FILE__, __LINE__);			\
-		t_failed++;						\
+	if (t_rows.depth > 0)						\
+		t_rows.n++;						\
+	if (!t_c || t_rows.depth == 0) {				\
+		printf(t_c ? "ok - " : "not ok - ");			\
+		printf(__VA_ARGS__);					\
+		if (!t_c) {						\
+			printf(" (%s:%d)", __FILE__, __LINE__);		\
+			t_failed++;					\
+		}							\
+		printf("\n");						\
+		fflush(stdout);						\
 	}								\
-	printf("\n");							\
+} while (0)
+
+#define T_ROWS() do {							\
+	if (t_rows.depth++ == 0) {					\
+		t_rows.n = 0;						\
+		t_rows.failed = t_failed;				\
+	}								\
+} while (0)
+
+#define T_ROWS_END(...) do {						\
+	if (--t_rows.depth == 0 && t_rows.n == 0) {			\
+		printf("not ok - ");					\
+		printf(__VA_ARGS__);					\
+		printf(": no checks ran (%s:%d)\n", __FILE__, __LINE__);	\
+		t_failed++;						\
+	} else if (t_rows.depth == 0 && t_failed == t_rows.failed) {	\
+		printf("ok - ");					\
+		printf(__VA_ARGS__);					\
+		printf(" (%d checks)\n", t_rows.n);			\
+	}								\
 	fflush(stdout);							\
 } while (0)
 

@@ -153,20 +153,26 @@ main(void)
 	char	*s;
 	size_t	 i;
 
+	T_ROWS();
 	for (i = 0; i < sizeof(res) / sizeof(res[0]); i++) {
 		s = url_resolve(res[i].base, res[i].ref);
 		T_STR(s, res[i].want, "url_resolve row %zu", i);
 		free(s);
 	}
+	T_ROWS_END("url_resolve: %zu rows", i);
+	T_ROWS();
 	for (i = 0; i < sizeof(http) / sizeof(http[0]); i++)
 		T_OK(url_is_http(http[i].url) == http[i].http,
 		    "url_is_http(%s) is %d",
 		    http[i].url ? http[i].url : "NULL", http[i].http);
+	T_ROWS_END("url_is_http: %zu URLs", i);
+	T_ROWS();
 	for (i = 0; i < sizeof(scheme) / sizeof(scheme[0]); i++)
 		T_OK(url_scheme_is(scheme[i].url, scheme[i].scheme) ==
 		    scheme[i].is, "url_scheme_is(%s, %s) is %d",
 		    scheme[i].url ? scheme[i].url : "NULL", scheme[i].scheme,
 		    scheme[i].is);
+	T_ROWS_END("url_scheme_is: %zu rows", i);
 	test_split();
 	return T_DONE();
 }

@@ -1,4 +1,4 @@
-/* utf8.c: UTF-8 validation, decoding and repair */
+/* utf8.c: UTF-8 validation, decoding, encoding and repair */
 #include <stddef.h>
 
 #include "buf.h"
@@ -158,4 +158,33 @@ utf8_next(const char *s, size_t n, unsigned int *cp)
 	if (*cp == BAD)
 		*cp = 0xfffd;
 	return k;
+}
+
+/*
+ * Write the code point c (at most U+10FFFF) as UTF-8 into out, which
+ * has room for 4 bytes; returns the bytes written.
+ */
+size_t
+utf8_encode(char *out, unsigned int c)
+{
+	if (c < 0x80) {
+		out[0] = (char)c;
+		return 1;
+	}
+	if (c < 0x800) {
+		out[0] = (char)(0xc0 | c >> 6);
+		out[1] = (char)(0x80 | (c & 0x3f));
+		return 2;
+	}
+	if (c < 0x10000) {
+		out[0] = (char)(0xe0 | c >> 12);
+		out[1] = (char)(0x80 | (c >> 6 & 0x3f));
+		out[2] = (char)(0x80 | (c & 0x3f));
+		return 3;
+	}
+	out[0] = (char)(0xf0 | c >> 18);
+	out[1] = (char)(0x80 | (c >> 12 & 0x3f));
+	out[2] = (char)(0x80 | (c >> 6 & 0x3f));
+	out[3] = (char)(0x80 | (c & 0x3f));
+	return 4;
 }

@@ -1,4 +1,4 @@
-/* utf8.h: UTF-8 validation and repair */
+/* utf8.h: UTF-8 validation, decoding, encoding and repair */
 #ifndef HEARTH_UTF8_H
 #define HEARTH_UTF8_H
 
@@ -10,5 +10,6 @@ int	utf8_valid(const char *, size_t);
 void	utf8_repair(struct buf *, const char *, size_t);
 size_t	utf8_decode(const char *, size_t, unsigned int *);
 size_t	utf8_next(const char *, size_t, unsigned int *);
+size_t	utf8_encode(char *, unsigned int);
 
 #endif

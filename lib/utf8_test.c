@@ -73,8 +73,10 @@ main(void)
 	struct buf	 b;
 	unsigned int	 cp;
 	size_t		 i, k, nk;
+	char		 enc[4];
 
 	buf_init(&b);
+	T_ROWS();
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		T_OK(utf8_valid(rows[i].in, rows[i].n) == rows[i].valid,
 		    "utf8_valid row %zu is %d", i, rows[i].valid);
@@ -84,12 +86,15 @@ main(void)
 		T_STR(b.p, rows[i].want, "utf8_repair row %zu", i);
 		T_OK(utf8_valid(b.p, b.len), "repair of row %zu is valid", i);
 	}
+	T_ROWS_END("utf8_valid and utf8_repair: %zu rows, each repair valid",
+	    i);
 
 	buf_reset(&b);
 	utf8_repair(&b, NULL, 0);
 	T_OK(b.len == 0, "utf8_repair of NULL writes nothing");
 	T_OK(utf8_valid(NULL, 0), "utf8_valid of nothing is 1");
 
+	T_ROWS();
 	for (i = 0; i < sizeof(dec) / sizeof(dec[0]); i++) {
 		cp = 0x1234;
 		k = utf8_decode(dec[i].in, dec[i].n, &cp);
@@ -101,7 +106,14 @@ main(void)
 		T_OK(nk == dec[i].nextlen && cp == dec[i].cp,
 		    "utf8_next row %zu: U+%04X %zu bytes (got U+%04X %zu)",
 		    i, dec[i].cp, dec[i].nextlen, cp, nk);
+		if (dec[i].len == 0 || !utf8_valid(dec[i].in, dec[i].len))
+			continue;
+		k = utf8_encode(enc, dec[i].cp);
+		T_OK(k == dec[i].len && memcmp(enc, dec[i].in, k) == 0,
+		    "utf8_encode row %zu: U+%04X in %zu bytes", i, dec[i].cp,
+		    k);
 	}
+	T_ROWS_END("utf8_decode and utf8_next: %zu rows", i);
 	buf_release(&b);
 	return T_DONE();
 }

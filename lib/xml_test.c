@@ -65,6 +65,7 @@ main(void)
 	size_t		 i;
 
 	buf_init(&b);
+	T_ROWS();
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		buf_reset(&b);
 		buf_puts(&b, "");
@@ -73,6 +74,7 @@ main(void)
 		T_OK(utf8_valid(b.p, b.len) && well_formed(b.p),
 		    "xml_text row %zu is well-formed", i);
 	}
+	T_ROWS_END("xml_text: %zu rows, each well-formed", i);
 	T_OK(!well_formed("\x01"), "the check itself refuses a control");
 	buf_reset(&b);
 	xml_text(&b, NULL, 3);

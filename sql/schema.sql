@@ -76,7 +76,8 @@ CREATE TABLE api_token (
 	label			TEXT NOT NULL DEFAULT '',
 	created_at		INTEGER NOT NULL,
 	last_used_at		INTEGER,
-	-- NULL: valid until deleted
+	-- 'greader': 30 days after the last use, renewed as it is used;
+	-- NULL ('api' keys): valid until deleted
 	expires_at		INTEGER,
 	-- an API key that reads only: the Miniflux API refuses its writes
 	read_only		INTEGER NOT NULL DEFAULT 0
@@ -129,13 +130,23 @@ CREATE TABLE category (
 );
 
 -- A favicon, shared by every feed whose site serves the same bytes.
+-- A row's bytes never change (a new image is a new row), so its id
+-- names them.  The fetcher stores them; rows no feed points to go.
 CREATE TABLE icon (
 	id			INTEGER PRIMARY KEY,
 	hash			TEXT NOT NULL UNIQUE,	-- SHA-256 hex of data
 	mime_type		TEXT NOT NULL,
-	url			TEXT,
-	fetched_at		INTEGER NOT NULL,
-	data			BLOB NOT NULL
+	url			TEXT,		-- where the bytes came from
+	fetched_at		INTEGER NOT NULL,	-- last fetched or revalidated
+	data			BLOB NOT NULL,
+	-- the validators of the response that brought data, for a
+	-- conditional GET of url when the icon is checked again
+	etag			TEXT,
+	last_modified		TEXT,
+	-- random hex that lets reader apps fetch the icon without a
+	-- session (/icon/ID/TOKEN, Google Reader's iconUrl): the id and
+	-- the hash of public bytes are guessable, this is not
+	token			TEXT
 );
 
 -- A subscription of one user to one feed URL.
@@ -183,12 +194,18 @@ CREATE TABLE feed (
 	username		TEXT,
 	password		TEXT,
 	created_at		INTEGER NOT NULL,
+	-- when the site's icon was last looked for (weekly), whatever was
+	-- found; NULL: never
+	icon_checked_at		INTEGER,
 	UNIQUE (user_id, url)
 );
 
 CREATE INDEX feed_category ON feed (category_id);
 CREATE INDEX feed_icon ON feed (icon_id);
 CREATE INDEX feed_due ON feed (next_check_at) WHERE disabled = 0;
+-- The latest successful check of a user's feeds (Fever's
+-- last_refreshed_on_time), one search instead of a read of every feed.
+CREATE INDEX feed_success ON feed (user_id, last_success_at);
 
 -- A feed's category must belong to the feed's user.
 CREATE TRIGGER feed_category_insert BEFORE INSERT ON feed
@@ -285,10 +302,17 @@ END;
 -- Full-text search over title and plain text, stored once: the index
 -- reads the text from entry (external content).  The triggers keep it
 -- in step; updating read or starred state does not touch it.
+--
+-- The prefix index holds every word's first 2 and first 3 characters
+-- too: a search for "da*" reads one list instead of merging those of
+-- every word starting so, which is what bounds the work a search can
+-- ask for between two checks of its budget (fcgi/page_search.c).  It
+-- makes the index about 2.7 times as large.
 CREATE VIRTUAL TABLE entry_fts USING fts5 (
 	title, content_text,
 	content = 'entry', content_rowid = 'id',
-	tokenize = 'unicode61 remove_diacritics 2'
+	tokenize = 'unicode61 remove_diacritics 2',
+	prefix = '2 3'
 );
 
 CREATE TRIGGER entry_fts_insert AFTER INSERT ON entry
@@ -333,6 +357,109 @@ CREATE TABLE entry_label (
 
 CREATE INDEX entry_label_entry ON entry_label (entry_id);
 
+-- Chinese, Japanese and Korean are written without spaces between
+-- words, so the word index above cannot find a word inside their text.
+-- The entries whose title or text hold characters of those scripts
+-- (the GLOB class below, U+3000 to U+D7AF, one range as a class costs
+-- less for each character: CJK symbols, kana, ideographs, Hangul, and
+-- between them Yi and a few other scripts written without spaces) are
+-- also indexed by trigrams, and a search term in those scripts is found
+-- as a substring of body (the title, a space, the text).  Only those
+-- entries: the index costs the others one GLOB at insert.  body is
+-- stored here, not read from entry, so that a term of one or two
+-- characters (too short for a trigram) reads these rows alone.
+CREATE VIRTUAL TABLE entry_cjk USING fts5 (body, tokenize = 'trigram');
+
+CREATE TRIGGER entry_cjk_insert AFTER INSERT ON entry
+WHEN NEW.title GLOB '*[　-힯]*'
+    OR NEW.content_text GLOB '*[　-힯]*'
+BEGIN
+	INSERT INTO entry_cjk (rowid, body)
+	    VALUES (NEW.id, NEW.title || ' ' || coalesce(NEW.content_text, ''));
+END;
+
+CREATE TRIGGER entry_cjk_delete AFTER DELETE ON entry
+BEGIN
+	DELETE FROM entry_cjk WHERE rowid = OLD.id;
+END;
+
+CREATE TRIGGER entry_cjk_update AFTER UPDATE OF title, content_text ON entry
+BEGIN
+	DELETE FROM entry_cjk WHERE rowid = OLD.id;
+	INSERT INTO entry_cjk (rowid, body)
+	    SELECT NEW.id, NEW.title || ' ' || coalesce(NEW.content_text, '')
+	    WHERE NEW.title GLOB '*[　-힯]*'
+	    OR NEW.content_text GLOB '*[　-힯]*';
+END;
+
+-- What each feed holds, kept by the triggers below in the transaction
+-- of every change (the fetcher's inserts and retention, the reader's
+-- read and unread, a feed or user deleted), so that no reader counts
+-- entries: Fever's total_items, Miniflux's counters and totals and
+-- Google Reader's unread counts read one small row per feed.  The rows
+-- are stored in key order, so a user's, and a category's of the user,
+-- are each one short range.  category_id is the feed's, 0 for none
+-- (as the entries' copy, it follows the feed); newest is the created_at
+-- of the newest entry stored, never lowered.  Starring changes nothing
+-- here.
+CREATE TABLE feed_count (
+	user_id			INTEGER NOT NULL,
+	category_id		INTEGER NOT NULL,
+	feed_id			INTEGER NOT NULL,
+	entries			INTEGER NOT NULL DEFAULT 0,
+	unread			INTEGER NOT NULL DEFAULT 0,
+	newest			INTEGER NOT NULL DEFAULT 0,
+	PRIMARY KEY (user_id, category_id, feed_id)
+) WITHOUT ROWID;
+
+CREATE TRIGGER feed_count_feed_insert AFTER INSERT ON feed
+BEGIN
+	INSERT INTO feed_count (user_id, category_id, feed_id)
+	    VALUES (NEW.user_id, coalesce(NEW.category_id, 0), NEW.id);
+END;
+
+CREATE TRIGGER feed_count_feed_delete AFTER DELETE ON feed
+BEGIN
+	DELETE FROM feed_count WHERE user_id = OLD.user_id
+	    AND category_id = coalesce(OLD.category_id, 0) AND feed_id = OLD.id;
+END;
+
+CREATE TRIGGER feed_count_feed_move AFTER UPDATE OF category_id ON feed
+WHEN OLD.category_id IS NOT NEW.category_id
+BEGIN
+	UPDATE feed_count SET category_id = coalesce(NEW.category_id, 0)
+	    WHERE user_id = OLD.user_id
+	    AND category_id = coalesce(OLD.category_id, 0) AND feed_id = OLD.id;
+END;
+
+CREATE TRIGGER feed_count_insert AFTER INSERT ON entry
+BEGIN
+	UPDATE feed_count SET entries = entries + 1,
+	    unread = unread + (NEW.is_read = 0),
+	    newest = max(newest, NEW.created_at)
+	    WHERE user_id = NEW.user_id
+	    AND category_id = coalesce(NEW.category_id, 0)
+	    AND feed_id = NEW.feed_id;
+END;
+
+CREATE TRIGGER feed_count_delete AFTER DELETE ON entry
+BEGIN
+	UPDATE feed_count SET entries = entries - 1,
+	    unread = unread - (OLD.is_read = 0)
+	    WHERE user_id = OLD.user_id
+	    AND category_id = coalesce(OLD.category_id, 0)
+	    AND feed_id = OLD.feed_id;
+END;
+
+CREATE TRIGGER feed_count_read AFTER UPDATE OF is_read ON entry
+WHEN OLD.is_read IS NOT NEW.is_read
+BEGIN
+	UPDATE feed_count SET unread = unread + OLD.is_read - NEW.is_read
+	    WHERE user_id = NEW.user_id
+	    AND category_id = coalesce(NEW.category_id, 0)
+	    AND feed_id = NEW.feed_id;
+END;
+
 -- A media attachment (podcast episode, image) of an entry.
 CREATE TABLE enclosure (
 	id			INTEGER PRIMARY KEY,
@@ -358,9 +485,12 @@ CREATE TABLE tombstone (
 	PRIMARY KEY (feed_id, hash)
 ) WITHOUT ROWID;
 
--- Requests for a fetch pass ("refresh now"), coalesced by the single
--- fetcher: feed_id NULL asks for every due feed (of user_id, or of
--- everyone when user_id is NULL too).
+-- Requests for a fetch ("refresh now"), served ahead of the due feeds
+-- by the single fetcher, which deletes each row as it takes it.  A row
+-- names one feed (feed_id, user_id NULL), or every due feed of user_id
+-- (feed_id NULL), or every due feed (both NULL).  One row per feed or
+-- user at most (fetch_request_one): a request that finds one waiting
+-- adds nothing.
 CREATE TABLE fetch_request (
 	id			INTEGER PRIMARY KEY,
 	user_id			INTEGER
@@ -372,6 +502,8 @@ CREATE TABLE fetch_request (
 
 CREATE INDEX fetch_request_user ON fetch_request (user_id);
 CREATE INDEX fetch_request_feed ON fetch_request (feed_id);
+CREATE UNIQUE INDEX fetch_request_one
+    ON fetch_request (ifnull(feed_id, 0), ifnull(user_id, 0));
 
 -- Resource samples, one per fetch pass (or monitoring tick): the
 -- responder's memory (rss, pss, private dirty, swap) and latency since
@@ -400,4 +532,4 @@ CREATE INDEX sample_ts ON sample (ts);
 
 -- The version of the last migration: a database made from this file is
 -- current, and the programs open it without migrating.
-PRAGMA user_version = 2;
+PRAGMA user_version = 5;

@@ -403,7 +403,10 @@ fi
     STMT_MF_LIST_UNREAD STMT_MF_LIST_ALL_FEED STMT_MF_COUNT_ANY \
     STMT_MF_COUNT_ALL STMT_MF_COUNT_ALL_FEED \
     STMT_MF_COUNT_UNREAD > "$S/stmts.txt" 2>"$S/stmts.err"
+n=0
+f0=$fail
 while IFS="$(printf '\t')" read -r name sql; do
+	n=$((n + 1))
 	if [ -z "$sql" ]; then
 		nok "plan of $name: no such statement"
 		continue
@@ -413,10 +416,13 @@ while IFS="$(printf '\t')" read -r name sql; do
 	then
 		nok "plan of $name: an index walk"
 		printf '%s\n' "$plan" | sed 's/^/#   /'
-	else
-		ok "plan of $name: an index walk"
 	fi
 done < "$S/stmts.txt"
+if [ "$n" -ne 22 ]; then
+	nok "plans: $n statements printed, want 22"
+elif [ "$fail" -eq "$f0" ]; then
+	ok "plans of the $n statements: index walks"
+fi
 
 ngx_stop_all
 stop_fcgi main

@@ -290,6 +290,88 @@ peak=$(q "SELECT max(fetch_peak_rss) FROM sample")
 ge 67108864 "${peak:-0}" "caps: sample fetch_peak_rss under 64 MiB ($peak)"
 ge "${peak:-0}" 1 "caps: sample fetch_peak_rss recorded"
 
+# --- hostile documents: refused with the reason, the pass goes on ----------
+# (tests/t-parse.sh parses bigger ones.)  gen NAME PROGRAM: awk's BEGIN
+# block PROGRAM writes the farm's /f/NAME.
+gen() {
+	awk "BEGIN { $2 }" >"$W/f/$1"
+}
+head='printf "<rss><channel><title>t</title><item><title>x</title>"'
+gen h-attrs.rss "$head"'; printf "<description>&lt;p"
+	for (i = 0; i < 1000; i++) printf " a%d=\"1\"", i
+	print "&gt;hi&lt;/p&gt;</description></item></channel></rss>"'
+gen h-nested.rss "$head"'; for (i = 0; i < 1000; i++) printf "<d>"
+	print "</item></channel></rss>"'
+gen h-refs.rss "$head"'; printf "<description>"
+	for (i = 0; i < 2000100; i++) printf "&lt;"
+	print "</description></item></channel></rss>"'
+gen h-entries.rss 'printf "<rss><channel><title>t</title>\n"
+	for (i = 0; i < 50000; i++) printf "<item><guid>g%d</guid></item>\n", i
+	print "</channel></rss>"'
+gen h-text.rss "$head"'; printf "<description>"
+	for (i = 0; i < 149000; i++)
+		printf "%s", "word word word word word word word word word " \
+		    "word word word word word word word word word word words\n"
+	print "</description></item></channel></rss>"'
+farm_feed rss "$W/f/h-ok.rss" hok 3
+fresh hostile "fetch_per_host_inflight = 4" "fetch_max_bytes = 15M"
+for n in attrs nested ok refs entries text; do
+	feed_add "$U/f/h-$n.rss"
+	eval "fh_$n=\$FID"
+done
+now=$(date +%s)
+# The small ones in one pass, each big one in a pass of its own.
+pass --feed "$fh_attrs" --feed "$fh_nested" --feed "$fh_ok"
+is "$rc" 0 "hostile: the pass exits 0"
+for n in refs entries text; do
+	eval "pass --feed \$fh_$n"
+	is "$rc" 0 "hostile: $n: the pass exits 0"
+done
+# hostile_err NAME REASON: feed NAME failed once with REASON, and is not
+# due before its next check.
+hostile_err() {
+	eval "id=\$fh_$1"
+	has "$(q "SELECT last_error FROM feed WHERE id = $id")" "$2" \
+	    "hostile: $1 refused: $2"
+	is "$(q "SELECT error_count, next_check_at > $now, count(e.id)
+	    FROM feed f LEFT JOIN entry e ON e.feed_id = f.id
+	    WHERE f.id = $id")" "1|1|0" \
+	    "hostile: $1 counted as a failure, its next check set"
+}
+hostile_err attrs 'more than 128 attributes'
+hostile_err nested 'nested deeper than 256'
+hostile_err refs 'more than 2000000 character references'
+is "$(q "SELECT count(*) FROM entry WHERE feed_id = $fh_ok")" 3 \
+    "hostile: the feed beside them stored"
+is "$(q "SELECT last_status, error_count, count(e.id) FROM feed f
+    LEFT JOIN entry e ON e.feed_id = f.id WHERE f.id = $fh_entries")" \
+    "200|0|10000" "hostile: 50,000 entries: the first 10,000 stored"
+is "$(q "SELECT last_status, count(e.id), max(length(e.content)) <= 1000000
+    FROM feed f LEFT JOIN entry e ON e.feed_id = f.id
+    WHERE f.id = $fh_text")" "200|1|1" \
+    "hostile: a 15 MB text node: stored, cut at 1,000,000 bytes"
+pass
+is "$(hits /f/h-attrs.rss)|$(hits /f/h-nested.rss)|$(hits /f/h-refs.rss)" \
+    "1|1|1" "hostile: the next pass does not start with them again"
+
+# The CPU budget: a document over it fails and says so; the feed beside
+# it is still read.
+fresh budget "fetch_parse_cpu = 10ms" "fetch_max_bytes = 15M"
+feed_add "$U/f/h-entries.rss"
+fbu=$FID
+feed_add "$U/f/h-ok.rss"
+fok=$FID
+now=$(date +%s)
+pass
+is "$rc" 0 "budget: the pass exits 0"
+has "$(q "SELECT last_error FROM feed WHERE id = $fbu")" \
+    'parsing took more than 10 ms of CPU' "budget: the reason given"
+is "$(q "SELECT error_count, next_check_at > $now FROM feed
+    WHERE id = $fbu")" "1|1" "budget: a failure, its next check set"
+is "$(q "SELECT count(*) FROM entry WHERE feed_id = $fok")" 3 \
+    "budget: the small feed beside it stored"
+rm -f "$W"/f/h-*.rss
+
 # --- an HTML page: its alternate feed -----------------------------------
 fresh discover
 feed_add "$U/page.html"

@@ -39,6 +39,7 @@ CSRF=$(printf '%064d' 2)	# and its CSRF secret
 MFTOKEN=$(printf '%064d' 3)	# a Miniflux X-Auth-Token
 GRTOKEN=$(printf '%064d' 4)	# a Google Reader Auth token
 APIPW=golden-api-pw
+ICONTOKEN=00112233445566778899aabbccddeeff	# bob's feed's icon
 
 for p in sqlite3 perl; do
 	if ! command -v "$p" >/dev/null 2>&1; then
@@ -125,6 +126,10 @@ EOF
 	cat <<EOF
 INSERT INTO enclosure (entry_id, url, mime_type, length)
     VALUES (2, 'http://alpha.example/post/2.mp3', 'audio/mpeg', 1048576);
+INSERT INTO icon (id, hash, mime_type, url, fetched_at, data, token)
+    VALUES (1, 'golden-icon', 'image/gif', 'http://127.0.0.1:9/favicon.ico',
+    $T0, CAST('GIF89a golden' AS BLOB), '$ICONTOKEN');
+UPDATE feed SET icon_id = 1 WHERE id = 3;
 INSERT INTO label (id, user_id, name) VALUES (1, 1, 'Later');
 INSERT INTO api_health (user_id, family, token_id, used_at, user_agent,
     failed_at, failure) VALUES (1, 'greader', NULL, $T0 - 300,
@@ -233,6 +238,10 @@ web search '/search?q=zebra1'
 web digest "/digest?since=$((T0 - 86400))"
 web opml /opml
 golden csrf-refused POST /logout "HTTP_COOKIE=hearth_session=$TOKEN"
+# Icons: bob's feed has one; with its token anyone may load it.
+golden icon-shared GET "/icon/1/$ICONTOKEN"
+golden icon-shared-wrong GET /icon/1/ffeeddccbbaa99887766554433221100
+web icon-not-yours /icon/1
 
 # Fever: api_key in the query, as in a form.
 golden fever-auth0 GET '/fever/?api&api_key=0123'
@@ -257,6 +266,7 @@ mf mf-entries '/v1/entries?limit=2&order=id&direction=desc'
 mf mf-entry /v1/entries/2
 mf mf-category-entries '/v1/categories/1/entries?status=unread'
 mf mf-export /v1/export
+mf mf-icon-not-yours /v1/icons/1
 
 # Google Reader.
 golden gr-unauthorized GET /reader/api/0/user-info

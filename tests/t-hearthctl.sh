@@ -8,8 +8,6 @@
 # configuration file "data_dir = DIR/var" given with -c.
 
 top=${HEARTH_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
-# The schema version: the number of the last migration.
-ver=$(ls "$top"/sql/migrate/*.sql | sed -n '$s|.*/0*\([0-9][0-9]*\)-.*|\1|p')
 bin=${HEARTH_BIN:-$top/build/san}
 ctl=$bin/hearthctl
 fixtures=$top/tests/opml
@@ -144,34 +142,44 @@ fi
 
 # ---- init --------------------------------------------------------------
 
+# A loop prints one line for its rows (their "ok" lines kept back in
+# $T/row), and one per failing row.
 fresh
+n=0
 for cmd in "stats" "user list" "feed list" "backup b.db"; do
 	# shellcheck disable=SC2086
 	run $cmd
 	check "before init, $cmd fails naming hearthctl init" \
-	    eval 'st 1 && err_has "hearthctl init"'
+	    eval 'st 1 && err_has "hearthctl init"' >"$T/row"
+	grep -q '^ok ' "$T/row" && n=$((n + 1))
+	grep -v '^ok ' "$T/row"
 done
+[ "$n" = 4 ] && ok "before init, 4 commands fail naming hearthctl init"
 echo "$pw" | "$ctl" -c "$C" user add alice >"$T/out" 2>"$T/err"
 rc=$?
 sancheck direct run
 check "before init, user add fails naming hearthctl init" \
     eval 'st 1 && err_has "hearthctl init"'
 check "a failed command creates no database" test ! -e "$DB"
+# The last migration's number, NNNN of sql/migrate/NNNN-name.sql.
+latest=$(ls "$top"/sql/migrate/*.sql |
+    sed -n 's|.*/0*\([0-9][0-9]*\)-[^/]*$|\1|p' | sort -n | tail -n 1)
 run init
-check "init succeeds and says schema version $ver" \
-    eval 'st 0 && out_has "schema version $ver"'
+check "init succeeds and says schema version $latest (the last migration)" \
+    eval 'st 0 && out_has "schema version $latest"'
 check "init creates the database file" test -f "$DB"
-check "the database has user_version $ver" \
-    is "$(q 'PRAGMA user_version')" "$ver"
+check "the database has user_version $latest" \
+    is "$(q 'PRAGMA user_version')" "$latest"
 check "the database is in WAL mode" is "$(q 'PRAGMA journal_mode')" wal
 check "the data directory is closed to others" \
     eval 'case $(stat -c %a "$T/var") in 7?0) true ;; *) false ;; esac'
 runin "$pw" user add alice
 run init
-check "init a second time succeeds" eval 'st 0 && out_has "version $ver"'
+check "init a second time succeeds" \
+    eval 'st 0 && out_has "version $latest"'
 check "init a second time keeps the users" \
     is "$(q 'SELECT name FROM user')" alice
-check "user_version is still $ver" is "$(q 'PRAGMA user_version')" "$ver"
+check "user_version is still $latest" is "$(q 'PRAGMA user_version')" "$latest"
 
 # ---- users -------------------------------------------------------------
 
@@ -199,11 +207,15 @@ check "and no user bob is made" \
 run user add bob
 check "no password on stdin is refused" \
     eval 'st 1 && err_has "no password"'
+n=0
 for name in "bad name" "a:b" "a/b" ""; do
 	runin "$pw" user add "$name"
 	check "user name \"$name\" is refused with status 2" \
-	    eval 'st 2 && err_has "user name"'
+	    eval 'st 2 && err_has "user name"' >"$T/row"
+	grep -q '^ok ' "$T/row" && n=$((n + 1))
+	grep -v '^ok ' "$T/row"
 done
+[ "$n" = 4 ] && ok "4 bad user names are refused with status 2"
 check "no user was added by the bad names" \
     is "$(q 'SELECT count(*) FROM user')" 1
 runin "$pw2" -q user add bob
@@ -364,12 +376,16 @@ check "the new feed is due now" \
 run feed add https://blog.example/feed.xml
 check "a duplicate URL is refused" \
     eval 'st 1 && err_has "subscribed already (feed 1)"'
+n=0
 for url in ftp://ftp.example/feed.xml "file:///etc/passwd" \
     "javascript:alert(1)" "blog.example/feed" "https:///nohost"; do
 	run feed add "$url"
 	check "feed add $url is refused with status 2" \
-	    eval 'st 2 && err_has "not an http or https URL"'
+	    eval 'st 2 && err_has "not an http or https URL"' >"$T/row"
+	grep -q '^ok ' "$T/row" && n=$((n + 1))
+	grep -v '^ok ' "$T/row"
 done
+[ "$n" = 5 ] && ok "feed add refuses 5 URLs that are not http(s) (status 2)"
 run feed add https://x.example/ --category
 check "--category without a value is refused with status 2" eval 'st 2'
 check "the refused adds stored nothing" \
@@ -743,13 +759,18 @@ hostile "$H/xxe-dtd.opml" "an external DTD (file:///etc/passwd)" \
 hostile "$H/xxe-param.opml" "XXE with a parameter entity" \
     "entity declarations"
 pwline=$(grep -m1 ':' /etc/passwd)
+n=0
 for f in xxe xxe-dtd xxe-param; do
 	run opml import "$H/$f.opml"
 	sqlite3 "$DB" .dump > "$T/dump"
 	check "$f: no line of /etc/passwd in the output or the database" \
 	    eval '! grep -qF -- "$pwline" "$T/out" "$T/err" "$T/dump" "$DB" &&
-	    ! grep -q "/bin/\(ba\)\?sh\|nologin" "$T/out" "$T/err" "$T/dump"'
+	    ! grep -q "/bin/\(ba\)\?sh\|nologin" "$T/out" "$T/err" "$T/dump"' \
+	    >"$T/row"
+	grep -q '^ok ' "$T/row" && n=$((n + 1))
+	grep -v '^ok ' "$T/row"
 done
+[ "$n" = 3 ] && ok "3 XXE files: no line of /etc/passwd anywhere"
 hostile "$H/deep33.opml" "33 nested folders" "nested too deeply"
 hostile "$H/deep1000.opml" "1000 nested folders" "nested too deeply"
 hostile "$H/slashes33.opml" "a folder name of 33 parts" "nested too deeply"
@@ -782,8 +803,8 @@ check "the backup has the same 10 feeds and 5 categories" \
     SELECT count(*) FROM category' | tr '\n' ' ')" "10 5 "
 check "the backup has the same triples" \
     is "$(triples "$T/backup.db")" "$(triples "$DB")"
-check "the backup has schema version $ver" \
-    is "$(sqlite3 "$T/backup.db" 'PRAGMA user_version')" "$ver"
+check "the backup has schema version $latest" \
+    is "$(sqlite3 "$T/backup.db" 'PRAGMA user_version')" "$latest"
 sum=$(cksum < "$T/backup.db")
 run -q feed add https://later.example/feed
 run backup "$T/backup.db"

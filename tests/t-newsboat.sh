@@ -350,14 +350,23 @@ fi
 
 # --- wrong passwords ----------------------------------------------------
 
+# Each refusal is a wrong credential counted against the address (so
+# hearth refused it, and nothing else failed).
+apifail="SELECT coalesce(sum(failures), 0) FROM login_throttle
+    WHERE key LIKE 'user:api@%'"
+f0=$(db "$apifail")
 nb_conf "$S/nb/bad-mf.conf" miniflux "$U" alice alice-pass-1
 check "miniflux: the web password gets no articles" \
-    test -z "$(nb_unread bad-mf "$S/nb/bad-mf.conf")"
+    test -z "$(nb_unread bad-mf "$S/nb/bad-mf.conf")" -a \
+    "$(db "$apifail")" -gt "$f0"
+f0=$(db "$apifail")
 nb_conf "$S/nb/bad-fh.conf" feedhq "$U" alice wrong-password
 check "feedhq: a wrong password gets no articles" \
-    test -z "$(nb_unread bad-fh "$S/nb/bad-fh.conf")"
+    test -z "$(nb_unread bad-fh "$S/nb/bad-fh.conf")" -a \
+    "$(db "$apifail")" -gt "$f0"
 check "feedhq: newsboat says authentication failed" \
-    grep -q 'Authentication failed' "$S/nb/bad-fh.out"
+    eval 'grep -q "Authentication failed" "$S/nb/bad-fh.out" &&
+    [ "$(db "$apifail")" -gt "$f0" ]'
 
 ngx_stop_all
 stop_fcgi main

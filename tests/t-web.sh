@@ -273,8 +273,11 @@ if NGX_PING=/reader/ NGX_PING_STATUS=200 ngx_start "$S/npe"; then
 		    "hearth-proxy.conf: X-Forwarded-Proto from others ignored"
 		param_is HTTP_HOST "127.0.0.1:${E##*:}" \
 		    "hearth-proxy.conf: X-Forwarded-Host from others ignored"
+	elif [ "$(uname -s)" = Linux ]; then
+		# All of 127.0.0.0/8 is loopback on Linux.
+		nok "hearth-proxy.conf: curl from 127.0.0.2"
 	else
-		echo "# 127.0.0.2 unusable as a source address: skipped"
+		echo "ok - # SKIP 127.0.0.2 is not a local address here"
 	fi
 	req "$E/reader"
 	is "hearth-proxy.conf: /reader redirects to /reader/, relative" 301 \
@@ -510,8 +513,8 @@ is "signed out, a POST is 401" 401
 req "$U/login"
 is "GET /login" 200 has 'name="password"'
 html_headers "sign-in page"
-if ! grep -q '<script[^>]*>[^<]' "$S/b" && ! grep -qi ' on[a-z]*="' "$S/b"
-then
+if [ "$code" = 200 ] && ! grep -q '<script[^>]*>[^<]' "$S/b" &&
+    ! grep -qi ' on[a-z]*="' "$S/b"; then
 	ok "sign-in page: no inline script or handler"
 else
 	nok "sign-in page: inline script or handler"
@@ -569,7 +572,7 @@ case $c in
 *) nok "session cookie: Path=/ ($c)" ;;
 esac
 case $c in
-*Secure*) nok "session cookie: no Secure over plain http ($c)" ;;
+*Secure*|'') nok "session cookie: no Secure over plain http ($c)" ;;
 *) ok "session cookie: no Secure over plain http" ;;
 esac
 req -H 'X-Forwarded-Proto: https' -d 'name=bob&password=bob-pass-22' \
@@ -609,7 +612,7 @@ before=$(field before)
 # the row then offers Mark unread, which undoes it.
 ntok=$(grep -o 'name="csrf"' "$S/b" | wc -l)
 check "the unread list carries the CSRF token a few times, not per row ($ntok)" \
-    test "$ntok" -le 4
+    test "$ntok" -ge 1 -a "$ntok" -le 4
 rows=$(tr '\n' ' ' < "$S/b" |
     sed -n 's/.*<form method="post" class="rows">\(.*\)<\/ol>.*/\1/p')
 rfield() {
@@ -622,7 +625,7 @@ nbut=$(printf '%s' "$rows" |
     wc -l)
 check "the rows' form: 12 rows, 2 buttons each ($nbut)" test "$nbut" = 24
 check "the rows' form carries this session's token" \
-    test "$(rfield csrf)" = "$csrf"
+    test -n "$csrf" -a "$(rfield csrf)" = "$csrf"
 fa=$(printf '%s' "$rows" | grep -o 'formaction="/entry/[0-9]*/read"' |
     head -n 1 | sed 's/^formaction="//; s/"$//')
 eid=${fa#/entry/}
@@ -650,7 +653,7 @@ check "a row's Mark unread: entry $eid stored unread" \
     test "$(db "SELECT is_read FROM entry WHERE id = $eid")" = 0
 page "all entries" alice /all 'Post number 3 of feed 1'
 page "a feed" alice /feed/1 'Post number 8 of feed 1'
-if has 'Post number 9 of feed 2'; then
+if [ "$code" != 200 ] || has 'Post number 9 of feed 2'; then
 	nok "a feed: shows only its own entries"
 else
 	ok "a feed: shows only its own entries"
@@ -675,7 +678,7 @@ is "alice cannot list bob's category (404)" 404
 as bob "$U/entry/1"
 is "bob cannot read alice's entry (404)" 404
 page "bob's unread list" bob / 'Bob secret entry'
-if has 'Post number'; then
+if [ "$code" != 200 ] || has 'Post number'; then
 	nok "bob's unread list: nothing of alice's"
 else
 	ok "bob's unread list: nothing of alice's"
@@ -725,7 +728,7 @@ as alice -d "csrf=$csrf&back=//evil.example/" "$U/entry/1/unread"
 is "back=//evil.example is not followed" 303 \
     test "$(hdr Location)" = /entry/1
 check "mark an entry unread: stored" \
-    test "$(db 'SELECT is_read FROM entry WHERE id = 1')" = 0
+    test "$code" = 303 -a "$(db 'SELECT is_read FROM entry WHERE id = 1')" = 0
 # The top bar's unread count is kept per worker until the database
 # changes: a mark here, or a write by another process, shows at once.
 navcount() {
@@ -742,7 +745,7 @@ check "after a mark here, the count follows ($n0 -> $n1)" \
 db "UPDATE entry SET is_read = 0 WHERE id = 1" >/dev/null
 n2=$(navcount)
 check "after another process's write, the count follows ($n1 -> $n2)" \
-    test "$n2" = "$n0"
+    test -n "$n2" -a "$n2" = "$n0"
 as alice -H 'Accept: application/json' -d "csrf=$csrf" "$U/entry/2/star"
 is "star an entry (JSON for the script)" 200 has '"starred":true'
 check "star an entry: stored" \
@@ -832,7 +835,8 @@ check "subscribe: stored with its title and category" test \
 as alice -d "csrf=$csrf&url=http://127.0.0.1:9/gamma.xml" "$U/feeds/add"
 is "subscribe twice to one URL is 409" 409 has 'already'
 as alice -d "csrf=$csrf&url=javascript:alert(1)//" "$U/feeds/add"
-check "subscribe to javascript:...: never stored as such ($code)" test \
+check "subscribe to javascript:...: refused, never stored ($code)" test \
+    "$code" = 422 -a \
     "$(db "SELECT count(*) FROM feed WHERE url NOT LIKE 'http%://%'")" = 0
 db "DELETE FROM feed WHERE user_id = 1 AND id > 3 AND id != '$gid'" \
     >/dev/null
@@ -873,8 +877,8 @@ is "delete a feed: 303" 303 test \
     "$(db "SELECT count(*) FROM feed WHERE id = '$gid'")" = 0
 
 page "categories page" alice /categories 'News'
-has 'Bob stuff' && nok "categories page: not bob's" ||
-    ok "categories page: not bob's"
+[ "$code" = 200 ] && ! has 'Bob stuff' && ok "categories page: not bob's" ||
+    nok "categories page: not bob's"
 as alice -d "csrf=$csrf&title=Tech" "$U/categories/add"
 is "add a category: 303" 303 test \
     "$(db "SELECT count(*) FROM category WHERE user_id = 1 AND title = 'Tech'")" = 1
@@ -902,8 +906,8 @@ case $(hdr Content-Disposition) in
 attachment*) ok "OPML export: an attachment" ;;
 *) nok "OPML export: Content-Disposition '$(hdr Content-Disposition)'" ;;
 esac
-has 'Bob Private Feed' && nok "OPML export: not bob's feeds" ||
-    ok "OPML export: not bob's feeds"
+[ "$code" = 200 ] && ! has 'Bob Private Feed' &&
+    ok "OPML export: not bob's feeds" || nok "OPML export: not bob's feeds"
 cat > "$S/import.opml" <<'XML'
 <?xml version="1.0" encoding="UTF-8"?>
 <opml version="2.0"><head><title>x</title></head><body>
@@ -967,27 +971,29 @@ is "clear the API password: 303" 303 test \
     "$(db 'SELECT api_password_hash IS NULL FROM user WHERE id = 1')" = 1
 
 page "search" alice '/search?q=zebra3' 'Post number 3 of feed 1'
-has 'Post number 4 of feed 1' && nok "search: only what matches" ||
-    ok "search: only what matches"
+[ "$code" = 200 ] && ! has 'Post number 4 of feed 1' &&
+    ok "search: only what matches" || nok "search: only what matches"
 as alice "$U/search?q=secret"
 is "search: not in bob's entries" 200 sh -c "! grep -q 'Bob secret' '$S/b'"
+n=0
 for q in '%22unbalanced' 'NEAR(a+b)' 'a*+OR+NOT' '%2A' 'title%3Azebra1' \
     "$(awk 'BEGIN { for (i = 0; i < 40; i++) printf "w%d+", i }')"; do
 	as alice "$U/search?q=$q"
 	case $code in
-	200|400) ok "search for $(echo "$q" | cut -c1-20): $code, no 500" ;;
+	200|400) n=$((n + 1)) ;;
 	*) nok "search for $(echo "$q" | cut -c1-20): status $code" ;;
 	esac
 done
-page "search, empty" alice '/search' 'Search'
+[ "$n" = 6 ] && ok "6 searches with FTS5 syntax or 40 words: 200 or 400"
+page "search, empty" alice '/search' 'class="search-page"'
 as alice "$U/digest"
 case $code in
-200) html_headers "digest"; ok "digest page" ;;
+200) html_headers "digest"; is "digest page" 200 has '<h1>Digest</h1>' ;;
 303) as alice "$U$(hdr Location)"
-     is "digest page (after its redirect)" 200 ;;
+     is "digest page (after its redirect)" 200 has '<h1>Digest</h1>' ;;
 *) nok "digest page: status $code" ;;
 esac
-page "digest of today" alice '/digest?since=today' 'Digest'
+page "digest of today" alice '/digest?since=today' '<h1>Digest</h1>'
 as alice "$U/digest?since=tomorrow"
 is "digest: a bad since= is 400" 400
 
@@ -1058,11 +1064,12 @@ if NGX_PING=/reader/healthz NGX_PING_STATUS=200 ngx_start "$S/np"; then
 	req "$P/reader/login"
 	is "prefix: the sign-in page" 200 has 'action="/reader/login"'
 	# Every link, form and asset is under the prefix (or elsewhere).
+	nl=$(grep -c '\(href\|src\|action\)="/reader/' "$S/b")
 	bad=$(grep -o '\(href\|src\|action\)="[^"]*"' "$S/b" |
 	    grep -v '="/reader/' | grep -v '="https\{0,1\}://' |
 	    grep -v '="#' | head -n 3)
-	check "prefix: the sign-in page's links carry /reader/ ($bad)" \
-	    test -z "$bad"
+	check "prefix: the sign-in page's links carry /reader/ ($nl; $bad)" \
+	    test "$code" = 200 -a "$nl" -gt 0 -a -z "$bad"
 	pcss=$(grep -o 'href="[^"]*hearth\.css?v=[^"]*"' "$S/b" |
 	    head -n 1 | sed 's/^href="//; s/"$//; s/&amp;/\&/g')
 	req "$P$pcss"
@@ -1087,10 +1094,12 @@ if NGX_PING=/reader/healthz NGX_PING_STATUS=200 ngx_start "$S/np"; then
 	# shellcheck disable=SC2086
 	req $fwd -H "$ck" "$P/reader/"
 	is "prefix: the unread list" 200 has 'Post number 1 of feed 1'
+	nl=$(grep -c '\(href\|src\|action\)="/reader/' "$S/b")
 	bad=$(grep -o '\(href\|src\|action\)="[^"]*"' "$S/b" |
 	    grep -v '="/reader/' | grep -v '="https\{0,1\}://' |
 	    grep -v '="#' | head -n 3)
-	check "prefix: the list's links carry /reader/ ($bad)" test -z "$bad"
+	check "prefix: the list's links carry /reader/ ($nl; $bad)" \
+	    test "$code" = 200 -a "$nl" -gt 0 -a -z "$bad"
 	pcsrf=$(field csrf)
 	# shellcheck disable=SC2086
 	req $fwd -H "$ck" -d "csrf=$pcsrf&back=/all" "$P/reader/entry/5/read"

@@ -57,6 +57,14 @@
 #	/slow/NAME		/f/NAME at 16 KiB/s (limit_rate; nginx
 #				sends the first second's worth at once)
 #	/crawl/NAME		/f/NAME at 4 KiB/s
+#	/favicon.ico		an ICO image (farm_ico)
+#	/site/			a site's page whose <link rel="icon"> and
+#				"shortcut icon" are a 404 and HTML served
+#				as image/png, and whose apple-touch-icon
+#				is /icons/touch.png, a PNG (farm_png)
+#	/bare/			a page without icon links: /favicon.ico
+#	/svg/			a page whose icons are an SVG image and
+#				/icons/huge.png, 300 KiB, over the cap
 #
 # The expected text of /latin.rss is in FARM_LATIN_TITLE (UTF-8).
 
@@ -184,6 +192,20 @@ BEGIN {
 EOF
 }
 
+# farm_png FILE [NOTE]: a 1x1 PNG image, NOTE after its end (decoders
+# ignore it) to tell files apart.
+farm_png() {
+	printf '\211\120\116\107\015\012\032\012\000\000\000\015\111\110\104\122\000\000\000\001\000\000\000\001\010\002\000\000\000\220\167\123\336\000\000\000\014\111\104\101\124\170\234\143\070\241\241\001\000\002\324\001\031\005\120\217\244\000\000\000\000\111\105\116\104\256\102\140\202' \
+	    > "$1" && printf '%s' "${2:-}" >> "$1"
+}
+
+# farm_ico FILE: an ICO file holding farm_png's image (69 bytes at 22).
+farm_ico() {
+	printf '\000\000\001\000\001\000\001\001\000\000\001\000\040\000\105\000\000\000\026\000\000\000' \
+	    > "$1" && farm_png "$1.png" && cat "$1.png" >> "$1" &&
+	    rm -f "$1.png"
+}
+
 # farm_many DIR COUNT NITEMS: COUNT feeds of NITEMS items in DIR, named
 # feed0001.rss, feed0002.atom, ... (odd numbers RSS, even ones Atom), tags
 # feed0001 ...; one awk per feed.
@@ -225,6 +247,38 @@ farm_latin() {
 	printf '</channel></rss>\n' >> "$1"
 }
 
+# farm_icons DIR: the icon endpoints listed at the top (/favicon.ico,
+# /site/, /bare/, /svg/, /icons/...) into the nginx.sh prefix DIR; static
+# files only, so farm_faults is not needed for them.
+farm_icons() {
+	_w=$1/www
+	farm_ico "$_w/favicon.ico" || return 1
+	mkdir -p "$_w/icons" "$_w/site" "$_w/bare" "$_w/svg" || return 1
+	farm_png "$_w/icons/touch.png" touch || return 1
+	printf '<html><body>not an image</body></html>\n' > \
+	    "$_w/icons/fake.png" || return 1
+	printf '<svg xmlns="http://www.w3.org/2000/svg"/>\n' > \
+	    "$_w/icons/logo.svg" || return 1
+	farm_png "$_w/icons/huge.png" "$(head -c 307200 /dev/zero |
+	    tr '\0' x)" || return 1
+	cat > "$_w/site/index.html" <<'EOF'
+<!DOCTYPE html>
+<html><head><title>A site with icons</title>
+<link rel="icon" href="/icons/missing.png">
+<link rel="shortcut icon" href="/icons/fake.png">
+<link rel="apple-touch-icon" href="/icons/touch.png">
+</head><body>Hello.</body></html>
+EOF
+	printf '<!DOCTYPE html><title>Bare</title><p>No icon here.\n' > \
+	    "$_w/bare/index.html" || return 1
+	cat > "$_w/svg/index.html" <<'EOF'
+<!DOCTYPE html><html><head>
+<link rel="icon" type="image/svg+xml" href="/icons/logo.svg">
+<link rel="icon" href="/icons/huge.png">
+</head></html>
+EOF
+}
+
 # farm_faults DIR: write the files and DIR/server.conf locations of the
 # endpoints listed at the top into the nginx.sh prefix DIR.
 farm_faults() {
@@ -255,6 +309,7 @@ farm_faults() {
 		    head -c 50331648
 		printf '</channel></rss>\n'
 	} | gzip -9 > "$_w/bomb.rss.gz" || return 1
+	farm_icons "$1" || return 1
 	cat > "$_w/page.html" <<'EOF'
 <!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">

@@ -11,7 +11,7 @@
 #	start_fcgi main "$S/hearth.conf" || exit 1
 #	ngx_hearth "$S/n" nginx/hearth.conf "$S/fcgi.sock"
 #	NGX_PING=/healthz NGX_PING_STATUS=200 ngx_start "$S/n" || exit 1
-#	...
+#	...				# (or the three in one: web_start)
 #	ngx_stop_all
 #	stop_fcgi main			# "ok"/"not ok": exit 0, no sanitizer
 #
@@ -148,6 +148,48 @@ EOF
 	fi
 }
 
+# web_icon CONF FEED: give FEED an icon the way a reader gets one, never
+# by writing icon rows: a feed farm (tests/lib/feedfarm.sh, its own
+# nginx) serves a document titled as FEED is, whose site page names
+# /icons/touch.png; hearth-fetch --feed FEED fetches it and the site's
+# icon, then FEED gets its URL and site back (its check times and HTTP
+# validators stay the fetch's).  Sets ICON_ID and ICON_B64 (the image's
+# base64); "not ok" and 1 on failure.  Needs feedfarm.sh sourced.
+web_icon() {
+	_db=$S/var/hearth.db
+	_url=$(sqlite3 "$_db" "SELECT url FROM feed WHERE id = $2")
+	_site=$(sqlite3 "$_db" "SELECT site_url FROM feed WHERE id = $2")
+	_title=$(sqlite3 "$_db" "SELECT feed_title FROM feed WHERE id = $2")
+	ngx_new "$S/farm" && farm_icons "$S/farm" && ngx_start "$S/farm" ||
+	    { nok "setup: a feed farm for icons"; return 1; }
+	printf '%s\n%s%s%s\n' '<?xml version="1.0"?>' \
+	    '<rss version="2.0"><channel><title>' "$_title" '</title>' \
+	    > "$S/farm/www/icon-feed.rss"
+	printf '<link>%s/site/</link></channel></rss>\n' "$NGX_URL" \
+	    >> "$S/farm/www/icon-feed.rss"
+	sqlite3 "$_db" "UPDATE feed SET url = '$NGX_URL/icon-feed.rss'
+	    WHERE id = $2"
+	if ! timeout -s KILL 300 "$bin/hearth-fetch" -d -c "$1" --feed "$2" \
+	    >"$S/icon-fetch.log" 2>&1 </dev/null; then
+		nok "setup: hearth-fetch --feed $2 for its icon"
+		sed 's/^/#   /' "$S/icon-fetch.log"
+		return 1
+	fi
+	sqlite3 "$_db" "UPDATE feed SET url = '$_url', site_url = '$_site'
+	    WHERE id = $2"
+	ICON_ID=$(sqlite3 "$_db" "SELECT icon_id FROM feed WHERE id = $2")
+	ICON_B64=$(base64 -w0 < "$S/farm/www/icons/touch.png")
+	if [ -z "$ICON_ID" ] || [ "$(sqlite3 "$_db" "SELECT hex(data) FROM icon
+	    WHERE id = $ICON_ID")" != "$(od -An -tx1 -v \
+	    "$S/farm/www/icons/touch.png" | tr -d ' \n' |
+	    tr 'a-f' 'A-F')" ]; then
+		nok "setup: feed $2 has the site's icon, fetched"
+		sed 's/^/#   /' "$S/icon-fetch.log"
+		return 1
+	fi
+	ok "setup: feed $2 has the site's icon, fetched (icon $ICON_ID)"
+}
+
 # ngx_hearth DIR TEMPLATE SOCKET [SED-ARGS...]: an nginx instance in DIR
 # from the shipped TEMPLATE, its placeholders filled the way scripts/run
 # fills them (nginx.sh then sets @PORT@ and @DIR@).
@@ -176,6 +218,27 @@ start_fcgi() {
 		sleep 0.1
 	done
 	[ -S "$_sock" ]
+}
+
+# web_start NAME CONF SOCKET: start_fcgi NAME CONF, then nginx in $S/n
+# with the shipped nginx/hearth.conf in front of SOCKET; U is its URL.
+# "ok" lines, or "not ok" and 1.
+web_start() {
+	if start_fcgi "$1" "$2"; then
+		ok "hearth-fcgi starts"
+	else
+		nok "hearth-fcgi starts"
+		sed 's/^/#   /' "$S/$1.log"
+		return 1
+	fi
+	ngx_hearth "$S/n" nginx/hearth.conf "$3"
+	if NGX_PING=/healthz NGX_PING_STATUS=200 ngx_start "$S/n"; then
+		ok "nginx starts with nginx/hearth.conf"
+	else
+		nok "nginx starts with nginx/hearth.conf"
+		return 1
+	fi
+	U=$NGX_URL
 }
 
 # stop_fcgi NAME: SIGTERM; "ok" when it exits 0 within 10 s and its log

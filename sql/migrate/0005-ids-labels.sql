@@ -1,9 +1,9 @@
--- 0002-ids-labels.sql: ids that are never reused, labels on entries,
+-- 0005-ids-labels.sql: ids that are never reused, labels on entries,
 -- the sync health of reader-app credentials, and read-only API keys.
 --
 -- category and feed are rebuilt with AUTOINCREMENT, keeping every row,
--- its id and what refers to it: an id taken by a deleted feed or
--- category is not handed out again (an app that did not sync in between
+-- its id, the indexes and triggers, and what refers to it: an id taken
+-- by a deleted feed or category is not handed out again (an app that did not sync in between
 -- would take the new one for the old).  Ids freed before this migration
 -- may come back once; none after.  The program runs migrations with
 -- foreign keys off and checks them before committing, and
@@ -72,16 +72,21 @@ CREATE TABLE feed (
 	username		TEXT,
 	password		TEXT,
 	created_at		INTEGER NOT NULL,
+	-- when the site's icon was last looked for (weekly), whatever was
+	-- found; NULL: never
+	icon_checked_at		INTEGER,
 	UNIQUE (user_id, url)
 );
 
--- the same columns in the same order as 0001 made them
+-- the same columns in the same order as 0001 and 0002 made them; no
+-- trigger on the new table yet, so feed_count is left as it is
 INSERT INTO feed SELECT * FROM feed_old;
 DROP TABLE feed_old;
 
 CREATE INDEX feed_category ON feed (category_id);
 CREATE INDEX feed_icon ON feed (icon_id);
 CREATE INDEX feed_due ON feed (next_check_at) WHERE disabled = 0;
+CREATE INDEX feed_success ON feed (user_id, last_success_at);
 
 CREATE TRIGGER feed_category_insert BEFORE INSERT ON feed
 WHEN NEW.category_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM category
@@ -101,6 +106,26 @@ CREATE TRIGGER entry_category AFTER UPDATE OF category_id ON feed
 WHEN OLD.category_id IS NOT NEW.category_id
 BEGIN
 	UPDATE entry SET category_id = NEW.category_id WHERE feed_id = NEW.id;
+END;
+
+CREATE TRIGGER feed_count_feed_insert AFTER INSERT ON feed
+BEGIN
+	INSERT INTO feed_count (user_id, category_id, feed_id)
+	    VALUES (NEW.user_id, coalesce(NEW.category_id, 0), NEW.id);
+END;
+
+CREATE TRIGGER feed_count_feed_delete AFTER DELETE ON feed
+BEGIN
+	DELETE FROM feed_count WHERE user_id = OLD.user_id
+	    AND category_id = coalesce(OLD.category_id, 0) AND feed_id = OLD.id;
+END;
+
+CREATE TRIGGER feed_count_feed_move AFTER UPDATE OF category_id ON feed
+WHEN OLD.category_id IS NOT NEW.category_id
+BEGIN
+	UPDATE feed_count SET category_id = coalesce(NEW.category_id, 0)
+	    WHERE user_id = OLD.user_id
+	    AND category_id = coalesce(OLD.category_id, 0) AND feed_id = OLD.id;
 END;
 
 PRAGMA legacy_alter_table = OFF;
@@ -148,4 +173,4 @@ CREATE INDEX api_health_token ON api_health (token_id);
 ALTER TABLE api_token ADD COLUMN read_only INTEGER NOT NULL DEFAULT 0
     CHECK (read_only IN (0, 1));
 
-PRAGMA user_version = 2;
+PRAGMA user_version = 5;
