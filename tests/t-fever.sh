@@ -180,7 +180,7 @@ is "groups: alice's category, then Uncategorised (2147483647)" 200 \
     "1:News,2147483647:Uncategorised"
 is "groups come with feeds_groups: every feed in a listed group" 200 \
     'map { "$_->{group_id}=$_->{feed_ids}" } @{$j->{feeds_groups}}' \
-    "1=1,2147483647=2"
+    "2147483647=2,1=1"
 fever "$kb" "api&groups"
 is "bob has no uncategorised feed: no such group" 200 \
     'map { "$_->{id}:$_->{title}" } @{$j->{groups}}' "2:Bob stuff"
