@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # Makefile: hearth's programs, tests, fuzzers and docs.  GNU make, no
 # configure step.  Everything built goes under build/.
 
@@ -194,6 +195,7 @@ LINT_SRC =	$(filter-out $(GEN_SQL),$(LIB_SRC)) $(FETCH_SRC) $(CTL_SRC) \
 		$(FCGI_SRC)
 
 lint:
+	sh scripts/licence
 	mandoc -Tlint -Werror $(MAN)
 	cppcheck --quiet --error-exitcode=1 --std=c99 \
 	    --suppress=missingIncludeSystem -Ilib lib fetcher ctl $(wildcard fcgi)

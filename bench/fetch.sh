@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # fetch.sh: the fetch benchmark: hearth-fetch refreshing generated feeds
 # served by a local nginx, cold (every feed 200) then warm (every feed
 # 304), and a run with the default rate limits; see bench/README.md.

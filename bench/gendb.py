@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: ISC
 # gendb.py: SQL that fills a fresh hearth database (made by `hearthctl
 # init` and two `user add`) with a reader's worth of feeds and entries,
 # for bench/mkdb.sh (which bench/web.sh and bench/run.sh call).

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: ISC
 # genfarm.py: the feeds of bench/web.sh's fetch passes, rewritten before
 # each pass so that every feed has new items.
 #

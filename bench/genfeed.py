@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: ISC
 # genfeed.py: deterministic RSS 2.0 and Atom 1.0 feeds with realistic
 # HTML bodies, for the parser benchmark (bench/parse.sh).
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # mkdb.sh: the benchmark database, made once and cached under
 # build/bench/ by its parameters; prints its path.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # parse.sh: the feed-parser benchmark: hearth-fetch parse against sfeed
 # and xmllint on generated feeds; see bench/README.md.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # run.sh: `make bench`: every benchmark in one go on this machine, one
 # table of medians, each figure next to its floor or peer measured in
 # the same run, written to bench/RESULTS.md with the machine's

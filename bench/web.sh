@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # web.sh: the responder benchmark: hearth-fcgi behind nginx (the shipped
 # nginx/hearth.conf) on a generated database of a reader's size, each
 # page next to nginx serving the same bytes as a static file, and the
@@ -36,7 +37,7 @@
 #                the page cache, against a warm one (5)
 #   --farm FEEDS subscribe to FEEDS local feeds and run fetch passes at
 #                the end (0: none, the default)
-#   --busy N     passes while wrk reads the unread list (3)
+#   --busy N     passes while wrk reads the unread list and /healthz (3)
 #   --passes N   passes of the long write run (20)
 #   --raw FILE   write the measurements (tab-separated lines) to FILE
 #                instead of rendering bench/results-web.md
@@ -205,6 +206,8 @@ fcgi_stop() {
 }
 
 cleanup() {
+	# the load of the passes (both(), below), if it runs
+	[ -n "${wl:-}" ] && kill -TERM "$wl" "$wh" 2>/dev/null
 	fcgi_stop
 	ngx_stop_all
 	if [ "$keep" -eq 1 ]; then
@@ -315,9 +318,12 @@ NGX_PING=/healthz NGX_PING_STATUS=200 ngx_start "$N" >&2 ||
     die "nginx did not start"
 U=$NGX_URL
 
-# Sign in as a browser does.
-code=$(curl -s -o /dev/null -c "$S/jar" -w '%{http_code}' --max-time 10 \
-    -d 'name=bench&password=bench-password-1' "$U/login")
+# Sign in as a browser does: the form's page first, for its token.
+ltok=$(curl -s -c "$S/jar" --max-time 10 "$U/login" |
+    sed -n 's/.*name="csrf" value="\([0-9a-f]*\)".*/\1/p')
+code=$(curl -s -o /dev/null -b "$S/jar" -c "$S/jar" -w '%{http_code}' \
+    --max-time 10 -d "csrf=$ltok&name=bench&password=bench-password-1" \
+    "$U/login")
 [ "$code" = 303 ] || die "POST /login: $code, not 303"
 tok=$(awk '$6 == "hearth_session" { print $7 }' "$S/jar" | tail -n 1)
 [ -n "$tok" ] || die "no session cookie"
@@ -854,12 +860,14 @@ fi
 # FEEDS local feeds (bench/genfarm.py, rewritten before each pass so each
 # feed brings new items) on another nginx, subscribed by the signed-in
 # user; the database's own feeds are put off (their hosts do not exist).
-# Each pass runs hearth-fetch under /usr/bin/time -v while the -wal
+# Each pass runs hearth-fetch under /usr/bin/time -v, in a session of
+# its own as cron, systemd and hearth-fcgi start it, while the -wal
 # file's size is sampled every 20 ms.  First BUSY passes with wrk
-# reading the unread list at 1 connection during the pass, each after
-# a wrk run with the fetcher idle as long as the previous pass (3 to
-# 20 s); then PASSES passes alone, the
-# long write run.
+# reading the unread list and /healthz at 1 connection each during the
+# pass, each after the same reads with the fetcher idle as long as the
+# previous pass (3 to 20 s), with the responder's threads' run-queue
+# wait and the machine's CPU time around each; then PASSES passes
+# alone, the long write run.
 if [ "$farm" -gt 0 ]; then
 	FN=$S/farm
 	ngx_new "$FN" || exit 1
@@ -869,7 +877,15 @@ if [ "$farm" -gt 0 ]; then
 	fnew=5
 	python3 "$top/bench/genfarm.py" "$FN/www/f" "$farm" "$fitems" \
 	    "$fnew" 0 "$fbase" || die "genfarm.py failed"
+	# The farm stands for the sites' servers, elsewhere: in a session
+	# of its own, so that Linux's autogroup scheduling does not count
+	# its CPU with the responder's.
+	printf '#!/bin/sh\nexec setsid %s "$@"\n' "$NGX_BIN" > "$S/farm-nginx"
+	chmod +x "$S/farm-nginx"
+	_nb=$NGX_BIN
+	NGX_BIN=$S/farm-nginx
 	ngx_start "$FN" >&2 || die "the farm's nginx did not start"
+	NGX_BIN=$_nb
 	FU=$NGX_URL
 	{
 		echo '<?xml version="1.0" encoding="UTF-8"?>'
@@ -900,6 +916,11 @@ if [ "$farm" -gt 0 ]; then
 	} > "$CF"
 	furl="$FU/f/%"
 	q "UPDATE feed SET next_check_at = 4000000000 WHERE url NOT LIKE '$furl'"
+	# The farm's sites (site.hearth.test) do not exist: a search for
+	# their icons would wait on the resolver.  A pass looks at a
+	# site's icon once a week, so it is done already.
+	q "UPDATE feed SET icon_checked_at = strftime('%s', 'now')
+	    WHERE url LIKE '$furl'"
 	echo "farm	$farm	$fitems	$fnew" >> "$R"
 
 	walsz() {
@@ -911,7 +932,7 @@ if [ "$farm" -gt 0 ]; then
 		    "$fnew" "$2" "$fbase" || die "genfarm.py failed"
 		q "UPDATE feed SET next_check_at = 0 WHERE url LIKE '$furl'"
 		_s0=$(q "SELECT seq FROM sqlite_sequence WHERE name = 'entry'")
-		timeout 600 /usr/bin/time -v -o "$S/ftime" "$fetch" -c "$CF" \
+		timeout 600 /usr/bin/time -v -o "$S/ftime" setsid "$fetch" -c "$CF" \
 		    >"$S/fetch.out" 2>&1 </dev/null &
 		_fp=$!
 		_wp=0
@@ -939,27 +960,69 @@ if [ "$farm" -gt 0 ]; then
 			    k, n, wall, u, sy, rss, new, wp, wa, ok }' \
 		    "$S/ftime" >> "$R"
 	}
+	# sched SIDE ROUND: the responder's threads' CPU and run-queue wait
+	# (/proc/PID/task/*/schedstat: ns on the CPU, ns runnable but
+	# waiting, timeslices) and context switches, summed; a "sched" line.
+	sched() {
+		for _t in /proc/"$fcgi_pid"/task/*; do
+			cat "$_t/schedstat"
+			grep ctxt_switches "$_t/status"
+		done 2>/dev/null | awk -v s="$1" -v r="$2" '
+			NF == 3 { run += $1; wait += $2; sl += $3 }
+			/^voluntary/ { vol += $2 }
+			/^nonvoluntary/ { inv += $2 }
+			END { printf "sched\t%s\t%s\t%.0f\t%.0f\t%d\t%d\t%d\n",
+			    s, r, run, wait, sl, vol, inv }' >> "$R"
+		# and the machine's: jiffies busy and idle over all CPUs
+		awk -v s="$1" -v r="$2" '$1 == "cpu" {
+			printf "cpustat\t%s\t%s\t%d\t%d\n", s, r,
+			    $2 + $3 + $4 + $7 + $8 + $9, $5 + $6 }' /proc/stat >> "$R"
+	}
+	# both SECS: wrk on the unread list and on /healthz at 1 connection
+	# each, at once, in the background (their pids in wl and wh).
+	both() {
+		: > "$log"
+		timeout $(($1 + 100)) wrk -t1 -c1 -d"$1s" --timeout 5s \
+		    -s "$S/stats.lua" -H "$cookie" "$U/" > "$S/wrk.list" 2>&1 &
+		wl=$!
+		timeout $(($1 + 100)) wrk -t1 -c1 -d"$1s" --timeout 5s \
+		    -s "$S/stats.lua" -H "$cookie" "$U/healthz" \
+		    > "$S/wrk.healthz" 2>&1 &
+		wh=$!
+	}
+	# both_done SIDE ROUND: wait for them; a "busy" line each.
+	both_done() {
+		wait "$wl"
+		wait "$wh"
+		_b=$(bad)
+		for _p in list healthz; do
+			_w=$(grep '^WRK' "$S/wrk.$_p" | cut -f2-)
+			[ -n "$_w" ] || { cat "$S/wrk.$_p" >&2; die "wrk failed"; }
+			printf 'busy\t%s\t1\t%s\t%s\t%s\t%s\n' "$_p" "$2" "$1" \
+			    "$_w" "$_b" >> "$R"
+		done
+	}
 	# The first pass stores every feed's items; not measured.
 	say "the first pass over $farm feeds"
 	fpass first 0
 	n=1
 	r=1
 	while [ "$r" -le "$busy" ]; do
-		say "busy $r/$busy: the unread list, idle then during a pass"
+		say "busy $r/$busy: the list and /healthz, idle then during a pass"
 		bdur=$(awk -F'\t' '$1 == "pass" { d = $4 } END {
 		    d = int(d + 0.999); print (d < 3 ? 3 : d > 20 ? 20 : d) }' "$R")
-		rdur=$bdur run busy list 1 "$r" idle "$U/"
-		: > "$log"
-		timeout 700 wrk -t1 -c1 -d600s --timeout 5s -s "$S/stats.lua" \
-		    -H "$cookie" "$U/" > "$S/wrk.out" 2>&1 &
-		wp=$!
+		echo "loadavg	idle	$r	$(cut -d' ' -f1-3 /proc/loadavg)" >> "$R"
+		sched idle0 "$r"
+		both "$bdur"
+		both_done idle "$r"
+		sched idle "$r"
+		both 600
 		sleep 0.2
 		fpass busy "$n"
-		kill -INT "$wp" 2>/dev/null
-		wait "$wp"
-		w=$(grep '^WRK' "$S/wrk.out" | cut -f2-)
-		[ -n "$w" ] || { cat "$S/wrk.out" >&2; die "wrk failed"; }
-		printf 'busy\tlist\t1\t%s\tduring\t%s\t%s\n' "$r" "$w" "$(bad)" >> "$R"
+		kill -INT "$wl" "$wh" 2>/dev/null
+		both_done during "$r"
+		sched during "$r"
+		echo "loadavg	during	$r	$(cut -d' ' -f1-3 /proc/loadavg)" >> "$R"
 		n=$((n + 1))
 		r=$((r + 1))
 	done

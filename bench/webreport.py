@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: ISC
 # webreport.py: the markdown report of bench/web.sh from its results
 # file (tab-separated lines; web.sh writes them, see there).
 #

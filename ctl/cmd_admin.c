@@ -1,7 +1,9 @@
+/* SPDX-License-Identifier: ISC */
 /* cmd_admin.c: hearthctl init, backup and stats */
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,14 +76,23 @@ cmd_backup(struct ctl *c, int argc, char **argv)
 {
 	sqlite3_stmt	*st;
 	struct stat	 sb;
-	int		 r;
+	int		 fd, r;
 
 	(void)argc;
-	if (stat(argv[0], &sb) == 0 || errno != ENOENT) {
-		log_warnx("%s exists already: a backup never overwrites",
-		    argv[0]);
+	/*
+	 * Made empty here, mode 0600 whatever the umask, for VACUUM INTO
+	 * to fill: the copy holds password hashes and feed passwords.
+	 */
+	if ((fd = open(argv[0], O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW,
+	    0600)) == -1) {
+		if (errno == EEXIST)
+			log_warnx("%s exists already: a backup never "
+			    "overwrites", argv[0]);
+		else
+			log_warn("%s", argv[0]);
 		return CTL_ERR;
 	}
+	close(fd);
 	st = db_stmt(&c->db, STMT_BACKUP);
 	sqlite3_bind_text(st, 1, argv[0], -1, SQLITE_STATIC);
 	r = db_step(st);

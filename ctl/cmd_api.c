@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* cmd_api.c: hearthctl api-password and api-key: reader-app credentials */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* cmd_doctor.c: hearthctl doctor: check an installation, say what to fix */
 #include <sys/types.h>
 #include <sys/file.h>
@@ -690,7 +691,7 @@ check_socket(struct doctor *d)
 	else
 		strlcpy(mode, "mode unknown", sizeof(mode));
 	t0 = mono_us() / 1000;
-	r = fcgi_request(path, params, SOCKET_MS, &a);
+	r = fcgi_request(path, params, NULL, 0, SOCKET_MS, &a);
 	ms = mono_us() / 1000 - t0;
 	switch (r) {
 	case FCGI_OK:

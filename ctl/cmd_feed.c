@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* cmd_feed.c: hearthctl category and feed commands */
 #include <stdio.h>
 #include <stdlib.h>

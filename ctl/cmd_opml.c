@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* cmd_opml.c: hearthctl opml import and export */
 #include <stdint.h>
 #include <stdio.h>

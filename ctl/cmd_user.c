@@ -1,4 +1,6 @@
-/* cmd_user.c: hearthctl user add|passwd|del|list */
+/* SPDX-License-Identifier: ISC */
+/* cmd_user.c: hearthctl user add|passwd|del|list|unlock */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,6 +8,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "account.h"
 #include "buf.h"
 #include "compat.h"
 #include "crypto.h"
@@ -186,7 +189,6 @@ out:
 int
 cmd_user_passwd(struct ctl *c, int argc, char **argv)
 {
-	sqlite3_stmt	*st;
 	struct buf	 h;
 	int64_t		 id;
 	int		 rc = CTL_ERR, r;
@@ -200,15 +202,13 @@ cmd_user_passwd(struct ctl *c, int argc, char **argv)
 	}
 	if (ctl_password_hash(argv[0], &h) == -1)
 		goto out;
-	st = db_stmt(&c->db, STMT_USER_SET_PASSWORD);
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_text(st, 2, h.p, (int)h.len, SQLITE_STATIC);
-	r = db_step(st);
-	db_stmt_done(st);
-	if (r == -1)
+	/* An account reset signs out whoever held it: web and apps. */
+	if (account_password_set(&c->db, id, h.p, NULL) == -1)
 		goto out;
 	if (!c->quiet)
-		printf("changed the password of %s\n", argv[0]);
+		printf("changed the password of %s: every web sign-in was "
+		    "ended and the API password removed (API keys stay: "
+		    "hearthctl -u %s api-key list)\n", argv[0], argv[0]);
 	rc = CTL_OK;
 out:
 	buf_release(&h);
@@ -269,4 +269,34 @@ cmd_user_list(struct ctl *c, int argc, char **argv)
 	}
 	db_stmt_done(st);
 	return r == -1 ? CTL_ERR : CTL_OK;
+}
+
+/*
+ * hearthctl user unlock NAME: forget the wrong passwords tried for NAME
+ * (web and API, from every address), which lifts the delays they put
+ * on its sign-ins.  NAME need not be a user: guesses name anyone.
+ */
+int
+cmd_user_unlock(struct ctl *c, int argc, char **argv)
+{
+	sqlite3_stmt	*st;
+	char		 name[256];
+	size_t		 i;
+	int		 r;
+
+	(void)argc;
+	for (i = 0; argv[0][i] != '\0' && i + 1 < sizeof(name); i++)
+		name[i] = (char)tolower((unsigned char)argv[0][i]);
+	name[i] = '\0';
+	st = db_stmt(&c->db, STMT_THROTTLE_UNLOCK);
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	r = db_step(st);
+	db_stmt_done(st);
+	if (r == -1)
+		return CTL_ERR;
+	if (!c->quiet)
+		printf("forgot the failed sign-ins of %s from %d address%s\n",
+		    argv[0], sqlite3_changes(c->db.db),
+		    sqlite3_changes(c->db.db) == 1 ? "" : "es");
+	return CTL_OK;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* ctl.c: what hearthctl's commands share: the database, the user, I/O */
 #include <sys/stat.h>
 

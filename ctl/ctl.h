@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* ctl.h: hearthctl's private header */
 #ifndef HEARTH_CTL_H
 #define HEARTH_CTL_H
@@ -59,6 +60,7 @@ int	 cmd_user_add(struct ctl *, int, char **);
 int	 cmd_user_passwd(struct ctl *, int, char **);
 int	 cmd_user_del(struct ctl *, int, char **);
 int	 cmd_user_list(struct ctl *, int, char **);
+int	 cmd_user_unlock(struct ctl *, int, char **);
 int	 ctl_read_password(const char *, char **);
 int	 ctl_password_hash(const char *, struct buf *);
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* fcgi_client.c: one FastCGI request over a unix socket (hearthctl doctor) */
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -234,9 +235,10 @@ connect_to(const char *path, int64_t deadline, int *fdp,
 	return e == 0 ? FCGI_OK : from_errno(e, a);
 }
 
-/* The request: BEGIN_REQUEST (responder), PARAMS, empty STDIN. */
+/* The request: BEGIN_REQUEST (responder), PARAMS, STDIN: the body. */
 static void
-request_bytes(struct buf *req, const char *const *params)
+request_bytes(struct buf *req, const char *const *params, const char *body,
+    size_t len)
 {
 	/* role FCGI_RESPONDER (1), flags 0: close when done */
 	static const unsigned char begin[8] = { 0, 1 };
@@ -251,6 +253,9 @@ request_bytes(struct buf *req, const char *const *params)
 		fcgi_record(req, FCGI_PARAMS, FCGI_ID, nv.p + i,
 		    nv.len - i < 65528 ? nv.len - i : 65528);
 	fcgi_record(req, FCGI_PARAMS, FCGI_ID, NULL, 0);
+	for (i = 0; i < len; i += 65528)
+		fcgi_record(req, FCGI_STDIN, FCGI_ID, body + i,
+		    len - i < 65528 ? len - i : 65528);
 	fcgi_record(req, FCGI_STDIN, FCGI_ID, NULL, 0);
 	if (nv.oom)
 		req->oom = 1;
@@ -258,15 +263,16 @@ request_bytes(struct buf *req, const char *const *params)
 }
 
 /*
- * Send one request with params (name, value, name, value..., NULL) to
+ * Send one request with params (name, value, name, value..., NULL) and
+ * len bytes of body (which CONTENT_LENGTH in params should announce) to
  * the FastCGI responder at the unix socket path, and read its whole
  * answer, all within timeout_ms.  On FCGI_OK, a holds the status, the
  * headers and the body.  Nothing is logged: the result says what went
  * wrong, and a->err the errno behind FCGI_SYS.
  */
 enum fcgi_result
-fcgi_request(const char *path, const char *const *params, int timeout_ms,
-    struct fcgi_answer *a)
+fcgi_request(const char *path, const char *const *params, const char *body,
+    size_t len, int timeout_ms, struct fcgi_answer *a)
 {
 	struct buf		 req, in;
 	enum fcgi_result	 rc;
@@ -284,7 +290,7 @@ fcgi_request(const char *path, const char *const *params, int timeout_ms,
 	deadline = mono_us() / 1000 + timeout_ms;
 	if ((rc = connect_to(path, deadline, &fd, a)) != FCGI_OK)
 		goto out;
-	request_bytes(&req, params);
+	request_bytes(&req, params, body, len);
 	if (req.oom) {
 		rc = from_errno(ENOMEM, a);
 		goto out;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* fcgi_client.h: one FastCGI request over a unix socket (hearthctl doctor) */
 #ifndef HEARTH_FCGI_CLIENT_H
 #define HEARTH_FCGI_CLIENT_H
@@ -29,8 +30,8 @@ struct fcgi_answer {
 
 void		 fcgi_answer_init(struct fcgi_answer *);
 void		 fcgi_answer_release(struct fcgi_answer *);
-enum fcgi_result fcgi_request(const char *, const char *const *, int,
-		    struct fcgi_answer *);
+enum fcgi_result fcgi_request(const char *, const char *const *,
+		    const char *, size_t, int, struct fcgi_answer *);
 const char	*fcgi_result_str(enum fcgi_result);
 
 /* The parts under fcgi_request(), for its unit test. */

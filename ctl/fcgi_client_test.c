@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* fcgi_client_test.c: the FastCGI client of hearthctl doctor */
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -174,20 +175,20 @@ test_sockets(void)
 	}
 	snprintf(path, sizeof(path), "%s/s", dir);
 
-	T_OK(fcgi_request(path, params, 1000, &a) == FCGI_NOFILE,
+	T_OK(fcgi_request(path, params, NULL, 0, 1000, &a) == FCGI_NOFILE,
 	    "no file at the path");
 	fd = bound(path, -1);
-	T_OK(fcgi_request(path, params, 1000, &a) == FCGI_REFUSED,
+	T_OK(fcgi_request(path, params, NULL, 0, 1000, &a) == FCGI_REFUSED,
 	    "a socket file nobody listens on: refused");
 	close(fd);
 	unlink(path);
 	if ((fd = open(path, O_CREAT | O_WRONLY, 0600)) != -1)
 		close(fd);
-	T_OK(fcgi_request(path, params, 1000, &a) == FCGI_NOTSOCK,
+	T_OK(fcgi_request(path, params, NULL, 0, 1000, &a) == FCGI_NOTSOCK,
 	    "a plain file is not a socket");
 
 	fd = bound(path, 4);
-	T_OK(fcgi_request(path, params, 200, &a) == FCGI_TIMEOUT,
+	T_OK(fcgi_request(path, params, NULL, 0, 200, &a) == FCGI_TIMEOUT,
 	    "a listener that never answers: no answer in time");
 	close(fd);
 
@@ -196,7 +197,7 @@ test_sockets(void)
 		serve_one(fd, "Status: 200 OK\r\nContent-Type: text/plain\r\n"
 		    "\r\nok\nprefix: /\n");
 	close(fd);
-	T_OK(fcgi_request(path, params, 5000, &a) == FCGI_OK &&
+	T_OK(fcgi_request(path, params, NULL, 0, 5000, &a) == FCGI_OK &&
 	    a.status == 200 && strcmp(a.out.p + a.body, "ok\nprefix: /\n") ==
 	    0, "a responder's answer: status 200 and the body");
 	waitpid(pid, &st, 0);
@@ -207,7 +208,7 @@ test_sockets(void)
 	if (geteuid() != 0) {
 		fd = bound(path, 4);
 		chmod(path, 0);
-		T_OK(fcgi_request(path, params, 1000, &a) == FCGI_DENIED,
+		T_OK(fcgi_request(path, params, NULL, 0, 1000, &a) == FCGI_DENIED,
 		    "a socket of mode 0: permission denied");
 		close(fd);
 	}

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* main.c: hearthctl, the admin command line: options and dispatch */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@ static const struct ctl_cmd cmds[] = {
 	{ "user passwd", "NAME", 1, 1, CTL_NEEDS_DB, cmd_user_passwd },
 	{ "user del", "NAME", 1, 1, CTL_NEEDS_DB, cmd_user_del },
 	{ "user list", "", 0, 0, CTL_NEEDS_DB, cmd_user_list },
+	{ "user unlock", "NAME", 1, 1, CTL_NEEDS_DB, cmd_user_unlock },
 	{ "api-password", "[--clear]", 0, 1, CTL_NEEDS_USER,
 	    cmd_api_password },
 	{ "api-key add", "[--read-only] [LABEL]", 0, 2, CTL_NEEDS_USER,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * api.h: the reader-app APIs (Google Reader, Fever, Miniflux): their
  * handlers and what their files share, by file
@@ -73,10 +74,12 @@ struct gr_page {
  * api_auth.c: who is calling.  Each returns 1 and sets r->user_id and
  * r->user_name for a valid credential, 0 for none or a wrong one (the
  * caller answers in its API's way: 401, or Fever's auth 0), -1 on an
- * internal error.  Failures count against the client address like the
- * web sign-in (login_throttle), and a throttled address gets 0 without
- * any password being checked; api_throttled() tells the caller so it
- * can answer 429.
+ * internal error.  Wrong API passwords count for their name and the
+ * client's address as the web sign-in's do (login_failure), and a name
+ * held back from an address gets 0 without its password being checked;
+ * api_throttled() tells the caller so it can answer 429 (retry_after()
+ * says how long).  Tokens and Fever keys are never throttled or
+ * counted: a wrong one costs a lookup.
  *
  * Passwords are the user's API password (user.api_password_hash), never
  * the web one.  Checking one costs ~100 ms of scrypt, so a verified
@@ -92,6 +95,7 @@ int	api_auth_greader(struct req *);		/* GoogleLogin auth=, or T */
 int	api_auth_fever(struct req *, const char *);	/* api_key md5 */
 int	api_token_issue(struct req *, const char *, struct buf *);
 int	api_throttled(const struct req *);
+void	retry_after(struct req *);
 
 /*
  * api_health.c: sync health.  After a sign-in, the credential's use

@@ -1,7 +1,9 @@
+/* SPDX-License-Identifier: ISC */
 /* api_auth.c: who calls a reader-app API: passwords, tokens, Fever keys */
 #include <ctype.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -232,74 +234,25 @@ api_trim(const char *s, size_t *len)
 }
 
 /*
- * The throttle counts API failures under a name made of the client's
- * address, so that a client retrying a stale password locks out its
- * address, not the web sign-in of the user it names.
- */
-static void
-throttle_name(const struct req *r, struct buf *b)
-{
-	buf_reset(b);
-	BUF_LIT(b, "api@");
-	buf_puts(b, r->remote != NULL ? r->remote : "?");
-}
-
-/* 1 when the client's address is locked out, 0 if not, -1 on error. */
-static int
-locked(struct req *r)
-{
-	struct buf	 k;
-	int		 minutes, rc = -1;
-
-	buf_init(&k);
-	throttle_name(r, &k);
-	if (!k.oom)
-		rc = login_locked(r, k.p, &minutes);
-	if (rc == 1)
-		log_debug("%s %s: API sign-in locked for %d more minutes",
-		    r->method, r->uri, minutes);
-	buf_release(&k);
-	return rc;
-}
-
-/* Count a wrong credential against the client's address. */
-static void
-failed(struct req *r)
-{
-	struct buf	 k;
-
-	buf_init(&k);
-	throttle_name(r, &k);
-	if (!k.oom)
-		login_failed(r, k.p);
-	buf_release(&k);
-}
-
-static void
-succeeded(struct req *r)
-{
-	struct buf	 k;
-
-	buf_init(&k);
-	throttle_name(r, &k);
-	if (!k.oom)
-		login_succeeded(r, k.p);
-	buf_release(&k);
-}
-
-/*
- * Whether the client's address is locked out of the APIs (after too
- * many wrong credentials), so a caller whose api_auth_* gave 0 can
- * answer 429.  A database failure reads as not locked (logged).
+ * Whether the last api_auth_password() of this request was held back by
+ * the throttle (too many wrong API passwords for the name from this
+ * address, auth.c), so a caller whose api_auth_* gave 0 can answer 429
+ * rather than 401.
  */
 int
 api_throttled(const struct req *r)
 {
-	struct req	 q;
+	return r->throttled > 0;
+}
 
-	/* login_locked() reads app, db and remote only, but takes no const. */
-	q = *r;
-	return locked(&q) == 1;
+/* The Retry-After header of a 429 for a throttled password. */
+void
+retry_after(struct req *r)
+{
+	char	 s[24];
+
+	snprintf(s, sizeof(s), "%lld", (long long)r->throttled);
+	resp_header(r, "Retry-After", s);
 }
 
 /*
@@ -348,9 +301,15 @@ pw_tag(struct buf *b, const char *hash)
 }
 
 /*
- * Check name and pw against the user's API password, through the cache.
- * Returns 1 with r->user_id and r->user_name set, 0 for a wrong pair
- * (counted against the address), or -1 on an internal error (logged).
+ * Check name and pw against the user's API password: a pair that is in
+ * the cache passes at once, whatever the throttle says (a valid
+ * credential always works, and costs no scrypt); else, unless the
+ * throttle holds the name back from this address (r->throttled set),
+ * scrypt decides and a wrong pair is counted (auth.c); when the workers
+ * that may run scrypt are all busy, r->throttled is 1 (second) and
+ * nothing is counted.  Returns 1 with
+ * r->user_id and r->user_name set, 0 for a wrong or held back pair, or
+ * -1 on an internal error (logged).
  */
 int
 api_auth_password(struct req *r, const char *name, const char *pw)
@@ -368,10 +327,6 @@ api_auth_password(struct req *r, const char *name, const char *pw)
 	buf_init(&k);
 	buf_init(&key);
 	buf_init(&hfp);
-	if ((v = locked(r)) != 0) {
-		rc = v == 1 ? 0 : -1;
-		goto out;
-	}
 	if ((st = db_stmt(r->db, STMT_USER_GET_BY_NAME)) == NULL ||
 	    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK ||
 	    (v = db_step(st)) == -1)
@@ -391,37 +346,49 @@ api_auth_password(struct req *r, const char *name, const char *pw)
 	/* No scrypt while the statement holds a read transaction open. */
 	db_stmt_done(st);
 	st = NULL;
-	if (hash == NULL) {
-		log_debug("API sign-in: no user \"%s\" with the APIs on", name);
-		fail_note(r, id, "no API password is set: set one in "
-		    "Settings, Reader apps");
-		failed(r);
-		rc = 0;
-		goto out;
-	}
-	/* Names compare without ASCII case, as the user table does. */
-	for (i = 0; name[i] != '\0'; i++)
-		buf_putc(&k, (char)tolower((unsigned char)name[i]));
-	buf_putc(&k, '\0');
-	buf_puts(&k, pw);
-	if (!k.oom)
-		crypto_sha256_hex(&key, k.p, k.len);
-	crypto_sha256_hex(&hfp, hash, strlen(hash));
-	if (k.oom || key.oom || hfp.oom)
-		goto out;
-	if (!cache_hit(key.p, id, hfp.p)) {
-		if ((v = crypto_password_verify(hash, pw)) == -1)
+	if (hash != NULL) {
+		/* Names compare without ASCII case, as the user table does. */
+		for (i = 0; name[i] != '\0'; i++)
+			buf_putc(&k, (char)tolower((unsigned char)name[i]));
+		buf_putc(&k, '\0');
+		buf_puts(&k, pw);
+		if (!k.oom)
+			crypto_sha256_hex(&key, k.p, k.len);
+		crypto_sha256_hex(&hfp, hash, strlen(hash));
+		if (k.oom || key.oom || hfp.oom)
 			goto out;
+	}
+	if (hash == NULL || !cache_hit(key.p, id, hfp.p)) {
+		if ((v = login_throttled(r, "api", name, &r->throttled)) != 0) {
+			rc = v == 1 ? 0 : -1;
+			goto out;
+		}
+		if (hash == NULL) {
+			log_debug("API sign-in: no user \"%s\" with the APIs "
+			    "on", name);
+			fail_note(r, id, "no API password is set: set one in "
+			    "Settings, Reader apps");
+			login_failed(r, "api", name);
+			rc = 0;
+			goto out;
+		}
+		if ((v = password_verify(r, hash, pw)) == -1)
+			goto out;
+		if (v == PW_BUSY) {
+			r->throttled = 1;
+			rc = 0;
+			goto out;
+		}
 		if (v == 0) {
 			fail_note(r, id, "wrong password: the app has not the "
 			    "API password set in Settings, Reader apps");
-			failed(r);
+			login_failed(r, "api", name);
 			rc = 0;
 			goto out;
 		}
 		cache_put(key.p, id, hfp.p);
 		/* Only here: a hit must not cost a write per request. */
-		succeeded(r);
+		login_succeeded(r, "api", name);
 	}
 	if (user_set(r, id, uname) == -1)
 		goto out;
@@ -454,11 +421,10 @@ api_auth_basic(struct req *r)
 		return 0;
 	buf_init(&b);
 	if (api_basic_parse(hdr, &b, &name, &pw) == -1) {
+		/* No name, so no guess to count. */
 		log_debug("%s %s: malformed Basic credentials", r->method,
 		    r->uri);
-		if ((rc = locked(r)) == 0)
-			failed(r);
-		rc = rc == -1 ? -1 : 0;
+		rc = 0;
 	} else
 		rc = api_auth_password(r, name, pw);
 	if (b.p != NULL)
@@ -502,6 +468,9 @@ bind_expiry(sqlite3_stmt *st, int i, int64_t expiry)
 /*
  * Look up a token of kind by its SHA-256.  A token whose label ties it
  * to an API password is good only while that password is the user's.
+ * A wrong one is no password guess: it is refused at the cost of a
+ * lookup, never counted or throttled, so a stale app does not hold
+ * back the others at its address.
  * Using a Google Reader token renews its lifetime.
  */
 static int
@@ -516,10 +485,6 @@ token_check(struct req *r, const char *tok, size_t len, const char *kind)
 
 	buf_init(&hash);
 	buf_init(&tag);
-	if ((v = locked(r)) != 0) {
-		rc = v == 1 ? 0 : -1;
-		goto out;
-	}
 	if (len != TOKEN_HEX || !is_hex(tok, len)) {
 		log_debug("%s %s: not a token of hearth's", r->method, r->uri);
 		goto bad;
@@ -578,7 +543,6 @@ token_check(struct req *r, const char *tok, size_t len, const char *kind)
 	}
 	goto out;
 bad:
-	failed(r);
 	rc = 0;
 out:
 	if (st != NULL)
@@ -606,7 +570,7 @@ api_auth_token(struct req *r)
 
 /*
  * Google Reader: the 'greader' token of "Authorization: GoogleLogin
- * auth=", or else of the T parameter (query or form, trimmed).  A
+ * auth=", or else of the form's T field (trimmed; never the query's).  A
  * header that names a token decides, whatever T says.  1, 0 or -1 as
  * api_auth_password(); no token at all is 0.
  */
@@ -618,7 +582,7 @@ api_auth_greader(struct req *r)
 
 	t = api_googlelogin_parse(req_env(r, "HTTP_AUTHORIZATION"), &n);
 	if (t == NULL)
-		t = api_trim(req_param(r, "T"), &n);
+		t = api_trim(req_form(r, "T"), &n);
 	if (t == NULL || n == 0)
 		return 0;
 	return token_check(r, t, n, "greader");
@@ -627,7 +591,8 @@ api_auth_greader(struct req *r)
 /*
  * Fever's api_key, the MD5 hex of "name:apipassword", in either case:
  * looked up lowercased by index, then compared in constant time.  1, 0
- * or -1 as api_auth_password(); an empty key is 0.
+ * or -1 as api_auth_password(); an empty key is 0.  A wrong key is
+ * refused as a wrong token is, at the cost of a lookup, uncounted.
  */
 int
 api_auth_fever(struct req *r, const char *key)
@@ -641,8 +606,6 @@ api_auth_fever(struct req *r, const char *key)
 	key = api_trim(key, &n);
 	if (key == NULL || n == 0)
 		return 0;
-	if ((v = locked(r)) != 0)
-		return v == 1 ? 0 : -1;
 	if (n != FEVER_KEY_LEN)
 		goto bad;
 	for (i = 0; i < n; i++)
@@ -665,11 +628,6 @@ api_auth_fever(struct req *r, const char *key)
 	goto out;
 bad:
 	log_debug("%s %s: wrong Fever api_key", r->method, r->uri);
-	if (st != NULL) {
-		db_stmt_done(st);
-		st = NULL;
-	}
-	failed(r);
 	rc = 0;
 out:
 	if (st != NULL)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* api_auth_test.c: the API credential parsers: Basic, GoogleLogin, T */
 #include <stdio.h>
 #include <string.h>

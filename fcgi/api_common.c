@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* api_common.c: what the three reader-app APIs share: their parameters */
 #include <stddef.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* api_fever.c: the Fever API, for reader apps (Reeder, Unread, ...) */
 #include <stdint.h>
 #include <stdio.h>
@@ -550,7 +551,8 @@ fever_fail(struct req *r)
 
 /*
  * R_FEVER: the caller, by api_key from the form (urlencoded or
- * multipart) or the query.  1 with r->user_id set; else 0 with the
+ * multipart), never the query, which access logs keep.  1 with
+ * r->user_id set; else 0 with the
  * answer made: a wrong or missing key is {"api_version":3,"auth":0}
  * with status 200, as Fever clients expect, and an internal error a
  * 500.  Every Fever answer is JSON, not to be cached.
@@ -563,12 +565,15 @@ fever_auth(struct req *r)
 
 	r->resp.type = "application/json";
 	resp_header(r, "Cache-Control", "no-store");
-	auth = api_auth_fever(r, req_param(r, "api_key"));
+	auth = api_auth_fever(r, req_form(r, "api_key"));
 	api_health(r, "fever", auth);
 	if (auth != 0)
 		return auth == 1 ? 1 : fever_fail(r);
-	if (api_throttled(r))
-		log_debug("fever: %s is throttled", r->remote);
+	if (req_form(r, "api_key") == NULL &&
+	    req_param(r, "api_key") != NULL)
+		log_info("fever: api_key from %s refused: it is in the URL, "
+		    "not the body of a POST", r->remote != NULL ? r->remote :
+		    "?");
 	json_init(&j, &r->resp.body);
 	json_obj_open(&j, NULL);
 	json_int(&j, "api_version", FEVER_VERSION);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* api_greader.c: the Google Reader API: sign-in, the account, dispatch */
 #include <stdint.h>
 #include <stdio.h>
@@ -26,7 +27,6 @@ void
 gr_common_headers(struct req *r)
 {
 	resp_header(r, "Access-Control-Allow-Origin", "*");
-	resp_header(r, "X-Content-Type-Options", "nosniff");
 }
 
 /* Answer status with text as text/plain, whatever the body held; 0. */
@@ -89,8 +89,8 @@ preflight(struct req *r)
  * R_GR and R_GR_SIGNIN: the headers every answer of the API carries,
  * and the answer to a CORS preflight; then, with token, the caller by
  * its GoogleLogin token (or T).  1 to go on (r->user_id set with
- * token); 0 with the answer made: the preflight, 401, or 429 for an
- * address locked out; -1 on an error.
+ * token); 0 with the answer made: the preflight or 401 (a token is
+ * never throttled); -1 on an error.
  */
 int
 gr_auth(struct req *r, int token)
@@ -108,18 +108,17 @@ gr_auth(struct req *r, int token)
 	api_health(r, "greader", rc);
 	if (rc != 0)
 		return rc;
-	if (api_throttled(r)) {
-		resp_header(r, "Retry-After", "60");
-		gr_answer_text(r, 429, "Too Many Requests");
-		return 0;
-	}
 	resp_header(r, "X-Reader-Google-Bad-Token", "true");
 	resp_header(r, "Google-Bad-Token", "true");
 	gr_answer_text(r, 401, "Unauthorized");
 	return 0;
 }
 
-/* POST|GET /accounts/ClientLogin: Email and Passwd for a token. */
+/*
+ * POST /accounts/ClientLogin: Email and Passwd of the form for a token.
+ * A password in the query is refused (400): it would stay in access
+ * logs and proxies' histories.
+ */
 int
 api_greader_login(struct req *r)
 {
@@ -128,14 +127,21 @@ api_greader_login(struct req *r)
 	const char	*out;
 	int		 rc;
 
-	rc = api_auth_password(r, req_param(r, "Email"),
-	    req_param(r, "Passwd"));
+	if (req_form(r, "Passwd") == NULL && req_param(r, "Passwd") != NULL) {
+		log_info("ClientLogin from %s refused: the password is in the "
+		    "URL", r->remote != NULL ? r->remote : "?");
+		return gr_answer_text(r, 400, "Error=BadAuthentication\n"
+		    "Info=Send Email and Passwd in the body of a POST, not in "
+		    "the URL\n");
+	}
+	rc = api_auth_password(r, req_form(r, "Email"),
+	    req_form(r, "Passwd"));
 	api_health(r, "greader", rc);
 	if (rc == -1)
 		return -1;
 	if (rc == 0) {
 		if (api_throttled(r)) {
-			resp_header(r, "Retry-After", "60");
+			retry_after(r);
 			return gr_answer_text(r, 429,
 			    "Error=TooManyAttempts\n");
 		}
@@ -177,7 +183,7 @@ gr_token(struct req *r)
 
 	t = api_googlelogin_parse(req_env(r, "HTTP_AUTHORIZATION"), &n);
 	if (t == NULL)
-		t = api_trim(req_param(r, "T"), &n);
+		t = api_trim(req_form(r, "T"), &n);
 	r->resp.type = TEXT_TYPE;
 	resp_header(r, "Cache-Control", "no-store");
 	/* No newline: newsboat pastes the body into T= as it is. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* api_greader_atom.c: Google Reader Atom streams (FeedHQ style) */
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* api_greader_edit.c: Google Reader writes: states, feeds, labels, OPML */
 #include <ctype.h>
 #include <stdint.h>

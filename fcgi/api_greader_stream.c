@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* api_greader_stream.c: Google Reader streams: ids, filters, pages, items */
 #include <ctype.h>
 #include <limits.h>

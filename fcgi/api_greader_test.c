@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* api_greader_test.c: Google Reader ids, raw stream ids, paging and plans */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* api_health.c: sync health: reader-app credentials' last use, failure */
 #include <stdint.h>
 #include <string.h>

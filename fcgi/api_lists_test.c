@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* api_lists_test.c: the Fever and Miniflux statements: plans, lists, totals */
 #include <stdint.h>
 #include <stdio.h>

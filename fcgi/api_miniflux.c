@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* api_miniflux.c: the Miniflux /v1 API: user, categories, feeds, OPML */
 #include <sys/utsname.h>
 
@@ -114,10 +115,10 @@ api_mf_error(struct req *r, int status, const char *why)
  * R_MF: who calls: an X-Auth-Token when the request has that header (a
  * wrong one is not rescued by a Basic header), else Basic with the
  * user's API password; the CORS headers go with any answer.  1 with
- * r->user_id set; 0 with the answer made: 401, 429 for an address
- * locked out after failures, 500.  No WWW-Authenticate goes with the
- * 401, so a browser never caches credentials a page of another site
- * could then use.
+ * r->user_id set; 0 with the answer made: 401, 429 while wrong API
+ * passwords for the name hold its address back, 500.  No
+ * WWW-Authenticate goes with the 401, so a browser never caches
+ * credentials a page of another site could then use.
  */
 int
 mf_auth(struct req *r)
@@ -140,8 +141,10 @@ mf_auth(struct req *r)
 		return 1;
 	if (n == -1)
 		api_mf_error(r, 500, NULL);
-	else if (api_throttled(r))
+	else if (api_throttled(r)) {
+		retry_after(r);
 		api_mf_error(r, 429, NULL);
+	}
 	else
 		api_mf_error(r, 401, NULL);
 	return 0;
@@ -1339,96 +1342,87 @@ out:
 }
 
 /*
- * Whether url reads like a feed's own address: its path ends in a feed
- * extension or a usual feed name, or its query asks for a feed format.
- * Sets *type to what Miniflux calls the kind ("rss", "atom", "json").
- */
-static int
-looks_like_feed(const char *url, const char **type)
-{
-	static const char *const names[] = {
-		"atom", "atom.xml", "feed", "feed.json", "feed.xml", "feeds",
-		"index.rdf", "index.rss", "index.xml", "rss", "rss.xml",
-		"rss2",
-	};
-	static const char *const exts[] = {
-		".atom", ".json", ".rdf", ".rss", ".xml",
-	};
-	struct url_parts	 u;
-	const char		*p, *q, *seg;
-	size_t			 n, i, k;
-
-	*type = "rss";
-	if (url_split(url, &u) == -1)
-		return 0;
-	p = u.path;
-	n = strcspn(p, "?#");
-	while (n > 0 && p[n - 1] == '/')
-		n--;
-	for (seg = p + n; seg > p && seg[-1] != '/'; seg--)
-		;
-	k = (size_t)(p + n - seg);
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strlen(names[i]) == k && strncasecmp(seg, names[i], k) == 0)
-			goto yes;
-	for (i = 0; i < sizeof(exts) / sizeof(exts[0]); i++)
-		if (k > strlen(exts[i]) && strncasecmp(seg + k -
-		    strlen(exts[i]), exts[i], strlen(exts[i])) == 0)
-			goto yes;
-	if ((q = strchr(p, '?')) != NULL && (strcasestr(q, "feed") != NULL ||
-	    strcasestr(q, "rss") != NULL || strcasestr(q, "atom") != NULL))
-		goto yes;
-	return 0;
-yes:
-	if (strcasestr(seg, "atom") != NULL)
-		*type = "atom";
-	else if (k >= 5 && strncasecmp(seg + k - 5, ".json", 5) == 0)
-		*type = "json";
-	return 1;
-}
-
-/*
- * POST /v1/discover {"url": ...}.  The responder fetches nothing: for
- * an address that reads like a feed's it answers that address as the
- * one candidate, [{"url", "title", "type"}]; for any other it answers
- * 400, saying that subscribing to the page works, since hearth's
- * fetcher looks for the page's feed when it first fetches it.
+ * POST /v1/discover {"url": ...}: the feeds at an address, as Miniflux
+ * answers, [{"url", "title", "type"}], found by hearth-fetch discover
+ * (spawn_discover()): the responder fetches and parses nothing.  400
+ * for an address that is not http(s); 404 when the address has no
+ * feed; 500 with the reason when it cannot be fetched (as Miniflux,
+ * whose clients show the message of a 500); 429 while the user has
+ * another discovery running.
  */
 int
 api_mf_discover(struct req *r)
 {
 	struct json	 j;
-	struct buf	 url;
-	json_t		*o;
-	const char	*s, *why, *type;
-	int		 n;
+	struct buf	 url, out, why, msg;
+	json_error_t	 e;
+	json_t		*o, *a = NULL, *c;
+	const char	*s, *bad, *u, *t, *type;
+	size_t		 i;
+	int		 n, rc = 0;
 
 	if ((o = mf_body(r)) == NULL)
 		return 0;
 	buf_init(&url);
+	buf_init(&out);
+	buf_init(&why);
+	buf_init(&msg);
 	if ((n = body_str(r, o, "url", &s)) == -1)
 		goto out;
-	if (n == 0 || (why = feed_url(s, &url)) != NULL) {
-		api_mf_error(r, 400, n == 0 ? "The URL is mandatory." : why);
+	if (n == 0 || (bad = feed_url(s, &url)) != NULL) {
+		api_mf_error(r, 400, n == 0 ? "The URL is mandatory." : bad);
 		goto out;
 	}
-	if (!looks_like_feed(url.p, &type)) {
-		api_mf_error(r, 400, "hearth discovers feeds in the fetcher, "
-		    "not here: subscribe to this address and hearth will "
-		    "find the page's feed.");
+	switch (spawn_discover(r, url.p, &out, &why)) {
+	case 0:
+		break;
+	case 1:
+		buf_printf(&msg, "This address cannot be read: %.*s.",
+		    (int)why.len, why.p != NULL ? why.p : "");
+		api_mf_error(r, 500, msg.oom ? NULL : msg.p);
+		goto out;
+	case 2:
+		api_mf_error(r, 429, "A discovery of yours is running "
+		    "already: try again when it has answered.");
+		goto out;
+	default:
+		rc = -1;
+		goto out;
+	}
+	if ((a = json_loadb(out.p != NULL ? out.p : "", out.len, 0, &e)) ==
+	    NULL || !json_is_array(a)) {
+		log_warnx("discover %s: hearth-fetch printed no JSON array",
+		    url.p);
+		rc = -1;
+		goto out;
+	}
+	if (json_array_size(a) == 0) {
+		api_mf_error(r, 404, "No feed was found at this address.");
 		goto out;
 	}
 	mf_begin(r, &j, 200);
 	json_arr_open(&j, NULL);
-	json_obj_open(&j, NULL);
-	json_str(&j, "url", url.p);
-	json_str(&j, "title", url.p);
-	json_str(&j, "type", type);
-	mf_end(r, &j);
+	json_array_foreach(a, i, c) {
+		u = json_string_value(json_object_get(c, "url"));
+		t = json_string_value(json_object_get(c, "title"));
+		type = json_string_value(json_object_get(c, "type"));
+		if (u == NULL || t == NULL || type == NULL)
+			continue;
+		json_obj_open(&j, NULL);
+		json_str(&j, "url", u);
+		json_str(&j, "title", t);
+		json_str(&j, "type", type);
+		json_close(&j);
+	}
+	rc = mf_end(r, &j);
 out:
 	json_decref(o);
+	json_decref(a);
 	buf_release(&url);
-	return 0;
+	buf_release(&out);
+	buf_release(&why);
+	buf_release(&msg);
+	return rc;
 }
 
 /* GET /v1/export: the user's subscriptions as OPML. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* api_miniflux_entries.c: the Miniflux /v1 API's entries */
 #include <stdint.h>
 #include <stdio.h>

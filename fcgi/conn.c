@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * conn.c: FastCGI connections: the wait for one with a request, the
  * records of a request in, the records of its answer out

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fcgi.h: hearth-fcgi's private header: its state, and what each file
  * offers the others, by file (the APIs' are in api.h)
@@ -26,12 +27,15 @@
 #define FIELD_MAX	4096	/* bytes in a multipart form's plain field */
 #define ARGS_MAX	4	/* path segments a route captures */
 #define SESSION_COOKIE	"hearth_session"
+#define LOGIN_COOKIE	"hearth_login"	/* the sign-in form's CSRF token */
 #define LOCAL_PATH_MAX	1024	/* longest next= or back= path accepted */
 #define TIME_RFC3339	21	/* "2024-05-01T10:00:00Z" and its NUL */
 #define RESP_CHUNK	(64 * 1024) /* bytes of an answer held, then sent */
 
 /* Process-lifetime state, built before the workers start. */
 struct stats_file;
+
+#define DISCOVER_SLOTS	64	/* the most workers conf.c allows */
 
 struct app {
 	struct conf	 conf;
@@ -52,6 +56,9 @@ struct app {
 	int64_t		 storage_seen;	/* when, UNIX time; 0: never */
 	int		 storage_fault;	/* DB_FAULT_* */
 	int64_t		 storage_free;	/* bytes, or -1 */
+	/* discoveries running, one per user (spawn_discover()) */
+	pthread_mutex_t	 discover_lock;
+	int64_t		 discovering[DISCOVER_SLOTS]; /* user ids; 0: free */
 };
 
 /* A FastCGI connection a worker is reading from and answering on. */
@@ -124,6 +131,7 @@ struct req {
 	struct buf	 body;		/* the request body */
 	struct param	*params;	/* query, then form */
 	size_t		 nparams;
+	size_t		 nquery;	/* params[0..nquery) are the query's */
 	size_t		 params_cap;
 	int		 params_over;	/* more than PARAMS_MAX were sent */
 	struct multipart mp;		/* a multipart form's parts */
@@ -141,6 +149,8 @@ struct req {
 	int		 page_size;	/* the user's list length; 0: not read */
 	int		 asc;		/* the user's order: oldest first */
 	char		*csrf;		/* this session's form token */
+	int64_t		 throttled;	/* a password check must wait this many
+					   seconds (api_auth_password()) */
 	struct resp	 resp;
 };
 
@@ -214,13 +224,19 @@ struct opml_result {
 int		 need_user(struct req *);
 int		 csrf_ok(struct req *);
 int		 origin_ok(struct req *);
+int		 login_token(struct req *, struct buf *);
 void		 csrf_field(struct req *);
 int		 session_load(struct req *);
 int		 session_start(struct req *, int64_t);
-int		 session_end(struct req *, int);
-int		 login_locked(struct req *, const char *, int *);
-void		 login_failed(struct req *, const char *);
-void		 login_succeeded(struct req *, const char *);
+int		 session_end(struct req *);
+int		 session_hash(struct req *, struct buf *);
+int		 login_throttled(struct req *, const char *, const char *,
+		    int64_t *);
+void		 login_failed(struct req *, const char *, const char *);
+void		 login_succeeded(struct req *, const char *, const char *);
+void		 wait_text(struct buf *, int64_t);
+int		 password_verify(struct req *, const char *, const char *);
+#define PW_BUSY		2	/* password_verify(): retry in a second */
 
 /* layout.c: the frame every HTML page shares */
 void		 page_begin(struct req *, const char *, enum nav);
@@ -290,8 +306,10 @@ void		 entry_toggles(struct req *, int64_t, int, int, const char *,
 
 /* page_login.c */
 int		 page_login(struct req *);
+void		 login_refused(struct req *);
 int		 page_logout(struct req *);
 int		 page_password(struct req *);
+int		 password_current(struct req *, const char *, struct buf *);
 
 /* page_misc.c */
 void		 page_error(struct req *, int, const char *);
@@ -392,6 +410,7 @@ void		 req_reset(struct req *);
 void		 req_release(struct req *);
 const char	*req_env(const struct req *, const char *);
 const char	*req_param(const struct req *, const char *);
+const char	*req_form(const struct req *, const char *);
 size_t		 req_params(const struct req *, const char *, const char **,
 		    size_t);
 int		 req_params_multipart(struct req *, const struct multipart *,
@@ -460,5 +479,7 @@ int		 spawn_fetch_path(char *, size_t);
 int		 spawn_detached(const char *, char *const []);
 int		 spawn_opml_import(struct req *, const char *, size_t,
 		    struct opml_result *);
+int		 spawn_discover(struct req *, char *, struct buf *,
+		    struct buf *);
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* lists_test.c: the web reader's statements: paging, mark-as-read, plans */
 #include <stdint.h>
 #include <stdio.h>
@@ -86,6 +87,15 @@ populate(struct db *d)
 		    " 0, 0, 't%d' FROM feed WHERE id = %lld", i,
 		    i < NENTRY && i % 4 == 1, i < NENTRY && i % 5 == 0,
 		    NOW - (i / 4) * 60, i, (long long)f);
+		if (exec_id(d, sql) == -1)
+			ok = 0;
+	}
+	/* Wrong passwords for 20 names from 10 addresses, both kinds. */
+	for (i = 0; i < 200; i++) {
+		snprintf(sql, sizeof(sql), "INSERT INTO login_failure (kind,"
+		    " name, addr, failures, last_at) VALUES ('%s', 'n%d',"
+		    " '192.0.2.%d', 1, 0)", i % 2 ? "web" : "api", i % 20,
+		    i / 20);
 		if (exec_id(d, sql) == -1)
 			ok = 0;
 	}
@@ -300,7 +310,7 @@ test_plans(struct db *d, const char *when)
 		{ STMT_WEB_MARK_READ, "entry_unread " },
 		{ STMT_WEB_MARK_READ_FEED, "entry_unread_feed " },
 		{ STMT_WEB_MARK_READ_CATEGORY, "entry_unread_category " },
-		{ STMT_WEB_NAV, "entry_unread " },
+		{ STMT_WEB_NAV, "SEARCH feed_count USING PRIMARY KEY" },
 		{ STMT_WEB_ENTRY_GET, NULL },
 		{ STMT_WEB_ENTRY_STATE, NULL },
 		{ STMT_WEB_ENCLOSURES, NULL },
@@ -311,7 +321,9 @@ test_plans(struct db *d, const char *when)
 		{ STMT_SESSION_TOUCH, NULL },
 		{ STMT_SESSION_DELETE, NULL },
 		{ STMT_SESSION_DELETE_OTHERS, NULL },
-		{ STMT_THROTTLE_GET, NULL },
+		{ STMT_THROTTLE_PAIR, NULL },
+		{ STMT_THROTTLE_ACCOUNT, NULL },
+		{ STMT_THROTTLE_ADDR, "login_failure_addr" },
 	};
 	struct buf	 plan;
 	size_t		 i;

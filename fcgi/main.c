@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* main.c: hearth-fcgi: configuration, socket, worker threads, shutdown */
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -189,6 +190,8 @@ answer(struct worker *w, struct req *r)
 		return 0;
 	}
 	pthread_mutex_lock(&w->busy);
+	if (w->app->stats != NULL)
+		stats_begin(w->app->stats);
 	(void)db_fault_take();	/* a storage fault is this request's */
 	r->route = route_count();
 	if (req_read(r) == -1)
@@ -318,6 +321,7 @@ main(int argc, char *argv[])
 	app.runner_thread_set = 1;
 
 	n = app.conf.workers;
+	pthread_mutex_init(&app.discover_lock, NULL);
 	if ((workers = calloc((size_t)n, sizeof(*workers))) == NULL)
 		fatal("calloc");
 	for (i = 0; i < n; i++) {
@@ -382,6 +386,7 @@ main(int argc, char *argv[])
 		pthread_mutex_destroy(&workers[i].busy);
 	}
 	free(workers);
+	pthread_mutex_destroy(&app.discover_lock);
 	if (app.own_socket)
 		unlink(app.conf.socket);
 	stats_close(app.stats);

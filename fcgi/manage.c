@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* manage.c: what the management pages share: flash messages, ids */
 #include <stdint.h>
 #include <string.h>
@@ -20,6 +21,8 @@ static const struct flash {
 	    "entries appear in a moment." },
 	{ "api-cleared", "API password removed: reader apps can no longer "
 	    "sign in." },
+	{ "api-keys-revoked", "Every API key was revoked: apps that "
+	    "signed in with one must be given a new one." },
 	{ "api-set", "API password set: reader apps sign in with your "
 	    "user name and this password." },
 	{ "category-added", "Category added." },

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* metrics.c: /metrics in the Prometheus text format */
 #include <sys/stat.h>
 

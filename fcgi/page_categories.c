@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* page_categories.c: categories: list, add, rename, delete */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* page_digest.c: everything that arrived since the last visit, by feed */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* page_entry.c: one entry, its read and star actions, marking lists read */
 #include <stdint.h>
 #include <stdio.h>

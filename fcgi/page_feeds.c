@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* page_feeds.c: subscriptions: the feed list, adding, editing, deleting */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* page_labels.c: labels on entries: the list, an entry's, add, remove */
 #include <stdint.h>
 #include <stdio.h>

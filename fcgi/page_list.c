@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * page_list.c: entry lists (unread, all, starred, a feed, a category, a
  * label)
@@ -592,7 +593,6 @@ icon_send(struct req *r, sqlite3_stmt *st, int step, const char *cache)
 		    (size_t)n);
 	db_stmt_done(st);
 	resp_header(r, "Cache-Control", cache);
-	resp_header(r, "X-Content-Type-Options", "nosniff");
 	/* An SVG opened on its own runs no script. */
 	resp_header(r, "Content-Security-Policy",
 	    "default-src 'none'; style-src 'unsafe-inline'; sandbox");

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* page_login.c: sign in, sign out, change the password */
 #include <stdint.h>
 #include <stdlib.h>
@@ -5,6 +6,7 @@
 
 #include <sqlite3.h>
 
+#include "account.h"
 #include "buf.h"
 #include "crypto.h"
 #include "db.h"
@@ -39,9 +41,13 @@ static void
 login_form(struct req *r, int status, const char *msg, const char *name)
 {
 	struct buf	*b = &r->resp.body;
+	struct buf	 tok;
 	const char	*next = next_of(r);
 
+	buf_init(&tok);
 	buf_reset(b);
+	if (login_token(r, &tok) == -1)
+		b->oom = 1;
 	r->resp.status = status;
 	page_begin(r, "Sign in", NAV_NONE);
 	HTML_LIT(b, "<section class=\"login\">\n<h1>Sign in</h1>\n");
@@ -52,7 +58,10 @@ login_form(struct req *r, int status, const char *msg, const char *name)
 	}
 	HTML_LIT(b, "<form method=\"post\" action=\"");
 	html_href(r, "/login");
+	HTML_LIT(b, "\">\n<input type=\"hidden\" name=\"csrf\" value=\"");
+	html_puts(b, tok.p);
 	HTML_LIT(b, "\">\n");
+	buf_release(&tok);
 	if (next != NULL) {
 		HTML_LIT(b, "<input type=\"hidden\" name=\"next\" value=\"");
 		html_puts(b, next);
@@ -82,8 +91,8 @@ login_post(struct req *r)
 	sqlite3_stmt	*st = NULL;
 	struct buf	 msg, stored;
 	const char	*name, *pw, *next, *hash = dummy_hash;
-	int64_t		 uid = 0;
-	int		 minutes, ok, rc = -1, step;
+	int64_t		 uid = 0, wait;
+	int		 ok, rc = -1, step;
 
 	buf_init(&msg);
 	buf_init(&stored);
@@ -99,12 +108,13 @@ login_post(struct req *r)
 		rc = 0;
 		goto out;
 	}
-	/* Locked out: the password is not even looked at. */
-	if ((ok = login_locked(r, name, &minutes)) == -1)
+	/* Held back: the password is not even looked at. */
+	if ((ok = login_throttled(r, "web", name, &wait)) == -1)
 		goto out;
 	if (ok == 1) {
-		buf_printf(&msg, "Too many attempts; try again in %d minute%s.",
-		    minutes, minutes == 1 ? "" : "s");
+		BUF_LIT(&msg, "Too many wrong passwords; try again in ");
+		wait_text(&msg, wait);
+		BUF_LIT(&msg, ".");
 		login_form(r, 429, msg.oom ? NULL : msg.p, name);
 		rc = 0;
 		goto out;
@@ -126,14 +136,20 @@ login_post(struct req *r)
 	db_stmt_done(st);
 	st = NULL;
 	/* About 100 ms of scrypt, the one slow step, for sign-in only. */
-	ok = crypto_password_verify(hash, pw);
+	if ((ok = password_verify(r, hash, pw)) == PW_BUSY) {
+		resp_header(r, "Retry-After", "1");
+		login_form(r, 429, "Too many sign-ins at once; try again in a "
+		    "second.", name);
+		rc = 0;
+		goto out;
+	}
 	if (ok != 1 || uid == 0) {
-		login_failed(r, name);
+		login_failed(r, "web", name);
 		login_form(r, 403, "Wrong name or password.", name);
 		rc = 0;
 		goto out;
 	}
-	login_succeeded(r, name);
+	login_succeeded(r, "web", name);
 	if (session_start(r, uid) == -1)
 		goto out;
 	log_info("%s signed in from %s", name,
@@ -147,6 +163,17 @@ out:
 	buf_release(&msg);
 	buf_release(&stored);
 	return rc;
+}
+
+/*
+ * R_ORIGIN's refusal of a sign-in whose form token is missing or wrong
+ * (an old form, or another site's): the form again, with a fresh token.
+ */
+void
+login_refused(struct req *r)
+{
+	login_form(r, 403, "The sign-in form had expired: sign in again.",
+	    NULL);
 }
 
 /*
@@ -176,7 +203,7 @@ page_login(struct req *r)
 int
 page_logout(struct req *r)
 {
-	if (session_end(r, 0) == -1)
+	if (session_end(r) == -1)
 		return -1;
 	resp_redirect(r, 303, "/login");
 	return 0;
@@ -218,16 +245,74 @@ password_form(struct req *r, int status, const char *msg, int done)
 	page_end(r);
 }
 
+/*
+ * Check pw against the signed-in user's web password, before a change
+ * of credentials: 200 when right; 403 when wrong (counted as a failed
+ * sign-in) or 429 while such failures hold the user back (no scrypt),
+ * each with a sentence for the form in why; -1 on an error.
+ */
+int
+password_current(struct req *r, const char *pw, struct buf *why)
+{
+	sqlite3_stmt	*st;
+	struct buf	 h;
+	int64_t		 wait;
+	int		 ok;
+
+	if (pw == NULL || *pw == '\0') {
+		BUF_LIT(why, "Type your current password.");
+		return 403;
+	}
+	if ((ok = login_throttled(r, "web", r->user_name, &wait)) == -1)
+		return -1;
+	if (ok == 1) {
+		BUF_LIT(why, "Too many wrong passwords; try again in ");
+		wait_text(why, wait);
+		BUF_LIT(why, ".");
+		return 429;
+	}
+	buf_init(&h);
+	if ((st = db_stmt(r->db, STMT_USER_GET)) == NULL ||
+	    sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
+	    db_step(st) != 1) {
+		if (st != NULL)
+			db_stmt_done(st);
+		return -1;
+	}
+	buf_puts(&h, (const char *)sqlite3_column_text(st,
+	    USER_COL_PASSWORD_HASH));
+	db_stmt_done(st);
+	if (h.oom) {
+		buf_release(&h);
+		return -1;
+	}
+	ok = strlen(pw) <= PASSWORD_MAX && h.p != NULL ?
+	    password_verify(r, h.p, pw) : 0;
+	buf_release(&h);
+	if (ok == 1)
+		return 200;
+	if (ok == -1)
+		return -1;
+	if (ok == PW_BUSY) {
+		BUF_LIT(why, "Too many sign-ins at once; try again in a "
+		    "second.");
+		return 429;
+	}
+	login_failed(r, "web", r->user_name);
+	BUF_LIT(why, "The current password is wrong.");
+	return 403;
+}
+
 /* POST /password: check the current password, store the new one. */
 static int
 password_post(struct req *r)
 {
-	sqlite3_stmt	*st = NULL;
-	struct buf	 h, msg;
+	struct buf	 h, keep, msg;
 	const char	*old, *pw, *pw2;
-	int		 minutes, ok, rc = -1;
+	int		 ok, rc = -1;
 
 	buf_init(&h);
+	buf_init(&keep);
 	buf_init(&msg);
 	old = req_param(r, "old");
 	pw = req_param(r, "new");
@@ -237,31 +322,10 @@ password_post(struct req *r)
 		rc = 0;
 		goto out;
 	}
-	if ((ok = login_locked(r, r->user_name, &minutes)) == -1)
+	if ((ok = password_current(r, old, &msg)) == -1)
 		goto out;
-	if (ok == 1) {
-		buf_printf(&msg, "Too many attempts; try again in %d minute%s.",
-		    minutes, minutes == 1 ? "" : "s");
-		password_form(r, 429, msg.oom ? NULL : msg.p, 0);
-		rc = 0;
-		goto out;
-	}
-	if ((st = db_stmt(r->db, STMT_USER_GET)) == NULL ||
-	    sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
-	    db_step(st) != 1)
-		goto out;
-	buf_puts(&h, (const char *)sqlite3_column_text(st,
-	    USER_COL_PASSWORD_HASH));
-	db_stmt_done(st);
-	st = NULL;
-	if (h.oom)
-		goto out;
-	ok = strlen(old) <= PASSWORD_MAX && h.p != NULL &&
-	    crypto_password_verify(h.p, old) == 1;
-	buf_reset(&h);
-	if (!ok) {
-		login_failed(r, r->user_name);
-		password_form(r, 403, "The current password is wrong.", 0);
+	if (ok != 200) {
+		password_form(r, ok, msg.oom ? NULL : msg.p, 0);
 		rc = 0;
 		goto out;
 	}
@@ -276,26 +340,25 @@ password_post(struct req *r)
 		rc = 0;
 		goto out;
 	}
-	if (crypto_password_hash(&h, pw) == -1 || h.oom)
+	if (crypto_password_hash(&h, pw) == -1 || h.oom ||
+	    session_hash(r, &keep) == -1)
 		goto out;
-	if ((st = db_stmt(r->db, STMT_USER_SET_PASSWORD)) == NULL ||
-	    sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
-	    sqlite3_bind_text(st, 2, h.p, (int)h.len, SQLITE_STATIC) !=
-	    SQLITE_OK || db_step(st) == -1)
-		goto out;
-	db_stmt_done(st);
-	st = NULL;
-	/* Whoever knew the old password is signed out everywhere else. */
-	if (session_end(r, 1) == -1)
+	/*
+	 * Whoever knew the old password, or held a session, is signed out
+	 * everywhere else, reader apps included.
+	 */
+	if (account_password_set(r->db, r->user_id, h.p, keep.p) == -1)
 		goto out;
 	log_info("%s changed the password", r->user_name);
-	password_form(r, 200, "Password changed; every other sign-in was"
-	    " ended.", 1);
+	password_form(r, 200, "Password changed.  Every other sign-in was "
+	    "ended, and the reader apps' API password was removed: set a new "
+	    "one in Settings to use them again.  API keys were kept; delete "
+	    "any you do not know with \"Revoke all API keys\" in Settings.",
+	    1);
 	rc = 0;
 out:
-	if (st != NULL)
-		db_stmt_done(st);
 	buf_release(&h);
+	buf_release(&keep);
 	buf_release(&msg);
 	return rc;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* page_misc.c: error pages, the health check and the storage's state */
 #include <stdint.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * page_opml.c: OPML export (a download) and import (a file upload, which
  * hearthctl reads: see spawn_opml_import())
@@ -22,7 +23,6 @@ page_opml_export(struct req *r)
 	resp_header(r, "Content-Disposition",
 	    "attachment; filename=\"hearth.opml\"");
 	resp_header(r, "Cache-Control", "no-store");
-	resp_header(r, "X-Content-Type-Options", "nosniff");
 	if (subs_opml_export(r->db, r->user_id, r->user_name,
 	    &r->resp.body, NULL) == -1) {
 		buf_reset(&r->resp.head);

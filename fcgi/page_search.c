@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* page_search.c: full-text search over the user's entries, under a budget */
 #include <pthread.h>
 #include <stdint.h>

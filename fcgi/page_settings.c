@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* page_settings.c: the user's settings and the reader-app password */
 #include <stdint.h>
 #include <stdio.h>
@@ -239,6 +240,9 @@ settings_render(struct req *r, const struct prefs *p, int status,
 	HTML_LIT(b, "\">");
 	csrf_field(r);
 	HTML_LIT(b, "<input type=\"hidden\" name=\"action\" value=\"set\">\n"
+	    "<p><label for=\"current\">Your sign-in password</label> <input"
+	    " id=\"current\" name=\"current\" type=\"password\""
+	    " autocomplete=\"current-password\" required></p>\n"
 	    "<p><label for=\"api_password\">New API password</label> <input"
 	    " id=\"api_password\" name=\"api_password\" type=\"password\""
 	    " autocomplete=\"new-password\" minlength=\"8\" maxlength=\"1024\""
@@ -257,6 +261,13 @@ settings_render(struct req *r, const struct prefs *p, int status,
 		    " value=\"clear\"><p><button type=\"submit\">Remove it: "
 		    "turn the reader-app interfaces off</button></p></form>\n");
 	}
+	HTML_LIT(b, "<form method=\"post\" class=\"api-revoke\" action=\"");
+	html_href(r, "/settings/api");
+	HTML_LIT(b, "\">");
+	csrf_field(r);
+	HTML_LIT(b, "<input type=\"hidden\" name=\"action\" value=\"revoke\">"
+	    "<p>API keys (X-Auth-Token) outlive a new password.  <button"
+	    " type=\"submit\">Revoke all API keys</button></p></form>\n");
 	if (sync_health(r) == -1)
 		return -1;
 	HTML_LIT(b, "</section>\n");
@@ -364,23 +375,47 @@ page_settings(struct req *r)
 	return settings_post(r);
 }
 
+/* POST /settings/api action=revoke: every API key of the user goes. */
+static int
+api_keys_revoke(struct req *r)
+{
+	sqlite3_stmt	*st;
+	int		 n;
+
+	st = db_stmt(r->db, STMT_API_KEY_DELETE_ALL);
+	sqlite3_bind_int64(st, 1, r->user_id);
+	n = db_step(st);
+	db_stmt_done(st);
+	if (n == -1)
+		return -1;
+	log_info("%s revoked %d API key%s", r->user_name,
+	    sqlite3_changes(r->db->db), sqlite3_changes(r->db->db) == 1 ?
+	    "" : "s");
+	resp_redirect(r, 303, "/settings?msg=api-keys-revoked#api");
+	return 0;
+}
+
 /*
- * POST /settings/api: action=set with api_password twice, or
- * action=clear.  The hash is for the Google Reader and Miniflux
- * interfaces; Fever clients send only md5("name:password"), kept as
- * the Fever key.
+ * POST /settings/api: action=set with the web password (current) and
+ * api_password twice, action=clear, or action=revoke (every API key).
+ * The hash is for the Google Reader and Miniflux interfaces; Fever
+ * clients send only md5("name:password"), kept as the Fever key.
+ * Setting one asks for the web password so that a session alone (a
+ * borrowed browser) cannot leave a credential behind that outlives it.
  */
 int
 page_settings_api(struct req *r)
 {
 	sqlite3_stmt	*st;
 	struct prefs	 p;
-	struct buf	 hash, key, nk;
+	struct buf	 hash, key, nk, cur;
 	const char	*action, *pw, *pw2, *why = NULL;
 	size_t		 len;
-	int		 set, n, rc = -1;
+	int		 set, n, status, rc = -1;
 
 	action = req_param(r, "action");
+	if (action != NULL && strcmp(action, "revoke") == 0)
+		return api_keys_revoke(r);
 	if (action == NULL || (strcmp(action, "set") != 0 &&
 	    strcmp(action, "clear") != 0)) {
 		page_error(r, 400, "Set or clear the API password.");
@@ -390,17 +425,24 @@ page_settings_api(struct req *r)
 	buf_init(&hash);
 	buf_init(&key);
 	buf_init(&nk);
+	buf_init(&cur);
 	if (set) {
 		pw = req_param(r, "api_password");
 		pw2 = req_param(r, "api_password2");
 		len = pw != NULL ? strlen(pw) : 0;
+		status = 422;
 		if (len < API_PASSWORD_MIN || len > API_PASSWORD_MAX)
 			why = "An API password needs 8 to 1024 characters.";
 		else if (pw2 == NULL || strcmp(pw, pw2) != 0)
 			why = "The two passwords differ.";
+		else if ((status = password_current(r, req_param(r, "current"),
+		    &cur)) == -1)
+			goto out;
+		else if (status != 200)
+			why = cur.oom ? "The current password is wrong." : cur.p;
 		if (why != NULL) {
 			if ((n = prefs_load(r, &p)) == 1)
-				rc = settings_render(r, &p, 422, why);
+				rc = settings_render(r, &p, status, why);
 			goto out;
 		}
 		buf_puts(&nk, r->user_name);
@@ -435,5 +477,6 @@ out:
 	buf_release(&hash);
 	buf_release(&key);
 	buf_release(&nk);
+	buf_release(&cur);
 	return rc;
 }

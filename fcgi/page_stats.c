@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* page_stats.c: /stats, charts of the resource samples */
 #include <math.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* reader.c: the web reader's small parsers: local paths, cursors, lists */
 #include <limits.h>
 #include <stdint.h>

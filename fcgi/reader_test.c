@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* reader_test.c: the web reader's parsers: paths, cursors, lists, cookies */
 #include <stdint.h>
 #include <stdio.h>

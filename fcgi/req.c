@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* req.c: one request: its parameters, body and cookies, and the answer */
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -263,6 +264,7 @@ req_read(struct req *r)
 		r->resp.status = 400;
 		return -1;
 	}
+	r->nquery = r->nparams;
 	if ((s = req_env(r, "CONTENT_LENGTH")) != NULL && *s != '\0') {
 		len = strtonum(s, 0, LLONG_MAX, &errstr);
 		if (errstr != NULL) {
@@ -314,6 +316,22 @@ req_param(const struct req *r, const char *name)
 	size_t	 i;
 
 	for (i = 0; i < r->nparams; i++)
+		if (strcmp(r->params[i].name, name) == 0)
+			return r->params[i].value;
+	return NULL;
+}
+
+/*
+ * The first parameter called name of the form in the body (urlencoded
+ * or multipart), never of the query; or NULL.  For credentials and
+ * CSRF tokens, which a query would leave in access logs.
+ */
+const char *
+req_form(const struct req *r, const char *name)
+{
+	size_t	 i;
+
+	for (i = r->nquery; i < r->nparams; i++)
 		if (strcmp(r->params[i].name, name) == 0)
 			return r->params[i].value;
 	return NULL;
@@ -412,6 +430,8 @@ status_text(int status)
 	}
 }
 
+#define NOSNIFF	"X-Content-Type-Options: nosniff\r\n"
+
 /* No body goes with these, not even an empty one. */
 static int
 no_body(int status)
@@ -430,16 +450,17 @@ head_segs(const struct resp *p, char *line, size_t n, long long len,
 {
 	int	 k;
 
+	/* Every answer, JSON, text and errors included, is never sniffed. */
 	if (no_body(p->status))
-		k = snprintf(line, n, "Status: %d %s\r\n", p->status,
+		k = snprintf(line, n, "Status: %d %s\r\n" NOSNIFF, p->status,
 		    status_text(p->status));
 	else if (len == -1)
-		k = snprintf(line, n, "Status: %d %s\r\nContent-Type: %s\r\n",
-		    p->status, status_text(p->status), p->type != NULL ?
-		    p->type : "text/plain; charset=utf-8");
+		k = snprintf(line, n, "Status: %d %s\r\n" NOSNIFF
+		    "Content-Type: %s\r\n", p->status, status_text(p->status),
+		    p->type != NULL ? p->type : "text/plain; charset=utf-8");
 	else
-		k = snprintf(line, n, "Status: %d %s\r\nContent-Type: %s\r\n"
-		    "Content-Length: %lld\r\n", p->status,
+		k = snprintf(line, n, "Status: %d %s\r\n" NOSNIFF
+		    "Content-Type: %s\r\nContent-Length: %lld\r\n", p->status,
 		    status_text(p->status), p->type != NULL ? p->type :
 		    "text/plain; charset=utf-8", len);
 	if (k < 0 || (size_t)k >= n)
@@ -615,13 +636,13 @@ req_reset(struct req *r)
 	buf_reset(&r->resp.head);
 	buf_reset(&r->resp.body);
 	r->params = NULL;
-	r->nparams = r->params_cap = 0;
+	r->nparams = r->nquery = r->params_cap = 0;
 	r->path = r->user_name = r->csrf = NULL;
 	memset(r->args, 0, sizeof(r->args));
 	memset(r->id, 0, sizeof(r->id));
 	r->method = r->uri = r->remote = NULL;
 	r->head = r->https = r->params_over = r->form_bad = 0;
-	r->user_id = r->api_key_id = r->auth_fail_user = 0;
+	r->user_id = r->api_key_id = r->auth_fail_user = r->throttled = 0;
 	r->auth_fail_why = NULL;
 	r->api_read_only = 0;
 	r->page_size = r->asc = 0;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* route.c: which handler answers which method and path */
 #include <stdlib.h>
 #include <string.h>

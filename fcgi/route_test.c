@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* route_test.c: the route tables: their checks, their order, the matcher */
 #include <stddef.h>
 #include <stdint.h>

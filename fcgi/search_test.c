@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* search_test.c: search queries, what they find, match markers, flashes */
 #include <stdio.h>
 #include <string.h>
@@ -136,7 +137,7 @@ static const struct {
 	{ "refreshing-all", 1 }, { "category-added", 1 },
 	{ "category-renamed", 1 }, { "category-deleted", 1 },
 	{ "imported", 1 }, { "settings-saved", 1 }, { "api-set", 1 },
-	{ "api-cleared", 1 },
+	{ "api-cleared", 1 }, { "api-keys-revoked", 1 },
 	{ "", 0 }, { "Added", 0 }, { "added ", 0 }, { "<script>", 0 },
 	{ "msg", 0 }, { NULL, 0 },
 };

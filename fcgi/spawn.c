@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * spawn.c: "refresh now": a request row, and hearth-fetch started in the
  * background at most once a second, never waited for; run hearthctl for
- * an OPML import, waiting a bounded time
+ * an OPML import and hearth-fetch for a discovery, waiting a bounded time
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -38,6 +39,8 @@
 #define EXEC_WAIT_MS	2000	/* for the exec to happen, at most */
 #define IMPORT_WAIT_MS	45000	/* for an import, under nginx's 60 s */
 #define OUT_MAX		4096	/* bytes kept of hearthctl's output */
+#define DISCOVER_WAIT_MS 15000	/* for a discovery, then it is killed */
+#define DISCOVER_OUT_MAX 65536	/* bytes kept of its output */
 #define FD_LOOP_MAX	65536	/* descriptors closed one by one, at most */
 #define RUNNER_GAP_MS	1000	/* between two starts of hearth-fetch */
 
@@ -375,23 +378,24 @@ child_run(const char *path, char *const argv[], int fds[3], int maxfd)
 	_exit(127);
 }
 
-/* Keep up to OUT_MAX bytes of what came; the rest is read and dropped. */
+/* Keep up to max bytes of what came; the rest is read and dropped. */
 static void
-keep(struct buf *b, const char *p, size_t n)
+keep(struct buf *b, const char *p, size_t n, size_t max)
 {
-	if (b->len < OUT_MAX)
-		buf_add(b, p, n < OUT_MAX - b->len ? n : OUT_MAX - b->len);
+	if (b->len < max)
+		buf_add(b, p, n < max - b->len ? n : max - b->len);
 }
 
 /*
- * Feed the child's standard input from in and collect its output until
- * both output pipes close or the deadline passes.  fd[0] is the input's
- * write end (non-blocking), fd[1] and fd[2] the output's read ends; each
- * is closed and set to -1 when done.  0, or -1 at the deadline.
+ * Feed the child's standard input from in and collect its output (max
+ * bytes of each) until both output pipes close or the deadline passes.
+ * fd[0] is the input's write end (non-blocking), fd[1] and fd[2] the
+ * output's read ends; each is closed and set to -1 when done.  0, or -1
+ * at the deadline.
  */
 static int
 run_io(int fd[3], const char *in, size_t inlen, struct buf *out,
-    struct buf *err, int64_t deadline)
+    struct buf *err, size_t max, int64_t deadline)
 {
 	struct pollfd	 pfd[3];
 	char		 chunk[4096];
@@ -434,7 +438,7 @@ run_io(int fd[3], const char *in, size_t inlen, struct buf *out,
 			k = read(pfd[i].fd, chunk, sizeof(chunk));
 			if (k > 0)
 				keep(which[i] == 1 ? out : err, chunk,
-				    (size_t)k);
+				    (size_t)k, max);
 			else if (k == 0 || (errno != EAGAIN && errno != EINTR)) {
 				close(fd[which[i]]);
 				fd[which[i]] = -1;
@@ -466,13 +470,14 @@ reap(pid_t pid, int *status, int64_t deadline)
 /*
  * Run path with argv and wait for it, timeout_ms at most: the inlen
  * bytes at in on its standard input, its standard output and error into
- * out and err (OUT_MAX bytes of each kept).  Past the deadline it is
+ * out and err (max bytes of each kept).  Past the deadline it is
  * killed.  Returns its exit status, or -1 (logged) when it could not
- * run, was killed, or took too long.
+ * run or was killed, -2 (logged) when it took too long.
  */
 static int
 spawn_run(const char *path, char *const argv[], const char *in,
-    size_t inlen, struct buf *out, struct buf *err, int timeout_ms)
+    size_t inlen, struct buf *out, struct buf *err, size_t max,
+    int timeout_ms)
 {
 	int64_t		 deadline = mono_us() / 1000 + timeout_ms;
 	pid_t		 pid;
@@ -515,13 +520,14 @@ spawn_run(const char *path, char *const argv[], const char *in,
 		close(mine[0]);
 		mine[0] = -1;
 	}
-	if (run_io(mine, in, inlen, out, err, deadline) == -1 ||
+	if (run_io(mine, in, inlen, out, err, max, deadline) == -1 ||
 	    reap(pid, &status, deadline) == -1) {
 		log_warnx("run %s: no answer after %d ms: stopped", path,
 		    timeout_ms);
 		kill(pid, SIGKILL);
 		while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
 			;
+		rc = -2;
 		goto out;
 	}
 	if (WIFEXITED(status))
@@ -582,7 +588,8 @@ spawn_opml_import(struct req *r, const char *doc, size_t len,
 	argv[n++] = (char *)"--summary";
 	argv[n++] = (char *)"-";
 	argv[n] = NULL;
-	status = spawn_run(path, argv, doc, len, &out, &err, IMPORT_WAIT_MS);
+	status = spawn_run(path, argv, doc, len, &out, &err, OUT_MAX,
+	    IMPORT_WAIT_MS);
 	if (out.oom || err.oom)
 		goto out;
 	if (err.len > 0 && status != 0)
@@ -603,11 +610,131 @@ spawn_opml_import(struct req *r, const char *doc, size_t len,
 	    strcmp(out.p, "long-folder") == 0) {
 		res->long_folder = 1;
 		rc = 1;
-	} else if (status != -1)
+	} else if (status >= 0)
 		log_warnx("%s opml import failed (status %d)", CTL_PROG,
 		    status);
 out:
 	buf_release(&out);
+	buf_release(&err);
+	return rc;
+}
+
+/*
+ * Take a discovery slot for user: 0, or -1 when the user has one
+ * running already.  There is a slot for every worker.
+ */
+static int
+discover_take(struct app *app, int64_t user)
+{
+	size_t	 i, slot = DISCOVER_SLOTS;
+	int	 rc = 0;
+
+	pthread_mutex_lock(&app->discover_lock);
+	for (i = 0; i < DISCOVER_SLOTS; i++) {
+		if (app->discovering[i] == user)
+			rc = -1;
+		else if (app->discovering[i] == 0 && slot == DISCOVER_SLOTS)
+			slot = i;
+	}
+	if (rc == 0 && slot < DISCOVER_SLOTS)
+		app->discovering[slot] = user;
+	else
+		rc = -1;
+	pthread_mutex_unlock(&app->discover_lock);
+	return rc;
+}
+
+static void
+discover_give(struct app *app, int64_t user)
+{
+	size_t	 i;
+
+	pthread_mutex_lock(&app->discover_lock);
+	for (i = 0; i < DISCOVER_SLOTS; i++)
+		if (app->discovering[i] == user)
+			app->discovering[i] = 0;
+	pthread_mutex_unlock(&app->discover_lock);
+}
+
+/* The last line of what a program wrote, without its "prog: ", into b. */
+static void
+last_line(struct buf *b, const struct buf *err, const char *prog)
+{
+	const char	*p = err->p != NULL ? err->p : "", *end, *s;
+	size_t		 n = strlen(prog);
+
+	end = p + err->len;
+	while (end > p && (end[-1] == '\n' || end[-1] == '\r'))
+		end--;
+	for (s = end; s > p && s[-1] != '\n'; s--)
+		;
+	if ((size_t)(end - s) > n + 2 && strncmp(s, prog, n) == 0 &&
+	    s[n] == ':' && s[n + 1] == ' ')
+		s += n + 2;
+	buf_add(b, s, (size_t)(end - s));
+}
+
+/*
+ * The feeds at url, for the signed-in user: hearth-fetch [-c CONF]
+ * discover URL, which fetches and parses (the responder never does),
+ * waited for DISCOVER_WAIT_MS at most, then killed.  A user has one
+ * discovery at a time, so that one cannot hold every worker.  Returns 0
+ * with its JSON array in out; 1 with the reason in why when the address
+ * gave no document or the discovery took too long; 2 when the user has
+ * a discovery running already; -1 on any other failure (logged).
+ */
+int
+spawn_discover(struct req *r, char *url, struct buf *out,
+    struct buf *why)
+{
+	struct buf	 err;
+	char		 path[PATH_MAX];
+	char		*argv[7];
+	int		 n = 0, status, rc = -1;
+
+	if (prog_path(FETCH_PROG, path, sizeof(path)) == -1) {
+		log_warnx("%s not found beside hearth-fcgi nor in PATH: "
+		    "cannot discover feeds", FETCH_PROG);
+		return -1;
+	}
+	if (discover_take(r->app, r->user_id) == -1)
+		return 2;
+	buf_init(&err);
+	argv[n++] = (char *)FETCH_PROG;
+	argv[n++] = (char *)"discover";
+	if (r->app->conf.path != NULL) {
+		argv[n++] = (char *)"-c";
+		argv[n++] = r->app->conf.path;
+	}
+	argv[n++] = url;
+	argv[n] = NULL;
+	status = spawn_run(path, argv, NULL, 0, out, &err, DISCOVER_OUT_MAX,
+	    DISCOVER_WAIT_MS);
+	discover_give(r->app, r->user_id);
+	if (out->oom || err.oom)
+		goto out;
+	switch (status) {
+	case 0:
+		rc = 0;
+		break;
+	case 1:
+		last_line(why, &err, FETCH_PROG);
+		log_debug("discover %s: %.*s", url, (int)why->len,
+		    why->p != NULL ? why->p : "");
+		rc = why->oom ? -1 : 1;
+		break;
+	case -2:
+		buf_printf(why, "no answer within %d s", DISCOVER_WAIT_MS /
+		    1000);
+		rc = why->oom ? -1 : 1;
+		break;
+	default:
+		if (status >= 0)
+			log_warnx("%s discover failed (status %d)", FETCH_PROG,
+			    status);
+		break;
+	}
+out:
 	buf_release(&err);
 	return rc;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* spawn_test.c: starting a detached program: no zombie, no fd leaked */
 #include <sys/stat.h>
 #include <sys/wait.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* charset.c: a feed body in any declared or guessed encoding to UTF-8 */
 #include <ctype.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* charset_test.c: unit tests for the conversion of feed bodies to UTF-8 */
 #include <stdint.h>
 #include <stdlib.h>

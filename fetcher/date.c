@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* date.c: feed dates (RFC 822 and RFC 3339 and their variants) to UNIX time */
 #include <ctype.h>
 #include <stdint.h>

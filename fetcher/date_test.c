@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* date_test.c: unit tests for feed date parsing and RFC 3339 output */
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,14 +1,12 @@
+/* SPDX-License-Identifier: ISC */
 /* discover.c: the feeds (and icons) an HTML page points to */
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include <libxml/HTMLparser.h>
-#include <libxml/tree.h>
-
 #include "buf.h"
 #include "fetch.h"
+#include "htmltok.h"
 #include "log.h"
 #include "url.h"
 
@@ -36,6 +34,7 @@ struct found {
 	struct cand	 c[DISCOVER_MAX_LINKS];
 	size_t		 n;
 	int		 oom;
+	struct buf	 rel, type, href;	/* the current tag's values */
 };
 
 /* Link types that name a feed, in two tiers of preference. */
@@ -110,10 +109,30 @@ is_svg(const char *url, const char *type)
 	return n >= 4 && strncasecmp(url + n - 4, ".svg", 4) == 0;
 }
 
-static char *
-attr(xmlNode *n, const char *name)
+/*
+ * The value of the tag's first attribute called name, decoded into b,
+ * "" when it has none ("<link rel>"); NULL without the attribute, or
+ * when out of memory (fd->oom).
+ */
+static const char *
+attr(struct found *fd, const struct htmltok *t, const char *name,
+    struct buf *b)
 {
-	return (char *)xmlGetProp(n, (const xmlChar *)name);
+	int	 i;
+
+	for (i = 0; i < t->nattr; i++) {
+		if (!htmltok_name_is(t->attr[i].name, t->attr[i].nlen, name))
+			continue;
+		buf_reset(b);
+		buf_puts(b, "");
+		htmltok_value(b, &t->attr[i]);
+		if (b->oom) {
+			fd->oom = 1;
+			return NULL;
+		}
+		return b->p;
+	}
+	return NULL;
 }
 
 /* Keep href, resolved against base, with rank; http(s) only. */
@@ -139,36 +158,43 @@ found_add(struct found *fd, const char *base, const char *href, int rank)
 	fd->n++;
 }
 
-/* The next node of the tree in document order, without recursion. */
-static xmlNode *
-next_node(xmlNode *n)
+/*
+ * Tokenize the page as the libxml2 parser used before did: only script
+ * and style hold raw text (HTMLTOK_TEXTONLY), so a link after an
+ * unclosed <title> or inside <noscript> still counts.
+ */
+static void
+tok_init(struct htmltok *t, const char *html, size_t len)
 {
-	if (n->children != NULL && n->type == XML_ELEMENT_NODE)
-		return n->children;
-	while (n != NULL && n->next == NULL)
-		n = n->parent;
-	return n != NULL ? n->next : NULL;
+	htmltok_init(t, html, len, HTMLTOK_TEXTONLY);
 }
 
+/* Whether the token in t is a start tag called name. */
 static int
-is_elem(const xmlNode *n, const char *name)
+is_start(const struct htmltok *t, const char *name)
 {
-	return n->type == XML_ELEMENT_NODE &&
-	    strcasecmp((const char *)n->name, name) == 0;
+	return t->type == HTMLTOK_START &&
+	    htmltok_name_is(t->name, t->nlen, name);
 }
 
-/* The page's first <base href>, resolved, or a copy of page_url. */
+/*
+ * The page's first <base href>, resolved, or a copy of page_url: a
+ * pass of its own, since a <base> after the links applies to them too.
+ */
 static char *
-page_base(xmlNode *root, const char *page_url)
+page_base(struct found *fd, const char *html, size_t len,
+    const char *page_url)
 {
-	xmlNode	*n;
-	char	*href, *u;
+	struct htmltok	 t;
+	const char	*href;
+	char		*u;
 
-	for (n = root; n != NULL; n = next_node(n)) {
-		if (!is_elem(n, "base") || (href = attr(n, "href")) == NULL)
+	tok_init(&t, html, len);
+	while (htmltok_next(&t) != HTMLTOK_EOF) {
+		if (!is_start(&t, "base") ||
+		    (href = attr(fd, &t, "href", &fd->href)) == NULL)
 			continue;
 		u = url_resolve(page_url, href);
-		xmlFree(href);
 		if (u != NULL && url_is_http(u))
 			return u;
 		free(u);
@@ -177,18 +203,19 @@ page_base(xmlNode *root, const char *page_url)
 	return page_url != NULL ? strdup(page_url) : NULL;
 }
 
-/* One element: keep what it points to, if it is what mode looks for. */
+/* One start tag: keep what it points to, if it is what mode looks for. */
 static void
-visit(struct found *fd, xmlNode *n, const char *base, enum mode mode)
+visit(struct found *fd, const struct htmltok *t, const char *base,
+    enum mode mode)
 {
-	char	*rel = NULL, *type = NULL, *href = NULL;
-	int	 rank = -1;
+	const char	*rel, *type = NULL, *href;
+	int		 rank = -1;
 
-	if (is_elem(n, "link")) {
-		rel = attr(n, "rel");
-		type = attr(n, "type");
+	if (is_start(t, "link")) {
+		rel = attr(fd, t, "rel", &fd->rel);
+		type = attr(fd, t, "type", &fd->type);
 		if (rel == NULL)
-			goto out;
+			return;
 		if (mode == MODE_FEEDS && rel_has(rel, "alternate") &&
 		    type != NULL) {
 			if (type_in(type, types_best))
@@ -202,27 +229,23 @@ visit(struct found *fd, xmlNode *n, const char *base, enum mode mode)
 			    rel_has(rel, "apple-touch-icon-precomposed"))
 				rank = 1;
 		}
-	} else if (mode == MODE_FEEDS && is_elem(n, "a"))
+	} else if (mode == MODE_FEEDS && is_start(t, "a"))
 		rank = 2;
-	if (rank == -1 || (href = attr(n, "href")) == NULL)
-		goto out;
+	if (rank == -1 || (href = attr(fd, t, "href", &fd->href)) == NULL)
+		return;
 	if (mode == MODE_ICONS && is_svg(href, type))
-		goto out;	/* SVG can carry script */
+		return;		/* SVG can carry script */
 	if (rank == 2) {
 		/* A plain link counts only when its path looks like a feed. */
 		char	*u = url_resolve(base, href);
 
 		if (u == NULL || !path_is_feedish(u)) {
 			free(u);
-			goto out;
+			return;
 		}
 		free(u);
 	}
 	found_add(fd, base, href, rank);
-out:
-	xmlFree(rel);
-	xmlFree(type);
-	xmlFree(href);
 }
 
 static int
@@ -236,42 +259,34 @@ cand_cmp(const void *a, const void *b)
 }
 
 /*
- * Parse the page and collect what mode looks for, best first, without
- * duplicates, into a new array of new strings (*urls, *n).
+ * Read the page's tags and collect what mode looks for, best first,
+ * without duplicates, into a new array of new strings (*urls, *n).
  */
 static int
 collect(const char *html, size_t len, const char *page_url, enum mode mode,
     char ***urls, size_t *n)
 {
 	struct found	 fd;
-	htmlDocPtr	 doc;
-	xmlNode		*root, *node;
+	struct htmltok	 t;
 	char		*base = NULL, **out = NULL;
 	size_t		 i, k, m = 0;
 	int		 rc = -1;
 
 	*urls = NULL;
 	*n = 0;
-	memset(&fd, 0, sizeof(fd));
 	if (html == NULL || len == 0)
 		return 0;
-	if (len > INT_MAX)
-		len = INT_MAX;
-	doc = htmlReadMemory(html, (int)len, page_url, NULL,
-	    HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
-	    HTML_PARSE_RECOVER);
-	if (doc == NULL) {
-		log_debug("discover: %s: not HTML", page_url ? page_url : "?");
-		return 0;
-	}
-	if ((root = xmlDocGetRootElement(doc)) == NULL) {
-		rc = 0;
+	memset(&fd, 0, sizeof(fd));
+	buf_init(&fd.rel);
+	buf_init(&fd.type);
+	buf_init(&fd.href);
+	base = page_base(&fd, html, len, page_url);
+	tok_init(&t, html, len);
+	while (fd.n < DISCOVER_MAX_LINKS && htmltok_next(&t) != HTMLTOK_EOF)
+		if (t.type == HTMLTOK_START)
+			visit(&fd, &t, base, mode);
+	if (fd.oom)
 		goto out;
-	}
-	base = page_base(root, page_url);
-	for (node = root; node != NULL; node = next_node(node))
-		if (node->type == XML_ELEMENT_NODE)
-			visit(&fd, node, base, mode);
 	qsort(fd.c, fd.n, sizeof(fd.c[0]), cand_cmp);
 	if (fd.n > 0 && (out = calloc(fd.n, sizeof(*out))) == NULL)
 		goto out;
@@ -293,7 +308,9 @@ out:
 		free(fd.c[i].url);
 	free(out);
 	free(base);
-	xmlFreeDoc(doc);
+	buf_release(&fd.rel);
+	buf_release(&fd.type);
+	buf_release(&fd.href);
 	return rc;
 }
 
@@ -303,8 +320,10 @@ out:
  * <link rel="alternate"> with an RSS, Atom or JSON Feed type, then those
  * with RDF, JSON or XML types, then <a href> whose path ends in .rss,
  * .xml, .atom or /feed; document order within each, no duplicates, at
- * most 64 (markup nested deeper than libxml2's limit, 256, is not
- * read).  *urls is a new array the caller frees with discover_free(),
+ * most 64.  The page is read as a stream of tags (htmltok.c), in
+ * linear time: the content of script and style elements and of
+ * comments is not markup, and a tag's attributes past the 64th are not
+ * read.  *urls is a new array the caller frees with discover_free(),
  * NULL when *n is 0.  Returns 0 (also for input that is not HTML), or -1
  * when out of memory.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* discover_test.c: unit tests for feed and icon links found in HTML */
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,6 +106,17 @@ static const struct {
 	    "<html><head><title>x</head><link rel=alternate "
 	    "type=application/rss+xml href=/r><body><div><p></span>",
 	    "https://blog.example/r" },
+	{ "links in script, style and comments are not found",
+	    "<script>document.write('<link rel=alternate "
+	    "type=application/rss+xml href=/s>')</script>"
+	    "<style>/* <link rel=alternate type=application/rss+xml "
+	    "href=/c> */</style><!-- <link rel=alternate "
+	    "type=application/rss+xml href=/m> --><a href=/ok.xml>ok</a>",
+	    "https://blog.example/ok.xml" },
+	{ "a <base> after the links still applies",
+	    "<link rel=alternate type=application/rss+xml href=feed>"
+	    "<a href=x.xml>x</a><base href=\"https://cdn.example/site/\">",
+	    "https://cdn.example/site/feed https://cdn.example/site/x.xml" },
 	{ "not HTML at all", "\x01\x02\x03 binary", "" },
 	{ "empty", "", "" },
 };
@@ -146,7 +158,7 @@ join(struct buf *b, char **urls, size_t n)
 int
 main(void)
 {
-	struct buf	 b;
+	struct buf	 b, h;
 	const char	*s;
 	char		**urls, big[64 * 200 + 100];
 	size_t		 i, n, k;
@@ -184,6 +196,25 @@ main(void)
 	T_STR(n > 0 ? urls[0] : NULL, "https://blog.example/f000.xml",
 	    "the first ones");
 	discover_free(urls, n);
+
+	/*
+	 * 200,000 attributes on one element, then a feed link: read in
+	 * linear time (libxml2 took minutes), the link found.
+	 */
+	buf_init(&h);
+	BUF_LIT(&h, "<html><body><div");
+	for (k = 0; k < 200000; k++)
+		buf_printf(&h, " a%zu=x", k);
+	BUF_LIT(&h, "></div><link rel=alternate type=application/rss+xml "
+	    "href=/after></body></html>");
+	T_OK(!h.oom, "a page of 200,000 attributes");
+	rc = discover_links(h.p, h.len, PAGE, &urls, &n);
+	join(&b, urls, n);
+	T_OK(rc == 0, "200,000 attributes: returns 0");
+	T_STR(b.p, "https://blog.example/after",
+	    "200,000 attributes: the link after them");
+	discover_free(urls, n);
+	buf_release(&h);
 
 	/* No page URL: relative links cannot be resolved. */
 	s = "<link rel=alternate type=application/rss+xml href=/r>"

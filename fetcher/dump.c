@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* dump.c: a parsed feed as JSON ("hearth-fetch parse") or TSV (tests) */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* feed.h: hearth-fetch's private header: the parsed feed and its stages */
 #ifndef HEARTH_FEED_H
 #define HEARTH_FEED_H
@@ -75,6 +76,7 @@ int	 feed_parser_push(struct feed_parser *, const char *, size_t);
 int	 feed_parser_end(struct feed_parser *);
 const char *feed_parser_error(const struct feed_parser *);
 int	 feed_parser_is_feed(const struct feed_parser *);
+const char *feed_parser_format(const struct feed_parser *);
 size_t	 feed_parser_held(const struct feed_parser *);
 void	 feed_parser_free(struct feed_parser *);
 size_t	 feed_html_attrs(const char *, size_t, size_t);

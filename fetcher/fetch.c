@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* fetch.c: the HTTP side of a pass: libcurl multi, polite per host */
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -95,6 +96,7 @@ struct xfer {
 	int64_t		 net_ms;	/* time its transfer may be blamed for */
 	struct xfer	*next;		/* in f->active */
 	int		 refused;	/* a private address was refused */
+	int		 private_dial;	/* a private address was dialled */
 	char		 refused_addr[INET6_ADDRSTRLEN];
 	long		 hop_status;	/* the response being read */
 	int		 all_perm;	/* every hop so far 301 or 308 */
@@ -355,6 +357,8 @@ on_opensocket(void *arg, curlsocktype purpose, struct curl_sockaddr *a)
 		    x->refused_addr);
 		return CURL_SOCKET_BAD;
 	}
+	if (purpose == CURLSOCKTYPE_IPCXN && fetch_addr_private(&a->addr))
+		x->private_dial = 1;
 #ifdef SOCK_CLOEXEC
 	type |= SOCK_CLOEXEC;
 #endif
@@ -593,6 +597,55 @@ curl_detail(const struct xfer *x, CURLcode rc)
 	return e;
 }
 
+/*
+ * Whether the transfer went to a private address: one it dialled, or
+ * the one of a connection it reused (CURLINFO_PRIMARY_IP).
+ */
+static int
+dialled_private(const struct xfer *x)
+{
+	struct sockaddr_in6	 s6;
+	struct sockaddr_in	 s4;
+	char			*ip = NULL;
+
+	if (x->private_dial)
+		return 1;
+	if (curl_easy_getinfo(x->easy, CURLINFO_PRIMARY_IP, &ip) != CURLE_OK ||
+	    ip == NULL)
+		return 0;
+	memset(&s4, 0, sizeof(s4));
+	memset(&s6, 0, sizeof(s6));
+	if (inet_pton(AF_INET, ip, &s4.sin_addr) == 1) {
+		s4.sin_family = AF_INET;
+		return fetch_addr_private((struct sockaddr *)(void *)&s4);
+	}
+	if (inet_pton(AF_INET6, ip, &s6.sin6_addr) == 1) {
+		s6.sin6_family = AF_INET6;
+		return fetch_addr_private((struct sockaddr *)(void *)&s6);
+	}
+	return 0;
+}
+
+/*
+ * Whether rc is a failure of the connection itself (not of a name, a
+ * size or a redirect loop), which says what listens at the address: an
+ * answer that is no HTTP is CURLE_UNSUPPORTED_PROTOCOL ("HTTP/0.9").
+ */
+static int
+transport_error(CURLcode rc)
+{
+	switch (rc) {
+	case CURLE_OK:
+	case CURLE_WRITE_ERROR:
+	case CURLE_FILESIZE_EXCEEDED:
+	case CURLE_COULDNT_RESOLVE_HOST:
+	case CURLE_TOO_MANY_REDIRECTS:
+		return 0;
+	default:
+		return 1;
+	}
+}
+
 /* job->error from the curl result of a finished transfer. */
 static void
 xfer_error(struct xfer *x, CURLcode rc)
@@ -676,6 +729,17 @@ xfer_error(struct xfer *x, CURLcode rc)
 	}
 	if (rc != CURLE_OK && j->error == NULL)
 		log_warnx("%s: %s", j->url, curl_easy_strerror(rc));
+	if (transport_error(rc) && dialled_private(x)) {
+		/*
+		 * Refused, timed out, closed or garbled: told apart, they
+		 * would map which ports of the LAN are open for whoever may
+		 * add a feed.  The administrator reads the log.
+		 */
+		log_info("%s: %s", j->url, j->error != NULL ? j->error :
+		    curl_easy_strerror(rc));
+		job_error(j, "no answer from %s, an address on a private "
+		    "network (hearth-fetch's log says why)", host);
+	}
 }
 
 /* Add "Name: value" to the request, unless value is empty or unsafe. */

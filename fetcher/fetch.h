@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* fetch.h: hearth-fetch's pass: jobs, HTTP, scheduling, storing */
 #ifndef HEARTH_FETCH_H
 #define HEARTH_FETCH_H
@@ -147,6 +148,8 @@ struct pass_stats {
 	int64_t		 bytes;		/* bodies received, decoded */
 	int64_t		 busy_waits_ms;	/* time spent waiting for the lock */
 	int		 skipped;	/* left for the next pass: db busy */
+	int		 yields;	/* waits for reads */
+	int64_t		 paused_ms;	/* how long, in all */
 };
 
 int	 store_success(struct db *, const struct conf *, struct job *,
@@ -177,5 +180,14 @@ int	 pass_main(const struct conf *, const struct pass_want *);
 int	 pass_sample_only(const struct conf *);
 void	 pass_upkeep(struct db *, const struct conf *,
 	    const struct pass_stats *, int64_t);
+int64_t	 job_parse_piece(struct job *, const char *, size_t, int64_t,
+	    struct sanitizer *);
+int	 job_parse_end(struct job *, int64_t, struct sanitizer *,
+	    const char **);
+void	 job_status_text(const struct job *, char *, size_t);
+
+/* find.c: the feeds at an address, for "hearth-fetch discover" */
+int	 find_feeds(const struct conf *, const char *, struct buf *,
+	    struct buf *);
 
 #endif

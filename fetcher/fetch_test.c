@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* fetch_test.c: unit tests for fetch.c's pure parts (no network) */
 #include <sys/types.h>
 #include <sys/socket.h>

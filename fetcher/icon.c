@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* icon.c: a site's favicon, fetched small and accepted by its bytes */
 #include <stdint.h>
 #include <stdlib.h>

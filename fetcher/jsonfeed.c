@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* jsonfeed.c: JSON Feed 1.0 and 1.1 documents into a struct feed */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* jsonfeed_test.c: unit tests for the JSON Feed parser */
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* lock.c: single flight: one fetch pass at a time per database */
 #include <sys/file.h>
 

@@ -1,4 +1,5 @@
-/* main.c: hearth-fetch's command line: a fetch pass, a loop, parse */
+/* SPDX-License-Identifier: ISC */
+/* main.c: hearth-fetch's command line: a fetch pass, a loop, parse, discover */
 #include <sys/resource.h>
 #include <sys/select.h>
 #ifdef __linux__
@@ -38,6 +39,7 @@ usage(FILE *fp)
 	    "--feed id|url ... | --queued]\n"
 	    "       hearth-fetch parse [-d] [--base-url URL] "
 	    "[--content-type TYPE] FILE|-\n"
+	    "       hearth-fetch discover [-d] [-c file] URL\n"
 	    "       hearth-fetch -V | --version\n");
 }
 
@@ -278,6 +280,70 @@ lower_priority(void)
 }
 
 /*
+ * hearth-fetch discover [-d] [-c file] URL: the feeds at URL as a JSON
+ * array on stdout, as find_feeds() finds them; no database.  hearth-fcgi
+ * runs it for the Miniflux API's POST /v1/discover.  Exit status 0 when
+ * it printed the array (empty when there is no feed), 1 with a one-line
+ * reason on stderr when URL gave no document, 2 on a usage error.
+ */
+static int
+cmd_discover(int argc, char *argv[])
+{
+	struct conf	 conf;
+	struct buf	 out, why;
+	const char	*conf_file = NULL, *url = NULL;
+	int		 i, debug = 0, rc = 1;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-c") == 0 && i + 1 < argc)
+			conf_file = argv[++i];
+		else if (strcmp(argv[i], "-d") == 0)
+			debug = 1;
+		else if (url == NULL && argv[i][0] != '-')
+			url = argv[i];
+		else {
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (url == NULL) {
+		usage(stderr);
+		return 2;
+	}
+	log_init("hearth-fetch", LOG_DEST_STDERR, debug);
+	memset(&conf, 0, sizeof(conf));
+	buf_init(&out);
+	buf_init(&why);
+	if (conf_load(&conf, conf_file, &why) == -1) {
+		fprintf(stderr, "hearth-fetch: %s\n", why.p != NULL ? why.p :
+		    "configuration");
+		goto out;
+	}
+	buf_reset(&why);
+	lower_priority();
+	if (fetch_global_init() == -1) {
+		fprintf(stderr, "hearth-fetch: cannot set up libcurl\n");
+		goto out;
+	}
+	if (find_feeds(&conf, url, &out, &why) == 0)
+		buf_putc(&out, '\n');
+	if (why.len > 0 || out.oom)
+		fprintf(stderr, "hearth-fetch: %s\n", why.len > 0 ? why.p :
+		    "out of memory");
+	else if (fwrite(out.p, 1, out.len, stdout) != out.len ||
+	    fflush(stdout) == EOF)
+		fprintf(stderr, "hearth-fetch: stdout: %s\n", strerror(errno));
+	else
+		rc = 0;
+	fetch_global_cleanup();
+out:
+	conf_release(&conf);
+	buf_release(&out);
+	buf_release(&why);
+	return rc;
+}
+
+/*
  * hearth-fetch [-dv] [-c file] [--every duration | --all | --feed x... |
  * --queued]: one pass over the due feeds (or those named, or all, or
  * only the requests queued by hearth-fcgi's "refresh now"), or a pass
@@ -378,10 +444,14 @@ main(int argc, char *argv[])
 		usage(stdout);
 		return 0;
 	}
-	if (argc < 2 || strcmp(argv[1], "parse") != 0)
+	if (argc < 2 || (strcmp(argv[1], "parse") != 0 &&
+	    strcmp(argv[1], "discover") != 0))
 		return cmd_pass(argc, argv);
 	xmlInitParser();
-	rc = cmd_parse(argc - 1, argv + 1);
+	if (strcmp(argv[1], "parse") == 0)
+		rc = cmd_parse(argc - 1, argv + 1);
+	else
+		rc = cmd_discover(argc - 1, argv + 1);
 	xmlCleanupParser();
 	return rc;
 }

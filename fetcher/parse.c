@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* parse.c: RSS, RDF and Atom documents to struct feed, through SAX2 */
 #include <ctype.h>
 #include <errno.h>
@@ -1402,6 +1403,7 @@ struct parser {
 	struct buf	*err;		/* the caller's, for "not a feed" */
 	const char	*defns;		/* prefix of unqualified names */
 	int		 root;		/* the root was a feed's */
+	const char	*format;	/* "rss", "rdf", "atom", "json", NULL */
 	int		 stop;		/* not a feed: stopped */
 	int		 oom;		/* an allocation failed */
 	int		 depth;		/* of the open element; 0: none */
@@ -2704,8 +2706,10 @@ root_start(struct parser *p, struct frame *fr, const char *local,
 
 	if (strcasecmp(local, "rss") == 0 || strcmp(local, "RDF") == 0) {
 		p->defns = "";
+		p->format = strcmp(local, "RDF") == 0 ? "rdf" : "rss";
 	} else if (strcmp(local, "feed") == 0) {
 		p->defns = "atom";
+		p->format = "atom";
 		if ((lang = attr_xml(p, a, na, "lang")) != NULL)
 			slot_set(p, &p->fs[F_LANGUAGE], T_XML_LANG, lang,
 			    strlen(lang), NULL);
@@ -3308,6 +3312,16 @@ feed_parser_is_feed(const struct feed_parser *fp)
 	return fp->p.root;
 }
 
+/*
+ * The document's format as Miniflux names it: "rss", "rdf", "atom" or
+ * "json", from its root element or first byte; NULL before either came.
+ */
+const char *
+feed_parser_format(const struct feed_parser *fp)
+{
+	return fp->p.format;
+}
+
 /* Why the document failed: "not a feed (HTML page)"; "" when it did not. */
 const char *
 feed_parser_error(const struct feed_parser *fp)
@@ -3397,6 +3411,7 @@ fp_begin(struct feed_parser *fp, int eof)
 		return fp_fail(fp, "not a feed (empty document)");
 	if (i < n && s[i] == '{') {
 		fp->state = FP_JSON;
+		fp->p.format = "json";
 		return 0;
 	}
 	if (is_binary(s, n))

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* parse_test.c: unit tests for the feed parser's repairs and entry keys */
 #include <dirent.h>
 #include <stdint.h>

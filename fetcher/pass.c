@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* pass.c: a fetch pass: single flight, the feeds, their outcomes, upkeep */
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -28,6 +29,8 @@
 
 #define DISCOVER_MAX	8	/* candidate feed URLs tried per page */
 #define ASK_MS		1000	/* the queue is looked at this often */
+#define YIELD_STEP_US	1000	/* one pause while reads are answered */
+#define YIELD_MAX_US	100000	/* the longest wait at a time */
 #define KIB		1024
 #define MIB		(1024 * 1024)
 
@@ -67,6 +70,9 @@ struct pass {
 	int			 queue_failed;	/* it could not be read */
 	struct icons		 icons;		/* the sites looked at */
 	int			 fault;		/* DB_FAULT_*: the pass stops */
+	struct stats_file	*sf;		/* the responder's, or NULL */
+	int64_t			 t0_us;		/* the hold began: mono_us() */
+	int64_t			 paused_us;	/* given way to reads, in all */
 	struct sanitizer	*san;		/* every parser's, made once */
 };
 
@@ -560,27 +566,23 @@ same_etag(const struct job *j)
 }
 
 /*
- * fetch_run_more()'s body callback: a 200's body parsed as it comes,
- * outside any transaction, so no body is held whole (but a new feed's
- * until its root element says it is a feed: it may be an HTML page to
- * look for its feed in).  A body whose ETag says it is the document
- * stored is not read; one the parser has refused is not read further.
- * Returns the bytes held for the job, or -1 to end the transfer.
+ * A piece of the body of the 200 job got, n bytes at s, to its parser
+ * (made at the first piece, with a CPU budget of cpu_ms and the
+ * sanitizer san, which may be NULL: the parser's own).  A job that
+ * discovers keeps its body (for discover_links()) until the parser says
+ * the document is a feed.  Returns the bytes held for the job, or -1
+ * to end the transfer: the parser has refused the document (and the
+ * job does not discover) or memory ran out.
  */
-static int64_t
-pass_body(struct job *j, const char *s, size_t n, void *arg)
+int64_t
+job_parse_piece(struct job *j, const char *s, size_t n, int64_t cpu_ms,
+    struct sanitizer *san)
 {
-	struct pass	*p = arg;
-
 	if (j->parser == NULL && !j->parse_failed) {
-		if (same_etag(j))
-			return -1;
 		feed_init(&j->feed);
-		if (p->san == NULL)
-			p->san = sanitizer_new();	/* else a parser's own */
 		if ((j->parser = feed_parser_new(&j->feed, j->final_url != NULL ?
-		    j->final_url : j->url, j->content_type,
-		    p->conf->fetch_parse_cpu_ms, p->san)) == NULL) {
+		    j->final_url : j->url, j->content_type, cpu_ms, san)) ==
+		    NULL) {
 			log_warnx("out of memory");
 			j->parse_failed = 1;
 			return -1;
@@ -594,7 +596,85 @@ pass_body(struct job *j, const char *s, size_t n, void *arg)
 		buf_add(&j->body, s, n);
 	if (j->parse_failed && !j->discover)
 		return -1;
-	return (int64_t)(j->body.cap + feed_parser_held(j->parser));
+	return (int64_t)(j->body.cap + (j->parser != NULL ?
+	    feed_parser_held(j->parser) : 0));
+}
+
+/*
+ * The end of a 200's body: the parser's last piece (an empty body is
+ * parsed as one).  Returns 0 with j->feed filled, or -1 with the reason
+ * in *why.
+ */
+int
+job_parse_end(struct job *j, int64_t cpu_ms, struct sanitizer *san,
+    const char **why)
+{
+	*why = "out of memory";
+	if (j->parser == NULL && !j->parse_failed)
+		job_parse_piece(j, "", 0, cpu_ms, san);
+	if (j->parser == NULL)
+		return -1;
+	if (feed_parser_end(j->parser) == -1) {
+		*why = feed_parser_error(j->parser);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Give way to reads before parsing a piece of a feed and before storing
+ * it: on a machine of one or two cores, a request that arrives while
+ * the pass parses waits for a CPU.  While hearth-fcgi answers a
+ * request, or answered one in the last fetch_yield, sleep in steps of
+ * YIELD_STEP_US, YIELD_MAX_US at most at a time, and never so long that
+ * the pause in all would pass the time worked: under reads that never
+ * stop, a pass still works half of its wall time.
+ */
+static void
+pass_yield(struct pass *p)
+{
+	struct timespec	 ts = { 0, YIELD_STEP_US * 1000 };
+	int64_t		 quiet = p->conf->fetch_yield_ms * 1000, start, now;
+	int64_t		 paused;	/* in all, this wait included */
+
+	if (p->sf == NULL || quiet == 0)
+		return;
+	start = now = mono_us();
+	paused = p->paused_us;
+	while (now - start + YIELD_STEP_US <= YIELD_MAX_US &&
+	    paused + YIELD_STEP_US <= now - p->t0_us - paused &&
+	    stats_fcgi_busy(p->sf, now, quiet)) {
+		nanosleep(&ts, NULL);
+		now = mono_us();
+		paused = p->paused_us + (now - start);
+	}
+	if (now > start) {
+		p->paused_us = paused;
+		p->stats.yields++;
+	}
+}
+
+/*
+ * fetch_run_more()'s body callback: a 200's body parsed as it comes,
+ * outside any transaction, so no body is held whole (but a new feed's
+ * until its root element says it is a feed: it may be an HTML page to
+ * look for its feed in).  A body whose ETag says it is the document
+ * stored is not read; one the parser has refused is not read further.
+ * Returns the bytes held for the job, or -1 to end the transfer.
+ */
+static int64_t
+pass_body(struct job *j, const char *s, size_t n, void *arg)
+{
+	struct pass	*p = arg;
+
+	pass_yield(p);
+	if (j->parser == NULL && !j->parse_failed) {
+		if (same_etag(j))
+			return -1;
+		if (p->san == NULL)
+			p->san = sanitizer_new();	/* else a parser's own */
+	}
+	return job_parse_piece(j, s, n, p->conf->fetch_parse_cpu_ms, p->san);
 }
 
 /* Keep an HTML page's feed links, to try once the transfers are done. */
@@ -622,23 +702,11 @@ discovery_defer(struct pass *p, struct job *j, const char *base)
 	    "its feed", d->nlinks, d->nlinks == 1 ? "" : "s");
 }
 
-/*
- * The end of a 200's body: the parser's last piece.  Returns 0 with
- * j->feed filled, or -1 with the reason in *why.
- */
+/* The end of a 200's body, as job_parse_end() with the pass's budget. */
 static int
 document_end(struct pass *p, struct job *j, const char **why)
 {
-	*why = "out of memory";
-	if (j->parser == NULL && !j->parse_failed)
-		pass_body(j, "", 0, p);		/* an empty body */
-	if (j->parser == NULL)
-		return -1;
-	if (feed_parser_end(j->parser) == -1) {
-		*why = feed_parser_error(j->parser);
-		return -1;
-	}
-	return 0;
+	return job_parse_end(j, p->conf->fetch_parse_cpu_ms, p->san, why);
 }
 
 /* A 200: the document, unless its ETag says it is the one stored. */
@@ -682,9 +750,12 @@ outcome_document(struct pass *p, struct job *j)
 		outcome_failure(p, j, *why != '\0' ? why : "not a feed");
 }
 
-/* The message for a status that is not a success. */
-static void
-status_message(const struct job *j, char *s, size_t n)
+/*
+ * The message for the status a job got that is not a success, into s
+ * (n bytes): "not found (404)".
+ */
+void
+job_status_text(const struct job *j, char *s, size_t n)
 {
 	char	 d[32], wait[64] = "";
 
@@ -728,6 +799,7 @@ status_message(const struct job *j, char *s, size_t n)
 	}
 }
 
+
 /*
  * fetch_run_more()'s callback: parse and store one feed, then free its
  * body; or take the next step of an icon's search.  Once the storage has
@@ -744,6 +816,7 @@ pass_done(struct job *j, void *arg)
 		job_release_outcome(j);
 		return;
 	}
+	pass_yield(p);
 	if (j->icon != NULL) {
 		if ((next = icon_done(p->db, j)) != NULL)
 			pass_add(p, next);
@@ -773,7 +846,7 @@ pass_done(struct job *j, void *arg)
 	else if (j->status == 304)
 		outcome_not_modified(p, j);
 	else {
-		status_message(j, msg, sizeof(msg));
+		job_status_text(j, msg, sizeof(msg));
 		outcome_failure(p, j, msg);
 	}
 	pass_fault(p);
@@ -801,7 +874,7 @@ feed_of_user(struct db *db, int64_t user_id, const char *url, int64_t self)
 	return id == self ? 0 : id;
 }
 
-/* fetch_run_pieces()'s callback for a candidate: a feed there is stored. */
+/* fetch_run_pieces()'s callback for a candidate: a feed is stored. */
 static void
 candidate_done(struct job *c, void *arg)
 {
@@ -1328,6 +1401,9 @@ pass_upkeep(struct db *db, const struct conf *conf,
 	    ps->entries_new, ps->entries_updated,
 	    (long long)(ps->bytes / KIB), (long long)ms,
 	    (long long)(rss > 0 ? rss / MIB : 0), (long long)(walsize / KIB));
+	if (ps->yields > 0)
+		log_info("pass: gave way to reads %d times, %lld ms in all",
+		    ps->yields, (long long)ps->paused_ms);
 	if (ps->skipped > 0)
 		log_warnx("pass: %d feeds left for the next pass (database "
 		    "busy for %lld ms in all)", ps->skipped,
@@ -1355,7 +1431,10 @@ pass_hold(struct db *db, const struct conf *conf, const struct pass_want *w,
 	p.verbose = verbose;
 	p.disc_tail = &p.disc;
 	jobs_init(&l);
-	t0 = mono_us() / 1000;
+	p.t0_us = mono_us();
+	t0 = p.t0_us / 1000;
+	/* Without the file the pass runs without giving way. */
+	p.sf = stats_open(conf->stats_file);
 	if (w != NULL) {
 		if (w->nfeeds > 0) {
 			if (want_resolve(db, w, &ids, &n) == -1)
@@ -1378,6 +1457,8 @@ pass_hold(struct db *db, const struct conf *conf, const struct pass_want *w,
 out:
 	jobs_free(&l);
 	icons_free(&p.icons);
+	stats_close(p.sf);
+	p.stats.paused_ms = p.paused_us / 1000;
 	if (pass_fault(&p)) {
 		/* Nothing can be written: no upkeep. */
 		pass_record_fault(conf, p.fault);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* sched.c: when a feed is due next, from its interval and its hints */
 #include <stdint.h>
 

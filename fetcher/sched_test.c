@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* sched_test.c: unit tests for the next-check rules */
 #include <stdint.h>
 #include <stdio.h>

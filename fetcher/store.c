@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* store.c: a fetched feed into the database, one short transaction each */
 #include <stdint.h>
 #include <stdlib.h>

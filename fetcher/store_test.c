@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* store_test.c: unit tests for storing feeds, failures, retention, samples */
 #include <stdarg.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* charset.c: fuzz target for charset_to_utf8() and its streaming twin */
 #include <stdint.h>
 #include <stdlib.h>

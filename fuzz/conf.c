@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* conf.c: fuzz target for the hearth.conf parser */
 #include <stdint.h>
 #include <stdlib.h>

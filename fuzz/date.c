@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* date.c: fuzz target for date_parse() and date_rfc3339() */
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* discover.c: fuzz target for discover_links() and discover_icon_links() */
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* fastcgi.c: fuzz target for the FastCGI records hearth-fcgi reads */
 #include <sys/types.h>
 #include <sys/socket.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* jsonfeed.c: fuzz target for jsonfeed_parse() */
 #include <stdint.h>
 #include <stdlib.h>

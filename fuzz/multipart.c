@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* multipart.c: fuzz target for multipart/form-data bodies */
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* opml.c: fuzz target for OPML import and export */
 #include <stdint.h>
 #include <stdlib.h>

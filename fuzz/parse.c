@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* parse.c: fuzz target for feed_parse() and the dumps of its result */
 #include <stdint.h>
 #include <stdlib.h>

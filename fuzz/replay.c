@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* replay.c: run a fuzz target over its corpus without libFuzzer */
 #include <sys/stat.h>
 

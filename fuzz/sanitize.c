@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* sanitize.c: fuzz the HTML sanitizer and check what it writes */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* utf8.c: fuzz UTF-8 repair and the escaping writers built on it */
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* buf.c: the one growable byte buffer */
 #include <stdarg.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* buf.h: the one growable byte buffer */
 #ifndef HEARTH_BUF_H
 #define HEARTH_BUF_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* buf_test.c: unit tests for the byte buffer */
 #include <limits.h>
 #include <stdint.h>

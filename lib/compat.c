@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * compat.c: strlcpy, strlcat, strtonum, explicit_bzero where libc lacks
  * them; a monotonic clock; memory given back

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* compat.h: what some libcs lack, and portable wrappers for the rest */
 #ifndef HEARTH_COMPAT_H
 #define HEARTH_COMPAT_H

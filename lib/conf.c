@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* conf.c: hearth.conf, a table-driven "key = value" parser */
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -103,6 +104,8 @@ static const struct conf_key keys[] = {
 	{ "fetch_timeout", CT_DUR, O(fetch_timeout), 1, 30 * MINUTE, "20s",
 	    NULL, 0 },
 	{ "fetch_user_agent", CT_STR, O(fetch_user_agent), 0, 0, "", NULL, 0 },
+	{ "fetch_yield", CT_DUR_MS, O(fetch_yield_ms), 0, 1000, "10ms", NULL,
+	    0 },
 	{ "login_lockout", CT_DUR, O(login_lockout), 1, 7 * DAY, "15m", NULL,
 	    0 },
 	{ "login_max_failures", CT_INT, O(login_max_failures), 0, 1000, "5",

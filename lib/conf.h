@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* conf.h: hearth.conf, the one configuration file every program reads */
 #ifndef HEARTH_CONF_H
 #define HEARTH_CONF_H
@@ -52,6 +53,8 @@ struct conf {
 	int		 fetch_batch;		/* feeds per pass at most */
 	char		*fetch_user_agent;	/* "" = hearth's own */
 	int		 fetch_allow_private;	/* may fetch from the LAN */
+	long long	 fetch_yield_ms;	/* give way to reads this
+						   long after one; 0 never */
 
 	/* retention and samples */
 	int		 retention_read_days;	/* 0 = keep forever */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* conf_test.c: unit tests for the hearth.conf parser */
 #include <sys/stat.h>
 

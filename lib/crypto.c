@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* crypto.c: random tokens, digests, base64 and password hashes */
 #include <errno.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* crypto.h: random tokens, digests, base64 and password hashes */
 #ifndef HEARTH_CRYPTO_H
 #define HEARTH_CRYPTO_H

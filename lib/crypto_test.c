@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* crypto_test.c: unit tests for tokens, digests and password hashes */
 #include <stdint.h>
 #include <stdio.h>

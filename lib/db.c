@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* db.c: open the database, migrate it, hand out prepared statements */
 #include <sys/stat.h>
 #include <sys/statvfs.h>

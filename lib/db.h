@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* db.h: the SQLite database: open, migrate, statements, transactions */
 #ifndef HEARTH_DB_H
 #define HEARTH_DB_H

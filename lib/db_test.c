@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* db_test.c: unit tests for the schema, migrations, statements and plans */
 #include <ctype.h>
 #include <stdint.h>

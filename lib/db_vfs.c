@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* db_vfs.c: a VFS over the default one that reads its mmap at random */
 #include <sys/mman.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* entity.c: HTML character references, decoded as the HTML standard does */
 #include <stdlib.h>
 #include <string.h>

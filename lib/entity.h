@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* entity.h: HTML character references, decoded as the HTML standard does */
 #ifndef HEARTH_ENTITY_H
 #define HEARTH_ENTITY_H

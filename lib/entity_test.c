@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* entity_test.c: character references, by example */
 #include <stdio.h>
 #include <string.h>

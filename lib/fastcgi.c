@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* fastcgi.c: FastCGI 1.0 records, read and written by hearth-fcgi, sent by hearthctl */
 #include <stddef.h>
 

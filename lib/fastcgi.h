@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* fastcgi.h: FastCGI 1.0 records, read and written by hearth-fcgi, sent by hearthctl */
 #ifndef HEARTH_FASTCGI_H
 #define HEARTH_FASTCGI_H

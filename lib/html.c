@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* html.c: escaping writers for HTML output */
 #include <stdint.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* html.h: escaping writers for HTML output */
 #ifndef HEARTH_HTML_H
 #define HEARTH_HTML_H

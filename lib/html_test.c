@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* html_test.c: unit tests for the HTML escaping writers */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* htmltok.c: an HTML tokenizer after the HTML standard's, without a tree */
 #include <stdint.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* htmltok.h: an HTML tokenizer after the HTML standard's, without a tree */
 #ifndef HEARTH_HTMLTOK_H
 #define HEARTH_HTMLTOK_H

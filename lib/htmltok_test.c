@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* htmltok_test.c: the HTML tokenizer, token by token */
 #include <stdio.h>
 #include <string.h>

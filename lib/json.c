@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* json.c: a scoped, streaming JSON writer for API responses */
 #include <stdint.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* json.h: a scoped, streaming JSON writer */
 #ifndef HEARTH_JSON_H
 #define HEARTH_JSON_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* json_test.c: unit tests for the scoped JSON writer and its escaper */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* log.c: one logger for every program, to stderr or syslog */
 #include <errno.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* log.h: one logger for every program, to stderr or syslog */
 #ifndef HEARTH_LOG_H
 #define HEARTH_LOG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* multipart.c: multipart/form-data request bodies, parsed with bounds */
 #include <stdlib.h>
 #include <string.h>

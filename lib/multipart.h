@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* multipart.h: multipart/form-data request bodies, parsed with bounds */
 #ifndef HEARTH_MULTIPART_H
 #define HEARTH_MULTIPART_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* multipart_test.c: unit tests for the multipart/form-data parser */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* opml.c: OPML subscription lists, read with libxml2 */
 #include <ctype.h>
 #include <stdlib.h>

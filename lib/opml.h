@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* opml.h: OPML subscription lists, read and written */
 #ifndef HEARTH_OPML_H
 #define HEARTH_OPML_H

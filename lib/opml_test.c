@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* opml_test.c: unit tests for OPML import and export */
 #include <stdio.h>
 #include <stdlib.h>

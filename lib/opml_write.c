@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * opml_write.c: OPML written back, names cleaned as opml_parse() does,
  * sizes checked as it does

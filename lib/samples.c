@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* samples.c: the resource samples of a range, in fixed time buckets */
 #include <math.h>
 #include <stdint.h>

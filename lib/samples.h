@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* samples.h: the resource samples of a range, in fixed time buckets */
 #ifndef HEARTH_SAMPLES_H
 #define HEARTH_SAMPLES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* samples_test.c: unit tests for the bucketing of resource samples */
 #include <stdint.h>
 #include <stdio.h>

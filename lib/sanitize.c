@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* sanitize.c: feed HTML reduced to what a reader may safely show */
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* sanitize.h: feed HTML reduced to what a reader may safely show */
 #ifndef HEARTH_SANITIZE_H
 #define HEARTH_SANITIZE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* sanitize_check.c: what the sanitizer may write, checked independently */
 #include <limits.h>
 #include <stdarg.h>

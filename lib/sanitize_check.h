@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* sanitize_check.h: what the sanitizer may write, checked independently */
 #ifndef HEARTH_SANITIZE_CHECK_H
 #define HEARTH_SANITIZE_CHECK_H

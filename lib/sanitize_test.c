@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* sanitize_test.c: the sanitizer, by property and by example */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* stats.c: the small shared file of live figures, and process memory */
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -15,6 +16,7 @@
 #include <libproc.h>
 #endif
 
+#include "compat.h"
 #include "log.h"
 #include "stats.h"
 
@@ -182,6 +184,20 @@ stats_fcgi_start(struct stats_file *s, int workers)
 	__atomic_store_n(&f->pid, (int64_t)getpid(), __ATOMIC_RELEASE);
 }
 
+/*
+ * A request begins: the fetcher gives way while one is answered
+ * (stats_fcgi_busy()).  Each stats_begin() is ended by a
+ * stats_request().
+ */
+void
+stats_begin(struct stats_file *s)
+{
+	struct stats_fcgi	*f = &s->fcgi;
+
+	__atomic_fetch_add(&f->busy, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&f->last_us, mono_us(), __ATOMIC_RELAXED);
+}
+
 /* One request answered by route with status code in us microseconds. */
 void
 stats_request(struct stats_file *s, int route, int code, uint64_t us)
@@ -189,6 +205,8 @@ stats_request(struct stats_file *s, int route, int code, uint64_t us)
 	struct stats_fcgi	*f = &s->fcgi;
 	int			 b = stats_bucket(us);
 
+	__atomic_store_n(&f->last_us, mono_us(), __ATOMIC_RELAXED);
+	__atomic_fetch_sub(&f->busy, 1, __ATOMIC_RELAXED);
 	if (route < 0 || route >= STATS_ROUTES)
 		route = STATS_ROUTES - 1;
 	__atomic_fetch_add(&f->lat[b], 1, __ATOMIC_RELAXED);
@@ -209,6 +227,22 @@ stats_fcgi_alive(const struct stats_file *s)
 	if (kill((pid_t)pid, 0) == -1 && errno != EPERM)
 		return 0;
 	return (pid_t)pid;
+}
+
+/*
+ * A request in flight, or one that ended less than quiet microseconds
+ * before now, from a responder that still runs (one that died with
+ * requests in flight leaves its count behind).
+ */
+int
+stats_fcgi_busy(const struct stats_file *s, int64_t now, int64_t quiet)
+{
+	const struct stats_fcgi	*f = &s->fcgi;
+
+	if (__atomic_load_n(&f->busy, __ATOMIC_RELAXED) <= 0 &&
+	    now - __atomic_load_n(&f->last_us, __ATOMIC_RELAXED) >= quiet)
+		return 0;
+	return stats_fcgi_alive(s) != 0;
 }
 
 void

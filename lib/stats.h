@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* stats.h: the small shared file of live figures, and process memory */
 #ifndef HEARTH_STATS_H
 #define HEARTH_STATS_H
@@ -35,6 +36,8 @@ struct stats_fcgi {
 	int64_t		 pid;		/* the responder, 0 if none yet */
 	int64_t		 started;	/* when it started, UNIX time */
 	int64_t		 workers;
+	int64_t		 busy;		/* requests being answered now */
+	int64_t		 last_us;	/* when one began or ended: mono_us() */
 	uint64_t	 lat[STATS_NLAT];	/* every request */
 	uint64_t	 lat_sum_us;
 	uint64_t	 win[STATS_NLAT];	/* since the last sample */
@@ -58,7 +61,7 @@ struct stats_fetch {
 };
 
 #define STATS_MAGIC	0x68727473	/* "strh" */
-#define STATS_VERSION	2
+#define STATS_VERSION	3
 
 struct stats_file {
 	uint32_t	 magic;
@@ -75,14 +78,21 @@ struct stats_file {
 struct stats_file	*stats_open(const char *);
 void			 stats_close(struct stats_file *);
 
-/* Responder side: a new run; one request done. */
+/* Responder side: a new run; a request begins; one request done. */
 void	stats_fcgi_start(struct stats_file *, int);
+void	stats_begin(struct stats_file *);
 void	stats_request(struct stats_file *, int, int, uint64_t);
 int	stats_code_index(int);
 int	stats_code_of(int);	/* the inverse; 0 for "other" */
 
 /* Whether the responder that wrote the file still runs: its pid or 0. */
 pid_t	stats_fcgi_alive(const struct stats_file *);
+
+/*
+ * Fetcher side: whether the responder answers a request at now
+ * (mono_us()) or answered one in the quiet microseconds before.
+ */
+int	stats_fcgi_busy(const struct stats_file *, int64_t, int64_t);
 
 /*
  * Fetcher side: take the window of requests since the last sample.

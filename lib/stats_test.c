@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* stats_test.c: unit tests for the latency histogram and the stats file */
 #include <sys/wait.h>
 
@@ -7,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compat.h"
 #include "stats.h"
 #include "test.h"
 
@@ -95,6 +97,7 @@ test_file(void)
 	struct procmem		 m;
 	char			 path[] = "/tmp/hearth-stats-XXXXXX";
 	uint64_t		 n, p50, p99;
+	int64_t			 now;
 	pid_t			 child;
 	int			 fd, i, st;
 
@@ -149,6 +152,26 @@ test_file(void)
 	T_OK(n == 0 && p50 == 0 && p99 == 0, "taking the window empties it");
 	T_OK(s->fcgi.lat[stats_bucket(40)] == 2000,
 	    "the cumulative histogram keeps counting");
+
+	/*
+	 * Busy while a request is answered, and for quiet us after it;
+	 * from a new run, as the requests above had no stats_begin().
+	 */
+	stats_fcgi_start(s, 1);
+	now = mono_us();
+	T_OK(!stats_fcgi_busy(t, now + 20000, 10000),
+	    "idle 20 ms after the last request (quiet 10 ms)");
+	stats_begin(s);
+	T_OK(stats_fcgi_busy(t, mono_us() + 20000, 10000),
+	    "busy while a request is answered, however long");
+	stats_request(s, 1, 200, 40);
+	now = mono_us();
+	T_OK(stats_fcgi_busy(t, now, 10000), "busy right after it");
+	T_OK(!stats_fcgi_busy(t, now + 20000, 10000), "idle once quiet");
+	stats_begin(s);
+	stats_fcgi_start(s, 1);
+	T_OK(!stats_fcgi_busy(t, mono_us() + 20000, 10000),
+	    "a restart forgets the requests the last run left in flight");
 
 	/* A new responder run resets its half only. */
 	stats_fcgi_start(s, 1);

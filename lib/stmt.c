@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* stmt.c: the SQL of every statement, prepared once by db_open() */
 #include <stddef.h>
 
@@ -278,9 +279,13 @@ static const char *const stmt_sql[STMT__MAX] = {
 	/* ?1 user id.  Everything of the user goes with it. */
 	[STMT_USER_DELETE] =
 	    "DELETE FROM user WHERE id = ?1",
-	/* ?1 user id, ?2 password hash. */
+	/*
+	 * ?1 user id, ?2 password hash.  The API password and its Fever key
+	 * go with the old password (account_password_set()).
+	 */
 	[STMT_USER_SET_PASSWORD] =
-	    "UPDATE user SET password_hash = ?2 WHERE id = ?1",
+	    "UPDATE user SET password_hash = ?2, api_password_hash = NULL,"
+	    " fever_key = NULL WHERE id = ?1",
 	/* ?1 user id, ?2 API password hash, ?3 Fever key; NULLs: APIs off. */
 	[STMT_USER_SET_API_PASSWORD] =
 	    "UPDATE user SET api_password_hash = ?2, fever_key = ?3"
@@ -812,34 +817,46 @@ static const char *const stmt_sql[STMT__MAX] = {
 	/* ?1 user id, ?2 SHA-256 hex of the token (signing out). */
 	[STMT_SESSION_DELETE] =
 	    "DELETE FROM session WHERE user_id = ?1 AND token_hash = ?2",
-	/* ?1 user id, ?2 the token hash kept: the user's other sessions. */
-	[STMT_SESSION_DELETE_OTHERS] =
-	    "DELETE FROM session WHERE user_id = ?1 AND token_hash <> ?2",
-	/* ?1 key ("ip:ADDR", "user:name").  Columns: enum throttle_col. */
-	[STMT_THROTTLE_GET] =
-	    "SELECT failures, window_start FROM login_throttle WHERE key = ?1",
 	/*
-	 * A failed sign-in: ?1 key, ?2 now, ?3 the window's length.  A
-	 * window older than that starts again from this failure.
+	 * ?1 user id, ?2 the token hash kept: the user's other sessions;
+	 * all of them when ?2 is NULL.
 	 */
+	[STMT_SESSION_DELETE_OTHERS] =
+	    "DELETE FROM session WHERE user_id = ?1 AND token_hash IS NOT ?2",
+	/*
+	 * Wrong passwords of kind ?1 ('web', 'api'): for account name ?2
+	 * (lowercase) from address ?3; for ?2 from every address; from ?3
+	 * for every account.  Columns: enum throttle_col.
+	 */
+	[STMT_THROTTLE_PAIR] =
+	    "SELECT coalesce(sum(failures), 0), coalesce(max(last_at), 0), 1"
+	    " FROM login_failure WHERE kind = ?1 AND name = ?2 AND addr = ?3",
+	[STMT_THROTTLE_ACCOUNT] =
+	    "SELECT coalesce(sum(failures), 0), coalesce(max(last_at), 0), 1"
+	    " FROM login_failure WHERE kind = ?1 AND name = ?2",
+	[STMT_THROTTLE_ADDR] =
+	    "SELECT coalesce(sum(failures), 0), coalesce(max(last_at), 0),"
+	    " count(*) FROM login_failure WHERE kind = ?1 AND addr = ?3",
+	/* A wrong password: ?1 kind, ?2 name, ?3 address, ?4 now. */
 	[STMT_THROTTLE_FAIL] =
-	    "INSERT INTO login_throttle (key, failures, window_start)"
-	    " VALUES (?1, 1, ?2) ON CONFLICT (key) DO UPDATE SET"
-	    " failures = CASE WHEN window_start > ?2 - ?3"
-	    "  THEN failures + 1 ELSE 1 END,"
-	    " window_start = CASE WHEN window_start > ?2 - ?3"
-	    "  THEN window_start ELSE ?2 END",
-	/* ?1 key: a successful sign-in. */
+	    "INSERT INTO login_failure (kind, name, addr, failures, last_at)"
+	    " VALUES (?1, ?2, ?3, 1, ?4) ON CONFLICT (kind, name, addr)"
+	    " DO UPDATE SET failures = failures + 1, last_at = ?4",
+	/* ?1 kind, ?2 name, ?3 address: the right password came. */
 	[STMT_THROTTLE_CLEAR] =
-	    "DELETE FROM login_throttle WHERE key = ?1",
-	/* ?1 a time: forget windows that started before it. */
+	    "DELETE FROM login_failure WHERE kind = ?1 AND name = ?2"
+	    " AND addr = ?3",
+	/* ?1 a time: forget failures whose last came before it. */
 	[STMT_THROTTLE_PRUNE] =
-	    "DELETE FROM login_throttle WHERE window_start < ?1",
+	    "DELETE FROM login_failure WHERE last_at < ?1",
+	/* ?1 lowercase account name: hearthctl user unlock. */
+	[STMT_THROTTLE_UNLOCK] =
+	    "DELETE FROM login_failure WHERE name = ?1",
 
 	/* ?1 user id.  Columns: enum nav_col. */
 	[STMT_WEB_NAV] =
-	    "SELECT theme, (SELECT count(*) FROM entry WHERE user_id = ?1"
-	    " AND is_read = 0) FROM user WHERE id = ?1",
+	    "SELECT theme, (SELECT coalesce(sum(unread), 0) FROM feed_count"
+	    " WHERE user_id = ?1) FROM user WHERE id = ?1",
 	/*
 	 * The web lists: ?1 user id, ?2 ?3 ?4 paging (WEB_PAGE), ?5 the
 	 * feed, category or label id, a NULL category for the
@@ -1082,6 +1099,9 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_API_KEY_DELETE] =
 	    "DELETE FROM api_token WHERE id = ?2 AND user_id = ?1"
 	    " AND kind = 'api'",
+	/* ?1 user id: every API key ("Revoke all API keys"). */
+	[STMT_API_KEY_DELETE_ALL] =
+	    "DELETE FROM api_token WHERE user_id = ?1 AND kind = 'api'",
 	/*
 	 * A reader-app token: ?1 user id, ?2 kind ('api', 'greader'), ?3
 	 * SHA-256 hex of the token, ?4 label, ?5 now, ?6 when it expires
@@ -1103,6 +1123,9 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " WHERE api_token.token_hash = ?1 AND api_token.kind = ?2"
 	    " AND (api_token.expires_at IS NULL OR api_token.expires_at > ?3)"
 	    " AND user.api_password_hash IS NOT NULL",
+	/* ?1 user id: every Google Reader token (a new web password). */
+	[STMT_API_TOKEN_DROP_GREADER] =
+	    "DELETE FROM api_token WHERE user_id = ?1 AND kind = 'greader'",
 	/* ?1 token id, ?2 now, ?3 its new expiry (NULL: never). */
 	[STMT_API_TOKEN_TOUCH] =
 	    "UPDATE api_token SET last_used_at = ?2, expires_at = ?3"
@@ -1434,7 +1457,9 @@ static const int stmt_ncols[STMT__MAX] = {
 	[STMT_DB_JOURNAL_MODE] = ONE_COL__MAX,
 	[STMT_DB_QUICK_CHECK] = ONE_COL__MAX,
 	[STMT_SESSION_GET] = SESSION_COL__MAX,
-	[STMT_THROTTLE_GET] = THROTTLE_COL__MAX,
+	[STMT_THROTTLE_PAIR] = THROTTLE_COL__MAX,
+	[STMT_THROTTLE_ACCOUNT] = THROTTLE_COL__MAX,
+	[STMT_THROTTLE_ADDR] = THROTTLE_COL__MAX,
 	[STMT_WEB_NAV] = NAV_COL__MAX,
 	[STMT_WEB_LIST_UNREAD] = WEB_COL_LIST__MAX,
 	[STMT_WEB_LIST_UNREAD_FEED] = WEB_COL_LIST__MAX,
@@ -1619,10 +1644,13 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_SESSION_TOUCH),
 	NAME(STMT_SESSION_DELETE),
 	NAME(STMT_SESSION_DELETE_OTHERS),
-	NAME(STMT_THROTTLE_GET),
+	NAME(STMT_THROTTLE_PAIR),
+	NAME(STMT_THROTTLE_ACCOUNT),
+	NAME(STMT_THROTTLE_ADDR),
 	NAME(STMT_THROTTLE_FAIL),
 	NAME(STMT_THROTTLE_CLEAR),
 	NAME(STMT_THROTTLE_PRUNE),
+	NAME(STMT_THROTTLE_UNLOCK),
 	NAME(STMT_WEB_NAV),
 	NAME(STMT_WEB_LIST_UNREAD),
 	NAME(STMT_WEB_LIST_UNREAD_FEED),
@@ -1658,10 +1686,12 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_WEB_SEEN_SET),
 	NAME(STMT_API_TOKEN_INSERT),
 	NAME(STMT_API_TOKEN_GET),
+	NAME(STMT_API_TOKEN_DROP_GREADER),
 	NAME(STMT_API_TOKEN_TOUCH),
 	NAME(STMT_API_TOKEN_PRUNE),
 	NAME(STMT_API_KEY_LIST),
 	NAME(STMT_API_KEY_DELETE),
+	NAME(STMT_API_KEY_DELETE_ALL),
 	NAME(STMT_API_USER_BY_FEVER_KEY),
 	NAME(STMT_HEALTH_GET),
 	NAME(STMT_HEALTH_INSERT),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* stmt.h: every SQL statement hearth runs, addressed by enum */
 #ifndef HEARTH_STMT_H
 #define HEARTH_STMT_H
@@ -118,10 +119,13 @@ enum stmt {
 	STMT_SESSION_TOUCH,
 	STMT_SESSION_DELETE,
 	STMT_SESSION_DELETE_OTHERS,
-	STMT_THROTTLE_GET,
+	STMT_THROTTLE_PAIR,
+	STMT_THROTTLE_ACCOUNT,
+	STMT_THROTTLE_ADDR,
 	STMT_THROTTLE_FAIL,
 	STMT_THROTTLE_CLEAR,
 	STMT_THROTTLE_PRUNE,
+	STMT_THROTTLE_UNLOCK,
 
 	/* the web reader: lists newest first, then oldest first (_ASC) */
 	STMT_WEB_NAV,
@@ -163,10 +167,12 @@ enum stmt {
 	/* the reader-app APIs: credentials */
 	STMT_API_TOKEN_INSERT,
 	STMT_API_TOKEN_GET,
+	STMT_API_TOKEN_DROP_GREADER,
 	STMT_API_TOKEN_TOUCH,
 	STMT_API_TOKEN_PRUNE,
 	STMT_API_KEY_LIST,
 	STMT_API_KEY_DELETE,
+	STMT_API_KEY_DELETE_ALL,
 	STMT_API_USER_BY_FEVER_KEY,
 	STMT_HEALTH_GET,
 	STMT_HEALTH_INSERT,
@@ -570,10 +576,11 @@ enum session_col {
 	SESSION_COL__MAX
 };
 
-/* STMT_THROTTLE_GET */
+/* STMT_THROTTLE_PAIR, _ACCOUNT and _ADDR */
 enum throttle_col {
-	THROTTLE_COL_FAILURES,
-	THROTTLE_COL_WINDOW_START,
+	THROTTLE_COL_FAILURES,		/* wrong passwords */
+	THROTTLE_COL_LAST_AT,		/* the latest, or 0 */
+	THROTTLE_COL_NAMES,		/* the account names they were for */
 	THROTTLE_COL__MAX
 };
 

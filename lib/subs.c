@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* subs.c: subscriptions: categories and feeds as users add them */
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* subs.h: subscriptions: categories and feeds as users add them */
 #ifndef HEARTH_SUBS_H
 #define HEARTH_SUBS_H

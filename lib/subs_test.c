@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* subs_test.c: unit tests for adding categories and feeds */
 #include <stdint.h>
 #include <stdio.h>

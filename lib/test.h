@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* test.h: the few macros every unit test program uses */
 #ifndef HEARTH_TEST_H
 #define HEARTH_TEST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* url.c: splitting and checking URLs (resolving them is url_resolve.c) */
 #include <ctype.h>
 #include <string.h>

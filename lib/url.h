@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* url.h: resolving, splitting and checking URLs */
 #ifndef HEARTH_URL_H
 #define HEARTH_URL_H

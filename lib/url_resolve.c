@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* url_resolve.c: resolving a URL reference against a base (libxml2) */
 #include <ctype.h>
 #include <stdlib.h>

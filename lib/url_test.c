@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* url_test.c: unit tests for resolving and checking URLs */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* utf8.c: UTF-8 validation, decoding, encoding and repair */
 #include <stddef.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* utf8.h: UTF-8 validation, decoding, encoding and repair */
 #ifndef HEARTH_UTF8_H
 #define HEARTH_UTF8_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* utf8_test.c: unit tests for UTF-8 validation, decoding and repair */
 #include <stdio.h>
 #include <string.h>

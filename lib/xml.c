@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* xml.c: escaping writer for XML output (Atom, OPML) */
 #include <string.h>
 

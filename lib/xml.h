@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* xml.h: escaping writer for XML output (Atom, OPML) */
 #ifndef HEARTH_XML_H
 #define HEARTH_XML_H

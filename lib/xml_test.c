@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* xml_test.c: unit tests for the XML escaping writer */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: ISC
 -- schema.sql: hearth's database, the single source of truth.
 --
 -- Every sql/migrate/NNNN-name.sql applied in order to an empty database
@@ -108,13 +109,24 @@ CREATE UNIQUE INDEX api_health_credential
     ON api_health (user_id, family, coalesce(token_id, 0));
 CREATE INDEX api_health_token ON api_health (token_id);
 
--- Sign-in throttling: failures counted per key ("ip:192.0.2.1",
--- "user:alice") within a window that starts at the first failure.
-CREATE TABLE login_throttle (
-	key			TEXT NOT NULL PRIMARY KEY,
+-- Sign-in throttling: the wrong passwords tried for an account name
+-- (lowercase, known or not) from a client address, for the web sign-in
+-- ("web") or the reader apps' API password ("api").  A pair's count,
+-- an account's over every address and an address's over every account
+-- give the delays (fcgi/auth.c); rows whose last failure is a day old
+-- go.
+CREATE TABLE login_failure (
+	kind			TEXT NOT NULL CHECK (kind IN ('web', 'api')),
+	name			TEXT NOT NULL,
+	addr			TEXT NOT NULL,
 	failures		INTEGER NOT NULL DEFAULT 0,
-	window_start		INTEGER NOT NULL
+	last_at			INTEGER NOT NULL,
+	PRIMARY KEY (kind, name, addr)
 ) WITHOUT ROWID;
+
+-- Covering: an address's sum reads the index alone.
+CREATE INDEX login_failure_addr ON login_failure (kind, addr, failures,
+    last_at);
 
 -- A folder of feeds.  A feed whose category is deleted becomes
 -- uncategorised (feed.category_id NULL); no hidden default category.
@@ -532,4 +544,4 @@ CREATE INDEX sample_ts ON sample (ts);
 
 -- The version of the last migration: a database made from this file is
 -- current, and the programs open it without migrating.
-PRAGMA user_version = 5;
+PRAGMA user_version = 6;

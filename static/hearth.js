@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* hearth.js: keyboard shortcuts and in-place actions; pages work without it */
 (function () {
 	'use strict';

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fcgi-client.c: one FastCGI request to hearth-fcgi, its answer as it
  * came (the CGI headers, a blank line, the body) on stdout; for the
@@ -6,8 +7,9 @@
  *	fcgi-client SOCKET METHOD URI [NAME=VALUE...]
  *
  * The URI's query becomes QUERY_STRING; each NAME=VALUE is one more
- * FastCGI parameter (HTTP_COOKIE=..., HTTP_AUTHORIZATION=...).  No body
- * is sent.  Exits 0 when an answer came, 1 otherwise.
+ * FastCGI parameter (HTTP_COOKIE=..., HTTP_AUTHORIZATION=...), except
+ * BODY=..., which is sent as an urlencoded form's body.  Exits 0 when an
+ * answer came, 1 otherwise.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,15 +19,15 @@
 #include "fcgi_client.h"
 
 #define TIMEOUT_MS	30000
-#define FIXED		10	/* parameter slots before the NAME=VALUEs */
+#define FIXED		14	/* parameter slots besides the NAME=VALUEs */
 
 int
 main(int argc, char *argv[])
 {
 	struct fcgi_answer	 a;
 	enum fcgi_result	 rc;
-	const char		**params;
-	char			*query;
+	const char		**params, *body = NULL;
+	char			*query, len[32];
 	int			 i, n = 0;
 
 	if (argc < 4) {
@@ -57,12 +59,24 @@ main(int argc, char *argv[])
 			return 1;
 		}
 		*query = '\0';
+		if (strcmp(argv[i], "BODY") == 0) {
+			body = query + 1;
+			continue;
+		}
 		params[n++] = argv[i];
 		params[n++] = query + 1;
 	}
+	if (body != NULL) {
+		snprintf(len, sizeof(len), "%zu", strlen(body));
+		params[n++] = "CONTENT_TYPE";
+		params[n++] = "application/x-www-form-urlencoded";
+		params[n++] = "CONTENT_LENGTH";
+		params[n++] = len;
+	}
 	params[n] = NULL;
 	fcgi_answer_init(&a);
-	rc = fcgi_request(argv[1], params, TIMEOUT_MS, &a);
+	rc = fcgi_request(argv[1], params, body, body != NULL ? strlen(body) :
+	    0, TIMEOUT_MS, &a);
 	if (rc == FCGI_OK)
 		fwrite(a.out.p, 1, a.out.len, stdout);
 	else

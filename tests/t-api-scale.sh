@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-api-scale.sh: the reader-app APIs on a large account, through nginx
 # (the shipped nginx/hearth.conf) in front of the sanitized hearth-fcgi.
 #

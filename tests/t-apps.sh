@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-apps.sh: real reader apps' request sequences replayed through a real
 # nginx running nginx/hearth.conf in front of the sanitized hearth-fcgi:
 # NetNewsWire's ReaderAPI account, Read You's Google Reader and Fever

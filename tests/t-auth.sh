@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-auth.sh: credentials that stop working, end to end through a real
 # nginx on 127.0.0.1 running the shipped nginx/hearth.conf in front of
 # the sanitized hearth-fcgi from $HEARTH_BIN.
@@ -90,7 +91,7 @@ J=$S/alice.jar
 
 # --- web sessions -----------------------------------------------------
 
-req -b "$J" -c "$J" -d 'name=alice&password=alice-pass-1' "$U/login"
+web_login "$J" "$U" -d 'name=alice&password=alice-pass-1'
 is "alice signs in" 303
 req -b "$J" -c "$J" "$U/"
 is "her session shows the unread list" 200 \

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-browser.sh: the web reader in headless Chromium (Debian's chromium
 # package), through nginx running the shipped nginx/hearth.conf in front
 # of the sanitized hearth-fcgi: sign in, keyboard reading, starring,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-doctor.sh: hearthctl doctor against a real installation: hearth-fcgi
 # behind nginx running the shipped nginx/hearth.conf, a database a real
 # hearth-fetch pass has written to; then the same installation broken in

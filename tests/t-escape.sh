@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-escape.sh: stored text holding markup and quotes comes out as text on
 # every page and in every API answer that shows it, end to end through a
 # real nginx on 127.0.0.1 running the shipped nginx/hearth.conf in front
@@ -168,7 +169,7 @@ else
 fi
 web_start main "$S/hearth.conf" "$S/fcgi.sock" || exit 1
 J=$S/alice.jar
-req -b "$J" -c "$J" -d 'name=alice&password=alice-pass-1' "$U/login"
+web_login "$J" "$U" -d 'name=alice&password=alice-pass-1'
 [ "$code" = 303 ] || { nok "alice signs in: $code"; exit 1; }
 
 # --- the web pages ----------------------------------------------------

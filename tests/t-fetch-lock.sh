@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-fetch-lock.sh: hearth-fetch's single flight (two fetchers at once,
 # a --feed request queued behind a running pass), crash safety (passes
 # killed with SIGKILL at random points), the WAL after a pass, and the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-fetch.sh: hearth-fetch against a local nginx: conditional GET,
 # error statuses, timeouts, redirects, compression, size caps, feed
 # discovery, charsets, GUID churn, basic auth, samples and the WAL,
@@ -191,8 +192,11 @@ feed_add "$U/f/beside1.rss"
 feed_add "$U/f/beside2.atom"
 pass
 is "$rc" 0 "stall: pass exits 0"
-has "$(q "SELECT last_error FROM feed WHERE id = $fst")" 'time' \
-    "stall: the error says it timed out"
+has "$(q "SELECT last_error FROM feed WHERE id = $fst")" \
+    'no answer from 127.0.0.1, an address on a private network' \
+    "stall: the error is the one of any private address"
+has "$(grep "stall.rss" "$T/err")" 'timed out' \
+    "stall: the log says it timed out"
 is "$(q "SELECT error_count, count(e.id) FROM feed f
     LEFT JOIN entry e ON e.feed_id = f.id WHERE f.id = $fst")" "1|0" \
     "stall: counted as a failure, nothing stored"
@@ -437,5 +441,94 @@ q "UPDATE feed SET password = 'wrong', next_check_at = 0 WHERE id = $fau"
 pass
 is "$(q "SELECT last_status FROM feed WHERE id = $fau")" 401 \
     "auth: a wrong password gives 401"
+
+# --- giving way to reads --------------------------------------------------
+# A responder answering a request, as the stats file says: its pid (a
+# process of the test's) at offset 16 and "busy" at offset 40, after
+# the header (magic, version, size) and pid, started, workers (lib/stats.h).
+fresh yield
+for i in 1 2 3 4 5 6; do
+	farm_feed rss "$W/f/yield$i.rss" "yield$i" 3
+	feed_add "$U/f/yield$i.rss"
+done
+pass
+sf=$T/var/hearth-fcgi.stats
+is "$rc|$(q "SELECT count(*) FROM entry")" "0|18" \
+    "yield: with no responder, the pass stores the 6 feeds"
+is "$(grep -c 'gave way' "$T/err")" 0 "yield: no responder, no pause"
+sleep 60 &
+sp=$!
+# statsw OFFSET VALUE: an 8-byte field of the stats file.
+statsw() {
+	python3 -c 'import struct, sys
+with open(sys.argv[1], "r+b") as f:
+	f.seek(int(sys.argv[2])); f.write(struct.pack("<q", int(sys.argv[3])))' \
+	    "$sf" "$1" "$2"
+}
+statsw 16 "$sp"
+statsw 40 1
+for i in 1 2 3 4 5 6; do
+	farm_feed rss "$W/f/yield$i.rss" "yield$i" 5
+	touch -d @1700000300 "$W/f/yield$i.rss"
+done
+due
+pass
+is "$rc|$(q "SELECT count(*) FROM entry")" "0|30" \
+    "yield: a responder always busy: the pass still stores every feed"
+n=$(sed -n 's/.*gave way to reads \([0-9]*\) times.*/\1/p' "$T/err")
+ge "${n:-0}" 1 "yield: the pass gave way to the responder (${n:-no} times)"
+# fetch_yield = 0: never.
+echo "fetch_yield = 0" >> "$C"
+for i in 1 2 3 4 5 6; do
+	farm_feed rss "$W/f/yield$i.rss" "yield$i" 6
+	touch -d @1700000400 "$W/f/yield$i.rss"
+done
+due
+pass
+is "$rc|$(q "SELECT count(*) FROM entry")|$(grep -c 'gave way' "$T/err")" \
+    "0|36|0" "yield: fetch_yield = 0: no pause"
+kill "$sp" 2>/dev/null
+wait "$sp" 2>/dev/null
+
+# --- private addresses: one message, whatever listens -----------------
+# A closed port, a port that accepts and never answers and one that
+# answers garbage read alike in the feed's error, so a user cannot map
+# the LAN's ports; hearth-fetch's log tells them apart.
+fresh probe
+ports=$(python3 -c 'import socket
+s = [socket.socket() for i in range(3)]
+for x in s: x.bind(("127.0.0.1", 0))
+print(" ".join(str(x.getsockname()[1]) for x in s))')
+set -- $ports
+python3 -c 'import socket, sys, time
+a = socket.socket(); a.bind(("127.0.0.1", int(sys.argv[1]))); a.listen(8)
+b = socket.socket(); b.bind(("127.0.0.1", int(sys.argv[2]))); b.listen(8)
+b.settimeout(8)
+try:
+    c, _ = b.accept(); c.recv(4096); c.sendall(b"SSH-2.0-OpenSSH_9.2\r\n")
+    time.sleep(1); c.close()
+except OSError:
+    pass
+time.sleep(8)' "$2" "$3" &
+probe=$!
+sleep 0.5
+feed_add "http://127.0.0.1:$1/closed.rss"
+fclosed=$FID
+feed_add "http://127.0.0.1:$2/silent.rss"
+fsilent=$FID
+feed_add "http://127.0.0.1:$3/ssh.rss"
+fssh=$FID
+pass
+kill "$probe" 2>/dev/null
+wait "$probe" 2>/dev/null
+is "$rc" 0 "probe: pass exits 0"
+is "$(q "SELECT count(DISTINCT last_error) || ' ' ||
+    count(*) FROM feed WHERE last_error LIKE
+    'no answer from 127.0.0.1, an address on a private network%'")" "1 3" \
+    "probe: closed, silent and non-HTTP ports give one message"
+has "$(grep "closed.rss" "$T/err")" 'refused' \
+    "probe: the log says the closed port refused"
+has "$(grep "silent.rss" "$T/err")" 'timed out' \
+    "probe: the log says the silent port timed out"
 
 fe_end

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-golden.sh: every page and reader-app answer of a fixed database,
 # rendered by hearth-fcgi and compared with tests/golden/NAME.out.
 #
@@ -213,7 +214,7 @@ mkdir -p "$G"
 
 # The web reader.
 golden healthz GET /healthz
-golden login GET /login
+golden login GET /login "HTTP_COOKIE=hearth_login=$(printf '%064d' 5)"
 golden signin-first GET /feeds
 golden not-found GET /nowhere
 golden method-not-allowed PUT /feeds
@@ -243,14 +244,17 @@ golden icon-shared GET "/icon/1/$ICONTOKEN"
 golden icon-shared-wrong GET /icon/1/ffeeddccbbaa99887766554433221100
 web icon-not-yours /icon/1
 
-# Fever: api_key in the query, as in a form.
-golden fever-auth0 GET '/fever/?api&api_key=0123'
-golden fever-groups GET "/fever/?api&api_key=$FEVERKEY&groups"
-golden fever-feeds GET "/fever/?api&api_key=$FEVERKEY&feeds"
-golden fever-items GET "/fever/?api&api_key=$FEVERKEY&items"
-golden fever-ids GET \
-    "/fever/?api&api_key=$FEVERKEY&unread_item_ids&saved_item_ids"
-golden fever-favicons GET "/fever/?api&api_key=$FEVERKEY&favicons"
+# Fever: api_key in a form's body; in the query it does not count.
+fever() {
+	golden "$1" POST "/fever/?api&$2" "BODY=api_key=$FEVERKEY"
+}
+golden fever-auth0 POST '/fever/?api' 'BODY=api_key=0123'
+golden fever-key-in-url GET "/fever/?api&api_key=$FEVERKEY&groups"
+fever fever-groups groups
+fever fever-feeds feeds
+fever fever-items items
+fever fever-ids 'unread_item_ids&saved_item_ids'
+fever fever-favicons favicons
 
 # Miniflux.
 golden mf-unauthorized GET /v1/me
@@ -281,6 +285,17 @@ gr gr-contents '/reader/api/0/stream/contents/feed/1?n=2'
 gr gr-unknown-call /reader/api/0/preference/list
 gr gr-write-by-get /reader/api/0/edit-tag
 gr gr-atom '/reader/atom/user/-/state/com.google/starred'
+
+# Every answer, whatever its type, tells browsers not to sniff one.
+nosniff=0
+for f in "$S"/*.out; do
+	grep -q '^X-Content-Type-Options: nosniff$' "$f" || nosniff="$f"
+done
+if [ "$nosniff" = 0 ]; then
+	ok "every answer carries X-Content-Type-Options: nosniff"
+else
+	nok "every answer carries X-Content-Type-Options: nosniff (not $nosniff)"
+fi
 
 # Where a golden file would be brittle: figures that move.
 "$bin/tests/fcgi-client" "$S/fcgi.sock" GET /metrics > "$S/metrics" \

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-hearthctl.sh: hearthctl end to end: init, users, -u, categories,
 # feeds, OPML import and export (round trip, hostile files), backup,
 # stats (counts, the resource samples' table and JSON) and command line
@@ -221,9 +222,32 @@ check "no user was added by the bad names" \
 runin "$pw2" -q user add bob
 check "-q user add prints nothing" eval 'st 0 && test ! -s "$T/out"'
 
+# What whoever held alice's account may have left behind: sessions, an
+# API password with its Fever key, a Google Reader token, an API key;
+# and bob's, which stay.
+runin "$pw" -u alice -q api-password
+runin "$pw" -u bob -q api-password
+q "INSERT INTO session (user_id, token_hash, csrf_secret, created_at,
+    expires_at, last_used_at) VALUES (1, 'a1', 'c', 0, 9999999999, 0),
+    (1, 'a2', 'c', 0, 9999999999, 0), (2, 'b1', 'c', 0, 9999999999, 0);
+    INSERT INTO api_token (user_id, kind, token_hash, label, created_at)
+    VALUES (1, 'greader', 'ga', 'pw:x', 0), (1, 'api', 'ka', 'k', 0),
+    (2, 'greader', 'gb', 'pw:x', 0)"
 runin "$pw2" user passwd alice
 hash2=$(q "SELECT password_hash FROM user WHERE name = 'alice'")
 check "user passwd succeeds" eval 'st 0 && out_has "changed the password"'
+check "user passwd ends every web session of alice, not bob's" \
+    is "$(q 'SELECT group_concat(token_hash) FROM session')" b1
+check "user passwd removes alice's API password and Fever key" \
+    is "$(q 'SELECT count(*) FROM user WHERE api_password_hash IS NULL
+    AND fever_key IS NULL')" 1
+check "user passwd drops alice's Google Reader tokens, keeps her API key" \
+    is "$(q 'SELECT group_concat(token_hash) FROM
+    (SELECT token_hash FROM api_token ORDER BY token_hash)')" gb,ka
+check "user passwd alice leaves bob's API password" \
+    is "$(q "SELECT api_password_hash IS NOT NULL FROM user
+    WHERE name = 'bob'")" 1
+run -u bob -q api-password --clear
 check "user passwd changes the hash" \
     eval '! is "$hash2" "$hash1" >/dev/null && case $hash2 in scrypt\$*) true ;; *) false ;; esac'
 check "the new password is nowhere in the database" \
@@ -796,6 +820,8 @@ fresh init alice
 run -q opml import "$real"
 run backup "$T/backup.db"
 check "backup succeeds" eval 'st 0 && out_has "backed up"'
+check "the backup is readable by its owner only (0600), umask 022" \
+    is "$(stat -c %a "$T/backup.db")" 600
 check "the backup opens and is intact" \
     is "$(sqlite3 "$T/backup.db" 'PRAGMA integrity_check')" ok
 check "the backup has the same 10 feeds and 5 categories" \

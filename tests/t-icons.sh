@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-icons.sh: favicons end to end.  The real hearth-fetch looks for the
 # icons of the feeds' sites on a local feed farm (tests/lib/feedfarm.sh:
 # <link rel="icon">, "shortcut icon", apple-touch-icon, /favicon.ico;
@@ -177,9 +178,10 @@ as() {
 	shift
 	req -b "$_j" -c "$_j" "$@"
 }
-as alice -H "Origin: $U" -d 'name=alice&password=alice-pass-1' "$U/login"
+web_login "$S/alice.jar" "$U" -H "Origin: $U" \
+    -d 'name=alice&password=alice-pass-1'
 eq "$code" 303 "alice signs in"
-as bob -H "Origin: $U" -d 'name=bob&password=bob-pass-22' "$U/login"
+web_login "$S/bob.jar" "$U" -H "Origin: $U" -d 'name=bob&password=bob-pass-22'
 eq "$code" 303 "bob signs in"
 
 as alice "$U/feeds"

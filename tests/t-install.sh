@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-install.sh: make install into a scratch DESTDIR puts the release
 # programs (as built, not rebuilt), every manual page, and the sql,
 # nginx, static and contrib files where hearth.7 says, and nothing else;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-manage.sh: the web reader's management pages end to end, through
 # nginx running the shipped nginx/hearth.conf in front of the sanitized
 # hearth-fcgi: subscriptions (add, edit, refresh, delete), categories,
@@ -113,9 +114,10 @@ else
 	exit 1
 fi
 U=$NGX_URL
-as alice -H "Origin: $U" -d 'name=alice&password=alice-pass-1' "$U/login"
+web_login "$S/alice.jar" "$U" -H "Origin: $U" \
+    -d 'name=alice&password=alice-pass-1'
 is "alice signs in" 303
-as bob -H "Origin: $U" -d 'name=bob&password=bob-pass-22' "$U/login"
+web_login "$S/bob.jar" "$U" -H "Origin: $U" -d 'name=bob&password=bob-pass-22'
 is "bob signs in" 303
 
 # --- signed out -------------------------------------------------------
@@ -386,7 +388,7 @@ is "API passwords that differ: 422" 422
 as alice -d "csrf=$csrf&action=set&api_password=short&api_password2=short" \
     "$U/settings/api"
 is "a short API password: 422" 422
-as alice -d "csrf=$csrf&action=set&api_password=longenough&api_password2=longenough" \
+as alice -d "csrf=$csrf&action=set&current=alice-pass-1&api_password=longenough&api_password2=longenough" \
     "$U/settings/api"
 is "set the API password: 303" 303
 want=$(printf 'alice:longenough' | md5sum | cut -d' ' -f1)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-metrics.sh: the live figures end to end: hearth-fcgi counting its
 # requests in the stats file, /metrics through the shipped nginx
 # configurations (who may read it, what it says, that it parses as the

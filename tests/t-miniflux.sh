@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-miniflux.sh: the Miniflux-compatible /v1 API end to end, through a
 # real nginx on 127.0.0.1 running the shipped nginx/hearth.conf in front
 # of the sanitized hearth-fcgi from $HEARTH_BIN.
@@ -103,9 +104,12 @@ del() {
 
 web_conf "$S/hearth.conf" "$S/fcgi.sock" "workers = 2" \
     "login_max_failures = 50" "login_lockout = 10m" \
-    "fetch_per_host_gap = 0"
+    "fetch_per_host_gap = 0" "fetch_allow_private = yes" \
+    "fetch_timeout = 5s" "fetch_connect_timeout = 5s"
 web_data "$S/hearth.conf" || exit 1
 web_icon "$S/hearth.conf" 1 || exit 1
+# The feed farm of web_icon (loopback) serves the discovery's documents.
+F=$NGX_URL
 ctl="$bin/hearthctl -q -c $S/hearth.conf"
 if printf 'alice-api-pw-1\n' | $ctl -u alice api-password >/dev/null 2>&1 &&
     printf 'bob-api-pw-22\n' | $ctl -u bob api-password >/dev/null 2>&1; then
@@ -164,6 +168,10 @@ A "$U/v1/me"
 is "Basic with the API password: /v1/me" 200 \
     '"$j->{id} $j->{username} " . ($j->{is_admin} ? "admin" : "user")' \
     "1 alice user"
+# The password cache holds alice's right password now: a wrong one must
+# still be checked, not matched against the user's cached entry.
+req -u alice:wrong-password "$U/v1/me"
+err "a wrong password after the right one was cached: 401" 401
 req -H "X-Auth-Token: $tok" "$U/v1/me"
 is "X-Auth-Token" 200 '$j->{username}' alice
 req -H "X-Auth-Token: ${tok%?}0" -u alice:alice-api-pw-1 "$U/v1/me"
@@ -588,17 +596,120 @@ err "refresh bob's category: 404" 404
 
 # --- discovery, OPML ------------------------------------------------------
 
-post A /v1/discover '{"url":"https://example.org/blog/feed.atom"}'
-is "discover: a feed's address is its own candidate" 200 \
-    'map { "$_->{url} $_->{type}" } @$j' "https://example.org/blog/feed.atom atom"
-post A /v1/discover '{"url":"https://example.org/index.xml"}'
-is "discover: index.xml" 200 'map { $_->{type} } @$j' rss
-post A /v1/discover '{"url":"https://example.org/about"}'
-err "discover: a page is refused, the fetcher finds its feed" 400
-has "subscribe" && ok "discover: the refusal says to subscribe" ||
-    nok "discover: the refusal says to subscribe"
+# hearth-fetch discover, run by hearth-fcgi, fetches and parses against
+# the feed farm; "mute" is a loopback listener that never answers.
+mkdir -p "$S/farm/www/disc"
+farm_feed rss "$S/farm/www/disc/blog.rss" dblog 3 &&
+    farm_feed atom "$S/farm/www/disc/blog.atom" dblog-atom 3 &&
+    cat > "$S/farm/www/disc/page.html" <<'EOF2' || nok "setup: discovery pages"
+<!DOCTYPE html>
+<html><head><title>A blog whose first feed link is broken</title>
+<link rel="alternate" type="application/rss+xml" title="Old"
+  href="/disc/gone.rss">
+<link rel="alternate" type="application/atom+xml" title="Posts"
+  href="blog.atom">
+</head><body><p>Hello.</p></body></html>
+EOF2
+# It accepts, notes each connection in mute.hits, and never answers.
+perl -MIO::Socket::INET -e '
+	alarm 60;
+	my $s = IO::Socket::INET->new(Listen => 8, LocalAddr => "127.0.0.1",
+	    LocalPort => 0, ReuseAddr => 1) or die "listen: $!";
+	print $s->sockport, "\n";
+	close STDOUT;
+	my @held;
+	while (my $c = $s->accept) {
+		push @held, $c;
+		open my $f, ">>", $ARGV[0] or die;
+		print $f "connection\n";
+		close $f;
+	}' "$S/mute.hits" > "$S/mute.port" 2>/dev/null &
+mute=$!
+FCGI_PIDS="$FCGI_PIDS $mute"	# web_cleanup kills it in any case
+_n=0
+while [ ! -s "$S/mute.port" ] && [ "$_n" -lt 50 ]; do
+	_n=$((_n + 1))
+	sleep 0.1
+done
+M="http://127.0.0.1:$(cat "$S/mute.port")/feed.xml"
+
+post A /v1/discover "{\"url\":\"$F/disc/blog.rss\"}"
+is "discover: a feed is its own candidate, with its title" 200 \
+    'map { "$_->{url}|$_->{title}|$_->{type}" } @$j' \
+    "$F/disc/blog.rss|dblog feed|rss"
+post A /v1/discover "{\"url\":\"$F/disc/blog.atom\"}"
+is "discover: an Atom feed" 200 'map { "$_->{title}|$_->{type}" } @$j' \
+    "dblog-atom feed|atom"
+post A /v1/discover "{\"url\":\"$F/disc/page.html\"}"
+is "discover: a page's working feed link, not its broken one" 200 \
+    'map { "$_->{url}|$_->{title}|$_->{type}" } @$j' \
+    "$F/disc/blog.atom|dblog-atom feed|atom"
+post A /v1/discover "{\"url\":\"$F/bare/\"}"
+err "discover: a page without feeds: 404" 404
+cp "$S/farm/www/disc/blog.atom" "$S/farm/www/atom.xml"
+post A /v1/discover "{\"url\":\"$F/bare/\"}"
+is "discover: a page without feed links: its site's /atom.xml" 200 \
+    'map { "$_->{url}|$_->{type}" } @$j' "$F/atom.xml|atom"
+rm -f "$S/farm/www/atom.xml"
+post A /v1/discover "{\"url\":\"$F/disc/gone.rss\"}"
+err "discover: a 404: 500 with the reason, as Miniflux" 500
+has "(404)" && ok "discover: the reason names the 404" ||
+    nok "discover: the reason names the 404 ($(head -c 200 "$S/b"))"
 post A /v1/discover '{"url":"javascript:alert(1)"}'
 err "discover: not http(s)" 400
+post A /v1/discover '{"url":"ftp://127.0.0.1/feed.xml"}'
+err "discover: ftp" 400
+post A /v1/discover '{}'
+err "discover: no URL" 400
+
+# A discovery that never answers holds its worker for fetch_timeout (5 s
+# here): meanwhile the same user's next one is refused, another user's
+# is answered, and the first ends in an error.
+curl -s -o "$S/mute.b" -w '%{http_code}' --max-time 30 \
+    -u alice:alice-api-pw-1 -H 'Content-Type: application/json' \
+    --data-binary "{\"url\":\"$M\"}" "$U/v1/discover" > "$S/mute.code" &
+slow=$!
+_n=0
+while [ ! -s "$S/mute.hits" ] && [ "$_n" -lt 100 ] && kill -0 "$slow" 2>/dev/null
+do
+	_n=$((_n + 1))
+	sleep 0.05
+done
+post A /v1/discover "{\"url\":\"$F/disc/blog.rss\"}"
+err "discover: a second one of the same user while one runs: 429" 429
+post B /v1/discover "{\"url\":\"$F/disc/blog.rss\"}"
+kill -0 "$slow" 2>/dev/null &&
+    is "discover: another user's, meanwhile" 200 'scalar @$j' 1 ||
+    nok "discover: another user's: $code, but alice's ended first"
+wait "$slow"
+# On a private address every failure before HTTP reads alike (no port
+# map); hearth-fetch's log says it timed out.
+[ "$(cat "$S/mute.code")" = 500 ] &&
+    grep -q 'no answer from 127.0.0.1, an address on a private network' \
+    "$S/mute.b" &&
+    ok "discover: an address that never answers: 500, no answer" ||
+    nok "discover: never answers: $(cat "$S/mute.code") $(cat "$S/mute.b")"
+post A /v1/discover "{\"url\":\"$F/disc/blog.rss\"}"
+is "discover: the user's next one, after" 200 'scalar @$j' 1
+kill "$mute" 2>/dev/null
+
+# The command itself: its exit status and one-line reason.
+if "$bin/hearth-fetch" discover -c "$S/hearth.conf" "$F/disc/gone.rss" \
+    >"$S/d.out" 2>"$S/d.err"; then
+	nok "hearth-fetch discover: a 404 exits 0"
+else
+	[ $? -eq 1 ] && [ "$(wc -l < "$S/d.err")" = 1 ] &&
+	    grep -q '(404)' "$S/d.err" && [ ! -s "$S/d.out" ] &&
+	    ok "hearth-fetch discover: a 404 exits 1 with one line" ||
+	    nok "hearth-fetch discover: a 404: $(cat "$S/d.err")"
+fi
+"$bin/hearth-fetch" discover -c "$S/hearth.conf" "$F/bare/" \
+    >"$S/d.out" 2>"$S/d.err" && [ "$(cat "$S/d.out")" = "[]" ] &&
+    ok "hearth-fetch discover: no feed: [] and 0" ||
+    nok "hearth-fetch discover: no feed: $(cat "$S/d.out" "$S/d.err")"
+"$bin/hearth-fetch" discover >/dev/null 2>&1
+[ $? -eq 2 ] && ok "hearth-fetch discover: no URL exits 2" ||
+    nok "hearth-fetch discover: no URL"
 A "$U/v1/export"
 case $(hdr Content-Type) in
 *xml*) has 'xmlUrl="http://127.0.0.1:9/alpha.xml"' && ! has bob.xml &&

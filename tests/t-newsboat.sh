@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-newsboat.sh: Debian's newsboat 2.21 as a real client of hearth's
 # reader-app APIs, through nginx (the shipped nginx/hearth.conf and
 # nginx/hearth-proxy.conf) in front of the sanitized hearth-fcgi.
@@ -350,10 +351,10 @@ fi
 
 # --- wrong passwords ----------------------------------------------------
 
-# Each refusal is a wrong credential counted against the address (so
-# hearth refused it, and nothing else failed).
-apifail="SELECT coalesce(sum(failures), 0) FROM login_throttle
-    WHERE key LIKE 'user:api@%'"
+# Each refusal is a wrong API password counted for its name and address
+# (so hearth refused it, and nothing else failed).
+apifail="SELECT coalesce(sum(failures), 0) FROM login_failure
+    WHERE kind = 'api'"
 f0=$(db "$apifail")
 nb_conf "$S/nb/bad-mf.conf" miniflux "$U" alice alice-pass-1
 check "miniflux: the web password gets no articles" \

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-parse.sh: "hearth-fetch parse" over tests/feeds: golden TSV dumps,
 # documents that are not feeds, the JSON's shape, the command line.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-refresh.sh: "refresh now" ahead of the queue, through the real
 # binaries.  A long pass runs (8 feeds at 4 KiB/s, 2 at a time: about 20
 # s); a refresh from the web button, from PUT /v1/feeds/ID/refresh and a
@@ -127,8 +128,7 @@ eq "$(db "SELECT count(*) FROM feed")" 10 "setup: 8 slow feeds and 2 idle"
 
 web_start main "$S/hearth.conf" "$S/fcgi.sock" || exit 1
 jar=$S/alice.jar
-req -b "$jar" -c "$jar" -H "Origin: $U" \
-    -d 'name=alice&password=alice-pass-1' "$U/login"
+web_login "$jar" "$U" -H "Origin: $U" -d 'name=alice&password=alice-pass-1'
 eq "$code" 303 "alice signs in"
 req -b "$jar" -c "$jar" "$U/feeds"
 csrf=$(tr '\n' ' ' < "$S/b" | sed 's/<input/\n<input/g' |

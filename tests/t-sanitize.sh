@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-sanitize.sh: the sanitizer's output read by other parsers.  Every
 # input of lib/sanitize_test.c (the attack vectors, the benign and
 # exact examples, the hostile shapes) and the sanitizer's fuzz corpus go

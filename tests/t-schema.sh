@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-schema.sh: scripts/embed-sql turns SQL files into C strings exactly,
 # and refuses badly numbered migrations.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-search.sh: search end to end, through nginx and the sanitized
 # hearth-fcgi: results newest first, the last word a prefix, a prefix
 # of one letter refused, Chinese, Japanese and Korean found inside
@@ -124,7 +125,8 @@ else
 	exit 1
 fi
 U=$NGX_URL
-as alice -H "Origin: $U" -d 'name=alice&password=alice-pass-1' "$U/login"
+web_login "$S/alice.jar" "$U" -H "Origin: $U" \
+    -d 'name=alice&password=alice-pass-1'
 is "alice signs in" 303
 
 # --- what a search finds, and in which order --------------------------
@@ -218,7 +220,7 @@ A -G --data-urlencode "search=zebra" "$U/v1/entries"
 is "and one by the API: 429" 429 has "already running"
 req "$U/healthz"
 is "/healthz answers meanwhile" 200
-as bob -H "Origin: $U" -d 'name=bob&password=bob-pass-22' "$U/login"
+web_login "$S/bob.jar" "$U" -H "Origin: $U" -d 'name=bob&password=bob-pass-22'
 as bob -G --data-urlencode "q=secret" "$U/search"
 is "bob's search runs meanwhile" 200 has "Bob <mark>secret</mark> entry"
 wait "$first"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-stats.sh: the /stats page through nginx running the shipped
 # nginx/hearth.conf in front of the sanitized hearth-fcgi: sign-in
 # required, the range parameter, the empty states, and charts whose
@@ -121,7 +122,7 @@ case "$code $(hdr Location)" in
 esac
 req "$U/stats?range=year"
 is "signed out, a bad range still sends to sign in first" 303
-as alice -d 'name=alice&password=alice-pass-1' "$U/login"
+web_login "$S/alice.jar" "$U" -d 'name=alice&password=alice-pass-1'
 is "alice signs in" 303
 
 # --- no samples at all ------------------------------------------------

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-storage.sh: a full disk and a read-only database, named as such.
 # The data directory is a small tmpfs (mount needs root: the test says
 # so and skips as another user; CI runs as root); hearth-fcgi,
@@ -50,6 +51,17 @@ if [ ! -x "$bin/hearth-fetch" ]; then
 fi
 web_scratch || exit 1
 chmod 0755 "$S"
+# nobody may be unable to reach the tree (a clone in a 0700 folder made
+# by mktemp -d): it runs copies kept in the scratch folder.
+mkdir "$S/bin" "$S/static"
+if ! cp "$bin/hearth-fetch" "$bin/hearth-fcgi" "$bin/hearthctl" "$S/bin/" ||
+    ! cp -R "$static/." "$S/static/"; then
+	nok "setup: copy the binaries and static files for nobody"
+	exit 1
+fi
+chmod -R a+rX "$S/bin" "$S/static"
+bin=$S/bin
+static=$S/static
 mkdir "$S/var"
 if ! mount -t tmpfs -o size=8m,mode=0755,uid=65534,gid=65534 tmpfs \
     "$S/var"; then
@@ -160,8 +172,8 @@ else
 	exit 1
 fi
 U=$NGX_URL
-req -b "$S/alice.jar" -c "$S/alice.jar" -H "Origin: $U" \
-    -d 'name=alice&password=alice-pass-1' "$U/login"
+web_login "$S/alice.jar" "$U" -H "Origin: $U" \
+    -d 'name=alice&password=alice-pass-1'
 eq "$code" 303 "alice signs in"
 req -b "$S/alice.jar" -c "$S/alice.jar" "$U/feeds"
 csrf=$(tr '\n' ' ' < "$S/b" | sed 's/<input/\n<input/g' |

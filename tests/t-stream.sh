@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-stream.sh: answers longer than hearth-fcgi's 64 KiB buffer, through
 # nginx (the shipped nginx/hearth.conf) in front of the sanitized
 # hearth-fcgi with 2 workers.
@@ -221,8 +222,7 @@ sqlite3 "$DB" 'DELETE FROM entry WHERE feed_id = 3000' >"$S/sql.log" 2>&1
 
 # --- the OPML export of 3,000 feeds ----------------------------------------
 
-code=$(curl -s -o /dev/null -c "$S/jar" -w '%{http_code}' --max-time 10 \
-    -d 'name=alice&password=alice-pass-1' "$U/login")
+web_login "$S/jar" "$U" -d 'name=alice&password=alice-pass-1'
 check "sign in ($code)" test "$code" = 303
 req -b "$S/jar" "$U/opml"
 check "opml: 200 ($code)" test "$code" = 200

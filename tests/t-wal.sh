@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-wal.sh: the WAL is 0 bytes after a pass while other processes still
 # hold the database open: a long-running hearth-fetch --every (its pass
 # ended, the process goes on) and a running hearth-fcgi.  A one-shot

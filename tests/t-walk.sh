@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-walk.sh: walking a web list by its "Older entries" (or "Newer
 # entries") link shows each entry exactly once, in order, and all of
 # them, end to end through a real nginx on 127.0.0.1 running the shipped
@@ -52,7 +53,7 @@ else
 fi
 web_start main "$S/hearth.conf" "$S/fcgi.sock" || exit 1
 J=$S/alice.jar
-req -b "$J" -c "$J" -d 'name=alice&password=alice-pass-1' "$U/login"
+web_login "$J" "$U" -d 'name=alice&password=alice-pass-1'
 [ "$code" = 303 ] || { nok "alice signs in: $code"; exit 1; }
 
 # walk WHAT PATH SQL: follow the list's next link from PATH to the end

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # t-web.sh: the web reader end to end, through a real nginx on 127.0.0.1
 # running the shipped nginx/hearth.conf and nginx/hearth-proxy.conf, in
 # front of the sanitized hearth-fcgi from $HEARTH_BIN.
@@ -535,7 +536,7 @@ else
 	nok "sign-in page: versioned hearth.css and hearth.js"
 fi
 
-req -d 'name=alice&password=wrong-password' "$U/login"
+web_login - "$U" -d 'name=alice&password=wrong-password'
 case $code in
 200|401|403)
 	if has 'Wrong name or password' && [ -z "$(session_cookie)" ]; then
@@ -545,18 +546,42 @@ case $code in
 	fi ;;
 *) nok "a wrong password: status $code" ;;
 esac
-req -H 'Origin: http://evil.example' \
-    -d 'name=alice&password=alice-pass-1' "$U/login"
+web_login - "$U" -H 'Origin: http://evil.example' \
+    -d 'name=alice&password=alice-pass-1'
 is "sign-in from another site's form (Origin) is 403" 403 \
     test -z "$(session_cookie)"
-req -H 'Origin: null' -H 'Sec-Fetch-Site: cross-site' \
-    -d 'name=alice&password=alice-pass-1' "$U/login"
+web_login - "$U" -H 'Origin: null' -H 'Sec-Fetch-Site: cross-site' \
+    -d 'name=alice&password=alice-pass-1'
 is "sign-in from another site (Origin: null, cross-site) is 403" 403 \
     test -z "$(session_cookie)"
-req -H 'Origin: null' -H 'Sec-Fetch-Site: same-origin' \
-    -d 'name=alice&password=alice-pass-1' "$U/login"
+web_login - "$U" -H 'Origin: null' -H 'Sec-Fetch-Site: same-origin' \
+    -d 'name=alice&password=alice-pass-1'
 is "sign-in from the page as a browser sends it (Origin: null)" 303
-as alice -H "Origin: $U" -d 'name=alice&password=alice-pass-1' "$U/login"
+# Login CSRF: another site's form, sent with "Origin: null" and no
+# Sec-Fetch-Site (older browsers), has no way to the form's token.
+req -H 'Origin: null' -d 'name=alice&password=alice-pass-1' "$U/login"
+is "login CSRF: Origin null, no Sec-Fetch-Site, no token is 403" 403 \
+    has 'sign in again'
+check "login CSRF: no session for it" test -z "$(session_cookie)"
+rm -f "$S/other.jar"
+req -b "$S/other.jar" -c "$S/other.jar" "$U/login"
+ltok=$(sed -n 's/.*name="csrf" value="\([0-9a-f]*\)".*/\1/p' "$S/b")
+check "the sign-in form carries a token (${#ltok} digits)" test ${#ltok} = 64
+check "the sign-in form's cookie: HttpOnly, SameSite, for this session" \
+    grep -qi "^set-cookie: hearth_login=$ltok; Path=/; HttpOnly; SameSite=Lax.$" \
+    "$S/h"
+req -d "csrf=$ltok&name=alice&password=alice-pass-1" "$U/login"
+is "login CSRF: the form's token without its cookie is 403" 403
+rm -f "$S/login.jar"
+req -b "$S/login.jar" -c "$S/login.jar" "$U/login"
+req -b "$S/login.jar" -d "csrf=$ltok&name=alice&password=alice-pass-1" \
+    "$U/login"
+is "login CSRF: another form's token with this cookie is 403" 403
+req -b "$S/other.jar" -d 'name=alice&password=alice-pass-1' \
+    "$U/login?csrf=$ltok"
+is "login CSRF: the token in the query does not count" 403
+web_login "$S/alice.jar" "$U" -H "Origin: $U" \
+    -d 'name=alice&password=alice-pass-1'
 is "alice signs in: 303 to /" 303 test "$(hdr Location)" = /
 c=$(session_cookie)
 case $c in
@@ -575,21 +600,20 @@ case $c in
 *Secure*|'') nok "session cookie: no Secure over plain http ($c)" ;;
 *) ok "session cookie: no Secure over plain http" ;;
 esac
-req -H 'X-Forwarded-Proto: https' -d 'name=bob&password=bob-pass-22' \
-    "$U/login"
+web_login - "$U" -H 'X-Forwarded-Proto: https' \
+    -d 'name=bob&password=bob-pass-22'
 case $(session_cookie) in
 *Secure*) nok "hearth.conf: X-Forwarded-Proto from a client gives Secure" ;;
 '') nok "bob signs in (X-Forwarded-Proto from a client): $code" ;;
 *) ok "hearth.conf: X-Forwarded-Proto from a client is not believed" ;;
 esac
-as bob -d 'name=bob&password=bob-pass-22' "$U/login"
+web_login "$S/bob.jar" "$U" -d 'name=bob&password=bob-pass-22'
 is "bob signs in" 303
-req "$U/login?next=//evil.example/x" -d \
-    'name=bob&password=bob-pass-22&next=//evil.example/x'
+web_login - "$U" -d 'name=bob&password=bob-pass-22&next=//evil.example/x'
 is "next=//evil.example is not followed" 303 \
     test "$(hdr Location)" = /
-req -d 'name=bob&password=bob-pass-22&next=https://evil.example/' \
-    "$U/login"
+web_login - "$U" \
+    -d 'name=bob&password=bob-pass-22&next=https://evil.example/'
 is "next=https://evil.example/ is not followed" 303 \
     test "$(hdr Location)" = /
 as alice "$U/login?next=/starred"
@@ -960,6 +984,17 @@ as alice -d "csrf=$csrf&page_size=50&sort_order=newest&theme=auto" \
 is "settings back to the defaults" 303
 as alice -d "csrf=$csrf&action=set&api_password=api-secret-1&api_password2=api-secret-1" \
     "$U/settings/api"
+is "set the API password without the sign-in password: 403" 403 test \
+    "$(db 'SELECT api_password_hash IS NULL FROM user WHERE id = 1')" = 1
+as alice -d "csrf=$csrf&action=set&current=not-alices&api_password=api-secret-1&api_password2=api-secret-1" \
+    "$U/settings/api"
+is "set the API password with a wrong sign-in password: 403" 403 test \
+    "$(db "SELECT (SELECT api_password_hash IS NULL FROM user WHERE id = 1)
+    || ' ' || (SELECT failures FROM login_failure WHERE name = 'alice'
+    AND kind = 'web')")" = "1 1"
+db "DELETE FROM login_failure"
+as alice -d "csrf=$csrf&action=set&current=alice-pass-1&api_password=api-secret-1&api_password2=api-secret-1" \
+    "$U/settings/api"
 fever=$(printf 'alice:api-secret-1' | md5sum | cut -d' ' -f1)
 is "set the API password: 303" 303 test \
     "$(db 'SELECT fever_key FROM user WHERE id = 1')" = "$fever"
@@ -997,7 +1032,7 @@ page "digest of today" alice '/digest?since=today' '<h1>Digest</h1>'
 as alice "$U/digest?since=tomorrow"
 is "digest: a bad since= is 400" 400
 
-as bob2 -d 'name=bob&password=bob-pass-22' "$U/login"
+web_login "$S/bob2.jar" "$U" -d 'name=bob&password=bob-pass-22'
 page "password page" bob /password 'name="new2"'
 bcsrf=$(field csrf)
 as bob -d "csrf=$bcsrf&old=not-it-at-all&new=bob-pass-33&new2=bob-pass-33" \
@@ -1006,14 +1041,30 @@ is "change password: a wrong current one is 403" 403
 as bob -d "csrf=$bcsrf&old=bob-pass-22&new=bob-pass-33&new2=bob-pass-34" \
     "$U/password"
 is "change password: new ones differ (400)" 400
+# What a borrowed session could leave behind: an API password with its
+# Fever key, a Google Reader token, an API key.
+as bob -d "csrf=$bcsrf&action=set&current=bob-pass-22&api_password=bob-api-pass&api_password2=bob-api-pass" \
+    "$U/settings/api"
+is "bob sets an API password" 303
+db "INSERT INTO api_token (user_id, kind, token_hash, label, created_at)
+    VALUES (2, 'greader', 'gr-bob', 'pw:x', 0), (2, 'api', 'key-bob', 'k',
+    0)" >/dev/null
 as bob -d "csrf=$bcsrf&old=bob-pass-22&new=bob-pass-33&new2=bob-pass-33" \
     "$U/password"
 is "change password" 200 has 'Password changed'
+check "change password: the API password and Fever key are gone" test \
+    "$(db 'SELECT api_password_hash IS NULL AND fever_key IS NULL FROM user
+    WHERE id = 2')" = 1
+check "change password: Google Reader tokens go, API keys stay" test \
+    "$(db "SELECT group_concat(kind) FROM api_token WHERE user_id = 2")" = api
+as bob -d "csrf=$bcsrf&action=revoke" "$U/settings/api"
+is "revoke all API keys: 303" 303 test \
+    "$(db "SELECT count(*) FROM api_token WHERE user_id = 2")" = 0
 as bob2 "$U/"
 is "change password: other sessions end" 303
 as bob "$U/"
 is "change password: this session goes on" 200
-req -d 'name=bob&password=bob-pass-33' "$U/login"
+web_login - "$U" -d 'name=bob&password=bob-pass-33'
 is "sign in with the new password" 303
 as bob -d "csrf=$bcsrf&old=bob-pass-33&new=bob-pass-22&new2=bob-pass-22" \
     "$U/password"
@@ -1076,9 +1127,9 @@ if NGX_PING=/reader/healthz NGX_PING_STATUS=200 ngx_start "$S/np"; then
 	is "prefix: the page's style sheet ($pcss)" 200
 	fwd="-H X-Forwarded-Proto:https -H X-Forwarded-Host:news.example"
 	# shellcheck disable=SC2086
-	req $fwd -H 'X-Forwarded-For: 203.0.113.20' \
+	web_login - "$P/reader" $fwd -H 'X-Forwarded-For: 203.0.113.20' \
 	    -H 'Origin: https://news.example' \
-	    -d 'name=alice&password=alice-pass-1' "$P/reader/login"
+	    -d 'name=alice&password=alice-pass-1'
 	is "prefix: alice signs in through the tunnel" 303 \
 	    test "$(hdr Location)" = /reader/
 	c=$(session_cookie)
@@ -1114,26 +1165,89 @@ if NGX_PING=/reader/healthz NGX_PING_STATUS=200 ngx_start "$S/np"; then
 	is "prefix: sign out to /reader/login" 303 \
 	    test "$(hdr Location)" = /reader/login
 
-	# Sign-in throttling, per client address as the proxy reports it.
+	# Sign-in throttling, per account name and client address as the
+	# proxy reports it (login_max_failures = 4 here).
+	# guess ADDRESS NAME PASSWORD: one sign-in from ADDRESS.
+	guess() {
+		web_login - "$P/reader" -H "X-Forwarded-For: 203.0.113.$1" \
+		    -d "name=$2&password=$3"
+	}
 	i=1
 	while [ "$i" -le 4 ]; do
-		req -H 'X-Forwarded-For: 203.0.113.66' \
-		    -d "name=mallory&password=guess-$i" "$P/reader/login"
+		guess 66 mallory "guess-$i"
 		[ "$code" = 403 ] || break
 		i=$((i + 1))
 	done
 	check "throttle: 4 failures are 403 (stopped at $i: $code)" \
 	    test "$i" = 5
-	req -H 'X-Forwarded-For: 203.0.113.66' \
-	    -d 'name=mallory&password=guess-5' "$P/reader/login"
-	is "throttle: the 5th attempt is 429" 429 has 'Too many'
-	req -H 'X-Forwarded-For: 203.0.113.66' \
-	    -d 'name=bob&password=bob-pass-22' "$P/reader/login"
-	is "throttle: that address is locked out, even for bob" 429 \
-	    test -z "$(session_cookie)"
-	req -H 'X-Forwarded-For: 203.0.113.67' \
-	    -d 'name=bob&password=bob-pass-22' "$P/reader/login"
-	is "throttle: another address signs bob in" 303
+	guess 66 mallory guess-5
+	is "throttle: the 5th attempt for that name is 429" 429 \
+	    has 'Too many wrong passwords; try again in'
+	guess 66 bob bob-pass-22
+	is "throttle: the household's other account signs in from there" 303
+	guess 67 bob bob-pass-22
+	is "throttle: so does another address" 303
+	# Guesses for alice from four addresses, four each: the account's
+	# 16 hold back every address that guessed, not one that did not.
+	for a in 70 71 72 73; do
+		for i in 1 2 3 4; do
+			guess "$a" alice "spray-$a-$i"
+		done
+	done
+	is "throttle: 16 guesses for alice from 4 addresses, all 403" 403
+	guess 74 alice spray-74
+	is "throttle: a new address may still try alice once" 403
+	guess 74 alice alice-pass-1
+	is "throttle: after its failure, that address is held back too" 429
+	guess 70 bob bob-pass-22
+	is "throttle: another account from a guessing address is fine" 303
+	guess 75 alice alice-pass-1
+	is "throttle: alice's password from an address that never failed works" \
+	    303
+	# One address guessing many names is held back for every name.
+	for n in carol dave erin frank; do
+		for i in 1 2 3 4; do
+			guess 80 "$n" "x-$i"
+		done
+	done
+	guess 80 bob bob-pass-22
+	is "throttle: an address that failed 16 times over 4 names: 429" 429
+	"$bin/hearthctl" -q -c "$S/hearth.conf" user unlock alice
+	guess 74 alice alice-pass-1
+	is "throttle: hearthctl user unlock alice lets alice in again" 303
+	# (By the database: mallory's delay may be over on a slow machine.)
+	check "throttle: and leaves the other names' failures" test \
+	    "$(db "SELECT sum(failures) FROM login_failure
+	    WHERE name = 'mallory'")" = 4
+	# Eight sign-ins at once, none throttled: with 2 workers, one may
+	# run scrypt at a time; the others are told to retry at once, so
+	# guesses cannot hold every worker.
+	i=0
+	while [ "$i" -lt 8 ]; do
+		curl -s -b "$S/fl$i.jar" -c "$S/fl$i.jar" --max-time 10 \
+		    "$P/reader/login" |
+		    sed -n 's/.*name="csrf" value="\([0-9a-f]*\)".*/\1/p' |
+		    head -n 1 >"$S/fl$i.tok"
+		i=$((i + 1))
+	done
+	i=0
+	pids=
+	while [ "$i" -lt 8 ]; do
+		curl -s -o /dev/null -w '%{http_code}\n' -b "$S/fl$i.jar" \
+		    --max-time 20 -H "X-Forwarded-For: 198.51.100.$i" \
+		    -d "csrf=$(cat "$S/fl$i.tok")&name=flood$i&password=x-$i" \
+		    "$P/reader/login" >"$S/fl$i.code" &
+		pids="$pids $!"
+		i=$((i + 1))
+	done
+	wait $pids
+	n403=$(cat "$S"/fl?.code | grep -c '^403$')
+	n429=$(cat "$S"/fl?.code | grep -c '^429$')
+	check "flood: 8 sign-ins at once: $n403 403s, $n429 429s, nothing else" \
+	    test "$n403" -ge 1 -a "$n429" -ge 1 -a $((n403 + n429)) -eq 8
+	check "flood: only the checked passwords count as failures" test \
+	    "$(db "SELECT count(*) FROM login_failure WHERE name LIKE 'flood%'")" \
+	    = "$n403"
 	ngx_stop "$S/np"
 else
 	nok "prefix: nginx starts with nginx/hearth-proxy.conf"

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: ISC
 -- 0001-initial.sql: the first schema: users, sessions, tokens, categories,
 -- feeds, icons, entries with full-text search, enclosures, tombstones,
 -- fetch requests and resource samples.

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: ISC
 -- 0002-icons-requests.sql: icons looked for weekly per feed, revalidated
 -- with their HTTP validators, reachable by reader apps through a token;
 -- one fetch request per feed or user.

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: ISC
 -- 0003-counts-search.sql: counts kept per feed so that reader apps'
 -- syncs never count entries, and search made cheap to bound: a prefix
 -- index on the word index, a trigram index of the entries written in

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: ISC
 -- 0004-greader-token-expiry.sql: Google Reader tokens expire 30 days
 -- after their last use (hearth-fcgi renews them as they are used); the
 -- ones issued before had no expiry, and get one counted from their last

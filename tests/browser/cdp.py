@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """cdp.py: drive headless Chromium over the DevTools protocol.
 
 Standard library only.  Chromium is started with --remote-debugging-pipe:

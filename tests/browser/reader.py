@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """reader.py: the web reader in headless Chromium, as a person uses it.
 
 usage: python3 reader.py URL DATABASE SCREENSHOT-DIR

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: ISC
 # apps.py: replay real reader apps' request sequences against hearth and
 # decode every answer strictly, with the field types each app declares.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # feedfarm.sh: generated feeds and fault endpoints for nginx.sh
 # instances, for the fetcher's tests and benchmark; sourced, POSIX sh.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # fetchenv.sh: what the hearth-fetch tests share: one nginx with the
 # feed farm, a fresh data directory per test, running passes and reading
 # the database and the access log; sourced, POSIX sh.

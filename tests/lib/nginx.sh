@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # nginx.sh: start, probe and stop private nginx instances on 127.0.0.1
 # for shell tests; sourced, POSIX sh.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # samples.sh: resource samples for the /stats tests, sourced, POSIX sh.
 #
 #	samples_sql NOW DAYS | sqlite3 "$db"

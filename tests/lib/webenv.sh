@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # webenv.sh: a web reader for shell tests: scratch directory, a
 # database with two users and some feeds, hearth-fcgi, and nginx running
 # the shipped configurations; sourced, POSIX sh, after tests/lib/nginx.sh.
@@ -279,6 +280,25 @@ req() {
 	code=$(curl -s -o "$S/b" -D "$S/h" -w '%{http_code}' --max-time 10 \
 	    "$@" 2>/dev/null)
 	[ -n "$code" ] || code=000
+}
+
+# web_login JAR BASE [CURL ARGS...]: POST BASE/login as the sign-in
+# page's form does: GET BASE/login first for the form's cookie (kept in
+# JAR; "-" is a fresh one) and its token, then the POST with the token
+# as its csrf field and the arguments (-d 'name=...&password=...').
+# Status in $code, as req.
+web_login() {
+	_lj=$1
+	_lb=$2
+	shift 2
+	if [ "$_lj" = - ]; then
+		_lj=$S/login.jar
+		rm -f "$_lj"
+	fi
+	_lt=$(curl -s -b "$_lj" -c "$_lj" --max-time 10 "$_lb/login" |
+	    sed -n 's/.*name="csrf" value="\([0-9a-f]*\)".*/\1/p' |
+	    head -n 1)
+	req -b "$_lj" -c "$_lj" -d "csrf=$_lt" "$@" "$_lb/login"
 }
 
 # hdr NAME: the value of the last header NAME of the last response.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # nb.sh: Debian's newsboat 2.21 as a client of hearth's reader-app APIs,
 # for shell tests; sourced, POSIX sh, after tests/lib/webenv.sh (which
 # sets S, the scratch directory).

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: ISC
 # inject.py: the sanitizer's output in headless Chromium, with no CSP to
 # help: nothing may run, no URL may leave http, https or mailto.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: ISC
 # oracle.py: the sanitizer's output read by another parser, Python's
 # html.parser, and held to the contract on its own terms.
 #

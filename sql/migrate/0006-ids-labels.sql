@@ -1,4 +1,5 @@
--- 0005-ids-labels.sql: ids that are never reused, labels on entries,
+-- SPDX-License-Identifier: ISC
+-- 0006-ids-labels.sql: ids that are never reused, labels on entries,
 -- the sync health of reader-app credentials, and read-only API keys.
 --
 -- category and feed are rebuilt with AUTOINCREMENT, keeping every row,
@@ -173,4 +174,4 @@ CREATE INDEX api_health_token ON api_health (token_id);
 ALTER TABLE api_token ADD COLUMN read_only INTEGER NOT NULL DEFAULT 0
     CHECK (read_only IN (0, 1));
 
-PRAGMA user_version = 5;
+PRAGMA user_version = 6;
