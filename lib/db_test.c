@@ -340,6 +340,81 @@ test_ids_kept(void)
 	db_unlink(path);
 }
 
+/*
+ * A database of version 5 (main's, before ids and labels) with sign-in
+ * failures and app tokens migrates to the last version: the failures
+ * and tokens are kept as they were, and the result is sql/schema.sql.
+ */
+static void
+test_from_v5(void)
+{
+	static const char *const v5_data =
+	    "INSERT INTO user (id, name, password_hash, api_password_hash,"
+	    " created_at) VALUES (1, 'a', 'x', 'y', 0);"
+	    "INSERT INTO category (id, user_id, title) VALUES (1, 1, 'c');"
+	    "INSERT INTO feed (id, user_id, category_id, url, created_at)"
+	    " VALUES (1, 1, 1, 'u1', 0), (2, 1, NULL, 'u2', 0);"
+	    "INSERT INTO api_token (id, user_id, kind, token_hash, label,"
+	    " created_at, expires_at) VALUES (1, 1, 'greader', 'h1',"
+	    " 'pw:0123456789abcdef', 0, 100), (2, 1, 'api', 'h2', 'k', 0,"
+	    " NULL);"
+	    "INSERT INTO login_failure (kind, name, addr, failures, last_at)"
+	    " VALUES ('api', 'a', '192.0.2.1', 7, 1000),"
+	    " ('web', 'nobody', '192.0.2.2', 2, 2000);";
+	struct db	 d;
+	sqlite3		*raw = NULL, *ref = NULL;
+	struct buf	 got, want;
+	char		 path[256];
+	size_t		 i;
+	int		 ok;
+
+	buf_init(&got);
+	buf_init(&want);
+	path_of(path, sizeof(path), "v5.db");
+	ok = db_migrations_len > 5 && db_migrations[4].version == 5 &&
+	    sqlite3_open(path, &raw) == SQLITE_OK &&
+	    sqlite3_exec(raw, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
+	for (i = 0; ok && i < 5; i++)
+		ok = sqlite3_exec(raw, db_migrations[i].sql, NULL, NULL,
+		    NULL) == SQLITE_OK;
+	ok = ok && sqlite3_exec(raw, v5_data, NULL, NULL, NULL) ==
+	    SQLITE_OK && sqlite3_exec(raw, "COMMIT", NULL, NULL, NULL) ==
+	    SQLITE_OK && q_int(raw, "PRAGMA user_version") == 5;
+	sqlite3_close(raw);
+	T_OK(ok, "a database of version 5 with sign-in failures and tokens");
+	T_OK(db_open(&d, path, 0) == 0, "it migrates");
+	T_OK(q_int(d.db, "PRAGMA user_version") ==
+	    db_migrations[db_migrations_len - 1].version,
+	    "to the last version");
+	T_OK(q_int(d.db, "SELECT count(*) FROM login_failure") == 2 &&
+	    q_int(d.db, "SELECT failures FROM login_failure WHERE kind = 'api'"
+	    " AND name = 'a' AND addr = '192.0.2.1' AND last_at = 1000") ==
+	    7 && q_int(d.db, "SELECT failures FROM login_failure WHERE"
+	    " kind = 'web' AND name = 'nobody' AND last_at = 2000") == 2,
+	    "the sign-in failures are kept as they were");
+	T_OK(q_int(d.db, "SELECT count(*) FROM api_token") == 2 &&
+	    q_int(d.db, "SELECT expires_at FROM api_token WHERE id = 1") ==
+	    100 && q_int(d.db, "SELECT count(*) FROM api_token"
+	    " WHERE read_only = 0") == 2 &&
+	    q_int(d.db, "SELECT count(*) FROM api_health") == 0,
+	    "tokens are kept, none read-only; no sync health yet");
+	T_OK(q_int(d.db, "SELECT count(*) FROM feed") == 2 &&
+	    q_int(d.db, "SELECT count(*) FROM feed_count") == 2,
+	    "feeds and their counters are kept");
+	schema_dump(d.db, &got);
+	db_close(&d);
+	T_OK(sqlite3_open(":memory:", &ref) == SQLITE_OK &&
+	    sqlite3_exec(ref, db_schema_sql, NULL, NULL, NULL) == SQLITE_OK,
+	    "sql/schema.sql loads");
+	schema_dump(ref, &want);
+	sqlite3_close(ref);
+	dump_compare(got.p, want.p,
+	    "a version-5 database migrated is sql/schema.sql");
+	buf_release(&got);
+	buf_release(&want);
+	db_unlink(path);
+}
+
 static void
 test_norm(void)
 {
@@ -1441,6 +1516,7 @@ main(void)
 	test_schema();
 	test_open();
 	test_ids_kept();
+	test_from_v5();
 
 	path_of(path, sizeof(path), "data.db");
 	T_OK(db_open(&d, path, DB_CREATE) == 0, "open the data database");
