@@ -6,7 +6,9 @@
 # providers, Fever as Reeder speaks it, Miniflutt and the official
 # Miniflux Python client, each written from the app's source and each
 # answer decoded with the field types the app declares
-# (tests/lib/apps.py, which names the source of each sequence).
+# (tests/lib/apps.py, which names the source of each sequence).  Then
+# the sync health those replays leave, and NetNewsWire's refreshes with
+# a stale token and an old password beside other apps at its address.
 
 top=${HEARTH_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 bin=${HEARTH_BIN:-$top/build/san}
@@ -126,6 +128,59 @@ check "hearthctl api-health: a line per credential, with the failure" \
     "$S/health.out")" = 1
 check "hearthctl api-health: an API key by id and label" \
     grep -q "^miniflux key $kid miniflutt " "$S/health.out"
+
+# --- NetNewsWire's stale replay holds no other app back ---------------
+#
+# NetNewsWire keeps the token and the password it signed in with.  Once
+# the API password has changed, each refresh sends a request with the
+# old token, gets 401, and signs in again with the old password (issue
+# 13 item 2).  Ten refreshes from an address must not hold back another
+# app there: alice's app with a valid token or the new password, nor
+# bob's with his password, never checked yet (a scrypt, so the throttle
+# is asked).  Wrong passwords count for alice's name at the address,
+# not for the address alone.
+
+nnw='NetNewsWire (RSS Reader; https://netnewswire.com/)'
+printf 'bob-api-pass\n' | $ctl -u bob api-password
+tok2=$(curl -s -A 'Read You' -d 'Email=alice&Passwd=alice-api-pass-2' \
+    "$U/accounts/ClientLogin" | sed -n 's/^Auth=//p')
+check "stale replay: alice's other app signs in with the new password" \
+    test -n "$tok2"
+i=0
+codes=
+while [ $i -lt 10 ]; do
+	codes="$codes $(curl -s -o /dev/null -w '%{http_code}' -A "$nnw" \
+	    -H "Authorization: GoogleLogin auth=$tok" \
+	    "$U/reader/api/0/subscription/list?output=json")"
+	codes="$codes/$(curl -s -o /dev/null -w '%{http_code}' -A "$nnw" \
+	    -d 'Email=alice&Passwd=alice-api-pass' \
+	    "$U/accounts/ClientLogin")"
+	i=$((i + 1))
+done
+check "stale replay: 10 refreshes, each a 401 and a refused sign-in" \
+    test "$(echo $codes | tr ' ' '\n' | grep -c -e '^401/401$' \
+    -e '^401/429$')" = 10
+check "stale replay: the old password is held back in the end ($codes)" \
+    test "${codes##*/}" = 429
+check "stale replay: the guesses count for alice at the address only" \
+    test "$(sql "SELECT group_concat(kind || ' ' || name || ' ' || addr)
+    FROM login_failure")" = "api alice 127.0.0.1"
+code=$(curl -s -o /dev/null -w '%{http_code}' -A 'Read You' \
+    -H "Authorization: GoogleLogin auth=$tok2" \
+    "$U/reader/api/0/subscription/list?output=json")
+check "stale replay: alice's valid token still works ($code)" \
+    test "$code" = 200
+code=$(curl -s -o "$S/login.out" -w '%{http_code}' -A 'Read You' \
+    -d 'Email=alice&Passwd=alice-api-pass-2' "$U/accounts/ClientLogin")
+check "stale replay: alice's new password, known, still works ($code)" \
+    test "$code" = 200 && grep -q '^Auth=' "$S/login.out"
+code=$(curl -s -o /dev/null -w '%{http_code}' -A 'Miniflutt' \
+    -H "X-Auth-Token: $key" "$U/v1/me")
+check "stale replay: alice's API key still works ($code)" test "$code" = 200
+code=$(curl -s -o "$S/login.out" -w '%{http_code}' -A 'Reeder' \
+    -d 'Email=bob&Passwd=bob-api-pass' "$U/accounts/ClientLogin")
+check "stale replay: bob's password from the same address works ($code)" \
+    test "$code" = 200 && grep -q '^Auth=' "$S/login.out"
 
 ngx_stop_all
 stop_fcgi main
