@@ -445,9 +445,13 @@ main(int argc, char *argv[])
 		return 0;
 	}
 	if (argc < 2 || (strcmp(argv[1], "parse") != 0 &&
-	    strcmp(argv[1], "discover") != 0))
+	    strcmp(argv[1], "discover") != 0 &&
+	    strcmp(argv[1], "parse-child") != 0))
 		return cmd_pass(argc, argv);
 	xmlInitParser();
+	/* A pass's parse child (sandbox.c), not for people to run. */
+	if (strcmp(argv[1], "parse-child") == 0)
+		sandbox_child_main(argc > 2 && strcmp(argv[2], "-d") == 0);
 	if (strcmp(argv[1], "parse") == 0)
 		rc = cmd_parse(argc - 1, argv + 1);
 	else

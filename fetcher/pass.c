@@ -23,7 +23,6 @@
 #include "fetch.h"
 #include "feed.h"
 #include "log.h"
-#include "sanitize.h"
 #include "stats.h"
 #include "url.h"
 
@@ -73,7 +72,7 @@ struct pass {
 	struct stats_file	*sf;		/* the responder's, or NULL */
 	int64_t			 t0_us;		/* the hold began: mono_us() */
 	int64_t			 paused_us;	/* given way to reads, in all */
-	struct sanitizer	*san;		/* every parser's, made once */
+	struct sandbox		*sb;		/* where documents are parsed */
 };
 
 /* A request in the fetch_request queue: -1 for NULL. */
@@ -567,37 +566,36 @@ same_etag(const struct job *j)
 
 /*
  * A piece of the body of the 200 job got, n bytes at s, to its parser
- * (made at the first piece, with a CPU budget of cpu_ms and the
- * sanitizer san, which may be NULL: the parser's own).  A job that
- * discovers keeps its body (for discover_links()) until the parser says
- * the document is a feed.  Returns the bytes held for the job, or -1
- * to end the transfer: the parser has refused the document (and the
+ * (made at the first piece in sb, with a CPU budget of cpu_ms).  A job
+ * that discovers keeps its body (for discover_links()) until the parser
+ * says the document is a feed.  Returns the bytes held for the job, or
+ * -1 to end the transfer: the parser has refused the document (and the
  * job does not discover) or memory ran out.
  */
 int64_t
 job_parse_piece(struct job *j, const char *s, size_t n, int64_t cpu_ms,
-    struct sanitizer *san)
+    struct sandbox *sb)
 {
 	if (j->parser == NULL && !j->parse_failed) {
 		feed_init(&j->feed);
-		if ((j->parser = feed_parser_new(&j->feed, j->final_url != NULL ?
-		    j->final_url : j->url, j->content_type, cpu_ms, san)) ==
-		    NULL) {
+		if ((j->parser = sandbox_doc_new(sb, &j->feed,
+		    j->final_url != NULL ? j->final_url : j->url,
+		    j->content_type, cpu_ms)) == NULL) {
 			log_warnx("out of memory");
 			j->parse_failed = 1;
 			return -1;
 		}
 	}
-	if (!j->parse_failed && feed_parser_push(j->parser, s, n) == -1)
+	if (!j->parse_failed && sandbox_doc_push(j->parser, s, n) == -1)
 		j->parse_failed = 1;
-	if (j->discover && !j->parse_failed && feed_parser_is_feed(j->parser))
+	if (j->discover && !j->parse_failed && sandbox_doc_is_feed(j->parser))
 		buf_release(&j->body);
 	else if (j->discover)
 		buf_add(&j->body, s, n);
 	if (j->parse_failed && !j->discover)
 		return -1;
 	return (int64_t)(j->body.cap + (j->parser != NULL ?
-	    feed_parser_held(j->parser) : 0));
+	    sandbox_doc_held(j->parser) : 0));
 }
 
 /*
@@ -606,16 +604,16 @@ job_parse_piece(struct job *j, const char *s, size_t n, int64_t cpu_ms,
  * in *why.
  */
 int
-job_parse_end(struct job *j, int64_t cpu_ms, struct sanitizer *san,
+job_parse_end(struct job *j, int64_t cpu_ms, struct sandbox *sb,
     const char **why)
 {
 	*why = "out of memory";
 	if (j->parser == NULL && !j->parse_failed)
-		job_parse_piece(j, "", 0, cpu_ms, san);
+		job_parse_piece(j, "", 0, cpu_ms, sb);
 	if (j->parser == NULL)
 		return -1;
-	if (feed_parser_end(j->parser) == -1) {
-		*why = feed_parser_error(j->parser);
+	if (sandbox_doc_end(j->parser) == -1) {
+		*why = sandbox_doc_error(j->parser);
 		return -1;
 	}
 	return 0;
@@ -668,13 +666,9 @@ pass_body(struct job *j, const char *s, size_t n, void *arg)
 	struct pass	*p = arg;
 
 	pass_yield(p);
-	if (j->parser == NULL && !j->parse_failed) {
-		if (same_etag(j))
-			return -1;
-		if (p->san == NULL)
-			p->san = sanitizer_new();	/* else a parser's own */
-	}
-	return job_parse_piece(j, s, n, p->conf->fetch_parse_cpu_ms, p->san);
+	if (j->parser == NULL && !j->parse_failed && same_etag(j))
+		return -1;
+	return job_parse_piece(j, s, n, p->conf->fetch_parse_cpu_ms, p->sb);
 }
 
 /* Keep an HTML page's feed links, to try once the transfers are done. */
@@ -691,8 +685,8 @@ discovery_defer(struct pass *p, struct job *j, const char *base)
 	}
 	d->job = j;
 	d->status = j->status;
-	if (discover_links(j->body.p != NULL ? j->body.p : "", j->body.len,
-	    base, &d->links, &d->nlinks) == -1) {
+	if (sandbox_discover(p->sb, 0, j->body.p != NULL ? j->body.p : "",
+	    j->body.len, base, &d->links, &d->nlinks) == -1) {
 		d->links = NULL;
 		d->nlinks = 0;
 	}
@@ -706,7 +700,7 @@ discovery_defer(struct pass *p, struct job *j, const char *base)
 static int
 document_end(struct pass *p, struct job *j, const char **why)
 {
-	return job_parse_end(j, p->conf->fetch_parse_cpu_ms, p->san, why);
+	return job_parse_end(j, p->conf->fetch_parse_cpu_ms, p->sb, why);
 }
 
 /* A 200: the document, unless its ETag says it is the one stored. */
@@ -818,7 +812,7 @@ pass_done(struct job *j, void *arg)
 	}
 	pass_yield(p);
 	if (j->icon != NULL) {
-		if ((next = icon_done(p->db, j)) != NULL)
+		if ((next = icon_done(p->db, p->sb, j)) != NULL)
 			pass_add(p, next);
 		pass_fault(p);
 		return;
@@ -1435,6 +1429,9 @@ pass_hold(struct db *db, const struct conf *conf, const struct pass_want *w,
 	t0 = p.t0_us / 1000;
 	/* Without the file the pass runs without giving way. */
 	p.sf = stats_open(conf->stats_file);
+	if ((p.sb = sandbox_new(conf->fetch_sandbox, log_debugging(),
+	    conf->fetch_parse_cpu_ms)) == NULL)
+		goto out;
 	if (w != NULL) {
 		if (w->nfeeds > 0) {
 			if (want_resolve(db, w, &ids, &n) == -1)
@@ -1472,7 +1469,7 @@ out:
 		pass_upkeep(db, conf, &p.stats, t0);
 	free(ids);
 	free(p.done);
-	sanitizer_free(p.san);
+	sandbox_free(p.sb);
 	return rc;
 }
 
