@@ -623,21 +623,25 @@ name_key(const char *name, char *k, size_t n)
 }
 
 /*
- * Load iconv's modules for every encoding of preload_names and keep them
- * (the descriptors stay open for the process's life), before a sandbox
- * forbids opening files; from then on iconv is asked for those only.
- * For the parse child.
+ * Load iconv's modules for every encoding of preload_names, once, and
+ * keep them (the descriptors stay open for the process's life), before
+ * a sandbox forbids opening files; with limit, iconv is asked for those
+ * only from then on (a parse child; its parent loads them without
+ * limit, for the children it forks).
  */
 void
-charset_preload(void)
+charset_preload(int limit)
 {
-	size_t	 i;
+	static int	 loaded;
+	size_t		 i;
 
-	for (i = 0; i < NPRELOAD; i++)
+	for (i = 0; !loaded && i < NPRELOAD; i++)
 		if (iconv_open("UTF-8", preload_names[i]) == (iconv_t)-1)
 			log_debug("charset: iconv knows no %s",
 			    preload_names[i]);
-	preloaded = 1;
+	loaded = 1;
+	if (limit)
+		preloaded = 1;
 }
 
 /* iconv_open(3) to UTF-8; of the preloaded encodings only, once loaded. */

@@ -91,6 +91,7 @@ struct sb_doc;
 struct sandbox *sandbox_new(int, int, int64_t);
 void	 sandbox_free(struct sandbox *);
 int	 sandbox_confined(const struct sandbox *);
+int	 sandbox_prefork(struct sandbox *, int);
 struct sb_doc *sandbox_doc_new(struct sandbox *, struct feed *, const char *,
 	    const char *, int64_t);
 int	 sandbox_doc_push(struct sb_doc *, const char *, size_t);
@@ -118,7 +119,7 @@ int	 charset_stream_push(struct charset_stream *, struct buf *,
 	    const char *, size_t);
 int	 charset_stream_end(struct charset_stream *, struct buf *);
 void	 charset_stream_free(struct charset_stream *);
-void	 charset_preload(void);
+void	 charset_preload(int);
 
 /* date.c: feed dates to UNIX seconds, and back to RFC 3339 */
 int64_t	 date_parse(const char *);

@@ -205,8 +205,10 @@ find_feeds(const struct conf *conf, const char *url, struct buf *out,
 		return -1;
 	}
 	if ((sb = sandbox_new(conf->fetch_sandbox, log_debugging(),
-	    conf->fetch_parse_cpu_ms)) == NULL) {
-		BUF_LIT(why, "out of memory");
+	    conf->fetch_parse_cpu_ms)) == NULL ||
+	    sandbox_prefork(sb, FIND_TRY) == -1) {
+		sandbox_free(sb);
+		BUF_LIT(why, "the parser could not be started");
 		return -1;
 	}
 	if ((page = probe_new(url, 1)) == NULL)

@@ -1429,8 +1429,14 @@ pass_hold(struct db *db, const struct conf *conf, const struct pass_want *w,
 	t0 = p.t0_us / 1000;
 	/* Without the file the pass runs without giving way. */
 	p.sf = stats_open(conf->stats_file);
+	/*
+	 * A parse child for each transfer that may run at once (an urgent
+	 * feed may start one more), forked before any transfer starts a
+	 * thread.
+	 */
 	if ((p.sb = sandbox_new(conf->fetch_sandbox, log_debugging(),
-	    conf->fetch_parse_cpu_ms)) == NULL)
+	    conf->fetch_parse_cpu_ms)) == NULL ||
+	    sandbox_prefork(p.sb, conf->fetch_max_inflight + 1) == -1)
 		goto out;
 	if (w != NULL) {
 		if (w->nfeeds > 0) {

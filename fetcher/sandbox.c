@@ -2,6 +2,7 @@
 /* sandbox.c: untrusted documents parsed in children that can only talk */
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -95,16 +96,22 @@ struct frame {
 	uint32_t	 len;		/* bytes that follow */
 };
 
-static int	 in_child;	/* this process is a parse child */
-
 /* The formats a child may name, by index; 0 is none yet. */
 static const char *const formats[] = { NULL, "rss", "rdf", "atom", "json" };
 
 #define NFORMATS	(sizeof(formats) / sizeof(formats[0]))
 
+/* A buffered reader of a socket, so that small frames cost no call each. */
+struct rd {
+	int		 fd;
+	size_t		 off, len;	/* what b holds yet */
+	char		 b[PIECE_MAX];
+};
+
 struct child {
 	pid_t		 pid;
 	int		 fd;		/* our end of the socket pair */
+	struct rd	 rd;		/* what it sent, buffered */
 	struct child	*next;		/* idle list */
 };
 
@@ -235,73 +242,101 @@ get_count(struct cursor *c, size_t min)
 }
 
 /*
- * Write n bytes at p to fd: with send(2), which cannot raise SIGPIPE,
- * in the parent; with write(2), all a confined child may, in a child.
+ * One frame from the parent to its child: the header and the bytes in
+ * one sendmsg(2), which cannot raise SIGPIPE.
  */
-static int
-send_all(int fd, const void *p, size_t n)
-{
-	const char	*s = p;
-	ssize_t		 w;
-
-	while (n > 0) {
-		if ((w = in_child ? write(fd, s, n) :
-		    send(fd, s, n, MSG_NOSIGNAL)) == -1) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		s += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 static int
 frame_send(int fd, uint32_t type, const void *p, size_t n)
 {
 	struct frame	 h;
+	struct msghdr	 m;
+	struct iovec	 iov[2];
+	ssize_t		 w;
+	size_t		 left = sizeof(h) + n, k;
 
 	h.type = type;
 	h.len = (uint32_t)n;
-	if (send_all(fd, &h, sizeof(h)) == -1)
-		return -1;
-	return n > 0 ? send_all(fd, p, n) : 0;
-}
-
-/*
- * Read exactly n bytes, waiting ms milliseconds at most for each (-1:
- * forever).  0; -1 at an error or the end of the stream; -2 on time.
- */
-static int
-read_all(int fd, void *p, size_t n, int64_t ms)
-{
-	struct pollfd	 pfd;
-	char		*s = p;
-	ssize_t		 r;
-	int		 k;
-
-	while (n > 0) {
-		if (ms >= 0) {
-			pfd.fd = fd;
-			pfd.events = POLLIN;
-			if ((k = poll(&pfd, 1, ms > INT_MAX ? INT_MAX :
-			    (int)ms)) == -1 && errno == EINTR)
-				continue;
-			if (k == -1)
-				return -1;
-			if (k == 0)
-				return -2;
-		}
-		if ((r = read(fd, s, n)) == -1) {
+	iov[0].iov_base = &h;
+	iov[0].iov_len = sizeof(h);
+	iov[1].iov_base = (void *)(uintptr_t)p;
+	iov[1].iov_len = n;
+	memset(&m, 0, sizeof(m));
+	m.msg_iov = iov;
+	m.msg_iovlen = n > 0 ? 2 : 1;
+	while (left > 0) {
+		if ((w = sendmsg(fd, &m, MSG_NOSIGNAL)) == -1) {
 			if (errno == EINTR)
 				continue;
 			return -1;
 		}
-		if (r == 0)
+		left -= (size_t)w;
+		/* A short send: step over what went. */
+		for (k = (size_t)w; k > 0 && m.msg_iovlen > 0; ) {
+			if (k < m.msg_iov->iov_len) {
+				m.msg_iov->iov_base = (char *)m.msg_iov->iov_base + k;
+				m.msg_iov->iov_len -= k;
+				k = 0;
+			} else {
+				k -= m.msg_iov->iov_len;
+				m.msg_iov++;
+				m.msg_iovlen--;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * Read exactly n bytes, waiting ms milliseconds at most for each read
+ * (-1: forever).  0; -1 at an error or the end of the stream; -2 on
+ * time.
+ */
+static int
+read_all(struct rd *r, void *p, size_t n, int64_t ms)
+{
+	struct pollfd	 pfd;
+	char		*s = p, *to;
+	ssize_t		 got;
+	size_t		 k, want;
+	int		 e;
+
+	while (n > 0) {
+		if (r->off < r->len) {
+			k = r->len - r->off < n ? r->len - r->off : n;
+			memcpy(s, r->b + r->off, k);
+			r->off += k;
+			s += k;
+			n -= k;
+			continue;
+		}
+		if (ms >= 0) {
+			pfd.fd = r->fd;
+			pfd.events = POLLIN;
+			if ((e = poll(&pfd, 1, ms > INT_MAX ? INT_MAX :
+			    (int)ms)) == -1 && errno == EINTR)
+				continue;
+			if (e == -1)
+				return -1;
+			if (e == 0)
+				return -2;
+		}
+		/* A large read goes straight to p. */
+		to = n >= sizeof(r->b) ? s : r->b;
+		want = n >= sizeof(r->b) ? n : sizeof(r->b);
+		if ((got = read(r->fd, to, want)) == -1) {
+			if (errno == EINTR)
+				continue;
 			return -1;
-		s += r;
-		n -= (size_t)r;
+		}
+		if (got == 0)
+			return -1;
+		if (to == s) {
+			s += got;
+			n -= (size_t)got;
+		} else {
+			r->off = 0;
+			r->len = (size_t)got;
+		}
 	}
 	return 0;
 }
@@ -399,12 +434,47 @@ child_state(struct buf *out, const struct cdoc *d, int rc)
 	    rc == -1 ? "out of memory" : NULL);
 }
 
+/*
+ * The frames of the child's answer, gathered in cw and written at once
+ * by child_flush() (or when PIECE_MAX bytes wait): one write(2) for an
+ * answer of many entries, the only call the sandbox leaves for it.
+ */
+static struct buf	 cw;
+
+static void
+child_flush(void)
+{
+	const char	*s = cw.p;
+	size_t		 n = cw.len;
+	ssize_t		 w;
+
+	if (cw.oom)
+		_exit(1);
+	while (n > 0) {
+		if ((w = write(STDIN_FILENO, s, n)) == -1) {
+			if (errno == EINTR)
+				continue;
+			_exit(1);
+		}
+		s += w;
+		n -= (size_t)w;
+	}
+	buf_reset(&cw);
+}
+
 static void
 child_send(struct buf *out, uint32_t type)
 {
-	if (out->oom || frame_send(STDIN_FILENO, type, out->p,
-	    out->len) == -1)
+	struct frame	 h;
+
+	if (out->oom)
 		_exit(1);
+	h.type = type;
+	h.len = (uint32_t)out->len;
+	buf_add(&cw, (const char *)&h, sizeof(h));
+	buf_add(&cw, out->p, out->len);
+	if (cw.len >= PIECE_MAX)
+		child_flush();
 }
 
 /* The end of d: its feed (or its links) and its state. */
@@ -432,6 +502,7 @@ child_end(struct cdoc *d, struct buf *out)
 			put_str(out, links[i]);
 		discover_free(links, nlinks);
 		child_send(out, R_LINKS);
+		child_flush();
 		return;
 	}
 	if ((rc = feed_parser_end(d->fp)) == 0) {
@@ -446,6 +517,7 @@ child_end(struct cdoc *d, struct buf *out)
 	}
 	child_state(out, d, rc);
 	child_send(out, R_STATE);
+	child_flush();
 }
 
 #ifdef HEARTH_TEST_HOOKS
@@ -481,6 +553,7 @@ static void
 child_serve(void)
 {
 	struct cdoc	 d;
+	static struct rd rd;		/* fd 0 */
 	struct frame	 h;
 	struct cursor	 c;
 	struct buf	 in, out;
@@ -491,15 +564,18 @@ child_serve(void)
 	int		 rc;
 
 	memset(&d, 0, sizeof(d));
+	rd.fd = STDIN_FILENO;
 	buf_init(&in);
 	buf_init(&out);
+	buf_init(&cw);
 	if ((san = sanitizer_new()) == NULL)
 		_exit(1);
 	child_send(&out, R_HELLO);
-	while (read_all(STDIN_FILENO, &h, sizeof(h), -1) == 0) {
+	child_flush();
+	while (read_all(&rd, &h, sizeof(h), -1) == 0) {
 		buf_reset(&in);
 		if (h.len > PIECE_MAX || buf_grow(&in, h.len + 1) == -1 ||
-		    read_all(STDIN_FILENO, in.p, h.len, -1) == -1)
+		    read_all(&rd, in.p, h.len, -1) == -1)
 			_exit(3);
 		in.len = h.len;
 		c.p = in.p;
@@ -545,6 +621,7 @@ child_serve(void)
 			}
 			child_state(&out, &d, rc);
 			child_send(&out, R_STATE);
+			child_flush();
 			break;
 		case T_END:
 			if (!d.open)
@@ -677,7 +754,6 @@ sandbox_child_main(int debug)
 {
 	int	 fd;
 
-	in_child = 1;
 	log_init("hearth-fetch parser", LOG_DEST_STDERR, debug);
 	/* Only the parent ends it: by closing the socket, or dying. */
 	signal(SIGINT, SIG_IGN);
@@ -695,7 +771,7 @@ sandbox_child_main(int debug)
 		close(fd);
 #endif
 	/* What would open files later: iconv's modules, jansson's seed. */
-	charset_preload();
+	charset_preload(1);
 	json_object_seed(0);
 	if (sandbox_enter() == -1)
 		_exit(2);
@@ -768,56 +844,129 @@ sandbox_free(struct sandbox *sb)
 	free(sb);
 }
 
-/* A new child, confined and waiting; NULL (why in err) when it failed. */
+/*
+ * A new child, not yet known to be confined: forked when fork is set
+ * (only while this process has one thread: before any transfer starts
+ * libcurl's resolver threads), else started again from /proc/self/exe.
+ * NULL when it failed (logged).
+ */
 static struct child *
-child_start(struct sandbox *sb, struct buf *err)
+child_spawn(struct sandbox *sb, int fork_it)
 {
 	posix_spawn_file_actions_t	 fa;
 	struct child			*c;
-	struct frame			 h;
 	char				*argv[] = { "hearth-fetch", "parse-child",
 					    NULL, NULL };
 	extern char			**environ;
-	int				 sv[2], e;
+	int				 sv[2], e = 0;
 
 	if (sb->debug)
 		argv[2] = "-d";
 	if ((c = calloc(1, sizeof(*c))) == NULL) {
-		BUF_LIT(err, "out of memory");
+		log_warn("parser");
 		return NULL;
 	}
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1) {
 		log_warn("parser: socketpair");
-		BUF_LIT(err, "the parser could not be started");
 		free(c);
 		return NULL;
 	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, sv[1], STDIN_FILENO);
-	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null",
-	    O_WRONLY, 0);
-	e = posix_spawn(&c->pid, "/proc/self/exe", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
+	if (fork_it) {
+		fflush(NULL);
+		if ((c->pid = fork()) == 0) {
+			if (dup2(sv[1], STDIN_FILENO) == -1)
+				_exit(2);
+			sandbox_child_main(sb->debug);
+		}
+		if (c->pid == -1)
+			e = errno;
+	} else {
+		posix_spawn_file_actions_init(&fa);
+		posix_spawn_file_actions_adddup2(&fa, sv[1], STDIN_FILENO);
+		posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO,
+		    "/dev/null", O_WRONLY, 0);
+		e = posix_spawn(&c->pid, "/proc/self/exe", &fa, NULL, argv,
+		    environ);
+		posix_spawn_file_actions_destroy(&fa);
+	}
 	close(sv[1]);
-	c->fd = sv[0];
+	c->fd = c->rd.fd = sv[0];
 	if (e != 0) {
 		errno = e;
-		log_warn("parser: posix_spawn /proc/self/exe");
-		BUF_LIT(err, "the parser could not be started");
+		log_warn("parser: %s", fork_it ? "fork" :
+		    "posix_spawn /proc/self/exe");
 		close(c->fd);
 		free(c);
 		return NULL;
 	}
-	if (read_all(c->fd, &h, sizeof(h), sb->wait_ms) != 0 ||
-	    h.type != R_HELLO || h.len != 0) {
-		kill(c->pid, SIGKILL);
-		child_reap(c, NULL);
-		BUF_LIT(err, "the parser could not be confined (no seccomp "
-		    "on this system? fetch_sandbox = no parses unconfined)");
-		log_warnx("%s", err->p != NULL ? err->p : "parser");
+	return c;
+}
+
+/* Wait for c to say it is confined: 0, or -1 (c reaped, why in err). */
+static int
+child_hello(struct sandbox *sb, struct child *c, struct buf *err)
+{
+	struct frame	 h;
+
+	if (read_all(&c->rd, &h, sizeof(h), sb->wait_ms) == 0 &&
+	    h.type == R_HELLO && h.len == 0)
+		return 0;
+	kill(c->pid, SIGKILL);
+	child_reap(c, NULL);
+	buf_reset(err);
+	BUF_LIT(err, "the parser could not be confined (no seccomp on this "
+	    "system? fetch_sandbox = no parses unconfined)");
+	log_warnx("%s", err->p != NULL ? err->p : "parser");
+	return -1;
+}
+
+/* A new child, confined and waiting; NULL (why in err) when it failed. */
+static struct child *
+child_start(struct sandbox *sb, struct buf *err)
+{
+	struct child	*c;
+
+	if ((c = child_spawn(sb, 0)) == NULL) {
+		BUF_LIT(err, "the parser could not be started");
 		return NULL;
 	}
-	return c;
+	return child_hello(sb, c, err) == 0 ? c : NULL;
+}
+
+/*
+ * Start n children at once, forked: cheaper than starting the program
+ * again, which the children a pass needs later are (one replaces a
+ * child that died).  Only while this process has one thread: before
+ * the transfers.  0, or -1 when none could start (logged).
+ */
+int
+sandbox_prefork(struct sandbox *sb, int n)
+{
+	struct child	*c, *fresh = NULL;
+	struct buf	 err;
+	int		 i;
+
+	if (!sb->confine)
+		return 0;
+	/* Loaded once here, shared by every child. */
+	charset_preload(0);
+	json_object_seed(0);
+	for (i = 0; i < n; i++) {
+		if ((c = child_spawn(sb, 1)) == NULL)
+			break;
+		c->next = fresh;
+		fresh = c;
+	}
+	buf_init(&err);
+	while ((c = fresh) != NULL) {
+		fresh = c->next;
+		if (child_hello(sb, c, &err) == 0) {
+			c->next = sb->idle;
+			sb->idle = c;
+		}
+	}
+	buf_release(&err);
+	return sb->idle != NULL || n == 0 ? 0 : -1;
 }
 
 /* A signal's name for people, without strsignal()'s locale. */
@@ -880,7 +1029,7 @@ doc_read(struct sb_doc *d, struct buf *in, size_t max)
 	struct frame	 h;
 	int		 r;
 
-	if ((r = read_all(d->c->fd, &h, sizeof(h), d->sb->wait_ms)) != 0) {
+	if ((r = read_all(&d->c->rd, &h, sizeof(h), d->sb->wait_ms)) != 0) {
 		doc_lost(d, r == -2, NULL);
 		return -1;
 	}
@@ -893,7 +1042,7 @@ doc_read(struct sb_doc *d, struct buf *in, size_t max)
 		doc_lost(d, 0, "out of memory");
 		return -1;
 	}
-	if ((r = read_all(d->c->fd, in->p, h.len, d->sb->wait_ms)) != 0) {
+	if ((r = read_all(&d->c->rd, in->p, h.len, d->sb->wait_ms)) != 0) {
 		doc_lost(d, r == -2, NULL);
 		return -1;
 	}
