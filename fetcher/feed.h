@@ -91,7 +91,7 @@ struct sb_doc;
 struct sandbox *sandbox_new(int, int, int64_t);
 void	 sandbox_free(struct sandbox *);
 int	 sandbox_confined(const struct sandbox *);
-int	 sandbox_prefork(struct sandbox *, int);
+int	 sandbox_prefork(struct sandbox *);
 struct sb_doc *sandbox_doc_new(struct sandbox *, struct feed *, const char *,
 	    const char *, int64_t);
 int	 sandbox_doc_push(struct sb_doc *, const char *, size_t);
@@ -101,6 +101,7 @@ int	 sandbox_doc_is_feed(const struct sb_doc *);
 const char *sandbox_doc_format(const struct sb_doc *);
 size_t	 sandbox_doc_held(const struct sb_doc *);
 void	 sandbox_doc_free(struct sb_doc *);
+int	 sandbox_doc_lost(const struct sb_doc *);
 int	 sandbox_discover(struct sandbox *, int, const char *, size_t,
 	    const char *, char ***, size_t *);
 int	 sandbox_enter(void);

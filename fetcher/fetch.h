@@ -176,7 +176,8 @@ struct pass_want {
 	int		 verbose;	/* a line per feed */
 };
 
-int	 pass_main(const struct conf *, const struct pass_want *);
+int	 pass_main(const struct conf *, const struct pass_want *,
+	    struct sandbox *);
 int	 pass_sample_only(const struct conf *);
 void	 pass_upkeep(struct db *, const struct conf *,
 	    const struct pass_stats *, int64_t);
@@ -187,7 +188,7 @@ int	 job_parse_end(struct job *, int64_t, struct sandbox *,
 void	 job_status_text(const struct job *, char *, size_t);
 
 /* find.c: the feeds at an address, for "hearth-fetch discover" */
-int	 find_feeds(const struct conf *, const char *, struct buf *,
-	    struct buf *);
+int	 find_feeds(const struct conf *, struct sandbox *, const char *,
+	    struct buf *, struct buf *);
 
 #endif

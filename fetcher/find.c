@@ -183,16 +183,16 @@ cand_json(struct json *j, const struct probe *pr)
  * and kept when they parse as feeds, in the page's order, each once.
  * The fetcher's rules apply (http and https only, the private-address
  * check, fetch_max_bytes, the User-Agent), and the whole takes
- * FIND_BUDGET_S seconds at most.  The array may be empty.  Returns 0, or
+ * FIND_BUDGET_S seconds at most; documents are parsed in sb.  The
+ * array may be empty.  Returns 0, or
  * -1 with the reason in why when the address itself gave no document
  * (an error, a status other than 200) or memory ran out.
  */
 int
-find_feeds(const struct conf *conf, const char *url, struct buf *out,
-    struct buf *why)
+find_feeds(const struct conf *conf, struct sandbox *sb, const char *url,
+    struct buf *out, struct buf *why)
 {
 	struct probe	*page = NULL, *v[FIND_TRY];
-	struct sandbox	*sb;
 	struct json	 j;
 	char		*u;
 	int64_t		 t0 = mono_us() / 1000000, left;
@@ -202,13 +202,6 @@ find_feeds(const struct conf *conf, const char *url, struct buf *out,
 	memset(v, 0, sizeof(v));
 	if (!url_is_http(url)) {
 		BUF_LIT(why, "not an http or https URL");
-		return -1;
-	}
-	if ((sb = sandbox_new(conf->fetch_sandbox, log_debugging(),
-	    conf->fetch_parse_cpu_ms)) == NULL ||
-	    sandbox_prefork(sb, FIND_TRY) == -1) {
-		sandbox_free(sb);
-		BUF_LIT(why, "the parser could not be started");
 		return -1;
 	}
 	if ((page = probe_new(url, 1)) == NULL)
@@ -273,6 +266,5 @@ out:
 	probe_free(page);
 	for (i = 0; i < n; i++)
 		probe_free(v[i]);
-	sandbox_free(sb);
 	return rc;
 }

@@ -738,7 +738,10 @@ outcome_document(struct pass *p, struct job *j)
 			    "document");
 			break;
 		}
-	} else if (j->discover && is_html(j, why))
+	} else if (j->parser != NULL && sandbox_doc_lost(j->parser))
+		/* Not this feed's doing: it is tried again, unblamed. */
+		feed_log(p, j, "%s: left for the next pass", why);
+	else if (j->discover && is_html(j, why))
 		discovery_defer(p, j, base);
 	else
 		outcome_failure(p, j, *why != '\0' ? why : "not a feed");
@@ -1411,7 +1414,7 @@ pass_upkeep(struct db *db, const struct conf *conf,
  */
 static int
 pass_hold(struct db *db, const struct conf *conf, const struct pass_want *w,
-    int verbose)
+    int verbose, struct sandbox *sb)
 {
 	struct pass	 p;
 	struct jobs	 l;
@@ -1429,15 +1432,7 @@ pass_hold(struct db *db, const struct conf *conf, const struct pass_want *w,
 	t0 = p.t0_us / 1000;
 	/* Without the file the pass runs without giving way. */
 	p.sf = stats_open(conf->stats_file);
-	/*
-	 * A parse child for each transfer that may run at once (an urgent
-	 * feed may start one more), forked before any transfer starts a
-	 * thread.
-	 */
-	if ((p.sb = sandbox_new(conf->fetch_sandbox, log_debugging(),
-	    conf->fetch_parse_cpu_ms)) == NULL ||
-	    sandbox_prefork(p.sb, conf->fetch_max_inflight + 1) == -1)
-		goto out;
+	p.sb = sb;
 	if (w != NULL) {
 		if (w->nfeeds > 0) {
 			if (want_resolve(db, w, &ids, &n) == -1)
@@ -1475,7 +1470,6 @@ out:
 		pass_upkeep(db, conf, &p.stats, t0);
 	free(ids);
 	free(p.done);
-	sandbox_free(p.sb);
 	return rc;
 }
 
@@ -1546,12 +1540,14 @@ pass_open(struct db *db, const struct conf *conf)
  * races are closed: the holder checks the queue again after unlocking
  * and takes the lock back to serve what came in meanwhile, and a
  * requester tries the lock once more after queueing, serving the queue
- * itself if the holder has just left.  Returns 0 when the pass ran (or
- * was queued), whatever happened to each feed, or -1 when it could not
- * (the lock file, the database).
+ * itself if the holder has just left.  Documents are parsed in sb (see
+ * sandbox.c).  Returns 0 when the pass ran (or was queued), whatever
+ * happened to each feed, or -1 when it could not (the lock file, the
+ * database).
  */
 int
-pass_main(const struct conf *conf, const struct pass_want *w)
+pass_main(const struct conf *conf, const struct pass_want *w,
+    struct sandbox *sb)
 {
 	struct db	 db;
 	int		 fd = -1, got, rc = -1, r, verbose = w->verbose;
@@ -1586,7 +1582,7 @@ pass_main(const struct conf *conf, const struct pass_want *w)
 		w = NULL;	/* queued: served with the queue */
 	}
 	for (;;) {
-		r = pass_hold(&db, conf, w, verbose);
+		r = pass_hold(&db, conf, w, verbose, sb);
 		lock_release(fd);
 		if (r == -1)
 			goto out;

@@ -8,6 +8,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#ifdef __linux__
+#include <malloc.h>
+#endif
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -40,26 +43,28 @@
 /*
  * What a feed's bytes touch first (the charset decoder, libxml2's push
  * parser, the JSON Feed reader, the sanitizer, the HTML discovery) runs
- * in a child process, as sfeed runs under pledge("stdio").  The child is
- * hearth-fetch itself, started again as "hearth-fetch parse-child"
- * (posix_spawn(3) of /proc/self/exe: no fork of a process that libcurl's
- * resolver threads share), with one end of a socket pair as its fd 0.
- * It closes every other descriptor but stderr, loads what it would open
- * files for later (iconv's modules, jansson's hash seed), and then a
- * seccomp filter leaves it read(2) on fd 0, write(2) on fds 0 and 2,
- * memory, the CPU clock and exit: any other system call (an open(2), a
- * socket(2), an execve(2)) kills it, SECCOMP_RET_KILL_PROCESS.
+ * in a child process, as sfeed runs under pledge("stdio").  The first
+ * child is forked when hearth-fetch starts (sandbox_prefork()), small
+ * and with one thread; one that replaces a child that died is started
+ * again as "hearth-fetch parse-child" (posix_spawn(3) of /proc/self/exe:
+ * no fork of a process that libcurl's resolver threads share).  Its fd 0
+ * is one end of a socket pair.  It closes every other descriptor but
+ * stderr, loads what it would open files for later (iconv's modules,
+ * jansson's hash seed), and then a seccomp filter leaves it read(2) on
+ * fd 0, write(2) on fds 0 and 2, memory, the CPU clock, getrandom(2) and
+ * exit: any other system call (an open(2), a socket(2), an execve(2))
+ * kills it, SECCOMP_RET_KILL_PROCESS.
  *
- * A child parses one document at a time, fed piece by piece as the body
- * downloads, and answers each piece (whether the parser goes on, whether
- * the root is a feed's, the bytes it holds), so the pass behaves as with
- * the parser in process.  A sandbox keeps its idle children for the next
- * document: one child per document in flight, fetch_max_inflight at
- * most, each living as long as the pass.  A child that dies fails its
- * own document only ("parser killed: ..."), and the next document gets
- * a new one.  The answer, the feed, comes back in a compact form that
- * the parent reads as it would bytes from the network: every length and
- * count bounded, every string valid UTF-8 without NUL.
+ * The child holds the documents downloading at once (DOCS_MAX at most),
+ * each by an id, fed piece by piece, and answers each piece (whether the
+ * parser goes on, whether the root is a feed's, the bytes it holds), so
+ * the pass behaves as with the parser in process.  A child that dies
+ * fails the document it was answering ("parser killed: ..."); the other
+ * documents open in it are lost, not failed (sandbox_doc_lost()), and
+ * the next document gets a new child.  The answer, the feed, comes back
+ * entry by entry in a compact form that the parent reads as it would
+ * bytes from the network: every length and count bounded, every string
+ * valid UTF-8 without NUL.
  *
  * Without confinement (fetch_sandbox = no, or a system other than
  * Linux, such as macOS) the same calls parse in process.
@@ -70,6 +75,7 @@
 #define RESULT_MAX	(64 * 1024 * 1024) /* a child's answer in all */
 #define HOLD_MAX	(64 * 1024 * 1024) /* a page held for discovery */
 #define ANSWER_MIN_S	10		/* wait for an answer at least */
+#define DOCS_MAX	64		/* documents open in a child */
 
 enum frame_type {
 	/* parent to child */
@@ -93,6 +99,7 @@ enum doc_kind {
 
 struct frame {
 	uint32_t	 type;
+	uint32_t	 id;		/* the document's, in its child */
 	uint32_t	 len;		/* bytes that follow */
 };
 
@@ -112,7 +119,10 @@ struct child {
 	pid_t		 pid;
 	int		 fd;		/* our end of the socket pair */
 	struct rd	 rd;		/* what it sent, buffered */
-	struct child	*next;		/* idle list */
+	int		 ndocs;		/* documents open in it */
+	uint32_t	 last_id;	/* the last document's id */
+	int		 dead;		/* killed and reaped */
+	struct child	*next;
 };
 
 struct sandbox {
@@ -120,7 +130,7 @@ struct sandbox {
 	int		 debug;		/* children log at debug level */
 	int64_t		 wait_ms;	/* for an answer, at most */
 	struct sanitizer *san;		/* in process: every parser's */
-	struct child	*idle;		/* children free for a document */
+	struct child	*kids;		/* live, and dead with documents */
 };
 
 struct sb_doc {
@@ -128,11 +138,14 @@ struct sb_doc {
 	struct feed	*f;
 	struct feed_parser *fp;		/* in process */
 	struct child	*c;		/* in a child; NULL once it died */
+	uint32_t	 id;		/* the document's there */
 	int		 failed;
+	int		 lost;		/* another document killed its child */
 	int		 is_feed;
 	int		 ended;		/* T_END sent */
 	const char	*format;
 	size_t		 held;		/* bytes the child holds for it */
+	struct buf	 pend;		/* pieces not sent yet */
 	struct buf	 err;		/* why it failed */
 };
 
@@ -246,7 +259,7 @@ get_count(struct cursor *c, size_t min)
  * one sendmsg(2), which cannot raise SIGPIPE.
  */
 static int
-frame_send(int fd, uint32_t type, const void *p, size_t n)
+frame_send(int fd, uint32_t type, uint32_t id, const void *p, size_t n)
 {
 	struct frame	 h;
 	struct msghdr	 m;
@@ -255,6 +268,7 @@ frame_send(int fd, uint32_t type, const void *p, size_t n)
 	size_t		 left = sizeof(h) + n, k;
 
 	h.type = type;
+	h.id = id;
 	h.len = (uint32_t)n;
 	iov[0].iov_base = &h;
 	iov[0].iov_len = sizeof(h);
@@ -388,6 +402,7 @@ entry_encode(struct buf *b, const struct entry *e)
 /* One document in the child. */
 struct cdoc {
 	int		 open;
+	uint32_t	 id;
 	enum doc_kind	 kind;
 	struct feed	 f;
 	struct feed_parser *fp;		/* DOC_FEED */
@@ -463,13 +478,14 @@ child_flush(void)
 }
 
 static void
-child_send(struct buf *out, uint32_t type)
+child_send(struct buf *out, uint32_t type, uint32_t id)
 {
 	struct frame	 h;
 
 	if (out->oom)
 		_exit(1);
 	h.type = type;
+	h.id = id;
 	h.len = (uint32_t)out->len;
 	buf_add(&cw, (const char *)&h, sizeof(h));
 	buf_add(&cw, out->p, out->len);
@@ -501,22 +517,22 @@ child_end(struct cdoc *d, struct buf *out)
 		for (i = 0; rc == 0 && i < nlinks; i++)
 			put_str(out, links[i]);
 		discover_free(links, nlinks);
-		child_send(out, R_LINKS);
+		child_send(out, R_LINKS, d->id);
 		child_flush();
 		return;
 	}
 	if ((rc = feed_parser_end(d->fp)) == 0) {
 		buf_reset(out);
 		feed_encode(out, &d->f);
-		child_send(out, R_FEED);
+		child_send(out, R_FEED, d->id);
 		for (e = d->f.entries; e != NULL; e = e->next) {
 			buf_reset(out);
 			entry_encode(out, e);
-			child_send(out, R_ENTRY);
+			child_send(out, R_ENTRY, d->id);
 		}
 	}
 	child_state(out, d, rc);
-	child_send(out, R_STATE);
+	child_send(out, R_STATE, d->id);
 	child_flush();
 }
 
@@ -548,12 +564,28 @@ escape_try(const char *base)
 
 static void	child_serve(void) __attribute__((noreturn));
 
-/* Serve documents on fd 0 until the parent closes it. */
+/* The open document id of docs, or NULL. */
+static struct cdoc *
+cdoc_find(struct cdoc *docs, uint32_t id)
+{
+	size_t	 i;
+
+	for (i = 0; i < DOCS_MAX; i++)
+		if (docs[i].open && docs[i].id == id)
+			return &docs[i];
+	return NULL;
+}
+
+/*
+ * Serve documents on fd 0 until the parent closes it: DOCS_MAX at once
+ * at most, each by its id.  A frame out of order ends the child.
+ */
 static void
 child_serve(void)
 {
-	struct cdoc	 d;
+	static struct cdoc docs[DOCS_MAX];
 	static struct rd rd;		/* fd 0 */
+	struct cdoc	*d;
 	struct frame	 h;
 	struct cursor	 c;
 	struct buf	 in, out;
@@ -561,16 +593,16 @@ child_serve(void)
 	char		*base, *ctype;
 	int64_t		 cpu_ms;
 	uint32_t	 kind;
+	size_t		 i;
 	int		 rc;
 
-	memset(&d, 0, sizeof(d));
 	rd.fd = STDIN_FILENO;
 	buf_init(&in);
 	buf_init(&out);
 	buf_init(&cw);
 	if ((san = sanitizer_new()) == NULL)
 		_exit(1);
-	child_send(&out, R_HELLO);
+	child_send(&out, R_HELLO, 0);
 	child_flush();
 	while (read_all(&rd, &h, sizeof(h), -1) == 0) {
 		buf_reset(&in);
@@ -581,56 +613,62 @@ child_serve(void)
 		c.p = in.p;
 		c.n = in.len;
 		c.bad = 0;
+		d = cdoc_find(docs, h.id);
+		if (h.type == T_OPEN) {
+			for (i = 0; i < DOCS_MAX && docs[i].open; i++)
+				continue;
+			if (d != NULL || i == DOCS_MAX)
+				_exit(3);
+			d = &docs[i];
+		} else if (h.type == T_ABORT) {
+			if (d != NULL)
+				cdoc_close(d);
+			continue;
+		} else if (d == NULL)
+			_exit(3);
 		switch (h.type) {
 		case T_OPEN:
-			cdoc_close(&d);
 			cpu_ms = get_i64(&c);
 			kind = get_u32(&c);
 			base = get_str(&c);
 			ctype = get_str(&c);
 			if (c.bad || kind > DOC_ICONS)
 				_exit(3);
-			d.open = 1;
-			d.kind = (enum doc_kind)kind;
-			feed_init(&d.f);
-			buf_init(&d.page);
+			d->open = 1;
+			d->id = h.id;
+			d->kind = (enum doc_kind)kind;
+			feed_init(&d->f);
+			buf_init(&d->page);
 #ifdef HEARTH_TEST_HOOKS
 			escape_try(base);
 #endif
-			if (d.kind == DOC_FEED)
-				d.fp = feed_parser_new(&d.f, base, ctype,
+			if (d->kind == DOC_FEED)
+				d->fp = feed_parser_new(&d->f, base, ctype,
 				    cpu_ms, san);
 			else
-				d.base = base, base = NULL;
+				d->base = base, base = NULL;
 			free(base);
 			free(ctype);
-			if (d.kind == DOC_FEED && d.fp == NULL)
+			if (d->kind == DOC_FEED && d->fp == NULL)
 				_exit(1);
 			break;
 		case T_DATA:
-			if (!d.open)
-				_exit(3);
-			if (d.kind == DOC_FEED)
-				rc = feed_parser_push(d.fp, in.p, in.len);
+			if (d->kind == DOC_FEED)
+				rc = feed_parser_push(d->fp, in.p, in.len);
 			else {
-				if (in.len > HOLD_MAX - d.page.len)
-					d.page.oom = 1;
+				if (in.len > HOLD_MAX - d->page.len)
+					d->page.oom = 1;
 				else
-					buf_add(&d.page, in.p, in.len);
-				rc = d.page.oom ? -1 : 0;
+					buf_add(&d->page, in.p, in.len);
+				rc = d->page.oom ? -1 : 0;
 			}
-			child_state(&out, &d, rc);
-			child_send(&out, R_STATE);
+			child_state(&out, d, rc);
+			child_send(&out, R_STATE, d->id);
 			child_flush();
 			break;
 		case T_END:
-			if (!d.open)
-				_exit(3);
-			child_end(&d, &out);
-			cdoc_close(&d);
-			break;
-		case T_ABORT:
-			cdoc_close(&d);
+			child_end(d, &out);
+			cdoc_close(d);
 			break;
 		default:
 			_exit(3);
@@ -770,6 +808,13 @@ sandbox_child_main(int debug)
 	for (fd = STDERR_FILENO + 1; fd < 4096; fd++)
 		close(fd);
 #endif
+	/*
+	 * Freed memory stays for the next document instead of going back
+	 * to the system and faulting in again: the child lives for one
+	 * pass, and what it holds is bounded by the largest document.
+	 */
+	mallopt(M_TRIM_THRESHOLD, 64 * 1024 * 1024);
+	mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
 	/* What would open files later: iconv's modules, jansson's seed. */
 	charset_preload(1);
 	json_object_seed(0);
@@ -821,10 +866,27 @@ child_reap(struct child *c, int *status)
 
 	if (c->fd != -1)
 		close(c->fd);
+	c->fd = -1;
 	while (waitpid(c->pid, &st, 0) == -1 && errno == EINTR)
 		continue;
+	c->dead = 1;
 	if (status != NULL)
 		*status = st;
+}
+
+/* Forget c once it is dead and no document refers to it. */
+static void
+child_gc(struct sandbox *sb, struct child *c)
+{
+	struct child	**pc;
+
+	if (!c->dead || c->ndocs > 0)
+		return;
+	for (pc = &sb->kids; *pc != NULL; pc = &(*pc)->next)
+		if (*pc == c) {
+			*pc = c->next;
+			break;
+		}
 	free(c);
 }
 
@@ -836,9 +898,11 @@ sandbox_free(struct sandbox *sb)
 
 	if (sb == NULL)
 		return;
-	while ((c = sb->idle) != NULL) {
-		sb->idle = c->next;
-		child_reap(c, NULL);
+	while ((c = sb->kids) != NULL) {
+		sb->kids = c->next;
+		if (!c->dead)
+			child_reap(c, NULL);
+		free(c);
 	}
 	sanitizer_free(sb->san);
 	free(sb);
@@ -913,6 +977,7 @@ child_hello(struct sandbox *sb, struct child *c, struct buf *err)
 		return 0;
 	kill(c->pid, SIGKILL);
 	child_reap(c, NULL);
+	free(c);
 	buf_reset(err);
 	BUF_LIT(err, "the parser could not be confined (no seccomp on this "
 	    "system? fetch_sandbox = no parses unconfined)");
@@ -934,39 +999,31 @@ child_start(struct sandbox *sb, struct buf *err)
 }
 
 /*
- * Start n children at once, forked: cheaper than starting the program
- * again, which the children a pass needs later are (one replaces a
- * child that died).  Only while this process has one thread: before
- * the transfers.  0, or -1 when none could start (logged).
+ * Start the first child, forked: much cheaper than starting the program
+ * again, as a child replacing one that died is started.  Only while this
+ * process has one thread: before any transfer.  0, or -1 (logged).
  */
 int
-sandbox_prefork(struct sandbox *sb, int n)
+sandbox_prefork(struct sandbox *sb)
 {
-	struct child	*c, *fresh = NULL;
+	struct child	*c;
 	struct buf	 err;
-	int		 i;
+	int		 rc = -1;
 
 	if (!sb->confine)
 		return 0;
-	/* Loaded once here, shared by every child. */
+	/* Loaded once here, shared by the children. */
 	charset_preload(0);
 	json_object_seed(0);
-	for (i = 0; i < n; i++) {
-		if ((c = child_spawn(sb, 1)) == NULL)
-			break;
-		c->next = fresh;
-		fresh = c;
-	}
 	buf_init(&err);
-	while ((c = fresh) != NULL) {
-		fresh = c->next;
-		if (child_hello(sb, c, &err) == 0) {
-			c->next = sb->idle;
-			sb->idle = c;
-		}
+	if ((c = child_spawn(sb, 1)) != NULL &&
+	    child_hello(sb, c, &err) == 0) {
+		c->next = sb->kids;
+		sb->kids = c;
+		rc = 0;
 	}
 	buf_release(&err);
-	return sb->idle != NULL || n == 0 ? 0 : -1;
+	return rc;
 }
 
 /* A signal's name for people, without strsignal()'s locale. */
@@ -991,20 +1048,32 @@ sig_name(int sig)
 
 /*
  * d's child is gone or cannot be trusted: killed (again, to be sure),
- * reaped, and d failed saying why.  hung: it gave no answer in time.
+ * reaped, and d failed saying why (hung: it gave no answer in time).
+ * The other documents open in it are lost (sandbox_doc_lost()) when
+ * they next use it.
  */
 static void
 doc_lost(struct sb_doc *d, int hung, const char *what)
 {
-	int	 st;
+	struct child	*c = d->c;
+	int		 st;
 
-	if (d->c == NULL)
+	if (c == NULL)
 		return;
-	kill(d->c->pid, SIGKILL);
-	child_reap(d->c, &st);
 	d->c = NULL;
 	d->failed = 1;
 	buf_reset(&d->err);
+	if (c->dead) {
+		/* Another document's answer found it dead. */
+		d->lost = 1;
+		BUF_LIT(&d->err, "parser restarted: another document's was "
+		    "killed");
+		c->ndocs--;
+		child_gc(d->sb, c);
+		return;
+	}
+	kill(c->pid, SIGKILL);
+	child_reap(c, &st);
 	if (hung)
 		buf_printf(&d->err, "parser killed: no answer in %llds",
 		    (long long)(d->sb->wait_ms / 1000));
@@ -1017,6 +1086,20 @@ doc_lost(struct sb_doc *d, int hung, const char *what)
 		buf_printf(&d->err, "parser killed: it exited with status %d",
 		    WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 	log_warnx("%s", d->err.p != NULL ? d->err.p : "parser killed");
+	if (c->ndocs > 1)
+		log_warnx("%d other documents it held are left for the next "
+		    "pass", c->ndocs - 1);
+	c->ndocs--;
+	child_gc(d->sb, c);
+}
+
+/* Whether d's child can take a frame; a dead one loses d. */
+static int
+doc_live(struct sb_doc *d)
+{
+	if (d->c != NULL && d->c->dead)
+		doc_lost(d, 0, NULL);
+	return d->c != NULL && !d->failed;
 }
 
 /*
@@ -1034,6 +1117,10 @@ doc_read(struct sb_doc *d, struct buf *in, size_t max)
 		return -1;
 	}
 	buf_reset(in);
+	if (h.id != d->id) {
+		doc_lost(d, 0, "its answer is for another document");
+		return -1;
+	}
 	if (h.len > max || h.len > FRAME_MAX) {
 		doc_lost(d, 0, "its answer is too long");
 		return -1;
@@ -1103,7 +1190,7 @@ doc_state(struct sb_doc *d, struct buf *in)
 
 /*
  * Begin a document of kind, at base (may be NULL) with the HTTP
- * Content-Type ctype (may be NULL), in an idle child or a new one.
+ * Content-Type ctype (may be NULL), in a live child or a new one.
  */
 static struct sb_doc *
 doc_new(struct sandbox *sb, enum doc_kind kind, struct feed *f,
@@ -1117,6 +1204,7 @@ doc_new(struct sandbox *sb, enum doc_kind kind, struct feed *f,
 	d->sb = sb;
 	d->f = f;
 	buf_init(&d->err);
+	buf_init(&d->pend);
 	if (!sb->confine) {
 		if (kind != DOC_FEED)
 			return d;
@@ -1131,13 +1219,21 @@ doc_new(struct sandbox *sb, enum doc_kind kind, struct feed *f,
 		}
 		return d;
 	}
-	if ((d->c = sb->idle) != NULL)
-		sb->idle = d->c->next;
-	else if ((d->c = child_start(sb, &d->err)) == NULL) {
-		d->failed = 1;
-		return d;
+	for (d->c = sb->kids; d->c != NULL; d->c = d->c->next)
+		if (!d->c->dead && d->c->ndocs < DOCS_MAX)
+			break;
+	if (d->c == NULL) {
+		if ((d->c = child_start(sb, &d->err)) == NULL) {
+			d->failed = 1;
+			return d;
+		}
+		d->c->next = sb->kids;
+		sb->kids = d->c;
 	}
-	d->c->next = NULL;
+	d->c->ndocs++;
+	if (++d->c->last_id == 0)
+		d->c->last_id = 1;
+	d->id = d->c->last_id;
 	buf_init(&b);
 	put_i64(&b, cpu_ms);
 	put_u32(&b, kind);
@@ -1148,7 +1244,7 @@ doc_new(struct sandbox *sb, enum doc_kind kind, struct feed *f,
 		sandbox_doc_free(d);
 		return NULL;
 	}
-	if (frame_send(d->c->fd, T_OPEN, b.p, b.len) == -1)
+	if (frame_send(d->c->fd, T_OPEN, d->id, b.p, b.len) == -1)
 		doc_lost(d, 0, NULL);
 	buf_release(&b);
 	return d;
@@ -1180,7 +1276,7 @@ doc_send(struct sb_doc *d, const char *s, size_t n)
 	buf_init(&in);
 	for (; rc == 0 && n > 0; s += k, n -= k) {
 		k = n < PIECE_MAX ? n : PIECE_MAX;
-		if (frame_send(d->c->fd, T_DATA, s, k) == -1) {
+		if (frame_send(d->c->fd, T_DATA, d->id, s, k) == -1) {
 			doc_lost(d, 0, NULL);
 			rc = -1;
 		} else
@@ -1204,9 +1300,20 @@ sandbox_doc_push(struct sb_doc *d, const char *s, size_t n)
 		}
 		return 0;
 	}
-	if (d->failed || d->c == NULL)
+	if (!doc_live(d))
 		return -1;
-	return doc_send(d, s, n);
+	/* Small pieces wait to go as one frame: fewer round trips. */
+	if (n <= PIECE_MAX - d->pend.len) {
+		buf_add(&d->pend, s, n);
+		return d->pend.oom ? doc_send(d, s, n) : 0;
+	}
+	if (d->pend.len > 0 && doc_send(d, d->pend.p, d->pend.len) == -1)
+		return -1;
+	buf_reset(&d->pend);
+	if (n >= PIECE_MAX)
+		return doc_send(d, s, n);
+	buf_add(&d->pend, s, n);
+	return d->pend.oom ? doc_send(d, s, n) : 0;
 }
 
 static int
@@ -1341,14 +1448,25 @@ sandbox_doc_end(struct sb_doc *d)
 		d->format = feed_parser_format(d->fp);
 		return d->failed ? -1 : 0;
 	}
-	if (d->failed || d->c == NULL)
+	if (!doc_live(d)) {
+		feed_release(d->f);
 		return -1;
+	}
 	buf_init(&in);
-	if (frame_send(d->c->fd, T_END, NULL, 0) == -1)
+	/* What waits, and the end, at once; then both answers. */
+	if ((d->pend.len > 0 && !d->pend.oom && frame_send(d->c->fd, T_DATA,
+	    d->id, d->pend.p, d->pend.len) == -1) ||
+	    frame_send(d->c->fd, T_END, d->id, NULL, 0) == -1)
 		doc_lost(d, 0, NULL);
-	else
-		doc_result(d, &in);
+	else {
+		if (d->pend.len > 0 && !d->pend.oom)
+			doc_state(d, &in);
+		/* A failed piece's end is answered too: read, in step. */
+		if (d->c != NULL)
+			doc_result(d, &in);
+	}
 	buf_release(&in);
+	buf_release(&d->pend);
 	d->ended = 1;
 	if (d->failed)
 		feed_release(d->f);
@@ -1382,31 +1500,42 @@ sandbox_doc_format(const struct sb_doc *d)
 size_t
 sandbox_doc_held(const struct sb_doc *d)
 {
-	return d->fp != NULL ? feed_parser_held(d->fp) : d->held;
+	return d->fp != NULL ? feed_parser_held(d->fp) : d->held +
+	    d->pend.cap;
 }
 
-/*
- * Free d; its child, when it lives, waits for the next document (one
- * not ended is forgotten first).  NULL is fine.
- */
+/* Free d (its child forgets it, if not ended).  NULL is fine. */
 void
 sandbox_doc_free(struct sb_doc *d)
 {
+	struct child	*c;
+
 	if (d == NULL)
 		return;
 	feed_parser_free(d->fp);
-	if (d->c != NULL && !d->ended &&
-	    frame_send(d->c->fd, T_ABORT, NULL, 0) == -1) {
-		kill(d->c->pid, SIGKILL);
-		child_reap(d->c, NULL);
-		d->c = NULL;
-	}
-	if (d->c != NULL) {
-		d->c->next = d->sb->idle;
-		d->sb->idle = d->c;
+	if ((c = d->c) != NULL) {
+		if (!c->dead && !d->ended && frame_send(c->fd, T_ABORT,
+		    d->id, NULL, 0) == -1) {
+			kill(c->pid, SIGKILL);
+			child_reap(c, NULL);
+		}
+		c->ndocs--;
+		child_gc(d->sb, c);
 	}
 	buf_release(&d->err);
+	buf_release(&d->pend);
 	free(d);
+}
+
+/*
+ * Whether d failed only because another document, open in the same
+ * child, had it killed: d's feed is not to blame, and is best left for
+ * the next pass.
+ */
+int
+sandbox_doc_lost(const struct sb_doc *d)
+{
+	return d->lost;
 }
 
 /* The links of a child's R_LINKS answer in in, as discover_links(). */
@@ -1454,8 +1583,8 @@ sandbox_discover(struct sandbox *sb, int icons, const char *html,
 	    0)) == NULL)
 		return -1;
 	buf_init(&in);
-	if (!d->failed && doc_send(d, html, len) == 0) {
-		if (frame_send(d->c->fd, T_END, NULL, 0) == -1)
+	if (doc_live(d) && doc_send(d, html, len) == 0) {
+		if (frame_send(d->c->fd, T_END, d->id, NULL, 0) == -1)
 			doc_lost(d, 0, NULL);
 		else if (doc_read(d, &in, FRAME_MAX) != R_LINKS ||
 		    links_decode(&in, links, n) == -1)

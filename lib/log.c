@@ -27,13 +27,6 @@ log_init(const char *name, enum log_dest dest, int verbose)
 		openlog(name, LOG_PID | LOG_NDELAY, LOG_DAEMON);
 }
 
-/* Whether log_debug() writes: for children that log on their own. */
-int
-log_debugging(void)
-{
-	return log_verbose > 0;
-}
-
 static void
 vlog(int pri, const char *errstr, const char *fmt, va_list ap)
 {

@@ -9,7 +9,6 @@ enum log_dest {
 };
 
 void	log_init(const char *, enum log_dest, int);
-int	log_debugging(void);
 void	log_warn(const char *, ...) __attribute__((format(printf, 1, 2)));
 void	log_warnx(const char *, ...) __attribute__((format(printf, 1, 2)));
 void	log_info(const char *, ...) __attribute__((format(printf, 1, 2)));
