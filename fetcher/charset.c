@@ -632,11 +632,13 @@ name_key(const char *name, char *k, size_t n)
 void
 charset_preload(int limit)
 {
+	static iconv_t	 kept[NPRELOAD];	/* open for good */
 	static int	 loaded;
 	size_t		 i;
 
 	for (i = 0; !loaded && i < NPRELOAD; i++)
-		if (iconv_open("UTF-8", preload_names[i]) == (iconv_t)-1)
+		if ((kept[i] = iconv_open("UTF-8", preload_names[i])) ==
+		    (iconv_t)-1)
 			log_debug("charset: iconv knows no %s",
 			    preload_names[i]);
 	loaded = 1;
