@@ -90,7 +90,6 @@ struct sandbox;
 struct sb_doc;
 struct sandbox *sandbox_new(int, int, int64_t);
 void	 sandbox_free(struct sandbox *);
-int	 sandbox_confined(const struct sandbox *);
 int	 sandbox_prefork(struct sandbox *);
 struct sb_doc *sandbox_doc_new(struct sandbox *, struct feed *, const char *,
 	    const char *, int64_t);

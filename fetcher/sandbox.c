@@ -852,13 +852,6 @@ sandbox_new(int confine, int debug, int64_t cpu_ms)
 	return sb;
 }
 
-/* Whether documents go to children. */
-int
-sandbox_confined(const struct sandbox *sb)
-{
-	return sb->confine;
-}
-
 static void
 child_reap(struct child *c, int *status)
 {
