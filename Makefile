@@ -50,8 +50,11 @@ WARNINGS =	-Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes \
 		-Wsign-compare -Wformat=2
 WERROR ?=	-Werror
 CFLAGS ?=	-O2 -g
+# HEARTH_TEST_HOOKS: the test build's hooks (a parse child told to break
+# out of its sandbox); the release build has none.
 SAN_CFLAGS =	-g -O1 -fno-omit-frame-pointer \
-		-fsanitize=address,undefined -fno-sanitize-recover=all
+		-fsanitize=address,undefined -fno-sanitize-recover=all \
+		-DHEARTH_TEST_HOOKS
 ALL_CPPFLAGS =	$(OS_CPPFLAGS) $(HAVE) -DHEARTH_VERSION='"$(VERSION)"' \
 		-DHEARTH_SHAREDIR='"$(SHAREDIR)"' \
 		-Ilib $(PKG_CFLAGS) $(CPPFLAGS)

@@ -369,10 +369,10 @@ path_of() {
 	feed)	echo "/feed/$feed?all=1" ;;
 	healthz) echo /healthz ;;
 	greader) echo "/reader/api/0/stream/items/ids?s=user/-/state/com.google/reading-list&n=1000" ;;
-	fever)	echo "/fever/?api&items&api_key=$fkey" ;;
-	fever-unread) echo "/fever/?api&unread_item_ids&api_key=$fkey" ;;
-	fever-saved) echo "/fever/?api&saved_item_ids&api_key=$fkey" ;;
-	fever-feeds) echo "/fever/?api&groups&feeds&api_key=$fkey" ;;
+	fever)	echo "/fever/?api&items" ;;
+	fever-unread) echo "/fever/?api&unread_item_ids" ;;
+	fever-saved) echo "/fever/?api&saved_item_ids" ;;
+	fever-feeds) echo "/fever/?api&groups&feeds" ;;
 	gr-contents) echo "/reader/api/0/stream/contents/user/-/state/com.google/reading-list?n=100" ;;
 	gr-items) echo "/reader/api/0/stream/items/contents?$gitems" ;;
 	gr-unread) echo "/reader/api/0/unread-count?output=json" ;;
@@ -406,12 +406,27 @@ floor_of() {
 	echo "/__floor/$(file_of "$1")"
 }
 
+# script_of PAGE: wrk's script for it; Fever's key goes in a POST's body,
+# as the apps send it (hearth refuses it in the URL).
+script_of() {
+	case $1 in
+	fever*)	echo "$S/fever.lua" ;;
+	*)	echo "$S/stats.lua" ;;
+	esac
+}
+
 # get PATH FILE [PAGE]: the page's body into FILE, headers into FILE.h;
 # 200 only.
 get() {
-	_c=$(curl -s -o "$2" -D "$2.h" -w '%{http_code}' --max-time 10 \
-	    -H "$(hdr_of "${3:-list}")" "$U$1")
-	[ "$_c" = 200 ] || die "GET $1: $_c"
+	case ${3:-list} in
+	fever*)	set -- "$1" "$2" "$3" -d "api_key=$fkey" ;;
+	*)	set -- "$1" "$2" "${3:-list}" ;;
+	esac
+	_p=$1 _f=$2 _h=$3
+	shift 3
+	_c=$(curl -s -o "$_f" -D "$_f.h" -w '%{http_code}' --max-time 10 \
+	    -H "$(hdr_of "$_h")" "$@" "$U$_p")
+	[ "$_c" = 200 ] || die "GET $_p: $_c"
 }
 
 # mem PHASE: the responder's /proc/PID/smaps_rollup, kB, and the Rss of
@@ -546,6 +561,13 @@ response = function(status)
 end
 EOF
 cat "$S/stats.lua" >> "$S/cycle.lua"
+# fever.lua: stats.lua, POSTing the Fever key.
+{
+	echo 'wrk.method = "POST"'
+	echo "wrk.body = \"api_key=$fkey\""
+	echo 'wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"'
+	cat "$S/stats.lua"
+} > "$S/fever.lua"
 # busy.lua: stats.lua, with a think time between requests (--think).
 {
 	cat "$S/stats.lua"
@@ -576,6 +598,7 @@ run() {
 		_want=$(($3 * _t))
 	else
 		_script=$S/stats.lua
+		[ "$_side" = hearth ] && _script=$(script_of "$_page")
 		_want=0
 	fi
 	timeout $((_d + 20)) wrk -t"$_t" -c"$_c" -d"${_d}s" --timeout 5s \
@@ -602,8 +625,8 @@ run() {
 
 # Warm the pages and the floor (not recorded).
 for p in $pages; do
-	timeout 20 wrk -t1 -c1 -d1s "$U$(path_of $p)" -H "$(hdr_of $p)" \
-	    >/dev/null 2>&1
+	timeout 20 wrk -t1 -c1 -d1s -s "$(script_of $p)" "$U$(path_of $p)" \
+	    -H "$(hdr_of $p)" >/dev/null 2>&1
 	timeout 20 wrk -t1 -c1 -d1s "$U$(floor_of $p)" -H "$cookie" \
 	    >/dev/null 2>&1
 done
@@ -717,8 +740,8 @@ while [ "$r" -le 3 ]; do
 	    "$U/reader/api/0/stream/contents/user/-/state/com.google/reading-list?n=1000"
 	big -H "Authorization: GoogleLogin auth=$gtok" -d "@$S/items.form" \
 	    "$U/reader/api/0/stream/items/contents"
-	big "$U/fever/?api&items&api_key=$fkey"
-	big "$U/fever/?api&unread_item_ids&api_key=$fkey"
+	big -d "api_key=$fkey" "$U/fever/?api&items"
+	big -d "api_key=$fkey" "$U/fever/?api&unread_item_ids"
 	big -H "$cookie" "$U/search?q=database"
 	big -H "$cookie2" "$U/feeds"
 	big -H "$cookie2" "$U/opml"

@@ -84,17 +84,31 @@ out:
 }
 
 /*
- * hearthctl api-key add [LABEL]: a new Miniflux API key (X-Auth-Token)
- * for the -u user, printed once; only its SHA-256 is kept.  A key works
- * while the user's APIs are on, until deleted.
+ * hearthctl api-key add [--read-only] [LABEL]: a new Miniflux API key
+ * (X-Auth-Token) for the -u user, printed once; only its SHA-256 is
+ * kept.  A key works while the user's APIs are on, until deleted; a
+ * read-only one for reading only.
  */
 int
 cmd_api_key_add(struct ctl *c, int argc, char **argv)
 {
 	sqlite3_stmt	*st;
 	struct buf	 tok, hash;
-	const char	*label = argc == 1 ? argv[0] : "hearthctl";
-	int		 rc = CTL_ERR, r;
+	const char	*label = NULL;
+	int		 rc = CTL_ERR, r, i, ro = 0;
+
+	for (i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--read-only") == 0 && !ro)
+			ro = 1;
+		else if (argv[i][0] == '-' || label != NULL) {
+			log_warnx("\"%s\": api-key add takes --read-only and a "
+			    "label", argv[i]);
+			return CTL_USAGE;
+		} else
+			label = argv[i];
+	}
+	if (label == NULL)
+		label = "hearthctl";
 
 	if (strncmp(label, "pw:", 3) == 0 || strlen(label) > 64) {
 		log_warnx("a key's label has at most 64 bytes and does not "
@@ -116,6 +130,7 @@ cmd_api_key_add(struct ctl *c, int argc, char **argv)
 	sqlite3_bind_text(st, 3, hash.p, (int)hash.len, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, label, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 5, ctl_now());
+	sqlite3_bind_int(st, 7, ro);
 	r = db_step(st);
 	db_stmt_done(st);
 	if (r == -1)
@@ -146,16 +161,64 @@ cmd_api_key_list(struct ctl *c, int argc, char **argv)
 	(void)argv;
 	st = db_stmt(&c->db, STMT_API_KEY_LIST);
 	sqlite3_bind_int64(st, 1, c->user_id);
-	printf("%5s %-10s %-10s %s\n", "ID", "CREATED", "USED", "LABEL");
+	printf("%5s %-10s %-10s %-9s %s\n", "ID", "CREATED", "USED", "ACCESS",
+	    "LABEL");
 	while ((r = db_step(st)) == 1) {
 		ctl_when(made, sizeof(made), sqlite3_column_int64(st,
 		    API_KEY_COL_CREATED_AT), now);
 		ctl_when(used, sizeof(used), sqlite3_column_int64(st,
 		    API_KEY_COL_LAST_USED_AT), now);
-		printf("%5lld %-10s %-10s %s\n",
+		printf("%5lld %-10s %-10s %-9s %s\n",
 		    (long long)sqlite3_column_int64(st, API_KEY_COL_ID), made,
-		    used,
+		    used, sqlite3_column_int(st, API_KEY_COL_READ_ONLY) ?
+		    "read-only" : "all",
 		    (const char *)sqlite3_column_text(st, API_KEY_COL_LABEL));
+	}
+	db_stmt_done(st);
+	return r == -1 ? CTL_ERR : CTL_OK;
+}
+
+/*
+ * hearthctl api-health: the sync health of the user's reader-app
+ * credentials: each one's last use and client, its last failure and
+ * why, one credential a line.
+ */
+int
+cmd_api_health(struct ctl *c, int argc, char **argv)
+{
+	sqlite3_stmt	*st;
+	const char	*fam, *label, *ua, *why;
+	char		 used[32], failed[32], cred[64];
+	int64_t		 now = ctl_now();
+	int		 r;
+
+	(void)argc;
+	(void)argv;
+	st = db_stmt(&c->db, STMT_HEALTH_LIST);
+	sqlite3_bind_int64(st, 1, c->user_id);
+	printf("%-8s %-16s %-10s %-10s %s\n", "API", "CREDENTIAL", "USED",
+	    "FAILED", "CLIENT; LAST FAILURE");
+	while ((r = db_step(st)) == 1) {
+		fam = (const char *)sqlite3_column_text(st, HEALTH_LIST_FAMILY);
+		label = (const char *)sqlite3_column_text(st,
+		    HEALTH_LIST_LABEL);
+		if (sqlite3_column_type(st, HEALTH_LIST_TOKEN_ID) ==
+		    SQLITE_NULL)
+			snprintf(cred, sizeof(cred), "password");
+		else
+			snprintf(cred, sizeof(cred), "key %lld %s",
+			    (long long)sqlite3_column_int64(st,
+			    HEALTH_LIST_TOKEN_ID), label != NULL ? label : "");
+		ctl_when(used, sizeof(used), sqlite3_column_int64(st,
+		    HEALTH_LIST_USED_AT), now);
+		ctl_when(failed, sizeof(failed), sqlite3_column_int64(st,
+		    HEALTH_LIST_FAILED_AT), now);
+		ua = (const char *)sqlite3_column_text(st,
+		    HEALTH_LIST_USER_AGENT);
+		why = (const char *)sqlite3_column_text(st,
+		    HEALTH_LIST_FAILURE);
+		printf("%-8s %-16s %-10s %-10s %s; %s\n", fam, cred, used,
+		    failed, ua != NULL ? ua : "-", why != NULL ? why : "-");
 	}
 	db_stmt_done(st);
 	return r == -1 ? CTL_ERR : CTL_OK;

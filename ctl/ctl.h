@@ -85,6 +85,7 @@ int	 cmd_opml_export(struct ctl *, int, char **);
 int	 cmd_api_password(struct ctl *, int, char **);
 int	 cmd_api_key_add(struct ctl *, int, char **);
 int	 cmd_api_key_list(struct ctl *, int, char **);
+int	 cmd_api_health(struct ctl *, int, char **);
 int	 cmd_api_key_del(struct ctl *, int, char **);
 
 #endif

@@ -19,6 +19,8 @@ struct req;
 
 #define MF_BODY_MAX	(1024 * 1024)	/* bytes of a JSON request body */
 #define MF_UNCATEGORISED "Uncategorised" /* category 0's title */
+#define FEVER_NO_GROUP	2147483647	/* the uncategorised feeds' group,
+					   as stmt.c's */
 
 #define GR_API_PATH	"/reader/api/0/"
 #define GR_ITEM_PREFIX	"tag:google.com,2005:reader/item/"
@@ -35,13 +37,15 @@ enum gr_kind {
 	GR_KIND_STARRED,	/* starred */
 	GR_KIND_FEED,		/* feed/ID or feed/URL */
 	GR_KIND_LABEL,		/* user/-/label/NAME: a category */
+	GR_KIND_TAG,		/* user/-/label/NAME: a label on entries,
+				   when no category has that name */
 	GR_KIND__MAX
 };
 
 /* A stream with its filters (s, xt, it, ot, nt, r, n, c). */
 struct gr_query {
 	enum gr_kind	 kind;
-	int64_t		 id;		/* the feed or category */
+	int64_t		 id;		/* the feed, category or label */
 	int		 read;		/* is_read wanted, -1: either */
 	int		 starred;	/* is_starred wanted, -1: either */
 	int		 empty;		/* nothing can match */
@@ -94,6 +98,13 @@ int	api_throttled(const struct req *);
 void	retry_after(struct req *);
 
 /*
+ * api_health.c: sync health.  After a sign-in, the credential's use
+ * (user, family, r->api_key_id, the User-Agent) or the failure api_auth.c
+ * named (r->auth_fail_user, r->auth_fail_why).
+ */
+void	api_health(struct req *, const char *, int);
+
+/*
  * api_auth.c's parsers, pure (unit-tested): the name and password of a
  * Basic header, decoded into a buffer; the token of "GoogleLogin
  * auth=TOKEN" (any case); a client's T or token value without the
@@ -103,6 +114,11 @@ int	api_basic_parse(const char *, struct buf *, const char **,
 	    const char **);
 const char *api_googlelogin_parse(const char *, size_t *);
 const char *api_trim(const char *, size_t *);
+
+/* api_common.c */
+const char	*api_param(const struct req *, const char *);
+size_t		 api_params(const struct req *, const char *, const char **,
+		    size_t);
 
 /* api_fever.c */
 int		 fever_auth(struct req *);
@@ -125,6 +141,9 @@ void		 gr_label_str(struct json *, const char *, const char *,
 /* api_greader_stream.c: stream ids, queries, pages and items */
 const char	*gr_state_of(struct req *, const char *);
 const char	*gr_label_of(struct req *, const char *);
+int		 gr_tag_find(struct req *, const char *, int, int64_t *);
+void		 gr_tag_names(struct json *, const char *, const char *,
+		    struct buf *);
 int		 gr_feed_find(struct req *, const char *, int64_t *);
 int64_t		 gr_time_arg(const char *, int64_t);
 int		 gr_query_parse(struct req *, const char *, long long,
@@ -164,6 +183,9 @@ int		 api_greader_raw_tail(const char *, const char *, size_t,
 int		 api_mf_options(struct req *);
 void		 api_mf_error(struct req *, int, const char *);
 int		 api_mf_me(struct req *);
+int		 api_mf_version(struct req *);
+int		 api_mf_user_mark(struct req *);
+int		 api_mf_category_refresh(struct req *);
 int		 api_mf_categories(struct req *);
 int		 api_mf_category_create(struct req *);
 int		 api_mf_category_update(struct req *);

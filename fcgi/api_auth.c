@@ -256,6 +256,19 @@ retry_after(struct req *r)
 	resp_header(r, "Retry-After", s);
 }
 
+/*
+ * Name the user whose credential failed, and why, for sync health
+ * (api_health()); a user id of 0 names nobody.
+ */
+static void
+fail_note(struct req *r, int64_t id, const char *why)
+{
+	if (id == 0)
+		return;
+	r->auth_fail_user = id;
+	r->auth_fail_why = why;
+}
+
 static int
 user_set(struct req *r, int64_t id, const char *name)
 {
@@ -319,9 +332,10 @@ api_auth_password(struct req *r, const char *name, const char *pw)
 	    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK ||
 	    (v = db_step(st)) == -1)
 		goto out;
+	if (v == 1)
+		id = sqlite3_column_int64(st, USER_COL_ID);
 	if (v == 1 && (s = (const char *)sqlite3_column_text(st,
 	    USER_COL_API_PASSWORD_HASH)) != NULL) {
-		id = sqlite3_column_int64(st, USER_COL_ID);
 		hash = strdup(s);
 		uname = strdup((const char *)sqlite3_column_text(st,
 		    USER_COL_NAME));
@@ -353,6 +367,8 @@ api_auth_password(struct req *r, const char *name, const char *pw)
 		if (hash == NULL) {
 			log_debug("API sign-in: no user \"%s\" with the APIs "
 			    "on", name);
+			fail_note(r, id, "no API password is set: set one in "
+			    "Settings, Reader apps");
 			login_failed(r, "api", name);
 			rc = 0;
 			goto out;
@@ -365,6 +381,8 @@ api_auth_password(struct req *r, const char *name, const char *pw)
 			goto out;
 		}
 		if (v == 0) {
+			fail_note(r, id, "wrong password: the app has not the "
+			    "API password set in Settings, Reader apps");
 			login_failed(r, "api", name);
 			rc = 0;
 			goto out;
@@ -496,10 +514,17 @@ token_check(struct req *r, const char *tok, size_t len, const char *kind)
 		if (strcmp(tag.p, label) != 0) {
 			log_debug("%s %s: %s token of an old API password",
 			    r->method, r->uri, kind);
+			fail_note(r, sqlite3_column_int64(st,
+			    TOKEN_COL_USER_ID), "a token of an old API "
+			    "password: sign in again in the app");
 			goto bad;
 		}
 	}
 	tid = sqlite3_column_int64(st, TOKEN_COL_ID);
+	if (strcmp(kind, "api") == 0) {
+		r->api_key_id = tid;
+		r->api_read_only = sqlite3_column_int(st, TOKEN_COL_READ_ONLY);
+	}
 	last = sqlite3_column_int64(st, TOKEN_COL_LAST_USED_AT);
 	if (user_set(r, sqlite3_column_int64(st, TOKEN_COL_USER_ID),
 	    (const char *)sqlite3_column_text(st, TOKEN_COL_USER_NAME)) == -1)

@@ -46,7 +46,7 @@ num_arg(struct req *r, const char *name, long long min, long long max,
 	const char	*s, *errstr;
 	long long	 v;
 
-	if ((s = req_param(r, name)) == NULL || *s == '\0')
+	if ((s = api_param(r, name)) == NULL)
 		return def;
 	v = strtonum(s, min, max, &errstr);
 	if (errstr != NULL) {
@@ -71,7 +71,7 @@ ids_arg(struct req *r, const char *name, size_t max, struct buf *out)
 	size_t		 n = 0, i, j, len;
 
 	buf_reset(out);
-	if ((s = req_param(r, name)) == NULL)
+	if ((s = api_param(r, name)) == NULL)
 		return 0;
 	if ((v = reallocarray(NULL, max, sizeof(*v))) == NULL)
 		return -1;
@@ -192,31 +192,45 @@ ids_member(struct req *r, struct json *j, const char *key, enum stmt s)
 	return step == -1 ? -1 : 0;
 }
 
-/* "groups": the user's categories, each {id, title}. */
+/*
+ * "groups": the user's categories, each {id, title}, and when a feed
+ * has none, the group FEVER_NO_GROUP, "Uncategorised": apps look every
+ * feed's group up in this list (Read You's sync fails on a feed in no
+ * group listed).  Its id never changes and no category takes it.
+ */
 static int
 groups(struct req *r, struct json *j)
 {
 	sqlite3_stmt	*st;
+	int64_t		 none;
 	int		 step;
 
-	if ((st = user_stmt(r, STMT_CATEGORY_TITLES)) == NULL)
+	if ((none = one_int(user_stmt(r, STMT_CATEGORY_NONE_USED), -1)) ==
+	    -1 || (st = user_stmt(r, STMT_CATEGORY_TITLES)) == NULL)
 		return -1;
 	json_arr_open(j, "groups");
 	while ((step = db_step(st)) == 1) {
 		json_obj_open(j, NULL);
-		json_int(j, "id", sqlite3_column_int64(st, CATEGORY_LIST_ID));
+		json_int(j, "id", sqlite3_column_int64(st, CATEGORY_COL_ID));
 		json_str(j, "title", (const char *)sqlite3_column_text(st,
-		    CATEGORY_LIST_TITLE));
+		    CATEGORY_COL_TITLE));
+		json_close(j);
+	}
+	db_stmt_done(st);
+	if (none == 1) {
+		json_obj_open(j, NULL);
+		json_int(j, "id", FEVER_NO_GROUP);
+		json_str(j, "title", MF_UNCATEGORISED);
 		json_close(j);
 	}
 	json_close(j);
-	db_stmt_done(st);
 	return step == -1 ? -1 : 0;
 }
 
 /*
- * "feeds_groups": for each category with feeds, {group_id, feed_ids}
- * with the ids comma-separated.  Uncategorised feeds are in no group.
+ * "feeds_groups": for each group with feeds, {group_id, feed_ids}
+ * with the ids comma-separated; the uncategorised feeds are in
+ * FEVER_NO_GROUP, so that every feed is in one group.
  */
 static int
 feeds_groups(struct req *r, struct json *j)
@@ -360,8 +374,8 @@ items(struct req *r, struct json *j)
 		    SQLITE_STATIC) != SQLITE_OK)
 			goto out;
 	} else {
-		if (req_param(r, "since_id") != NULL ||
-		    req_param(r, "max_id") == NULL) {
+		if (api_param(r, "since_id") != NULL ||
+		    api_param(r, "max_id") == NULL) {
 			st = user_stmt(r, STMT_FEVER_ITEMS_SINCE);
 			id = num_arg(r, "since_id", 0, INT64_MAX, 0);
 		} else {
@@ -469,8 +483,9 @@ item_set(struct req *r, enum stmt s, int64_t id, int on)
  * one changes nothing.  mark=feed and mark=group (as=read) mark the
  * unread entries stored at or before before= (the client's last sync:
  * an entry that arrived later, whatever its date, stays unread); a
- * missing or bad before= marks nothing.  Group 0 is every feed, -1
- * (Sparks) none.  unread_recently_read marks unread again what was
+ * missing or bad before= marks nothing.  Group 0 is every feed,
+ * FEVER_NO_GROUP the uncategorised ones, -1 (Sparks) none.
+ * unread_recently_read marks unread again what was
  * read (or starred) in the last FEVER_RECENT seconds.  Sets *want to
  * the id lists the answer should hold.  0, or -1 on a database error.
  */
@@ -481,8 +496,8 @@ marks(struct req *r, int *want)
 	int64_t		 id, v[3], now = (int64_t)time(NULL);
 	int		 rc = 0;
 
-	if ((mark = req_param(r, "mark")) != NULL &&
-	    (as = req_param(r, "as")) != NULL) {
+	if ((mark = api_param(r, "mark")) != NULL &&
+	    (as = api_param(r, "as")) != NULL) {
 		id = num_arg(r, "id", -1, INT64_MAX, -2);
 		if (strcmp(mark, "item") == 0 && id > 0) {
 			if (strcmp(as, "read") == 0 ||
@@ -550,7 +565,9 @@ fever_auth(struct req *r)
 
 	r->resp.type = "application/json";
 	resp_header(r, "Cache-Control", "no-store");
-	if ((auth = api_auth_fever(r, req_form(r, "api_key"))) != 0)
+	auth = api_auth_fever(r, req_form(r, "api_key"));
+	api_health(r, "fever", auth);
+	if (auth != 0)
 		return auth == 1 ? 1 : fever_fail(r);
 	if (req_form(r, "api_key") == NULL &&
 	    req_param(r, "api_key") != NULL)

@@ -14,6 +14,7 @@
 #include "json.h"
 #include "log.h"
 #include "stmt.h"
+#include "subs.h"
 
 #define JSON_TYPE	"application/json; charset=utf-8"
 #define TEXT_TYPE	"text/plain; charset=utf-8"
@@ -103,7 +104,9 @@ gr_auth(struct req *r, int token)
 	}
 	if (!token)
 		return 1;
-	if ((rc = api_auth_greader(r)) != 0)
+	rc = api_auth_greader(r);
+	api_health(r, "greader", rc);
+	if (rc != 0)
 		return rc;
 	resp_header(r, "X-Reader-Google-Bad-Token", "true");
 	resp_header(r, "Google-Bad-Token", "true");
@@ -133,6 +136,7 @@ api_greader_login(struct req *r)
 	}
 	rc = api_auth_password(r, req_form(r, "Email"),
 	    req_form(r, "Passwd"));
+	api_health(r, "greader", rc);
 	if (rc == -1)
 		return -1;
 	if (rc == 0) {
@@ -151,7 +155,7 @@ api_greader_login(struct req *r)
 	log_info("%s signed in to the Google Reader API from %s",
 	    r->user_name, r->remote != NULL ? r->remote : "?");
 	resp_header(r, "Cache-Control", "no-store");
-	if ((out = req_param(r, "output")) != NULL &&
+	if ((out = api_param(r, "output")) != NULL &&
 	    strcmp(out, "json") == 0) {
 		gr_json_begin(r, &j);
 		json_obj_open(&j, NULL);
@@ -309,7 +313,44 @@ gr_sub_list(struct req *r)
 	return n == -1 ? -1 : gr_json_done(r, &j);
 }
 
-/* GET tag/list: starred, then one folder per category. */
+/*
+ * The user's labels on entries into the open "tags" array, type "tag"
+ * with their unread_count (as FreshRSS lists them), but those named as
+ * a folder, which stands for both.  0 or -1.
+ */
+static int
+tag_list_labels(struct req *r, struct json *j, struct buf *tmp)
+{
+	sqlite3_stmt	*st;
+	const char	*name;
+	int64_t		 cat;
+	int		 n, k = 0;
+
+	if ((st = db_stmt(r->db, STMT_LABEL_LIST)) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, r->user_id);
+	while ((n = db_step(st)) == 1) {
+		name = (const char *)sqlite3_column_text(st, LABEL_LIST_NAME);
+		if ((k = subs_category_get(r->db, r->user_id, name, 0, &cat)) ==
+		    -1)
+			break;
+		if (k == 1)
+			continue;
+		json_obj_open(j, NULL);
+		gr_label_str(j, "id", name, tmp);
+		json_str(j, "type", "tag");
+		json_int(j, "unread_count", sqlite3_column_int64(st,
+		    LABEL_LIST_UNREAD));
+		json_close(j);
+	}
+	db_stmt_done(st);
+	return n == -1 || k == -1 ? -1 : 0;
+}
+
+/*
+ * GET tag/list: starred, then one folder per category, then the
+ * labels on entries.
+ */
 static int
 gr_tag_list(struct req *r)
 {
@@ -339,6 +380,8 @@ gr_tag_list(struct req *r)
 		json_close(&j);
 	}
 	db_stmt_done(st);
+	if (n != -1 && tag_list_labels(r, &j, &tmp) == -1)
+		n = -1;
 	json_close_all(&j);
 	if (tmp.oom)
 		r->resp.body.oom = 1;
@@ -375,8 +418,9 @@ gr_unread_count(struct req *r)
 	struct buf		 id;
 	struct label_count	*lc = NULL, *p;
 	int64_t			 total = 0, newest = 0, cat, c, t;
+	const char		*name;
 	size_t			 nl = 0, cap = 0, i;
-	int			 n, rc = -1;
+	int			 n, k, rc = -1;
 
 	buf_init(&id);
 	gr_json_begin(r, &j);
@@ -433,6 +477,28 @@ gr_unread_count(struct req *r)
 		buf_puts(&id, (const char *)sqlite3_column_text(st,
 		    CATEGORY_COL_TITLE));
 		count_obj(&j, id.oom ? "" : id.p, lc[i].count, lc[i].newest);
+	}
+	db_stmt_done(st);
+	/* Then the labels on entries, but those a folder's name hides. */
+	if (n == -1 || (st = db_stmt(r->db, STMT_GREADER_UNREAD_TAGS)) ==
+	    NULL)
+		goto out;
+	sqlite3_bind_int64(st, 1, r->user_id);
+	while ((n = db_step(st)) == 1) {
+		name = (const char *)sqlite3_column_text(st, GR_TAG_COL_NAME);
+		if ((k = subs_category_get(r->db, r->user_id, name, 0,
+		    &cat)) == -1) {
+			n = -1;
+			break;
+		}
+		if (k == 1)
+			continue;
+		buf_reset(&id);
+		BUF_LIT(&id, GR_LABEL);
+		buf_puts(&id, name);
+		count_obj(&j, id.oom ? "" : id.p, sqlite3_column_int64(st,
+		    GR_TAG_COL_COUNT), sqlite3_column_int64(st,
+		    GR_TAG_COL_NEWEST));
 	}
 	db_stmt_done(st);
 	if (n == -1)

@@ -283,7 +283,7 @@ api_greader_atom(struct req *r)
 	buf_init(&scratch);
 	if ((n = gr_stream_arg(r, "/reader/atom/", &sid)) == -1)
 		goto out;
-	s = n == 1 ? sid.p : req_param(r, "s");
+	s = n == 1 ? sid.p : api_param(r, "s");
 	if (gr_query_parse(r, s, ATOM_DEFAULT, ATOM_MAX, &q) == -1)
 		goto out;
 	if (q.unknown) {

@@ -40,6 +40,49 @@ set_state(struct req *r, enum stmt which, const char *ids, int v)
 	return n == -1 ? -1 : 0;
 }
 
+/*
+ * Put label name on the entries of the JSON id array ids (add), or
+ * take it off them, in the open transaction; a label put on is made
+ * when missing.  0 or -1.
+ */
+static int
+tag_set(struct req *r, const char *name, const char *ids, int add)
+{
+	sqlite3_stmt	*st;
+	int64_t		 id;
+	int		 n;
+
+	if ((n = gr_tag_find(r, name, add, &id)) != 1)
+		return n;
+	if ((st = db_stmt(r->db, add ? STMT_ENTRY_LABEL_ADD :
+	    STMT_ENTRY_LABEL_REMOVE)) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, r->user_id);
+	sqlite3_bind_int64(st, 2, id);
+	sqlite3_bind_text(st, 3, ids, -1, SQLITE_STATIC);
+	n = db_step(st);
+	db_stmt_done(st);
+	return n == -1 ? -1 : 0;
+}
+
+/*
+ * The labels of edit-tag's v (nv of them, user/-/label/NAME) put on the
+ * entries ids (add) or taken off; the other tags are states.  0 or -1.
+ */
+static int
+tags_set(struct req *r, const char **v, size_t nv, const char *ids,
+    int add)
+{
+	const char	*name;
+	size_t		 i;
+
+	for (i = 0; i < nv; i++)
+		if ((name = gr_label_of(r, v[i])) != NULL &&
+		    tag_set(r, name, ids, add) == -1)
+			return -1;
+	return 0;
+}
+
 /* What a tag of edit-tag does: to read (1/0), to starred (1/0). */
 static void
 tag_effect(struct req *r, const char *tag, int add, int *read, int *star)
@@ -47,9 +90,10 @@ tag_effect(struct req *r, const char *tag, int add, int *read, int *star)
 	const char	*st;
 
 	if ((st = gr_state_of(r, tag)) == NULL) {
-		/* Entry labels: hearth has folders of feeds only. */
-		log_debug("%s %s: tag %s ignored", r->method, r->uri,
-		    tag != NULL ? tag : "");
+		/* A label (tags_set()), or another user's or no stream. */
+		if (gr_label_of(r, tag) == NULL)
+			log_debug("%s %s: tag %s ignored", r->method, r->uri,
+			    tag != NULL ? tag : "");
 		return;
 	}
 	if (strcmp(st, "read") == 0)
@@ -63,20 +107,22 @@ tag_effect(struct req *r, const char *tag, int add, int *read, int *star)
 
 /*
  * POST edit-tag: items i (repeatable) get tags a and lose tags r (both
- * repeatable): read, kept-unread and starred change state; a tag added
- * wins over the same state removed.
+ * repeatable): read, kept-unread and starred change state, a tag added
+ * winning over the same state removed; labels (user/-/label/NAME) are
+ * put on the items (made when missing) or taken off, folders of feeds
+ * untouched.
  */
 int
 gr_edit_tag(struct req *r)
 {
-	const char	*v[PARAMS_MAX];
+	const char	*v[PARAMS_MAX], *a[PARAMS_MAX];
 	struct buf	 ids;
 	int64_t		*id = NULL, x;
-	size_t		 i, nv, n = 0;
+	size_t		 i, nv, na, n = 0;
 	int		 read = -1, star = -1, rc = -1;
 
 	buf_init(&ids);
-	nv = req_params(r, "i", v, PARAMS_MAX);
+	nv = api_params(r, "i", v, PARAMS_MAX);
 	if (nv > 0 && (id = calloc(nv, sizeof(*id))) == NULL) {
 		log_warn("edit-tag");
 		goto out;
@@ -90,12 +136,12 @@ gr_edit_tag(struct req *r)
 		rc = gr_answer_text(r, 400, "No items (i=) given.");
 		goto out;
 	}
-	nv = req_params(r, "r", v, PARAMS_MAX);
+	nv = api_params(r, "r", v, PARAMS_MAX);
 	for (i = 0; i < nv; i++)
 		tag_effect(r, v[i], 0, &read, &star);
-	nv = req_params(r, "a", v, PARAMS_MAX);
-	for (i = 0; i < nv; i++)
-		tag_effect(r, v[i], 1, &read, &star);
+	na = api_params(r, "a", a, PARAMS_MAX);
+	for (i = 0; i < na; i++)
+		tag_effect(r, a[i], 1, &read, &star);
 	gr_id_array(&ids, id, n);
 	if (ids.oom)
 		goto out;
@@ -103,7 +149,8 @@ gr_edit_tag(struct req *r)
 		goto out;
 	if ((read != -1 && set_state(r, STMT_ENTRY_SET_READ, ids.p, read) ==
 	    -1) || (star != -1 && set_state(r, STMT_ENTRY_SET_STARRED, ids.p,
-	    star) == -1) || db_commit(r->db) == -1) {
+	    star) == -1) || tags_set(r, v, nv, ids.p, 0) == -1 ||
+	    tags_set(r, a, na, ids.p, 1) == -1 || db_commit(r->db) == -1) {
 		db_rollback(r->db);
 		goto out;
 	}
@@ -116,7 +163,7 @@ out:
 
 /*
  * POST mark-all-as-read: the unread items of stream s stored at or
- * before ts (microseconds when 16 digits or more, else seconds; none:
+ * before ts (s, ms, us or ns, told by magnitude: gr_time_arg(); none:
  * now), the clock ot= compares with.
  */
 int
@@ -129,11 +176,11 @@ gr_mark_all(struct req *r)
 	int		 n, rc = -1;
 
 	/* No stream is not "all": a client bug must not mark all read. */
-	if ((s = req_param(r, "s")) == NULL || *s == '\0')
+	if ((s = api_param(r, "s")) == NULL)
 		return gr_answer_text(r, 400, "Give s, the stream.");
 	if (gr_query_parse(r, s, 1, 1, &q) == -1)
 		goto out;
-	ts = gr_time_arg(req_param(r, "ts"), now);
+	ts = gr_time_arg(api_param(r, "ts"), now);
 	if (ts <= 0)
 		ts = now;
 	if (q.empty || q.kind == GR_KIND_READ) {
@@ -151,6 +198,8 @@ gr_mark_all(struct req *r)
 		sqlite3_bind_int64(st, 5, q.id);
 	if (q.starred != -1)
 		sqlite3_bind_int(st, 6, q.starred);
+	if (q.kind == GR_KIND_TAG)
+		sqlite3_bind_int64(st, 7, q.id);
 	n = db_step(st);
 	db_stmt_done(st);
 	if (n == -1)
@@ -365,7 +414,7 @@ gr_sub_edit(struct req *r)
 	size_t		 i, ns, nt, nadded = 0;
 	int		 n, bad = 0;
 
-	ac = req_param(r, "ac");
+	ac = api_param(r, "ac");
 	ns = req_params(r, "s", s, PARAMS_MAX);
 	nt = req_params(r, "t", t, PARAMS_MAX);
 	if (ac == NULL || (strcmp(ac, "subscribe") != 0 &&
@@ -376,9 +425,9 @@ gr_sub_edit(struct req *r)
 	if (db_begin(r->db, 1) == -1)
 		return -1;
 	/* A folder is made for a feed that goes in, not for one that goes. */
-	if ((n = label_get(r, req_param(r, "a"), strcmp(ac, "unsubscribe") != 0,
+	if ((n = label_get(r, api_param(r, "a"), strcmp(ac, "unsubscribe") != 0,
 	    &add_cat)) == -1 ||
-	    (n = label_get(r, req_param(r, "r"), 0, &rm_cat)) == -1)
+	    (n = label_get(r, api_param(r, "r"), 0, &rm_cat)) == -1)
 		goto fail;
 	for (i = 0; i < ns && !bad; i++) {
 		added = 0;
@@ -421,7 +470,7 @@ gr_quickadd(struct req *r)
 	buf_init(&url);
 	buf_init(&sid);
 	gr_json_begin(r, &j);
-	if (feed_url(req_param(r, "quickadd"), &url) == -1) {
+	if (feed_url(api_param(r, "quickadd"), &url) == -1) {
 		json_obj_open(&j, NULL);
 		json_str(&j, "query", req_param(r, "quickadd"));
 		json_int(&j, "numResults", 0);
@@ -459,23 +508,83 @@ out:
 	return rc;
 }
 
-/* POST rename-tag: label s becomes dest. */
+/* The name of a label stream id s, or s itself when bare; or NULL. */
+static const char *
+label_name(struct req *r, const char *s)
+{
+	const char	*name;
+
+	if (s == NULL || *s == '\0')
+		return NULL;
+	if ((name = gr_label_of(r, s)) != NULL)
+		return name;
+	return strncmp(s, "user/", 5) == 0 ? NULL : s;
+}
+
+/*
+ * rename-tag of a label on entries (no folder has that name): label id
+ * becomes name; a label of that name already is a 400.  0 or -1.
+ */
+static int
+tag_rename(struct req *r, int64_t id, const char *name)
+{
+	sqlite3_stmt	*st;
+	struct buf	 clean;
+	int64_t		 other = 0;
+	int		 n, rc = -1;
+
+	buf_init(&clean);
+	if ((n = subs_clean_name(&clean, name, 0)) != 0) {
+		rc = n == -1 ? -1 : gr_answer_text(r, 400,
+		    "That label name cannot be used.");
+		goto out;
+	}
+	if ((n = gr_tag_find(r, clean.p, 0, &other)) == -1)
+		goto out;
+	if (n == 1 && other != id) {
+		rc = gr_answer_text(r, 400, "A label of that name exists.");
+		goto out;
+	}
+	if ((st = db_stmt(r->db, STMT_LABEL_RENAME)) == NULL)
+		goto out;
+	sqlite3_bind_int64(st, 1, r->user_id);
+	sqlite3_bind_int64(st, 2, id);
+	sqlite3_bind_text(st, 3, clean.p, (int)clean.len, SQLITE_STATIC);
+	n = db_step(st);
+	db_stmt_done(st);
+	if (n != -1)
+		rc = gr_answer_ok(r);
+out:
+	buf_release(&clean);
+	return rc;
+}
+
+/*
+ * POST rename-tag: label s becomes dest: a folder of that name, else a
+ * label on entries (and never a folder then).
+ */
 int
 gr_rename_tag(struct req *r)
 {
 	struct buf	 clean;
-	const char	*dest, *name;
+	const char	*dest, *name, *old;
 	int64_t		 id = 0;
 	int		 n, rc = -1;
 
-	dest = req_param(r, "dest");
+	dest = api_param(r, "dest");
 	if ((name = gr_label_of(r, dest)) == NULL)
 		name = dest;
 	if (name == NULL || *name == '\0' ||
 	    strncmp(name, "user/", 5) == 0)
 		return gr_answer_text(r, 400, "Give dest, the new label.");
-	if ((n = label_get(r, req_param(r, "s"), 0, &id)) == -1)
+	if ((n = label_get(r, api_param(r, "s"), 0, &id)) == -1)
 		return -1;
+	if (n == 0 && (old = label_name(r, api_param(r, "s"))) != NULL) {
+		if ((n = gr_tag_find(r, old, 0, &id)) == 1)
+			return tag_rename(r, id, name);
+		if (n == -1)
+			return -1;
+	}
 	if (n == 0)
 		return gr_answer_text(r, 404, "No such label.");
 	buf_init(&clean);
@@ -498,19 +607,23 @@ gr_rename_tag(struct req *r)
 	return rc;
 }
 
-/* POST disable-tag: labels s (repeatable) or t go; their feeds stay. */
+/*
+ * POST disable-tag: labels s (repeatable) or t go: a folder, its feeds
+ * staying uncategorised, else a label on entries, its entries staying.
+ */
 int
 gr_disable_tag(struct req *r)
 {
-	const char	*v[PARAMS_MAX];
+	const char	*v[PARAMS_MAX], *name;
 	sqlite3_stmt	*st;
+	enum stmt	 which;
 	int64_t		 id;
 	size_t		 i, nv;
 	int		 n;
 
-	nv = req_params(r, "s", v, PARAMS_MAX);
+	nv = api_params(r, "s", v, PARAMS_MAX);
 	if (nv == 0)
-		nv = req_params(r, "t", v, PARAMS_MAX);
+		nv = api_params(r, "t", v, PARAMS_MAX);
 	if (nv == 0)
 		return gr_answer_text(r, 400, "Give s, the label.");
 	if (db_begin(r->db, 1) == -1)
@@ -518,9 +631,15 @@ gr_disable_tag(struct req *r)
 	for (i = 0; i < nv; i++) {
 		if ((n = label_get(r, v[i], 0, &id)) == -1)
 			goto fail;
+		which = STMT_CATEGORY_DELETE;
+		if (n == 0 && (name = label_name(r, v[i])) != NULL) {
+			if ((n = gr_tag_find(r, name, 0, &id)) == -1)
+				goto fail;
+			which = STMT_LABEL_DELETE;
+		}
 		if (n == 0)
 			continue;
-		if ((st = db_stmt(r->db, STMT_CATEGORY_DELETE)) == NULL)
+		if ((st = db_stmt(r->db, which)) == NULL)
 			goto fail;
 		sqlite3_bind_int64(st, 1, r->user_id);
 		sqlite3_bind_int64(st, 2, id);

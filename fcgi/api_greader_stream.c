@@ -258,6 +258,46 @@ label_find(struct req *r, const char *name, int64_t *id)
 	return n == -2 ? 0 : n;
 }
 
+/*
+ * The user's label on entries called name (subs_label_get()), made when
+ * missing with create, in the caller's transaction.  1 with *id, 0 for
+ * none or a name that cleans to nothing, -1 on an error (logged).
+ */
+int
+gr_tag_find(struct req *r, const char *name, int create, int64_t *id)
+{
+	int	 n;
+
+	n = subs_label_get(r->db, r->user_id, name, create, id);
+	return n == -2 ? 0 : n;
+}
+
+/*
+ * The labels tags (LABEL_SEP between them, NULL for none) as label
+ * stream ids into the open array, but folder, the category's name
+ * already there.
+ */
+void
+gr_tag_names(struct json *j, const char *tags, const char *folder,
+    struct buf *tmp)
+{
+	const char	*e;
+	size_t		 n;
+
+	while (tags != NULL && *tags != '\0') {
+		n = (e = strchr(tags, LABEL_SEP)) != NULL ? (size_t)(e - tags) :
+		    strlen(tags);
+		if (folder == NULL || strlen(folder) != n ||
+		    strncasecmp(folder, tags, n) != 0) {
+			buf_reset(tmp);
+			BUF_LIT(tmp, GR_LABEL);
+			buf_add(tmp, tags, n);
+			json_str(j, NULL, tmp->oom ? "" : tmp->p);
+		}
+		tags = e != NULL ? e + 1 : NULL;
+	}
+}
+
 static void
 want(int *have, int v, int *empty)
 {
@@ -280,24 +320,40 @@ state_filter(struct gr_query *q, const char *st, int include)
 		want(&q->starred, include, &q->empty);
 }
 
-/* Seconds from a time parameter: seconds, or ms or us when that long. */
+/*
+ * Seconds from a time parameter, its unit told by its magnitude: below
+ * 10^11 seconds (until the year 5138), below 10^14 milliseconds, below
+ * 10^17 microseconds, else nanoseconds.  Digits are not counted: a
+ * 19-digit nanosecond time is not 1000 times a microsecond one.  A
+ * fraction is dropped: NetNewsWire sends its ot as a Swift Double
+ * ("1764500000.123456").  dflt for none, or for anything else.
+ */
 int64_t
 gr_time_arg(const char *s, int64_t dflt)
 {
-	const char	*errstr;
+	const char	*errstr, *dot;
+	char		 whole[24];
 	long long	 v;
-	size_t		 n;
 
 	if (s == NULL || *s == '\0')
 		return dflt;
-	n = strlen(s);
+	if ((dot = strchr(s, '.')) != NULL) {
+		if ((size_t)(dot - s) >= sizeof(whole) || dot[1] == '\0' ||
+		    strspn(dot + 1, "0123456789") != strlen(dot + 1))
+			return dflt;
+		memcpy(whole, s, (size_t)(dot - s));
+		whole[dot - s] = '\0';
+		s = whole;
+	}
 	v = strtonum(s, 0, LLONG_MAX, &errstr);
 	if (errstr != NULL)
 		return dflt;
-	if (n >= 16)
-		v /= 1000000;
-	else if (n >= 13)
-		v /= 1000;
+	if (v >= 100000000000000000LL)
+		return v / 1000000000;
+	if (v >= 100000000000000LL)
+		return v / 1000000;
+	if (v >= 100000000000LL)
+		return v / 1000;
 	return v;
 }
 
@@ -368,6 +424,7 @@ query_names(struct req *r, struct gr_query *q, const char *label)
 			return -1;
 		break;
 	case GR_KIND_LABEL:
+	case GR_KIND_TAG:
 		BUF_LIT(&q->sid, GR_LABEL);
 		buf_puts(&q->sid, label);
 		buf_puts(&q->title, label);
@@ -431,8 +488,13 @@ gr_query_parse(struct req *r, const char *s, long long ndefault,
 			buf_puts(&q->title, st);
 		}
 	} else if ((label = gr_label_of(r, s)) != NULL) {
+		/* A category's name wins over a label's of the same name. */
 		q->kind = GR_KIND_LABEL;
-		if ((n = label_find(r, label, &q->id)) == -1)
+		if ((n = label_find(r, label, &q->id)) == 0) {
+			q->kind = GR_KIND_TAG;
+			n = gr_tag_find(r, label, 0, &q->id);
+		}
+		if (n == -1)
 			return -1;
 		if (n == 0)
 			q->empty = q->unknown = 1;
@@ -444,19 +506,19 @@ gr_query_parse(struct req *r, const char *s, long long ndefault,
 	}
 	if (!q->empty && query_names(r, q, label) == -1)
 		return -1;
-	nv = req_params(r, "xt", v, PARAMS_MAX);
+	nv = api_params(r, "xt", v, PARAMS_MAX);
 	for (i = 0; i < nv; i++)
 		state_filter(q, gr_state_of(r, v[i]), 0);
-	nv = req_params(r, "it", v, PARAMS_MAX);
+	nv = api_params(r, "it", v, PARAMS_MAX);
 	for (i = 0; i < nv; i++)
 		state_filter(q, gr_state_of(r, v[i]), 1);
-	q->ot = gr_time_arg(req_param(r, "ot"), 0);
-	q->nt = gr_time_arg(req_param(r, "nt"), INT64_MAX);
+	q->ot = gr_time_arg(api_param(r, "ot"), 0);
+	q->nt = gr_time_arg(api_param(r, "nt"), INT64_MAX);
 	if (q->nt == 0)
 		q->nt = INT64_MAX;
-	q->asc = (p = req_param(r, "r")) != NULL && strcmp(p, "o") == 0;
+	q->asc = (p = api_param(r, "r")) != NULL && strcmp(p, "o") == 0;
 	q->n = ndefault;
-	if ((p = req_param(r, "n")) != NULL && *p != '\0') {
+	if ((p = api_param(r, "n")) != NULL) {
 		q->n = strtonum(p, 1, LLONG_MAX, &errstr);
 		if (errstr != NULL)
 			q->n = ndefault;
@@ -465,7 +527,7 @@ gr_query_parse(struct req *r, const char *s, long long ndefault,
 	}
 	q->ckey = q->asc ? INT64_MIN : INT64_MAX;
 	q->cid = q->asc ? INT64_MIN : INT64_MAX;
-	if ((p = req_param(r, "c")) != NULL && *p != '\0' &&
+	if ((p = api_param(r, "c")) != NULL &&
 	    continuation_parse(p, &q->ckey, &q->cid) == -1) {
 		log_debug("%s %s: continuation %s", r->method, r->uri, p);
 		q->empty = 1;
@@ -492,6 +554,8 @@ query_stmt(const struct gr_query *q)
 	if (q->kind == GR_KIND_LABEL)
 		return q->asc ? STMT_GREADER_IDS_CATEGORY_ASC :
 		    STMT_GREADER_IDS_CATEGORY;
+	if (q->kind == GR_KIND_TAG)
+		return q->asc ? STMT_GREADER_IDS_TAG_ASC : STMT_GREADER_IDS_TAG;
 	if (q->starred == 1)
 		return q->asc ? STMT_GREADER_IDS_STARRED_ASC :
 		    STMT_GREADER_IDS_STARRED;
@@ -611,7 +675,7 @@ gr_items_ids(struct req *r)
 
 	memset(&pg, 0, sizeof(pg));
 	buf_init(&tmp);
-	if (gr_query_parse(r, req_param(r, "s"), N_DEFAULT, IDS_MAX, &q) ==
+	if (gr_query_parse(r, api_param(r, "s"), N_DEFAULT, IDS_MAX, &q) ==
 	    -1 || gr_page_read(r, &q, &pg) == -1)
 		goto out;
 	gr_json_begin(r, &j);
@@ -640,7 +704,10 @@ out:
 	return rc;
 }
 
-/* The categories of an item, as stream ids, into the open array. */
+/*
+ * The categories of an item, as stream ids, into the open array: its
+ * feed's folder and its labels.
+ */
 static void
 item_categories(struct json *j, sqlite3_stmt *st, struct buf *tmp)
 {
@@ -650,6 +717,8 @@ item_categories(struct json *j, sqlite3_stmt *st, struct buf *tmp)
 	if ((label = (const char *)sqlite3_column_text(st, GR_COL_LABEL)) !=
 	    NULL)
 		gr_label_str(j, NULL, label, tmp);
+	gr_tag_names(j, (const char *)sqlite3_column_text(st, GR_COL_TAGS),
+	    label, tmp);
 	if (sqlite3_column_int(st, ENTRY_COL_IS_READ))
 		json_str(j, NULL, GR_STATE "read");
 	if (sqlite3_column_int(st, ENTRY_COL_IS_STARRED))
@@ -699,7 +768,6 @@ item_json(struct req *r, struct json *j, sqlite3_stmt *st, struct buf *tmp)
 {
 	const char	*s, *content;
 	int64_t		 id, crawl, pub, upd;
-	size_t		 from;
 
 	id = sqlite3_column_int64(st, ENTRY_COL_ID);
 	crawl = sqlite3_column_int64(st, ENTRY_COL_CREATED_AT);
@@ -747,20 +815,17 @@ item_json(struct req *r, struct json *j, sqlite3_stmt *st, struct buf *tmp)
 	json_str(j, "htmlUrl", s != NULL ? s : "");
 	json_close(j);
 	/*
-	 * Stored content is sanitized HTML, valid UTF-8.  Both members
-	 * hold it: escaped once, then copied ("summary" ends in its '{').
-	 * The body is streamed: held from that '{' to the copy, so that
-	 * none of the span is flushed meanwhile, however long the content.
+	 * The body once, as "summary", the one field NetNewsWire
+	 * (ReaderAPIEntry.swift: summary.content, not optional), Read You
+	 * (GoogleReaderDTO.kt: summary.content) and newsboat's freshrss
+	 * backend read; FreshRSS sends only it, which Reeder and FeedMe
+	 * sync with.  Stored content is sanitized HTML, valid UTF-8.
 	 */
 	content = (const char *)sqlite3_column_text(st, ENTRY_COL_CONTENT);
 	json_obj_open(j, "summary");
-	buf_hold(j->b);
-	from = j->b->len - 1;
 	json_str(j, "direction", "ltr");
 	json_str(j, "content", content != NULL ? content : "");
 	json_close(j);
-	json_again(j, "content", from, j->b->len);
-	buf_unhold(j->b);
 	if (sqlite3_column_int(st, GR_COL_ENCLOSED) &&
 	    item_enclosures(r, j, id) == -1)
 		return -1;
@@ -833,7 +898,7 @@ gr_items_contents(struct req *r)
 	int		 rc = -1;
 
 	buf_init(&ids);
-	nv = req_params(r, "i", v, PARAMS_MAX);
+	nv = api_params(r, "i", v, PARAMS_MAX);
 	if (nv > 0 && (id = calloc(nv, sizeof(*id))) == NULL) {
 		log_warn("items");
 		goto out;
@@ -885,7 +950,7 @@ gr_stream_contents(struct req *r)
 	memset(&q, 0, sizeof(q));
 	if ((n = gr_stream_arg(r, GR_API_PATH "stream/contents/", &sid)) == -1)
 		goto out;
-	s = n == 1 ? sid.p : req_param(r, "s");
+	s = n == 1 ? sid.p : api_param(r, "s");
 	if (gr_query_parse(r, s, N_DEFAULT, CONTENTS_MAX, &q) == -1 ||
 	    gr_page_read(r, &q, &pg) == -1)
 		goto out;

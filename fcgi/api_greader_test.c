@@ -71,6 +71,30 @@ static const struct {
 	{ "/reader/other/feed", "", "/reader/atom/", NULL },
 };
 
+/* Times in every unit clients send, read as seconds (gr_time_arg). */
+static const struct {
+	const char	*in;
+	int64_t		 secs;
+} times[] = {
+	{ "1700000000", 1700000000 },
+	{ "1700000000123", 1700000000 },
+	{ "1700000000123456", 1700000000 },
+	{ "1700000000123456789", 1700000000 },
+	{ "999999999", 999999999 },
+	{ "0", 0 },
+	{ "", -1 },
+	{ "17e8", -1 },
+	{ "-5", -1 },
+	/* NetNewsWire: String(Double) */
+	{ "1700000000.123456", 1700000000 },
+	{ "1700000000.0", 1700000000 },
+	{ "1700000000.", -1 },
+	{ ".5", -1 },
+	{ "1700000000.5x", -1 },
+	{ "1.2.3", -1 },
+	{ NULL, 0 },
+};
+
 static char	 tmpdir[64];
 
 static int
@@ -314,6 +338,12 @@ main(void)
 	size_t		 i;
 	int		 rc;
 
+	T_ROWS();
+	for (i = 0; times[i].in != NULL; i++)
+		T_OK(gr_time_arg(times[i].in, -1) == times[i].secs,
+		    "time %s: %lld seconds", times[i].in,
+		    (long long)times[i].secs);
+	T_ROWS_END("gr_time_arg: %zu times in every unit", i);
 	T_ROWS();
 	for (i = 0; i < sizeof(item_ids) / sizeof(item_ids[0]); i++)
 		T_OK(api_greader_item_id(item_ids[i].in) == item_ids[i].id,

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /* api_miniflux.c: the Miniflux /v1 API: user, categories, feeds, OPML */
+#include <sys/utsname.h>
+
 #include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -129,6 +131,13 @@ mf_auth(struct req *r)
 		n = api_auth_token(r);
 	else
 		n = api_auth_basic(r);
+	api_health(r, "miniflux", n);
+	/* A read-only API key reads: GET (and HEAD) only. */
+	if (n == 1 && r->api_read_only && strcmp(r->method, "GET") != 0 &&
+	    !r->head) {
+		api_mf_error(r, 403, "This API key is read-only.");
+		return 0;
+	}
 	if (n == 1)
 		return 1;
 	if (n == -1)
@@ -225,10 +234,15 @@ mf_feed_exists(struct req *r, int64_t id)
 	return exists(r, STMT_FEED_GET, id);
 }
 
-/* Whether the user has category id: 1, 0, or -1 (logged). */
+/*
+ * Whether the user has category id: 1, 0, or -1 (logged).  Category 0,
+ * the uncategorised feeds, is everyone's.
+ */
 int
 mf_category_exists(struct req *r, int64_t id)
 {
+	if (id == 0)
+		return 1;
 	return exists(r, STMT_WEB_CATEGORY_GET, id);
 }
 
@@ -418,6 +432,29 @@ api_mf_me(struct req *r)
 	return mf_end(r, &j);
 }
 
+/*
+ * GET /v1/version: Miniflux's build facts, hearth's own where it has
+ * them (no Go here: go_version is empty).
+ */
+int
+api_mf_version(struct req *r)
+{
+	struct json	 j;
+	struct utsname	 u;
+	int		 have = uname(&u) == 0;
+
+	mf_begin(r, &j, 200);
+	json_obj_open(&j, NULL);
+	json_str(&j, "version", HEARTH_VERSION);
+	json_str(&j, "commit", "");
+	json_str(&j, "build_date", "");
+	json_str(&j, "go_version", "");
+	json_str(&j, "compiler", "cc");
+	json_str(&j, "arch", have ? u.machine : "");
+	json_str(&j, "os", have ? u.sysname : "");
+	return mf_end(r, &j);
+}
+
 /* One category as Miniflux shows it. */
 static void
 category_json(struct json *j, int64_t id, const char *title, int64_t user)
@@ -430,9 +467,42 @@ category_json(struct json *j, int64_t id, const char *title, int64_t user)
 }
 
 /*
+ * Category 0, MF_UNCATEGORISED, when a feed of the user has no category
+ * (as /v1/feeds shows such a feed), with counts its feed_count and
+ * total_unread.  0 or -1.
+ */
+static int
+category_none(struct req *r, struct json *j, int counts)
+{
+	sqlite3_stmt	*st;
+	int		 step;
+
+	if ((st = db_stmt(r->db, STMT_CATEGORY_NONE_COUNTS)) == NULL)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
+	    (step = db_step(st)) != 1) {
+		db_stmt_done(st);
+		return -1;
+	}
+	if (sqlite3_column_int64(st, NONE_COUNT_FEEDS) > 0) {
+		category_json(j, 0, MF_UNCATEGORISED, r->user_id);
+		if (counts) {
+			json_int(j, "feed_count", sqlite3_column_int64(st,
+			    NONE_COUNT_FEEDS));
+			json_int(j, "total_unread", sqlite3_column_int64(st,
+			    NONE_COUNT_UNREAD));
+		}
+		json_close(j);
+	}
+	db_stmt_done(st);
+	return 0;
+}
+
+/*
  * GET /v1/categories[?counts=true]: the user's categories by title;
- * with counts, each one's feed_count and total_unread.  Feeds without
- * a category are in none of them (their category reads as 0).
+ * with counts, each one's feed_count and total_unread.  Then category
+ * 0, MF_UNCATEGORISED, when some feeds have none: the category
+ * /v1/feeds shows for them, whose feeds and entries its paths list.
  */
 int
 api_mf_categories(struct req *r)
@@ -442,7 +512,7 @@ api_mf_categories(struct req *r)
 	const char	*c;
 	int		 step, counts;
 
-	c = req_param(r, "counts");
+	c = api_param(r, "counts");
 	counts = c != NULL && strcmp(c, "true") == 0;
 	/* The counts read a row per feed: only when asked for. */
 	if ((st = db_stmt(r->db, counts ? STMT_CATEGORY_LIST :
@@ -467,7 +537,7 @@ api_mf_categories(struct req *r)
 		json_close(&j);
 	}
 	db_stmt_done(st);
-	if (step == -1)
+	if (step == -1 || category_none(r, &j, counts) == -1)
 		return -1;
 	return mf_end(r, &j);
 }
@@ -617,7 +687,11 @@ api_mf_category_delete(struct req *r)
 	return change(r, STMT_CATEGORY_DELETE, id);
 }
 
-/* Mark read every unread entry of the user's feed (or category) id. */
+/*
+ * Mark read every unread entry of the user's feed (or category) id; a
+ * category 0 is the uncategorised feeds; STMT_WEB_MARK_READ, every
+ * entry.
+ */
 static int
 mark_all(struct req *r, enum stmt s, int64_t id)
 {
@@ -630,13 +704,29 @@ mark_all(struct req *r, enum stmt s, int64_t id)
 	    sqlite3_bind_int64(st, 2, INT64_MAX) == SQLITE_OK &&
 	    sqlite3_bind_int64(st, 3, INT64_MAX) == SQLITE_OK &&
 	    sqlite3_bind_int64(st, 4, (int64_t)time(NULL)) == SQLITE_OK &&
-	    sqlite3_bind_int64(st, 5, id) == SQLITE_OK)
+	    (s == STMT_WEB_MARK_READ || (id == 0 ? sqlite3_bind_null(st, 5) :
+	    sqlite3_bind_int64(st, 5, id)) == SQLITE_OK))
 		n = db_step(st);
 	db_stmt_done(st);
 	if (n == -1)
 		return -1;
 	r->resp.status = 204;
 	return 0;
+}
+
+/*
+ * PUT /v1/users/ID/mark-all-as-read: every entry of the user read;
+ * 204.  Another user's id is a 403, as for a Miniflux user who is not
+ * an administrator.
+ */
+int
+api_mf_user_mark(struct req *r)
+{
+	if (r->id[0] != r->user_id) {
+		api_mf_error(r, 403, NULL);
+		return 0;
+	}
+	return mark_all(r, STMT_WEB_MARK_READ, 0);
 }
 
 /* PUT /v1/categories/ID/mark-all-as-read: 204, or 404. */
@@ -655,9 +745,9 @@ api_mf_category_mark(struct req *r)
 }
 
 /*
- * The user's feeds as a JSON array: all of them, those of category
- * cat (cat > 0), or the one of id (id > 0) as an object, 404 when
- * there is none.
+ * The user's feeds as a JSON array: all of them (cat -1), those of
+ * category cat (0: uncategorised), or the one of id (id > 0) as an
+ * object, 404 when there is none.
  */
 static int
 feeds_json(struct req *r, int64_t id, int64_t cat)
@@ -670,7 +760,7 @@ feeds_json(struct req *r, int64_t id, int64_t cat)
 		return -1;
 	if (sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
 	    (id > 0 && sqlite3_bind_int64(st, 2, id) != SQLITE_OK) ||
-	    (cat > 0 && sqlite3_bind_int64(st, 3, cat) != SQLITE_OK)) {
+	    (cat >= 0 && sqlite3_bind_int64(st, 3, cat) != SQLITE_OK)) {
 		db_stmt_done(st);
 		return -1;
 	}
@@ -710,7 +800,7 @@ api_mf_category_feeds(struct req *r)
 int
 api_mf_feeds(struct req *r)
 {
-	return feeds_json(r, 0, 0);
+	return feeds_json(r, 0, -1);
 }
 
 /* GET /v1/feeds/ID */
@@ -719,7 +809,7 @@ api_mf_feed(struct req *r)
 {
 	int64_t	 id = r->id[0];
 
-	return feeds_json(r, id, 0);
+	return feeds_json(r, id, -1);
 }
 
 /*
@@ -1019,7 +1109,7 @@ api_mf_feed_update(struct req *r)
 		goto out;
 	if (refetch)
 		spawn_fetch(r, id);
-	if ((rc = feeds_json(r, id, 0)) == 0 && r->resp.status == 200)
+	if ((rc = feeds_json(r, id, -1)) == 0 && r->resp.status == 200)
 		r->resp.status = 201;
 out:
 	db_rollback(r->db);
@@ -1078,6 +1168,37 @@ api_mf_feed_refresh(struct req *r)
 	if (due_now(r, id) == -1)
 		return -1;
 	spawn_fetch(r, id);
+	r->resp.status = 204;
+	return 0;
+}
+
+/*
+ * PUT /v1/categories/ID/refresh: the category's enabled feeds (0: the
+ * uncategorised ones) due now and a fetch pass started; 204, or 404.
+ */
+int
+api_mf_category_refresh(struct req *r)
+{
+	sqlite3_stmt	*st;
+	int64_t		 id = r->id[0];
+	int		 n;
+
+	if ((n = mf_category_exists(r, id)) != 1) {
+		if (n == 0)
+			api_mf_error(r, 404, NULL);
+		return n == 0 ? 0 : -1;
+	}
+	if ((st = db_stmt(r->db, STMT_MF_CATEGORY_DUE)) == NULL)
+		return -1;
+	n = -1;
+	if (sqlite3_bind_int64(st, 1, r->user_id) == SQLITE_OK &&
+	    (id == 0 || sqlite3_bind_int64(st, 2, id) == SQLITE_OK) &&
+	    sqlite3_bind_int64(st, 3, (int64_t)time(NULL)) == SQLITE_OK)
+		n = db_step(st);
+	db_stmt_done(st);
+	if (n == -1)
+		return -1;
+	spawn_fetch(r, 0);
 	r->resp.status = 204;
 	return 0;
 }

@@ -36,6 +36,7 @@ enum scope {
 struct query {
 	int64_t		 feed;		/* 0: any */
 	int64_t		 category;	/* 0: any */
+	int		 none;		/* the uncategorised feeds' */
 	int		 read;		/* 0 unread, 1 read, -1 either */
 	int		 nothing;	/* only status=removed: no entry */
 	int		 starred;	/* 0, 1, -1 either */
@@ -89,7 +90,7 @@ int_arg(struct req *r, const char *name, int64_t def)
 	const char	*s, *errstr;
 	long long	 v;
 
-	if ((s = req_param(r, name)) == NULL || *s == '\0')
+	if ((s = api_param(r, name)) == NULL)
 		return def;
 	v = strtonum(s, INT64_MIN, INT64_MAX, &errstr);
 	if (errstr != NULL) {
@@ -145,7 +146,7 @@ query_read(struct req *r, struct query *q)
 	size_t		 i, n;
 	int		 unread = 0, read = 0, removed = 0, k;
 
-	n = req_params(r, "status", v, MF_STATUS_MAX);
+	n = api_params(r, "status", v, MF_STATUS_MAX);
 	for (i = 0; i < n; i++) {
 		if (strcmp(v[i], "unread") == 0)
 			unread = 1;
@@ -161,7 +162,7 @@ query_read(struct req *r, struct query *q)
 	}
 	q->read = unread == read ? -1 : read;
 	q->nothing = removed && !unread && !read;
-	q->starred = (s = req_param(r, "starred")) != NULL ?
+	q->starred = (s = api_param(r, "starred")) != NULL ?
 	    bool_parse(s) : -1;
 	q->pub_after = time_arg(r, "after", INT64_MIN);
 	q->pub_after = time_arg(r, "published_after", q->pub_after);
@@ -171,7 +172,7 @@ query_read(struct req *r, struct query *q)
 	q->changed_before = time_arg(r, "changed_before", INT64_MAX);
 	q->id_after = time_arg(r, "after_entry_id", 0);
 	q->id_before = time_arg(r, "before_entry_id", INT64_MAX);
-	if ((s = req_param(r, "order")) == NULL ||
+	if ((s = api_param(r, "order")) == NULL ||
 	    strcmp(s, "published_at") == 0)
 		q->by_id = 0;
 	else if (strcmp(s, "id") == 0 || strcmp(s, "created_at") == 0)
@@ -184,7 +185,7 @@ query_read(struct req *r, struct query *q)
 			return -1;
 		}
 	}
-	if ((s = req_param(r, "direction")) == NULL || strcmp(s, "asc") == 0)
+	if ((s = api_param(r, "direction")) == NULL || strcmp(s, "asc") == 0)
 		q->asc = 1;
 	else if (strcmp(s, "desc") == 0)
 		q->asc = 0;
@@ -206,7 +207,7 @@ query_read(struct req *r, struct query *q)
 	}
 	if (q->limit == 0 || q->limit > MF_LIMIT_MAX)
 		q->limit = MF_LIMIT_MAX;
-	if ((s = req_param(r, "search")) == NULL || *s == '\0')
+	if ((s = api_param(r, "search")) == NULL)
 		return 0;
 	switch (search_parse(&q->search, s)) {
 	case SEARCH_OOM:
@@ -249,8 +250,13 @@ query_bind(struct req *r, sqlite3_stmt *st, const struct query *q)
 	v[11] = q->limit;
 	v[12] = q->offset;
 	for (i = 1; i <= n && i <= 13; i++) {
-		/* Filters ?2 to ?5 are NULL when not asked for. */
-		if (i >= 2 && i <= 5 && v[i - 1] <= (i <= 3 ? 0 : -1))
+		/*
+		 * Filters ?2 to ?5 are NULL when not asked for; category
+		 * 0 is the uncategorised feeds.
+		 */
+		if (i == 3 && q->none)
+			rc = sqlite3_bind_int64(st, i, 0);
+		else if (i >= 2 && i <= 5 && v[i - 1] <= (i <= 3 ? 0 : -1))
 			rc = sqlite3_bind_null(st, i);
 		else
 			rc = sqlite3_bind_int64(st, i, v[i - 1]);
@@ -296,7 +302,7 @@ total(struct req *r, const struct query *q, enum scope sc)
 	if (search_any(&q->search))
 		return count_run(r, STMT_MF_COUNT_SEARCH, q);
 	if (q->changed_after != INT64_MIN || q->changed_before != INT64_MAX ||
-	    q->starred == 0 || (q->feed > 0 && q->category > 0))
+	    q->starred == 0 || (q->feed > 0 && (q->category > 0 || q->none)))
 		return count_run(r, STMT_MF_COUNT_ANY, q);
 	if (q->starred == 1)
 		return count_run(r, STMT_MF_COUNT_STARRED, q);
@@ -397,10 +403,26 @@ enclosures(struct req *r, struct json *j, int64_t id)
 	return step == -1 ? -1 : 0;
 }
 
+/* The labels tags (LABEL_SEP between them, NULL: none) as "tags". */
+static void
+tags_json(struct json *j, const char *tags)
+{
+	const char	*e;
+
+	json_arr_open(j, "tags");
+	while (tags != NULL && *tags != '\0') {
+		e = strchr(tags, LABEL_SEP);
+		json_strn(j, NULL, tags, e != NULL ? (size_t)(e - tags) :
+		    strlen(tags));
+		tags = e != NULL ? e + 1 : NULL;
+	}
+	json_close(j);
+}
+
 /*
- * One entry of st (enum mf_col) as Miniflux shows it, with its feed.
- * Content is the HTML sanitized at ingest; comments_url, share_code
- * and tags hearth does not keep.
+ * One entry of st (enum mf_col) as Miniflux shows it, with its feed
+ * and its labels as tags.  Content is the HTML sanitized at ingest;
+ * comments_url and share_code hearth does not keep.
  */
 static int
 entry_json(struct req *r, struct json *j, sqlite3_stmt *st)
@@ -432,8 +454,7 @@ entry_json(struct req *r, struct json *j, sqlite3_stmt *st)
 		json_close(j);
 	} else if (enclosures(r, j, id) == -1)
 		return -1;
-	json_arr_open(j, "tags");
-	json_close(j);
+	tags_json(j, (const char *)sqlite3_column_text(st, MF_COL_TAGS));
 	mf_feed(j, "feed", st, MF_COL_FEED);
 	json_close(j);
 	return 0;
@@ -482,8 +503,8 @@ list_run(struct req *r, struct query *q)
 	int64_t		 n;
 	int		 step;
 
-	sc = q->feed > 0 ? SCOPE_FEED : q->category > 0 ? SCOPE_CATEGORY :
-	    SCOPE_USER;
+	sc = q->feed > 0 ? SCOPE_FEED : q->category > 0 || q->none ?
+	    SCOPE_CATEGORY : SCOPE_USER;
 	if (q->nothing) {
 		mf_begin(r, &j, 200);
 		json_obj_open(&j, NULL);
@@ -525,9 +546,10 @@ list_run(struct req *r, struct query *q)
 }
 
 /*
- * An entry list with its scope: the route's feed or category (404 when
- * the user has none such), else the query's feed_id= or category_id=
- * (400 for one the user lacks, as Miniflux answers).
+ * An entry list with its scope: the route's feed or category (-1:
+ * none; 0: the uncategorised feeds; 404 when the user has none such),
+ * else the query's feed_id= or category_id= (400 for one the user
+ * lacks, as Miniflux answers).
  */
 static int
 entries(struct req *r, int64_t feed, int64_t category)
@@ -541,9 +563,10 @@ entries(struct req *r, int64_t feed, int64_t category)
 		rc = q.oom ? -1 : 0;
 		goto out;
 	}
-	if (feed > 0 || category > 0) {
+	if (feed > 0 || category >= 0) {
 		q.feed = feed;
-		q.category = category;
+		q.category = category > 0 ? category : 0;
+		q.none = category == 0;
 		n = feed > 0 ? mf_feed_exists(r, feed) :
 		    mf_category_exists(r, category);
 		if (n == 0)
@@ -587,7 +610,7 @@ out:
 int
 api_mf_entries(struct req *r)
 {
-	return entries(r, 0, 0);
+	return entries(r, 0, -1);
 }
 
 /* GET /v1/feeds/ID/entries: as /v1/entries, of one feed. */
@@ -596,10 +619,13 @@ api_mf_feed_entries(struct req *r)
 {
 	int64_t	 id = r->id[0];
 
-	return entries(r, id, 0);
+	return entries(r, id, -1);
 }
 
-/* GET /v1/categories/ID/entries: as /v1/entries, of one category. */
+/*
+ * GET /v1/categories/ID/entries: as /v1/entries, of one category (0:
+ * of the uncategorised feeds).
+ */
 int
 api_mf_category_entries(struct req *r)
 {
@@ -608,7 +634,10 @@ api_mf_category_entries(struct req *r)
 	return entries(r, 0, id);
 }
 
-/* One entry of the user, of feed (or category) when not 0; or 404. */
+/*
+ * One entry of the user, of feed when not 0, of category when not -1
+ * (0: uncategorised); or 404.
+ */
 static int
 entry_one(struct req *r, int64_t id, int64_t feed, int64_t category)
 {
@@ -621,7 +650,7 @@ entry_one(struct req *r, int64_t id, int64_t feed, int64_t category)
 	if (sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
 	    sqlite3_bind_int64(st, 2, id) != SQLITE_OK ||
 	    (feed > 0 && sqlite3_bind_int64(st, 3, feed) != SQLITE_OK) ||
-	    (category > 0 && sqlite3_bind_int64(st, 4, category) !=
+	    (category >= 0 && sqlite3_bind_int64(st, 4, category) !=
 	    SQLITE_OK) || (step = db_step(st)) == -1)
 		goto out;
 	if (step == 0) {
@@ -646,7 +675,7 @@ api_mf_entry(struct req *r)
 {
 	int64_t	 id = r->id[0];
 
-	return entry_one(r, id, 0, 0);
+	return entry_one(r, id, 0, -1);
 }
 
 /* GET /v1/feeds/ID/entries/ID */
@@ -655,7 +684,7 @@ api_mf_feed_entry(struct req *r)
 {
 	int64_t	 feed = r->id[0], id = r->id[1];
 
-	return entry_one(r, id, feed, 0);
+	return entry_one(r, id, feed, -1);
 }
 
 /* GET /v1/categories/ID/entries/ID */

@@ -142,6 +142,10 @@ struct req {
 	int		 route;		/* its index, route_count() if none */
 	int64_t		 user_id;	/* 0: nobody signed in */
 	char		*user_name;
+	int64_t		 api_key_id;	/* the API key signed in with; 0 */
+	int		 api_read_only;	/* that key only reads */
+	int64_t		 auth_fail_user; /* whose credential failed; 0 */
+	const char	*auth_fail_why;	/* why, for sync health */
 	int		 page_size;	/* the user's list length; 0: not read */
 	int		 asc;		/* the user's order: oldest first */
 	char		*csrf;		/* this session's form token */
@@ -157,18 +161,20 @@ enum list_kind {
 	LIST_STARRED,		/* "/starred" */
 	LIST_FEED,		/* "/feed/ID" */
 	LIST_CATEGORY,		/* "/category/ID", id 0: uncategorised */
+	LIST_LABEL,		/* "/label/ID": entries with that label */
 	LIST__MAX
 };
 
 /*
  * A list, as an entry page remembers where it was opened from.  Its
  * short form, the l= argument of entry links, is "u", "a", "s", "fID",
- * "faID", "cID", "caID", "cn" or "can" ("a" after f or c: read entries
- * too; "n": no category).
+ * "faID", "cID", "caID", "cn", "can" or "lID" ("a" after f or c: read
+ * entries too; "n": no category; a label's list shows read entries
+ * always).
  */
 struct list {
 	enum list_kind	 kind;
-	int64_t		 id;	/* the feed or category; 0: none */
+	int64_t		 id;	/* the feed, category or label; 0: none */
 	int		 all;	/* feed and category: read entries too */
 };
 
@@ -185,6 +191,7 @@ enum nav {
 	NAV_DIGEST,
 	NAV_ALL,
 	NAV_STARRED,
+	NAV_LABELS,
 	NAV_SEARCH,
 	NAV_FEEDS,
 	NAV_SETTINGS,
@@ -279,12 +286,18 @@ int		 page_feed_refresh(struct req *);
 int		 page_feeds_refresh(struct req *);
 int		 feeds_render(struct req *, int, const char *, int);
 
+/* page_labels.c */
+int		 page_labels(struct req *);
+int		 entry_labels(struct req *, int64_t, const char *);
+int		 entry_label_set(struct req *, int64_t, int);
+
 /* page_list.c */
 int		 page_unread(struct req *);
 int		 page_all(struct req *);
 int		 page_starred(struct req *);
 int		 page_feed(struct req *);
 int		 page_category(struct req *);
+int		 page_label(struct req *);
 int		 page_icon(struct req *);
 int		 page_icon_shared(struct req *);
 void		 entry_meta(struct req *, sqlite3_stmt *, int, time_t);
@@ -439,6 +452,8 @@ int		 url_decode(char *, int);
 #define R_ID0		0x080	/* args[0] a row id, into r->id[0]: else
 				   404 */
 #define R_ID1		0x100	/* args[1] likewise, into r->id[1] */
+#define R_ID0_ZERO	0x200	/* with R_ID0: "0" too, the Miniflux API's
+				   uncategorised feeds */
 
 struct route {
 	int		  methods;	/* M_* */

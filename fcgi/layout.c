@@ -65,6 +65,7 @@ static const struct navitem {
 	[NAV_DIGEST] = { "/digest", "Digest", "digest" },
 	[NAV_ALL] = { "/all", "All", "all" },
 	[NAV_STARRED] = { "/starred", "Starred", "starred" },
+	[NAV_LABELS] = { "/labels", "Labels", "labels" },
 	[NAV_FEEDS] = { "/feeds", "Feeds", "feeds" },
 	[NAV_SETTINGS] = { "/settings", "Settings", "settings" },
 };

@@ -337,7 +337,10 @@ page_entry(struct req *r)
 	if (URL_ATTR(b, "<a class=\"original\" rel=\"noopener noreferrer\""
 	    " target=\"_blank\" href=\"", u) == 0)
 		HTML_LIT(b, ">Original</a>");
-	HTML_LIT(b, "</div>\n</header>\n<div class=\"entry-content\">\n");
+	HTML_LIT(b, "</div>\n");
+	if (entry_labels(r, id, self.p) == -1)
+		goto out;
+	HTML_LIT(b, "</header>\n<div class=\"entry-content\">\n");
 	/* Sanitized by the fetcher when stored: written as it is. */
 	s = (const char *)sqlite3_column_blob(st, ENTRY_COL_CONTENT);
 	n = sqlite3_column_bytes(st, ENTRY_COL_CONTENT);
@@ -382,8 +385,10 @@ done(struct req *r, const char *fallback, struct buf *json)
 
 /*
  * POST /entry/ID/read, /unread, /star or /unstar: change the entry's
- * state.  Answers {"ok":true,"id":ID,"read":BOOL,"starred":BOOL} to a
- * request that accepts JSON, else 303 to back= or the entry.
+ * state; /label (name=) or /unlabel (label=, its id): put a label on
+ * it or take one off (entry_label_set()).  Answers
+ * {"ok":true,"id":ID,"read":BOOL,"starred":BOOL} to a request that
+ * accepts JSON, else 303 to back= or the entry.
  */
 int
 page_entry_action(struct req *r)
@@ -394,7 +399,11 @@ page_entry_action(struct req *r)
 	int64_t		 id = r->id[0];
 	int		 on, is_read, starred = 0, rc = -1;
 
-	if (strcmp(a, "read") == 0 || strcmp(a, "unread") == 0) {
+	s = STMT__MAX;
+	on = 0;
+	if (strcmp(a, "label") == 0 || strcmp(a, "unlabel") == 0)
+		on = a[0] == 'l';
+	else if (strcmp(a, "read") == 0 || strcmp(a, "unread") == 0) {
 		s = STMT_ENTRY_SET_READ;
 		on = a[0] == 'r';
 	} else if (strcmp(a, "star") == 0 || strcmp(a, "unstar") == 0) {
@@ -404,13 +413,16 @@ page_entry_action(struct req *r)
 		page_error(r, 404, NULL);
 		return 0;
 	}
-	if (entry_set(r, s, id, on) == -1 ||
+	if ((s != STMT__MAX && entry_set(r, s, id, on) == -1) ||
 	    (is_read = entry_state(r, id, &starred)) == -1)
 		return -1;
 	if (is_read == 2) {
 		page_error(r, 404, "No such entry.");
 		return 0;
 	}
+	if (s == STMT__MAX && (rc = entry_label_set(r, id, on)) != 1)
+		return rc;
+	rc = -1;
 	buf_init(&json);
 	buf_init(&self);
 	buf_printf(&json, "{\"ok\":true,\"id\":%lld,\"read\":%s,"

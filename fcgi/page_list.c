@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: ISC */
-/* page_list.c: entry lists (unread, all, starred, a feed, a category) */
+/*
+ * page_list.c: entry lists (unread, all, starred, a feed, a category, a
+ * label)
+ */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,7 +202,7 @@ mark_form(struct req *r, const struct listing *ls, const struct cursor *c,
 {
 	struct buf	*b = &r->resp.body;
 
-	if (ls->l.kind == LIST_STARRED)
+	if (ls->l.kind == LIST_STARRED || ls->l.kind == LIST_LABEL)
 		return;
 	HTML_LIT(b, "<form method=\"post\" class=\"mark-read\" action=\"");
 	HREF_LIT(r, "/mark-read");
@@ -273,6 +276,9 @@ empty_text(const struct listing *ls)
 		return "No starred entries. Star an entry to keep it here.";
 	case LIST_ALL:
 		return "No entries yet.";
+	case LIST_LABEL:
+		return "No entries with this label. Add it to an entry on "
+		    "the entry's page.";
 	default:
 		return ls->l.all ? "No entries." : "No unread entries.";
 	}
@@ -475,14 +481,50 @@ out:
 	return rc;
 }
 
+/*
+ * The list ls of a category or a label, ls->l.id, titled with column
+ * col of statement s (?1 user, ?2 id); a 404 saying missing when the
+ * user has none of that id.
+ */
+static int
+named_list(struct req *r, struct listing *ls, enum stmt s, int col,
+    const char *missing)
+{
+	struct buf	 title;
+	sqlite3_stmt	*st;
+	int		 rc = -1, step;
+
+	if ((st = db_stmt(r->db, s)) == NULL)
+		return -1;
+	buf_init(&title);
+	if (sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
+	    sqlite3_bind_int64(st, 2, ls->l.id) != SQLITE_OK ||
+	    (step = db_step(st)) == -1)
+		goto out;
+	if (step == 0) {
+		page_error(r, 404, missing);
+		rc = 0;
+		goto out;
+	}
+	buf_puts(&title, (const char *)sqlite3_column_text(st, col));
+	db_stmt_done(st);
+	st = NULL;
+	if (title.oom)
+		goto out;
+	ls->title = title.p != NULL ? title.p : "";
+	rc = list_page(r, ls, NULL);
+out:
+	if (st != NULL)
+		db_stmt_done(st);
+	buf_release(&title);
+	return rc;
+}
+
 /* GET /category/ID or /category/none [?all=1]: a category's entries. */
 int
 page_category(struct req *r)
 {
 	struct listing	 ls;
-	struct buf	 title;
-	sqlite3_stmt	*st;
-	int		 rc = -1, step;
 
 	memset(&ls, 0, sizeof(ls));
 	ls.l.kind = LIST_CATEGORY;
@@ -493,31 +535,22 @@ page_category(struct req *r)
 		ls.title = "Uncategorised";
 		return list_page(r, &ls, NULL);
 	}
-	if ((st = db_stmt(r->db, STMT_WEB_CATEGORY_GET)) == NULL)
-		return -1;
-	buf_init(&title);
-	if (sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
-	    sqlite3_bind_int64(st, 2, ls.l.id) != SQLITE_OK ||
-	    (step = db_step(st)) == -1)
-		goto out;
-	if (step == 0) {
-		page_error(r, 404, "No such category.");
-		rc = 0;
-		goto out;
-	}
-	buf_puts(&title, (const char *)sqlite3_column_text(st,
-	    CATEGORY_COL_TITLE));
-	db_stmt_done(st);
-	st = NULL;
-	if (title.oom)
-		goto out;
-	ls.title = title.p != NULL ? title.p : "Category";
-	rc = list_page(r, &ls, NULL);
-out:
-	if (st != NULL)
-		db_stmt_done(st);
-	buf_release(&title);
-	return rc;
+	return named_list(r, &ls, STMT_WEB_CATEGORY_GET, CATEGORY_COL_TITLE,
+	    "No such category.");
+}
+
+/* GET /label/ID: the entries with a label, read or not. */
+int
+page_label(struct req *r)
+{
+	struct listing	 ls;
+
+	memset(&ls, 0, sizeof(ls));
+	ls.l.kind = LIST_LABEL;
+	ls.l.id = r->id[0];
+	ls.nav = NAV_LABELS;
+	return named_list(r, &ls, STMT_LABEL_GET, LABEL_COL_NAME,
+	    "No such label.");
 }
 
 /* Image types an icon is served as; anything else is a download. */

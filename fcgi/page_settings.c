@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <sqlite3.h>
 
@@ -95,6 +96,81 @@ select_html(struct buf *b, const char *name, const char *const (*choices)[2],
 		HTML_LIT(b, "</option>");
 	}
 	HTML_LIT(b, "</select>");
+}
+
+/* The interface a sync health row's family names. */
+static const char *
+family_name(const char *f)
+{
+	if (strcmp(f, "fever") == 0)
+		return "Fever";
+	if (strcmp(f, "greader") == 0)
+		return "Google Reader";
+	return "Miniflux";
+}
+
+/*
+ * The sync health of the user's reader-app credentials (api_health.c):
+ * each one's last use and client, and its last failure with the reason.
+ * 0, or -1 on a database failure.
+ */
+static int
+sync_health(struct req *r)
+{
+	struct buf	*b = &r->resp.body;
+	sqlite3_stmt	*st;
+	const char	*s;
+	time_t		 now = time(NULL);
+	int		 step, n = 0;
+
+	if ((st = db_stmt(r->db, STMT_HEALTH_LIST)) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, r->user_id);
+	while ((step = db_step(st)) == 1) {
+		if (n++ == 0)
+			HTML_LIT(b, "<h3>Sync health</h3>\n"
+			    "<ul class=\"sync-health\">\n");
+		HTML_LIT(b, "<li><strong>");
+		html_puts(b, family_name((const char *)sqlite3_column_text(st,
+		    HEALTH_LIST_FAMILY)));
+		if (sqlite3_column_type(st, HEALTH_LIST_TOKEN_ID) ==
+		    SQLITE_NULL)
+			HTML_LIT(b, ", API password");
+		else {
+			HTML_LIT(b, ", API key ");
+			html_puts(b, (const char *)sqlite3_column_text(st,
+			    HEALTH_LIST_LABEL));
+			if (sqlite3_column_int(st, HEALTH_LIST_READ_ONLY))
+				HTML_LIT(b, " (read-only)");
+		}
+		HTML_LIT(b, "</strong>: ");
+		if (sqlite3_column_type(st, HEALTH_LIST_USED_AT) ==
+		    SQLITE_NULL)
+			HTML_LIT(b, "never used");
+		else {
+			HTML_LIT(b, "last used ");
+			time_html(b, sqlite3_column_int64(st,
+			    HEALTH_LIST_USED_AT), now);
+			HTML_LIT(b, " by <span class=\"agent\">");
+			html_puts(b, (const char *)sqlite3_column_text(st,
+			    HEALTH_LIST_USER_AGENT));
+			HTML_LIT(b, "</span>");
+		}
+		if ((s = (const char *)sqlite3_column_text(st,
+		    HEALTH_LIST_FAILURE)) != NULL) {
+			HTML_LIT(b, "; last failure ");
+			time_html(b, sqlite3_column_int64(st,
+			    HEALTH_LIST_FAILED_AT), now);
+			HTML_LIT(b, ": <span class=\"failure\">");
+			html_puts(b, s);
+			HTML_LIT(b, "</span>");
+		}
+		HTML_LIT(b, "</li>\n");
+	}
+	db_stmt_done(st);
+	if (n > 0)
+		HTML_LIT(b, "</ul>\n");
+	return step == -1 ? -1 : 0;
 }
 
 /* The settings page; why, when not NULL, is a refusal with status. */
@@ -193,6 +269,8 @@ settings_render(struct req *r, const struct prefs *p, int status,
 	HTML_LIT(b, "<input type=\"hidden\" name=\"action\" value=\"revoke\">"
 	    "<p>API keys (X-Auth-Token) outlive a new password.  <button"
 	    " type=\"submit\">Revoke all API keys</button></p></form>\n");
+	if (sync_health(r) == -1)
+		return -1;
 	HTML_LIT(b, "</section>\n");
 	page_end(r);
 	return 0;

@@ -114,6 +114,10 @@ list_parse(const char *s, struct list *l)
 			return 0;
 		if ((l->id = id_parse(s)) == 0)
 			return -1;
+	} else if (s[0] == 'l') {
+		l->kind = LIST_LABEL;
+		if ((l->id = id_parse(s + 1)) == 0)
+			return -1;
 	} else
 		return -1;
 	return 0;
@@ -129,6 +133,10 @@ list_write(struct buf *b, const struct list *l)
 		return;
 	case LIST_STARRED:
 		buf_putc(b, 's');
+		return;
+	case LIST_LABEL:
+		buf_putc(b, 'l');
+		buf_int(b, l->id);
 		return;
 	case LIST_FEED:
 	case LIST_CATEGORY:
@@ -156,6 +164,10 @@ list_path(struct buf *b, const struct list *l)
 		return;
 	case LIST_STARRED:
 		BUF_LIT(b, "/starred");
+		return;
+	case LIST_LABEL:
+		BUF_LIT(b, "/label/");
+		buf_int(b, l->id);
 		return;
 	case LIST_FEED:
 	case LIST_CATEGORY:
@@ -185,6 +197,8 @@ list_stmt(const struct list *l, int asc)
 		return asc ? STMT_WEB_LIST_ALL_ASC : STMT_WEB_LIST_ALL;
 	case LIST_STARRED:
 		return asc ? STMT_WEB_LIST_STARRED_ASC : STMT_WEB_LIST_STARRED;
+	case LIST_LABEL:
+		return asc ? STMT_WEB_LIST_LABEL_ASC : STMT_WEB_LIST_LABEL;
 	case LIST_FEED:
 		if (l->all)
 			return asc ? STMT_WEB_LIST_ALL_FEED_ASC :
@@ -219,7 +233,8 @@ list_bind(sqlite3_stmt *st, int64_t user, const struct list *l,
 	    sqlite3_bind_int64(st, 3, c != NULL ? c->id : edge) != SQLITE_OK ||
 	    sqlite3_bind_int(st, 4, limit) != SQLITE_OK)
 		return -1;
-	if (l->kind != LIST_FEED && l->kind != LIST_CATEGORY)
+	if (l->kind != LIST_FEED && l->kind != LIST_CATEGORY &&
+	    l->kind != LIST_LABEL)
 		return 0;
 	if (l->id == 0)
 		return sqlite3_bind_null(st, 5) == SQLITE_OK ? 0 : -1;

@@ -25,6 +25,8 @@ const struct route routes[] = {
 	{ M_GET, "/", R_USER, page_unread },
 	{ M_GET, "/all", R_USER, page_all },
 	{ M_GET, "/starred", R_USER, page_starred },
+	{ M_GET, "/labels", R_USER, page_labels },
+	{ M_GET, "/label/*", R_USER | R_ID0, page_label },
 	{ M_GET, "/feed/*", R_USER | R_ID0, page_feed },
 	{ M_GET, "/category/none", R_USER, page_category },
 	{ M_GET, "/category/*", R_USER | R_ID0, page_category },
@@ -62,19 +64,25 @@ const struct route routes[] = {
 	{ M_GET | M_POST, "/fever/", R_FEVER, api_fever },
 	/* the Miniflux API; "counters" and "refresh" before "*" */
 	{ M_GET, "/v1/me", R_MF, api_mf_me },
+	{ M_GET, "/v1/version", R_MF, api_mf_version },
+	{ M_PUT, "/v1/users/*/mark-all-as-read", R_MF | R_ID0,
+	    api_mf_user_mark },
 	{ M_GET, "/v1/categories", R_MF, api_mf_categories },
 	{ M_POST, "/v1/categories", R_MF, api_mf_category_create },
 	{ M_PUT, "/v1/categories/*", R_MF | R_ID0, api_mf_category_update },
 	{ M_DELETE, "/v1/categories/*", R_MF | R_ID0,
 	    api_mf_category_delete },
-	{ M_PUT, "/v1/categories/*/mark-all-as-read", R_MF | R_ID0,
-	    api_mf_category_mark },
-	{ M_GET, "/v1/categories/*/feeds", R_MF | R_ID0,
+	/* category 0: the uncategorised feeds, as /v1/feeds shows them */
+	{ M_PUT, "/v1/categories/*/mark-all-as-read",
+	    R_MF | R_ID0 | R_ID0_ZERO, api_mf_category_mark },
+	{ M_PUT, "/v1/categories/*/refresh", R_MF | R_ID0 | R_ID0_ZERO,
+	    api_mf_category_refresh },
+	{ M_GET, "/v1/categories/*/feeds", R_MF | R_ID0 | R_ID0_ZERO,
 	    api_mf_category_feeds },
-	{ M_GET, "/v1/categories/*/entries", R_MF | R_ID0,
+	{ M_GET, "/v1/categories/*/entries", R_MF | R_ID0 | R_ID0_ZERO,
 	    api_mf_category_entries },
-	{ M_GET, "/v1/categories/*/entries/*", R_MF | R_ID0 | R_ID1,
-	    api_mf_category_entry },
+	{ M_GET, "/v1/categories/*/entries/*",
+	    R_MF | R_ID0 | R_ID0_ZERO | R_ID1, api_mf_category_entry },
 	{ M_GET, "/v1/feeds", R_MF, api_mf_feeds },
 	{ M_POST, "/v1/feeds", R_MF, api_mf_feed_create },
 	{ M_GET, "/v1/feeds/counters", R_MF, api_mf_counters },
@@ -204,7 +212,8 @@ checks(struct req *r, const struct route *rt, int m)
 		return n;
 	if ((f & R_FEVER) && (n = fever_auth(r)) != 1)
 		return n;
-	if (((f & R_ID0) && (r->id[0] = id_parse(r->args[0])) == 0) ||
+	if (((f & R_ID0) && (r->id[0] = id_parse(r->args[0])) == 0 &&
+	    !((f & R_ID0_ZERO) && strcmp(r->args[0], "0") == 0)) ||
 	    ((f & R_ID1) && (r->id[1] = id_parse(r->args[1])) == 0)) {
 		refuse(r, rt, 404);
 		return 0;

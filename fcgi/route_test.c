@@ -109,11 +109,13 @@ test_table(const char *name, const struct route *t, size_t n)
 			break;
 		if ((t[i].flags & R_ID1) && stars(t[i].pattern) < 2)
 			break;
+		if ((t[i].flags & R_ID0_ZERO) && !(t[i].flags & R_ID0))
+			break;
 		if (t[i].fn == NULL || t[i].methods == 0)
 			break;
 	}
 	T_OK(i == n, "%s: each route matches its own paths, has a handler, "
-	    "R_USER with R_CSRF, a '*' for each R_ID%s%s", name,
+	    "R_USER with R_CSRF, a '*' for each R_ID, R_ID0 with R_ID0_ZERO%s%s", name,
 	    i < n ? "; not " : "", i < n ? t[i].pattern : "");
 }
 

@@ -583,6 +583,88 @@ xml_decl_encoding(const char *s, size_t n, size_t *vs, size_t *ve)
 	return -1;
 }
 
+/*
+ * The encodings a parse child may convert: its sandbox forbids loading
+ * iconv's modules, so charset_preload() loads these before it goes on,
+ * and any other name reads as windows-1252 from then on.  They are the
+ * WHATWG Encoding Standard's (what browsers decode, which the labels
+ * above map to) as glibc names them, and UTF-32.
+ */
+static const char *const preload_names[] = {
+	"BIG5-HKSCS", "CP932", "CP949", "EUC-JP", "GB18030", "IBM866",
+	"ISO-2022-JP", "ISO-8859-10", "ISO-8859-13", "ISO-8859-14",
+	"ISO-8859-15", "ISO-8859-16", "ISO-8859-2", "ISO-8859-3",
+	"ISO-8859-4", "ISO-8859-5", "ISO-8859-6", "ISO-8859-7", "ISO-8859-8",
+	"KOI8-R", "KOI8-U", "MAC-CYRILLIC", "MACINTOSH", "UTF-16BE",
+	"UTF-16LE", "UTF-32BE", "UTF-32LE", "WINDOWS-1250", "WINDOWS-1251",
+	"WINDOWS-1253", "WINDOWS-1254", "WINDOWS-1255", "WINDOWS-1256",
+	"WINDOWS-1257", "WINDOWS-1258", "WINDOWS-874",
+};
+
+#define NPRELOAD	(sizeof(preload_names) / sizeof(preload_names[0]))
+
+static int	 preloaded;	/* charset_preload() ran: names are limited */
+
+/* name in upper case without "-", "_" and blanks, CP125n as WINDOWS125n. */
+static void
+name_key(const char *name, char *k, size_t n)
+{
+	size_t	 i = 0;
+
+	if (strncasecmp(name, "cp125", 5) == 0 && n > 8) {
+		memcpy(k, "WINDOWS", 7);
+		i = 7;
+		name += 2;
+	}
+	for (; *name != '\0' && i + 1 < n; name++)
+		if (*name != '-' && *name != '_' && *name != ' ')
+			k[i++] = (char)toupper((unsigned char)*name);
+	k[i] = '\0';
+}
+
+/*
+ * Load iconv's modules for every encoding of preload_names, once, and
+ * keep them (the descriptors stay open for the process's life), before
+ * a sandbox forbids opening files; with limit, iconv is asked for those
+ * only from then on (a parse child; its parent loads them without
+ * limit, for the children it forks).
+ */
+void
+charset_preload(int limit)
+{
+	static iconv_t	 kept[NPRELOAD];	/* open for good */
+	static int	 loaded;
+	size_t		 i;
+
+	for (i = 0; !loaded && i < NPRELOAD; i++)
+		if ((kept[i] = iconv_open("UTF-8", preload_names[i])) ==
+		    (iconv_t)-1)
+			log_debug("charset: iconv knows no %s",
+			    preload_names[i]);
+	loaded = 1;
+	if (limit)
+		preloaded = 1;
+}
+
+/* iconv_open(3) to UTF-8; of the preloaded encodings only, once loaded. */
+static iconv_t
+iconv_from(const char *name)
+{
+	char	 a[LABEL_MAX + 8], b[LABEL_MAX + 8];
+	size_t	 i;
+
+	if (!preloaded)
+		return iconv_open("UTF-8", name);
+	name_key(name, a, sizeof(a));
+	for (i = 0; i < NPRELOAD; i++) {
+		name_key(preload_names[i], b, sizeof(b));
+		if (strcmp(a, b) == 0)
+			return iconv_open("UTF-8", preload_names[i]);
+	}
+	errno = EINVAL;
+	return (iconv_t)-1;
+}
+
 /* Look label up and fill c with what to decode it as. */
 static void
 choose_label(const char *label, struct choice *c)
@@ -742,7 +824,7 @@ charset_to_utf8(struct buf *out, const char *in, size_t len,
 		c.enc = ENC_UTF8;
 	}
 	if (c.enc == ENC_ICONV) {
-		if ((cd = iconv_open("UTF-8", c.name)) == (iconv_t)-1) {
+		if ((cd = iconv_from(c.name)) == (iconv_t)-1) {
 			log_debug("charset: unknown encoding \"%s\", reading "
 			    "windows-1252", c.name);
 			c.enc = ENC_1252;
@@ -846,7 +928,7 @@ charset_stream_new(const char *head, size_t n, const char *ct, size_t *skip)
 	cs->mode = CS_PLAIN;
 	cs->latin = c.latin;
 	if (c.enc == ENC_ICONV) {
-		if ((cs->cd = iconv_open("UTF-8", c.name)) == (iconv_t)-1) {
+		if ((cs->cd = iconv_from(c.name)) == (iconv_t)-1) {
 			log_debug("charset: unknown encoding \"%s\", reading "
 			    "windows-1252", c.name);
 			cs->mode = CS_1252;

@@ -85,6 +85,27 @@ void	 feed_release(struct feed *);
 struct entry *feed_entry_pack(struct feed *, struct entry *);
 int	 feed_entry_key(const struct entry *, struct buf *);
 
+/* sandbox.c: the parse in children that can only read and write */
+struct sandbox;
+struct sb_doc;
+struct sandbox *sandbox_new(int, int, int64_t);
+void	 sandbox_free(struct sandbox *);
+int	 sandbox_prefork(struct sandbox *);
+struct sb_doc *sandbox_doc_new(struct sandbox *, struct feed *, const char *,
+	    const char *, int64_t);
+int	 sandbox_doc_push(struct sb_doc *, const char *, size_t);
+int	 sandbox_doc_end(struct sb_doc *);
+const char *sandbox_doc_error(const struct sb_doc *);
+int	 sandbox_doc_is_feed(const struct sb_doc *);
+const char *sandbox_doc_format(const struct sb_doc *);
+size_t	 sandbox_doc_held(const struct sb_doc *);
+void	 sandbox_doc_free(struct sb_doc *);
+int	 sandbox_doc_lost(const struct sb_doc *);
+int	 sandbox_discover(struct sandbox *, int, const char *, size_t,
+	    const char *, char ***, size_t *);
+int	 sandbox_enter(void);
+void	 sandbox_child_main(int) __attribute__((noreturn));
+
 /* jsonfeed.c: JSON Feed 1.0 and 1.1 */
 int	 jsonfeed_parse(struct feed *, const char *, size_t, const char *,
 	    struct buf *);
@@ -98,6 +119,7 @@ int	 charset_stream_push(struct charset_stream *, struct buf *,
 	    const char *, size_t);
 int	 charset_stream_end(struct charset_stream *, struct buf *);
 void	 charset_stream_free(struct charset_stream *);
+void	 charset_preload(int);
 
 /* date.c: feed dates to UNIX seconds, and back to RFC 3339 */
 int64_t	 date_parse(const char *);

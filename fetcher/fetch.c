@@ -1545,7 +1545,7 @@ job_release_outcome(struct job *j)
 	free(j->new_last_modified);
 	free(j->final_url);
 	buf_release(&j->body);
-	feed_parser_free(j->parser);
+	sandbox_doc_free(j->parser);
 	j->parser = NULL;
 	feed_release(&j->feed);
 	j->body_bytes = 0;

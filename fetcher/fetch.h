@@ -67,7 +67,7 @@ struct job {
 					   wait retry_after s (error set) */
 
 	/* the document parsed as it came, from pass.c */
-	struct feed_parser *parser;	/* or NULL */
+	struct sb_doc	*parser;	/* or NULL */
 	struct feed	 feed;		/* what it parsed */
 	int		 parse_failed;	/* it failed before the end */
 
@@ -134,7 +134,7 @@ struct icons {
 int	 icon_due(const struct job *, int64_t);
 struct job *icon_want(struct icons *, struct db *, int64_t, int64_t,
 	    const char *);
-struct job *icon_done(struct db *, struct job *);
+struct job *icon_done(struct db *, struct sandbox *, struct job *);
 void	 icons_free(struct icons *);
 
 /* store.c: one short write transaction per feed */
@@ -176,18 +176,19 @@ struct pass_want {
 	int		 verbose;	/* a line per feed */
 };
 
-int	 pass_main(const struct conf *, const struct pass_want *);
+int	 pass_main(const struct conf *, const struct pass_want *,
+	    struct sandbox *);
 int	 pass_sample_only(const struct conf *);
 void	 pass_upkeep(struct db *, const struct conf *,
 	    const struct pass_stats *, int64_t);
 int64_t	 job_parse_piece(struct job *, const char *, size_t, int64_t,
-	    struct sanitizer *);
-int	 job_parse_end(struct job *, int64_t, struct sanitizer *,
+	    struct sandbox *);
+int	 job_parse_end(struct job *, int64_t, struct sandbox *,
 	    const char **);
 void	 job_status_text(const struct job *, char *, size_t);
 
 /* find.c: the feeds at an address, for "hearth-fetch discover" */
-int	 find_feeds(const struct conf *, const char *, struct buf *,
-	    struct buf *);
+int	 find_feeds(const struct conf *, struct sandbox *, const char *,
+	    struct buf *, struct buf *);
 
 #endif

@@ -31,6 +31,12 @@ struct probe {
 	size_t		 nlinks;
 };
 
+/* What the callbacks of a run of probes share. */
+struct find_run {
+	struct conf	 conf;		/* shallow: only numbers change */
+	struct sandbox	*sb;		/* where documents are parsed */
+};
+
 static struct probe *
 probe_new(const char *url, int page)
 {
@@ -66,9 +72,9 @@ probe_free(struct probe *pr)
 static int64_t
 probe_body(struct job *j, const char *s, size_t n, void *arg)
 {
-	const struct conf	*conf = arg;
+	struct find_run	*fr = arg;
 
-	return job_parse_piece(j, s, n, conf->fetch_parse_cpu_ms, NULL);
+	return job_parse_piece(j, s, n, fr->conf.fetch_parse_cpu_ms, fr->sb);
 }
 
 /*
@@ -78,7 +84,8 @@ probe_body(struct job *j, const char *s, size_t n, void *arg)
 static void
 probe_done(struct job *j, void *arg)
 {
-	const struct conf	*conf = arg;
+	struct find_run		*fr = arg;
+	const struct conf	*conf = &fr->conf;
 	struct probe		*pr = (struct probe *)j;
 	const char		*why, *base;
 
@@ -93,9 +100,9 @@ probe_done(struct job *j, void *arg)
 			    conf->fetch_max_bytes / 1024);
 		else
 			job_status_text(j, pr->why, sizeof(pr->why));
-	} else if (job_parse_end(j, conf->fetch_parse_cpu_ms, NULL,
+	} else if (job_parse_end(j, conf->fetch_parse_cpu_ms, fr->sb,
 	    &why) == 0) {
-		pr->format = feed_parser_format(j->parser);
+		pr->format = sandbox_doc_format(j->parser);
 		if (pr->format == NULL)
 			pr->format = "rss";
 		if (j->feed.title != NULL && *j->feed.title != '\0' &&
@@ -110,8 +117,8 @@ probe_done(struct job *j, void *arg)
 		log_debug("%s: %s", j->url, *why != '\0' ? why : "not a feed");
 		if (j->discover)
 			pr->base = strdup(base);
-		if (j->discover && discover_links(j->body.p != NULL ?
-		    j->body.p : "", j->body.len, base, &pr->links,
+		if (j->discover && sandbox_discover(fr->sb, 0, j->body.p !=
+		    NULL ? j->body.p : "", j->body.len, base, &pr->links,
 		    &pr->nlinks) == -1) {
 			pr->links = NULL;
 			pr->nlinks = 0;
@@ -129,24 +136,28 @@ probe_done(struct job *j, void *arg)
  * documents, and one that stalls must not starve the others.  0 or -1.
  */
 static int
-probe_run(const struct conf *conf, struct probe **v, size_t n, int64_t secs)
+probe_run(const struct conf *conf, struct sandbox *sb, struct probe **v,
+    size_t n, int64_t secs)
 {
-	struct conf	 c = *conf;	/* shallow: only numbers change */
+	struct find_run	 fr;
+	struct conf	*c = &fr.conf;
 	size_t		 i;
 
 	if (n == 0)
 		return 0;
-	if (c.fetch_timeout > secs)
-		c.fetch_timeout = secs;
-	if (c.fetch_connect_timeout > secs)
-		c.fetch_connect_timeout = secs;
-	c.fetch_per_host_gap = 0;
-	if (c.fetch_per_host_inflight < FIND_TRY)
-		c.fetch_per_host_inflight = FIND_TRY;
+	fr.conf = *conf;
+	fr.sb = sb;
+	if (c->fetch_timeout > secs)
+		c->fetch_timeout = secs;
+	if (c->fetch_connect_timeout > secs)
+		c->fetch_connect_timeout = secs;
+	c->fetch_per_host_gap = 0;
+	if (c->fetch_per_host_inflight < FIND_TRY)
+		c->fetch_per_host_inflight = FIND_TRY;
 	for (i = 0; i < n; i++)
 		v[i]->job.next = i + 1 < n ? &v[i + 1]->job : NULL;
-	return fetch_run_pieces(&v[0]->job, &c, probe_body, probe_done,
-	    &c);
+	return fetch_run_pieces(&v[0]->job, c, probe_body, probe_done,
+	    &fr);
 }
 
 /* One candidate: {"url", "title", "type"}, the title else the URL. */
@@ -172,13 +183,14 @@ cand_json(struct json *j, const struct probe *pr)
  * and kept when they parse as feeds, in the page's order, each once.
  * The fetcher's rules apply (http and https only, the private-address
  * check, fetch_max_bytes, the User-Agent), and the whole takes
- * FIND_BUDGET_S seconds at most.  The array may be empty.  Returns 0, or
+ * FIND_BUDGET_S seconds at most; documents are parsed in sb.  The
+ * array may be empty.  Returns 0, or
  * -1 with the reason in why when the address itself gave no document
  * (an error, a status other than 200) or memory ran out.
  */
 int
-find_feeds(const struct conf *conf, const char *url, struct buf *out,
-    struct buf *why)
+find_feeds(const struct conf *conf, struct sandbox *sb, const char *url,
+    struct buf *out, struct buf *why)
 {
 	struct probe	*page = NULL, *v[FIND_TRY];
 	struct json	 j;
@@ -194,7 +206,7 @@ find_feeds(const struct conf *conf, const char *url, struct buf *out,
 	}
 	if ((page = probe_new(url, 1)) == NULL)
 		goto oom;
-	if (probe_run(conf, &page, 1, FIND_PAGE_S) == -1)
+	if (probe_run(conf, sb, &page, 1, FIND_PAGE_S) == -1)
 		goto oom;
 	if (page->failed) {
 		buf_puts(why, page->why);
@@ -225,7 +237,7 @@ find_feeds(const struct conf *conf, const char *url, struct buf *out,
 	left = FIND_BUDGET_S - (mono_us() / 1000000 - t0);
 	if (n > 0 && left < 1)
 		log_warnx("%s: no time left to try its %zu feed links", url, n);
-	else if (probe_run(conf, v, n, left) == -1)
+	else if (probe_run(conf, sb, v, n, left) == -1)
 		goto oom;
 	json_init(&j, out);
 	json_arr_open(&j, NULL);

@@ -344,11 +344,12 @@ oom:
 }
 
 /*
- * The page came (or not): the URLs to try, the icons it names first,
- * /favicon.ico of its origin last.  0 or -1.
+ * The page came (or not): the URLs to try, the icons it names first (as
+ * sb reads them; none when it cannot), /favicon.ico of its origin last.
+ * 0 or -1.
  */
 static int
-work_candidates(struct icon_work *w)
+work_candidates(struct sandbox *sb, struct icon_work *w)
 {
 	struct job	*j = &w->job;
 	const char	*page;
@@ -358,9 +359,11 @@ work_candidates(struct icon_work *w)
 	page = j->final_url != NULL ? j->final_url : j->url;
 	/* A cut page still has its head: the links are there. */
 	if (j->status >= 200 && j->status <= 299 && j->body.len > 0 &&
-	    discover_icon_links(j->body.p, j->body.len, page, &links,
-	    &nlinks) == -1)
-		return -1;
+	    sandbox_discover(sb, 1, j->body.p, j->body.len, page, &links,
+	    &nlinks) == -1) {
+		links = NULL;
+		nlinks = 0;
+	}
 	if ((fav = url_resolve(page, "/favicon.ico")) == NULL) {
 		discover_free(links, nlinks);
 		return -1;
@@ -385,7 +388,7 @@ work_candidates(struct icon_work *w)
  * failed.
  */
 struct job *
-icon_done(struct db *db, struct job *j)
+icon_done(struct db *db, struct sandbox *sb, struct job *j)
 {
 	struct icon_work	*w = j->icon;
 	const char		*mime = NULL;
@@ -417,7 +420,7 @@ icon_done(struct db *db, struct job *j)
 			goto oom;
 		return j;
 	case ICON_PAGE:
-		if (work_candidates(w) == -1)
+		if (work_candidates(sb, w) == -1)
 			goto oom;
 		w->at = 0;
 		if (work_job(w, ICON_TRY, w->cand[0], ICON_MAX_BYTES) == -1)

@@ -223,7 +223,8 @@ sleep_until(int64_t until)
  * process at once.
  */
 static int
-pass_loop(const struct conf *conf, const struct pass_want *w, int64_t every)
+pass_loop(const struct conf *conf, const struct pass_want *w, int64_t every,
+    struct sandbox *sb)
 {
 	struct sigaction	 sa;
 	int64_t			 start;
@@ -240,7 +241,7 @@ pass_loop(const struct conf *conf, const struct pass_want *w, int64_t every)
 	log_info("a pass every %llds", (long long)every);
 	while (!stop) {
 		start = mono_us() / 1000000;
-		if (pass_main(conf, w) == -1)
+		if (pass_main(conf, w, sb) == -1)
 			log_warnx("the pass could not run; trying again in "
 			    "%llds", (long long)every);
 		mem_trim();
@@ -281,6 +282,30 @@ lower_priority(void)
 }
 
 /*
+ * Where documents are parsed: the parse child of fetch_sandbox, forked
+ * now, while the process is small and has one thread (libcurl's
+ * resolver threads come with the first transfer), so that neither it
+ * nor this process pays for copying much.  NULL (logged) when it cannot
+ * start or confine itself.
+ */
+static struct sandbox *
+parser_start(const struct conf *conf, int debug)
+{
+	struct sandbox	*sb;
+
+	if ((sb = sandbox_new(conf->fetch_sandbox, debug,
+	    conf->fetch_parse_cpu_ms)) == NULL)
+		return NULL;
+	if (sandbox_prefork(sb) == -1) {
+		log_warnx("the parse child could not start or be confined; "
+		    "fetch_sandbox = no parses without it");
+		sandbox_free(sb);
+		return NULL;
+	}
+	return sb;
+}
+
+/*
  * hearth-fetch discover [-d] [-c file] URL: the feeds at URL as a JSON
  * array on stdout, as find_feeds() finds them; no database.  hearth-fcgi
  * runs it for the Miniflux API's POST /v1/discover.  Exit status 0 when
@@ -291,6 +316,7 @@ static int
 cmd_discover(int argc, char *argv[])
 {
 	struct conf	 conf;
+	struct sandbox	*sb = NULL;
 	struct buf	 out, why;
 	const char	*conf_file = NULL, *url = NULL;
 	int		 i, debug = 0, rc = 1;
@@ -322,11 +348,13 @@ cmd_discover(int argc, char *argv[])
 	}
 	buf_reset(&why);
 	lower_priority();
+	if ((sb = parser_start(&conf, debug)) == NULL)
+		goto out;
 	if (fetch_global_init() == -1) {
 		fprintf(stderr, "hearth-fetch: cannot set up libcurl\n");
 		goto out;
 	}
-	if (find_feeds(&conf, url, &out, &why) == 0)
+	if (find_feeds(&conf, sb, url, &out, &why) == 0)
 		buf_putc(&out, '\n');
 	if (why.len > 0 || out.oom)
 		fprintf(stderr, "hearth-fetch: %s\n", why.len > 0 ? why.p :
@@ -338,6 +366,7 @@ cmd_discover(int argc, char *argv[])
 		rc = 0;
 	fetch_global_cleanup();
 out:
+	sandbox_free(sb);
 	conf_release(&conf);
 	buf_release(&out);
 	buf_release(&why);
@@ -357,6 +386,7 @@ cmd_pass(int argc, char *argv[])
 {
 	struct conf		 conf;
 	struct pass_want	 w;
+	struct sandbox		*sb = NULL;
 	struct buf		 err;
 	const char		*conf_file = NULL, *o;
 	int64_t			 every = 0;
@@ -417,17 +447,20 @@ cmd_pass(int argc, char *argv[])
 		goto out;
 	lower_priority();
 	xmlInitParser();
+	if ((sb = parser_start(&conf, debug)) == NULL)
+		goto out;
 	if (fetch_global_init() == -1)
 		log_warnx("cannot set up libcurl");
 	else {
 		if (every > 0)
-			rc = pass_loop(&conf, &w, every);
+			rc = pass_loop(&conf, &w, every, sb);
 		else
-			rc = pass_main(&conf, &w) == 0 ? 0 : 1;
+			rc = pass_main(&conf, &w, sb) == 0 ? 0 : 1;
 		fetch_global_cleanup();
 	}
 	xmlCleanupParser();
 out:
+	sandbox_free(sb);
 	conf_release(&conf);
 	buf_release(&err);
 	free(w.feeds);
@@ -450,9 +483,13 @@ main(int argc, char *argv[])
 		return 0;
 	}
 	if (argc < 2 || (strcmp(argv[1], "parse") != 0 &&
-	    strcmp(argv[1], "discover") != 0))
+	    strcmp(argv[1], "discover") != 0 &&
+	    strcmp(argv[1], "parse-child") != 0))
 		return cmd_pass(argc, argv);
 	xmlInitParser();
+	/* A pass's parse child (sandbox.c), not for people to run. */
+	if (strcmp(argv[1], "parse-child") == 0)
+		sandbox_child_main(argc > 2 && strcmp(argv[2], "-d") == 0);
 	if (strcmp(argv[1], "parse") == 0)
 		rc = cmd_parse(argc - 1, argv + 1);
 	else

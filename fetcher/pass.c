@@ -23,7 +23,6 @@
 #include "fetch.h"
 #include "feed.h"
 #include "log.h"
-#include "sanitize.h"
 #include "stats.h"
 #include "url.h"
 
@@ -73,7 +72,7 @@ struct pass {
 	struct stats_file	*sf;		/* the responder's, or NULL */
 	int64_t			 t0_us;		/* the hold began: mono_us() */
 	int64_t			 paused_us;	/* given way to reads, in all */
-	struct sanitizer	*san;		/* every parser's, made once */
+	struct sandbox		*sb;		/* where documents are parsed */
 };
 
 /* A request in the fetch_request queue: -1 for NULL. */
@@ -567,37 +566,36 @@ same_etag(const struct job *j)
 
 /*
  * A piece of the body of the 200 job got, n bytes at s, to its parser
- * (made at the first piece, with a CPU budget of cpu_ms and the
- * sanitizer san, which may be NULL: the parser's own).  A job that
- * discovers keeps its body (for discover_links()) until the parser says
- * the document is a feed.  Returns the bytes held for the job, or -1
- * to end the transfer: the parser has refused the document (and the
+ * (made at the first piece in sb, with a CPU budget of cpu_ms).  A job
+ * that discovers keeps its body (for discover_links()) until the parser
+ * says the document is a feed.  Returns the bytes held for the job, or
+ * -1 to end the transfer: the parser has refused the document (and the
  * job does not discover) or memory ran out.
  */
 int64_t
 job_parse_piece(struct job *j, const char *s, size_t n, int64_t cpu_ms,
-    struct sanitizer *san)
+    struct sandbox *sb)
 {
 	if (j->parser == NULL && !j->parse_failed) {
 		feed_init(&j->feed);
-		if ((j->parser = feed_parser_new(&j->feed, j->final_url != NULL ?
-		    j->final_url : j->url, j->content_type, cpu_ms, san)) ==
-		    NULL) {
+		if ((j->parser = sandbox_doc_new(sb, &j->feed,
+		    j->final_url != NULL ? j->final_url : j->url,
+		    j->content_type, cpu_ms)) == NULL) {
 			log_warnx("out of memory");
 			j->parse_failed = 1;
 			return -1;
 		}
 	}
-	if (!j->parse_failed && feed_parser_push(j->parser, s, n) == -1)
+	if (!j->parse_failed && sandbox_doc_push(j->parser, s, n) == -1)
 		j->parse_failed = 1;
-	if (j->discover && !j->parse_failed && feed_parser_is_feed(j->parser))
+	if (j->discover && !j->parse_failed && sandbox_doc_is_feed(j->parser))
 		buf_release(&j->body);
 	else if (j->discover)
 		buf_add(&j->body, s, n);
 	if (j->parse_failed && !j->discover)
 		return -1;
 	return (int64_t)(j->body.cap + (j->parser != NULL ?
-	    feed_parser_held(j->parser) : 0));
+	    sandbox_doc_held(j->parser) : 0));
 }
 
 /*
@@ -606,16 +604,16 @@ job_parse_piece(struct job *j, const char *s, size_t n, int64_t cpu_ms,
  * in *why.
  */
 int
-job_parse_end(struct job *j, int64_t cpu_ms, struct sanitizer *san,
+job_parse_end(struct job *j, int64_t cpu_ms, struct sandbox *sb,
     const char **why)
 {
 	*why = "out of memory";
 	if (j->parser == NULL && !j->parse_failed)
-		job_parse_piece(j, "", 0, cpu_ms, san);
+		job_parse_piece(j, "", 0, cpu_ms, sb);
 	if (j->parser == NULL)
 		return -1;
-	if (feed_parser_end(j->parser) == -1) {
-		*why = feed_parser_error(j->parser);
+	if (sandbox_doc_end(j->parser) == -1) {
+		*why = sandbox_doc_error(j->parser);
 		return -1;
 	}
 	return 0;
@@ -668,13 +666,9 @@ pass_body(struct job *j, const char *s, size_t n, void *arg)
 	struct pass	*p = arg;
 
 	pass_yield(p);
-	if (j->parser == NULL && !j->parse_failed) {
-		if (same_etag(j))
-			return -1;
-		if (p->san == NULL)
-			p->san = sanitizer_new();	/* else a parser's own */
-	}
-	return job_parse_piece(j, s, n, p->conf->fetch_parse_cpu_ms, p->san);
+	if (j->parser == NULL && !j->parse_failed && same_etag(j))
+		return -1;
+	return job_parse_piece(j, s, n, p->conf->fetch_parse_cpu_ms, p->sb);
 }
 
 /* Keep an HTML page's feed links, to try once the transfers are done. */
@@ -691,8 +685,8 @@ discovery_defer(struct pass *p, struct job *j, const char *base)
 	}
 	d->job = j;
 	d->status = j->status;
-	if (discover_links(j->body.p != NULL ? j->body.p : "", j->body.len,
-	    base, &d->links, &d->nlinks) == -1) {
+	if (sandbox_discover(p->sb, 0, j->body.p != NULL ? j->body.p : "",
+	    j->body.len, base, &d->links, &d->nlinks) == -1) {
 		d->links = NULL;
 		d->nlinks = 0;
 	}
@@ -706,7 +700,7 @@ discovery_defer(struct pass *p, struct job *j, const char *base)
 static int
 document_end(struct pass *p, struct job *j, const char **why)
 {
-	return job_parse_end(j, p->conf->fetch_parse_cpu_ms, p->san, why);
+	return job_parse_end(j, p->conf->fetch_parse_cpu_ms, p->sb, why);
 }
 
 /* A 200: the document, unless its ETag says it is the one stored. */
@@ -744,7 +738,10 @@ outcome_document(struct pass *p, struct job *j)
 			    "document");
 			break;
 		}
-	} else if (j->discover && is_html(j, why))
+	} else if (j->parser != NULL && sandbox_doc_lost(j->parser))
+		/* Not this feed's doing: it is tried again, unblamed. */
+		feed_log(p, j, "%s: left for the next pass", why);
+	else if (j->discover && is_html(j, why))
 		discovery_defer(p, j, base);
 	else
 		outcome_failure(p, j, *why != '\0' ? why : "not a feed");
@@ -818,7 +815,7 @@ pass_done(struct job *j, void *arg)
 	}
 	pass_yield(p);
 	if (j->icon != NULL) {
-		if ((next = icon_done(p->db, j)) != NULL)
+		if ((next = icon_done(p->db, p->sb, j)) != NULL)
 			pass_add(p, next);
 		pass_fault(p);
 		return;
@@ -1417,7 +1414,7 @@ pass_upkeep(struct db *db, const struct conf *conf,
  */
 static int
 pass_hold(struct db *db, const struct conf *conf, const struct pass_want *w,
-    int verbose)
+    int verbose, struct sandbox *sb)
 {
 	struct pass	 p;
 	struct jobs	 l;
@@ -1435,6 +1432,7 @@ pass_hold(struct db *db, const struct conf *conf, const struct pass_want *w,
 	t0 = p.t0_us / 1000;
 	/* Without the file the pass runs without giving way. */
 	p.sf = stats_open(conf->stats_file);
+	p.sb = sb;
 	if (w != NULL) {
 		if (w->nfeeds > 0) {
 			if (want_resolve(db, w, &ids, &n) == -1)
@@ -1472,7 +1470,6 @@ out:
 		pass_upkeep(db, conf, &p.stats, t0);
 	free(ids);
 	free(p.done);
-	sanitizer_free(p.san);
 	return rc;
 }
 
@@ -1543,12 +1540,14 @@ pass_open(struct db *db, const struct conf *conf)
  * races are closed: the holder checks the queue again after unlocking
  * and takes the lock back to serve what came in meanwhile, and a
  * requester tries the lock once more after queueing, serving the queue
- * itself if the holder has just left.  Returns 0 when the pass ran (or
- * was queued), whatever happened to each feed, or -1 when it could not
- * (the lock file, the database).
+ * itself if the holder has just left.  Documents are parsed in sb (see
+ * sandbox.c).  Returns 0 when the pass ran (or was queued), whatever
+ * happened to each feed, or -1 when it could not (the lock file, the
+ * database).
  */
 int
-pass_main(const struct conf *conf, const struct pass_want *w)
+pass_main(const struct conf *conf, const struct pass_want *w,
+    struct sandbox *sb)
 {
 	struct db	 db;
 	int		 fd = -1, got, rc = -1, r, verbose = w->verbose;
@@ -1583,7 +1582,7 @@ pass_main(const struct conf *conf, const struct pass_want *w)
 		w = NULL;	/* queued: served with the queue */
 	}
 	for (;;) {
-		r = pass_hold(&db, conf, w, verbose);
+		r = pass_hold(&db, conf, w, verbose, sb);
 		lock_release(fd);
 		if (r == -1)
 			goto out;

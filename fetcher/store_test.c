@@ -690,7 +690,7 @@ test_retention(void)
 {
 	struct pass_stats	 ps;
 	struct conf		 c = conf;
-	int64_t			 id, now = time(NULL), old = now - 100 * D;
+	int64_t			 id, lab, now = time(NULL), old = now - 100 * D;
 	int			 n;
 
 	c.retention_read_days = 30;
@@ -702,6 +702,11 @@ test_retention(void)
 	entry_raw(id, "r-old-read", old, 1, 0, -1);
 	entry_raw(id, "r-old-unread", old + 1, 0, 0, now - 2 * D);
 	entry_raw(id, "r-old-starred", old + 2, 1, 1, -1);
+	lab = entry_raw(id, "r-old-labelled", old + 2, 1, 0, -1);
+	exec("INSERT INTO label (user_id, name) VALUES (%lld, 'Keep')",
+	    (long long)user_id);
+	exec("INSERT INTO entry_label (label_id, entry_id) VALUES (%lld, %lld)",
+	    (long long)sqlite3_last_insert_rowid(db.db), (long long)lab);
 	entry_raw(id, "r-old-seen", old + 3, 1, 0, now - D);
 	entry_raw(id, "r-mid-read", now - 40 * D, 1, 0, -1);
 	entry_raw(id, "r-mid-unread", now - 40 * D + 1, 0, 0, -1);
@@ -717,6 +722,7 @@ test_retention(void)
 	    !present("r-mid-read"), "old read, old unread and 40-day read "
 	    "entries deleted");
 	T_OK(present("r-old-starred"), "starred kept");
+	T_OK(present("r-old-labelled"), "an entry with a label kept");
 	T_OK(present("r-old-seen"), "an entry in the latest document kept");
 	T_OK(present("r-mid-unread"), "unread younger than 60 days kept");
 	T_OK(present("r-new-1") && present("r-new-2"),

@@ -101,6 +101,7 @@ static const struct conf_key keys[] = {
 	    NULL, 0 },
 	{ "fetch_per_host_inflight", CT_INT, O(fetch_per_host_inflight), 1, 16,
 	    "1", NULL, 0 },
+	{ "fetch_sandbox", CT_BOOL, O(fetch_sandbox), 0, 1, "yes", NULL, 0 },
 	{ "fetch_timeout", CT_DUR, O(fetch_timeout), 1, 30 * MINUTE, "20s",
 	    NULL, 0 },
 	{ "fetch_user_agent", CT_STR, O(fetch_user_agent), 0, 0, "", NULL, 0 },

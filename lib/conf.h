@@ -55,6 +55,7 @@ struct conf {
 	int		 fetch_batch;		/* feeds per pass at most */
 	char		*fetch_user_agent;	/* "" = hearth's own */
 	int		 fetch_allow_private;	/* may fetch from the LAN */
+	int		 fetch_sandbox;		/* parse in confined children */
 	long long	 fetch_yield_ms;	/* give way to reads this
 						   long after one; 0 never */
 

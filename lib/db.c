@@ -211,13 +211,33 @@ db_configure(struct db *d, int flags)
 }
 
 /*
- * Bring the schema up to the last embedded migration, one transaction
- * per migration.  BEGIN IMMEDIATE takes the write lock first, and the
- * version is read again under it: two programs opening a fresh database
- * together migrate it once.
+ * Whether the foreign keys hold: 0, or -1 (logged) when PRAGMA
+ * foreign_key_check finds a row that breaks one.
  */
 static int
-db_migrate(struct db *d, int flags)
+db_fk_check(struct db *d, const char *what)
+{
+	sqlite3_stmt	*st = NULL;
+	int		 n, rc = -1;
+
+	if (db_prepare(d, "foreign_key_check", "PRAGMA foreign_key_check",
+	    &st) == -1)
+		return -1;
+	if ((n = sqlite3_step(st)) == SQLITE_DONE)
+		rc = 0;
+	else if (n == SQLITE_ROW)
+		log_warnx("%s: %s breaks a foreign key of table %s",
+		    db_file(d), what, sqlite3_column_text(st, 0));
+	else
+		log_warnx("%s: %s: %s", db_file(d), what,
+		    sqlite3_errmsg(d->db));
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* The migrations of db_migrate(), foreign keys off. */
+static int
+db_migrate_all(struct db *d, int flags)
 {
 	const struct db_migration	*m;
 	int				 v, latest;
@@ -261,13 +281,35 @@ db_migrate(struct db *d, int flags)
 			    db_file(d), m->name, v);
 			goto fail;
 		}
-		if (db_commit(d) == -1)
+		if (db_fk_check(d, m->name) == -1 || db_commit(d) == -1)
 			goto fail;
 		log_info("%s: migrated to %s", db_file(d), m->name);
 	}
 fail:
 	db_rollback(d);
 	return -1;
+}
+
+/*
+ * Bring the schema up to the last embedded migration, one transaction
+ * per migration.  BEGIN IMMEDIATE takes the write lock first, and the
+ * version is read again under it: two programs opening a fresh database
+ * together migrate it once.  Foreign keys are off while migrations run,
+ * as SQLite's way of rebuilding a table wants (a DROP TABLE would
+ * otherwise delete the rows that refer to it), and checked before each
+ * commit.
+ */
+static int
+db_migrate(struct db *d, int flags)
+{
+	int	 rc;
+
+	if (db_exec(d, "pragmas", "PRAGMA foreign_keys = OFF") == -1)
+		return -1;
+	rc = db_migrate_all(d, flags);
+	if (db_exec(d, "pragmas", "PRAGMA foreign_keys = ON") == -1)
+		rc = -1;
+	return rc;
 }
 
 /*

@@ -262,6 +262,161 @@ test_schema(void)
 	db_unlink(path);
 }
 
+/*
+ * A database of version 1 with data migrates keeping every row, id and
+ * foreign key, and then never hands out a deleted feed's, category's
+ * or label's id again, after a restart too.
+ */
+static void
+test_ids_kept(void)
+{
+	static const char *const v1_data =
+	    "INSERT INTO user (id, name, password_hash, created_at)"
+	    " VALUES (1, 'a', 'x', 0);"
+	    "INSERT INTO category (id, user_id, title) VALUES (1, 1, 'c1'),"
+	    " (2, 1, 'c2');"
+	    "INSERT INTO feed (id, user_id, category_id, url, created_at)"
+	    " VALUES (1, 1, 1, 'u1', 0), (2, 1, 2, 'u2', 0);"
+	    "INSERT INTO entry (id, feed_id, user_id, category_id, hash,"
+	    " published_at, created_at, changed_at) VALUES"
+	    " (1, 1, 1, 1, 'h1', 0, 0, 0), (2, 2, 1, 2, 'h2', 0, 0, 0);"
+	    "INSERT INTO enclosure (entry_id, url) VALUES (2, 'e');"
+	    "INSERT INTO tombstone (feed_id, hash, deleted_at)"
+	    " VALUES (2, 't', 0);"
+	    "INSERT INTO fetch_request (user_id, feed_id, requested_at)"
+	    " VALUES (1, 2, 0);";
+	struct db	 d;
+	sqlite3		*raw = NULL;
+	char		 path[256];
+	int		 ok;
+
+	path_of(path, sizeof(path), "ids.db");
+	ok = sqlite3_open(path, &raw) == SQLITE_OK &&
+	    sqlite3_exec(raw, "BEGIN", NULL, NULL, NULL) == SQLITE_OK &&
+	    sqlite3_exec(raw, db_migrations[0].sql, NULL, NULL, NULL) ==
+	    SQLITE_OK && sqlite3_exec(raw, v1_data, NULL, NULL, NULL) ==
+	    SQLITE_OK && sqlite3_exec(raw, "COMMIT", NULL, NULL, NULL) ==
+	    SQLITE_OK;
+	sqlite3_close(raw);
+	T_OK(ok, "a database of version 1 with data");
+	T_OK(db_open(&d, path, 0) == 0, "it migrates");
+	T_OK(q_int(d.db, "SELECT count(*) FROM feed") == 2 &&
+	    q_int(d.db, "SELECT category_id FROM feed WHERE id = 2") == 2 &&
+	    q_int(d.db, "SELECT count(*) FROM category") == 2 &&
+	    q_int(d.db, "SELECT count(*) FROM entry") == 2 &&
+	    q_int(d.db, "SELECT count(*) FROM enclosure") == 1 &&
+	    q_int(d.db, "SELECT count(*) FROM tombstone") == 1 &&
+	    q_int(d.db, "SELECT count(*) FROM fetch_request") == 1,
+	    "feeds, categories and what refers to them are kept");
+	T_OK(q_int(d.db, "PRAGMA foreign_keys") == 1,
+	    "foreign keys are on again after migrating");
+	sqlite3_exec(d.db, "UPDATE feed SET category_id = 1 WHERE id = 2",
+	    NULL, NULL, NULL);
+	T_OK(q_int(d.db, "SELECT category_id FROM entry WHERE id = 2") == 1,
+	    "entry_category follows a feed to its new category");
+	sqlite3_exec(d.db, "DELETE FROM feed WHERE id = 2;"
+	    " DELETE FROM category WHERE id = 2;"
+	    " INSERT INTO label (user_id, name) VALUES (1, 'l');"
+	    " INSERT INTO entry_label VALUES (1, 1);"
+	    " DELETE FROM label", NULL, NULL, NULL);
+	T_OK(q_int(d.db, "SELECT count(*) FROM entry") == 1 &&
+	    q_int(d.db, "SELECT count(*) FROM enclosure") == 0 &&
+	    q_int(d.db, "SELECT count(*) FROM tombstone") == 0 &&
+	    q_int(d.db, "SELECT count(*) FROM fetch_request") == 0 &&
+	    q_int(d.db, "SELECT count(*) FROM entry_label") == 0,
+	    "deleting a feed (a label) still takes what refers to it");
+	db_close(&d);
+	T_OK(db_open(&d, path, 0) == 0, "reopen (a restart)");
+	sqlite3_exec(d.db, "INSERT INTO category (user_id, title)"
+	    " VALUES (1, 'new');"
+	    " INSERT INTO feed (user_id, url, created_at) VALUES (1, 'n', 0);"
+	    " INSERT INTO label (user_id, name) VALUES (1, 'm')",
+	    NULL, NULL, NULL);
+	T_OK(q_int(d.db, "SELECT max(id) FROM feed") == 3,
+	    "a deleted feed's id is not handed out again");
+	T_OK(q_int(d.db, "SELECT max(id) FROM category") == 3,
+	    "a deleted category's id is not handed out again");
+	T_OK(q_int(d.db, "SELECT max(id) FROM label") == 2,
+	    "a deleted label's id is not handed out again");
+	db_close(&d);
+	db_unlink(path);
+}
+
+/*
+ * A database of version 5 (main's, before ids and labels) with sign-in
+ * failures and app tokens migrates to the last version: the failures
+ * and tokens are kept as they were, and the result is sql/schema.sql.
+ */
+static void
+test_from_v5(void)
+{
+	static const char *const v5_data =
+	    "INSERT INTO user (id, name, password_hash, api_password_hash,"
+	    " created_at) VALUES (1, 'a', 'x', 'y', 0);"
+	    "INSERT INTO category (id, user_id, title) VALUES (1, 1, 'c');"
+	    "INSERT INTO feed (id, user_id, category_id, url, created_at)"
+	    " VALUES (1, 1, 1, 'u1', 0), (2, 1, NULL, 'u2', 0);"
+	    "INSERT INTO api_token (id, user_id, kind, token_hash, label,"
+	    " created_at, expires_at) VALUES (1, 1, 'greader', 'h1',"
+	    " 'pw:0123456789abcdef', 0, 100), (2, 1, 'api', 'h2', 'k', 0,"
+	    " NULL);"
+	    "INSERT INTO login_failure (kind, name, addr, failures, last_at)"
+	    " VALUES ('api', 'a', '192.0.2.1', 7, 1000),"
+	    " ('web', 'nobody', '192.0.2.2', 2, 2000);";
+	struct db	 d;
+	sqlite3		*raw = NULL, *ref = NULL;
+	struct buf	 got, want;
+	char		 path[256];
+	size_t		 i;
+	int		 ok;
+
+	buf_init(&got);
+	buf_init(&want);
+	path_of(path, sizeof(path), "v5.db");
+	ok = db_migrations_len > 5 && db_migrations[4].version == 5 &&
+	    sqlite3_open(path, &raw) == SQLITE_OK &&
+	    sqlite3_exec(raw, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
+	for (i = 0; ok && i < 5; i++)
+		ok = sqlite3_exec(raw, db_migrations[i].sql, NULL, NULL,
+		    NULL) == SQLITE_OK;
+	ok = ok && sqlite3_exec(raw, v5_data, NULL, NULL, NULL) ==
+	    SQLITE_OK && sqlite3_exec(raw, "COMMIT", NULL, NULL, NULL) ==
+	    SQLITE_OK && q_int(raw, "PRAGMA user_version") == 5;
+	sqlite3_close(raw);
+	T_OK(ok, "a database of version 5 with sign-in failures and tokens");
+	T_OK(db_open(&d, path, 0) == 0, "it migrates");
+	T_OK(q_int(d.db, "PRAGMA user_version") ==
+	    db_migrations[db_migrations_len - 1].version,
+	    "to the last version");
+	T_OK(q_int(d.db, "SELECT count(*) FROM login_failure") == 2 &&
+	    q_int(d.db, "SELECT failures FROM login_failure WHERE kind = 'api'"
+	    " AND name = 'a' AND addr = '192.0.2.1' AND last_at = 1000") ==
+	    7 && q_int(d.db, "SELECT failures FROM login_failure WHERE"
+	    " kind = 'web' AND name = 'nobody' AND last_at = 2000") == 2,
+	    "the sign-in failures are kept as they were");
+	T_OK(q_int(d.db, "SELECT count(*) FROM api_token") == 2 &&
+	    q_int(d.db, "SELECT expires_at FROM api_token WHERE id = 1") ==
+	    100 && q_int(d.db, "SELECT count(*) FROM api_token"
+	    " WHERE read_only = 0") == 2 &&
+	    q_int(d.db, "SELECT count(*) FROM api_health") == 0,
+	    "tokens are kept, none read-only; no sync health yet");
+	T_OK(q_int(d.db, "SELECT count(*) FROM feed") == 2 &&
+	    q_int(d.db, "SELECT count(*) FROM feed_count") == 2,
+	    "feeds and their counters are kept");
+	schema_dump(d.db, &got);
+	db_close(&d);
+	T_OK(sqlite3_open(":memory:", &ref) == SQLITE_OK &&
+	    sqlite3_exec(ref, db_schema_sql, NULL, NULL, NULL) == SQLITE_OK,
+	    "sql/schema.sql loads");
+	schema_dump(ref, &want);
+	sqlite3_close(ref);
+	dump_compare(got.p, want.p,
+	    "a version-5 database migrated is sql/schema.sql");
+	buf_release(&got);
+	buf_release(&want);
+	db_unlink(path);
+}
+
 static void
 test_norm(void)
 {
@@ -1461,6 +1616,8 @@ main(void)
 	test_norm();
 	test_schema();
 	test_open();
+	test_ids_kept();
+	test_from_v5();
 
 	path_of(path, sizeof(path), "data.db");
 	T_OK(db_open(&d, path, DB_CREATE) == 0, "open the data database");

@@ -65,6 +65,7 @@ struct rfile {
 	int		 fd;		/* the main database, read-only; or -1 */
 	int64_t		 limit;		/* mmap_size: bytes handed out at most */
 	struct rmap	*map;		/* NULL until the first fetch */
+	int		 nomap;		/* mmap failed: read with xRead */
 };
 
 #define REAL(f)		(((struct rfile *)(f))->real)
@@ -100,7 +101,8 @@ map_get(struct rfile *r)
 
 	if (r->map != NULL)
 		return r->map;
-	if (r->fd == -1 || r->limit <= 0 || fstat(r->fd, &st) == -1)
+	if (r->fd == -1 || r->nomap || r->limit <= 0 ||
+	    fstat(r->fd, &st) == -1)
 		return NULL;
 	pthread_mutex_lock(&maps_lock);
 	for (m = maps; m != NULL; m = m->next)
@@ -125,7 +127,8 @@ map_get(struct rfile *r)
 	if (m != NULL) {
 		m->refs++;
 		r->map = m;
-	}
+	} else
+		r->nomap = 1;	/* once per file, not once per page */
 	pthread_mutex_unlock(&maps_lock);
 	if (m != NULL && map_size(r) == -1)
 		__atomic_store_n(&m->size, (int64_t)st.st_size,

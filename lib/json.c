@@ -245,36 +245,6 @@ json_int_str(struct json *j, const char *key, int64_t v)
 }
 
 /*
- * Write again, as member key (NULL in an array), the bytes [from, to)
- * this writer wrote to its buffer before: one whole value, which an
- * answer repeats (Google Reader's summary and content).  A span past
- * what the buffer holds sets err.  A bounded buffer (buf_bound()) may
- * have flushed those bytes already: its writer holds it (buf_hold())
- * from before from until the copy, or the copy sets err.
- */
-void
-json_again(struct json *j, const char *key, size_t from, size_t to)
-{
-	struct buf	*b = j->b;
-
-	if (j->err)
-		return;
-	if (from > to || to > b->len) {
-		json_misuse(j, "copy of bytes not written");
-		return;
-	}
-	if (b->flush != NULL && b->hold == 0) {
-		json_misuse(j, "copy from a bounded buffer not held");
-		return;
-	}
-	if (json_begin(j, key) == -1 || buf_grow(b, to - from) == -1)
-		return;
-	/* Room made first: the bytes cannot move under the copy. */
-	buf_add(b, b->p + from, to - from);
-	json_end(j);
-}
-
-/*
  * Write n bytes of whole members ("key":value pairs separated by
  * commas) into the innermost open object, as they are: constant
  * members written from a literal (JSON_MEMBERS), which must be valid

@@ -37,7 +37,6 @@ void	json_int_str(struct json *, const char *, int64_t);
 void	json_bool(struct json *, const char *, int);
 void	json_nil(struct json *, const char *);
 void	json_members(struct json *, const char *, size_t);
-void	json_again(struct json *, const char *, size_t, size_t);
 void	json_escape(struct buf *, const char *, size_t);
 
 /* Constant members from a literal only: "\"a\":0,\"b\":\"\"". */

@@ -50,17 +50,6 @@ static const struct {
 	"\"neg\":-9223372036854775808,\"sid\":\"-42\",\"items\":[{\"id\":1," \
 	"\"t\":\"ab\\u0000c\"},{},[],2,\"x\",null],\"empty\":{}}"
 
-/* 100 bytes, more than the bounded buffer below holds. */
-#define LONGV	"0123456789abcdefghijklmnopqrstuvwxyz0123456789" \
-	"abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrs"
-
-/* A bounded buffer's flusher: what it sends, kept. */
-static void
-sink(void *arg, const char *s, size_t n)
-{
-	buf_add(arg, s, n);
-}
-
 /*
  * Whether s is a valid JSON string body (RFC 8259): no raw control, no
  * bare quote, only the defined escapes, valid UTF-8.
@@ -95,9 +84,9 @@ body_ok(const char *s, size_t n)
 int
 main(void)
 {
-	struct buf	 b, bb, sent;
+	struct buf	 b;
 	struct json	 j;
-	size_t		 i, mark;
+	size_t		 i;
 	int		 k;
 
 	buf_init(&b);
@@ -176,52 +165,6 @@ main(void)
 	json_close_all(&j);
 	T_OK(j.err && strcmp(b.p, "[") == 0, "members inside an array: err, "
 	    "nothing written");
-
-	/* A value written again. */
-	buf_reset(&b);
-	json_init(&j, &b);
-	json_obj_open(&j, NULL);
-	json_obj_open(&j, "s");
-	k = (int)b.len - 1;
-	json_str(&j, "c", "<p>x</p>");
-	json_close(&j);
-	json_again(&j, "t", (size_t)k, b.len);
-	json_again(&j, "u", 0, b.len + 1);
-	json_close_all(&j);
-	T_STR(b.p, "{\"s\":{\"c\":\"<p>x<\\/p>\"},\"t\":{\"c\":\"<p>x<\\/p>\"}",
-	    "a value copied; past the end refused");
-	T_OK(j.err, "a copy past the end sets err");
-
-	/*
-	 * Again in a bounded buffer: held, the span stays whole however
-	 * long the value; not held, the copy is refused, as its bytes may
-	 * have gone.
-	 */
-	buf_init(&sent);
-	buf_init(&bb);
-	buf_bound(&bb, 64, sink, &sent);
-	json_init(&j, &bb);
-	json_obj_open(&j, NULL);
-	json_str(&j, "pad", "0123456789012345678901234567890123456789");
-	buf_hold(&bb);
-	mark = bb.len;
-	json_str(&j, "c", LONGV);
-	json_again(&j, "t", mark + 5, bb.len);
-	buf_unhold(&bb);
-	json_close_all(&j);
-	buf_flush(&bb);
-	T_STR(sent.p, "{\"pad\":\"0123456789012345678901234567890123456789\","
-	    "\"c\":\"" LONGV "\",\"t\":\"" LONGV "\"}",
-	    "a value longer than the bound copied while held");
-	T_OK(!j.err, "held copy: no error");
-	buf_reset(&sent);
-	json_init(&j, &bb);
-	json_arr_open(&j, NULL);
-	json_str(&j, NULL, "x");
-	json_again(&j, NULL, 1, bb.len);
-	T_OK(j.err, "a copy from a bounded buffer not held sets err");
-	buf_release(&bb);
-	buf_release(&sent);
 
 	/* Misuse: err set, nothing written from there on. */
 	buf_reset(&b);

@@ -61,6 +61,9 @@
 #define WEB_STARRED	" AND entry.is_starred = 1"
 #define WEB_FEED	" AND entry.feed_id = ?5"
 #define WEB_CATEGORY	" AND entry.category_id IS ?5"
+#define WEB_LABEL							\
+	" AND entry.id IN (SELECT entry_id FROM entry_label"		\
+	"  WHERE label_id = ?5)"
 #define WEB_PAGE	ENTRY_PAGE
 #define WEB_PAGE_ASC							\
 	" AND (entry.published_at, entry.id) > (?2, ?3)"		\
@@ -76,15 +79,21 @@
 	"entry.published_at"
 
 /*
+ * Fever's group of the uncategorised feeds (api.h's FEVER_NO_GROUP):
+ * no category id reaches it, and group 0 is Fever's "every feed".
+ */
+#define FEVER_NO_GROUP	"2147483647"
+
+/*
  * Fever's items of a user, filtered: ?4 a JSON array of feed ids, ?5
- * one of category ids (NULL: any).
+ * one of group ids (NULL: any).
  */
 #define FEVER_ITEMS							\
 	"SELECT " FEVER_ITEM_COLS " FROM entry WHERE entry.user_id = ?1"	\
 	" AND (?4 IS NULL OR entry.feed_id IN"				\
 	"  (SELECT value FROM json_each(?4)))"				\
-	" AND (?5 IS NULL OR entry.category_id IN"			\
-	"  (SELECT value FROM json_each(?5)))"
+	" AND (?5 IS NULL OR coalesce(entry.category_id, " FEVER_NO_GROUP	\
+	"  ) IN (SELECT value FROM json_each(?5)))"
 
 /*
  * Fever's marks: ?1 user id, ?3 stored at or before, ?4 now.  The unary
@@ -94,6 +103,15 @@
 #define FEVER_MARK							\
 	"UPDATE entry SET is_read = 1, changed_at = ?4"			\
 	" WHERE user_id = ?1 AND is_read = 0 AND +created_at <= ?3"
+
+/*
+ * The labels of the entry of the row, LABEL_SEP between them (NULL for
+ * none), through the index entry_label_entry.
+ */
+#define ENTRY_TAGS							\
+	"(SELECT group_concat(label.name, char(10)) FROM entry_label"	\
+	" CROSS JOIN label ON label.id = entry_label.label_id"		\
+	" WHERE entry_label.entry_id = entry.id)"
 
 /* A feed as the Miniflux API shows it: enum mf_feed_col. */
 #define MF_FEED_COLS							\
@@ -117,11 +135,12 @@
 	"entry.id, entry.user_id, entry.feed_id, entry.is_read, "	\
 	"entry.is_starred, entry.hash, entry.title, entry.url, "		\
 	"entry.published_at, entry.created_at, entry.changed_at, "	\
-	"entry.author, entry.content, " ENTRY_ENCLOSED ", " MF_FEED_COLS
+	"entry.author, entry.content, " ENTRY_ENCLOSED ", " ENTRY_TAGS ", "	\
+	MF_FEED_COLS
 
 /*
  * The Miniflux entry filters, each optional: ?2 feed id, ?3 category
- * id, ?4 is_read, ?5 is_starred (NULL: any); published_at strictly
+ * id (0: none), ?4 is_read, ?5 is_starred (NULL: any); published_at strictly
  * between ?6 and ?7, id between ?8 and ?9, changed_at between ?10 and
  * ?11 (the caller binds the widest bounds for none).  MF_RANGE is the
  * part an index of published_at answers alone.
@@ -131,10 +150,13 @@
 	" AND entry.id > ?8 AND entry.id < ?9"
 #define MF_FILTER							\
 	" AND (?2 IS NULL OR entry.feed_id = ?2)"			\
-	" AND (?3 IS NULL OR entry.category_id = ?3)"			\
+	" AND (?3 IS NULL OR entry.category_id IS nullif(?3, 0))"	\
 	" AND (?4 IS NULL OR entry.is_read = ?4)"			\
 	" AND (?5 IS NULL OR entry.is_starred = ?5)" MF_RANGE		\
 	" AND entry.changed_at > ?10 AND entry.changed_at < ?11"
+
+/* A category's entries: ?3, 0 for the uncategorised. */
+#define MF_CAT		" AND entry.category_id IS nullif(?3, 0)"
 
 /*
  * A search's matches, as sets of ids the walk of an index of entry
@@ -219,6 +241,10 @@
 #define GR_CATEGORY							\
 	GR_PUB("entry_category_published") " AND category_id = ?9"	\
 	GR_READ GR_STAR
+#define GR_TAG								\
+	"SELECT id, published_at, created_at FROM entry_label"		\
+	" CROSS JOIN entry ON entry.id = entry_label.entry_id"		\
+	GR_COND " AND entry_label.label_id = ?9" GR_READ GR_STAR
 #define GR_DESC(key)							\
 	" AND (" key ", id) < (?2, ?3)"					\
 	" ORDER BY " key " DESC, id DESC LIMIT ?4"
@@ -265,6 +291,56 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    "UPDATE user SET api_password_hash = ?2, fever_key = ?3"
 	    " WHERE id = ?1",
 
+	/*
+	 * ?1 user id, ?2 name (cleaned).  An existing one is kept:
+	 * sqlite3_changes() is then 0.
+	 */
+	[STMT_LABEL_INSERT] =
+	    "INSERT INTO label (user_id, name) VALUES (?1, ?2)"
+	    " ON CONFLICT (user_id, name) DO NOTHING",
+	/* ?1 user id, ?2 name, any ASCII case.  Columns: enum label_col. */
+	[STMT_LABEL_GET_BY_NAME] =
+	    "SELECT id, name FROM label WHERE user_id = ?1 AND name = ?2",
+	/* ?1 user id, ?2 label id.  Columns: enum label_col. */
+	[STMT_LABEL_GET] =
+	    "SELECT id, name FROM label WHERE user_id = ?1 AND id = ?2",
+	/* ?1 user id.  Columns: enum label_list_col; by name. */
+	[STMT_LABEL_LIST] =
+	    "SELECT label.id, label.name, (SELECT count(*) FROM entry_label"
+	    "  CROSS JOIN entry ON entry.id = entry_label.entry_id"
+	    "  WHERE entry_label.label_id = label.id AND entry.is_read = 0)"
+	    " FROM label WHERE label.user_id = ?1 ORDER BY label.name",
+	/* ?1 user id, ?2 label id, ?3 name (cleaned). */
+	[STMT_LABEL_RENAME] =
+	    "UPDATE label SET name = ?3 WHERE id = ?2 AND user_id = ?1",
+	/* ?1 user id, ?2 label id: the label goes from every entry. */
+	[STMT_LABEL_DELETE] =
+	    "DELETE FROM label WHERE id = ?2 AND user_id = ?1",
+	/*
+	 * ?1 user id, ?2 label id, ?3 a JSON array of entry ids: the
+	 * user's entries among them get the label (the user's), or lose
+	 * it.
+	 */
+	[STMT_ENTRY_LABEL_ADD] =
+	    "INSERT INTO entry_label (label_id, entry_id)"
+	    " SELECT label.id, entry.id FROM label CROSS JOIN entry"
+	    " WHERE label.id = ?2 AND label.user_id = ?1"
+	    " AND entry.id IN (SELECT value FROM json_each(?3))"
+	    " AND entry.user_id = ?1 ON CONFLICT DO NOTHING",
+	[STMT_ENTRY_LABEL_REMOVE] =
+	    "DELETE FROM entry_label WHERE label_id = ?2"
+	    " AND label_id IN (SELECT id FROM label WHERE user_id = ?1)"
+	    " AND entry_id IN (SELECT value FROM json_each(?3))",
+	/* ?1 user id, ?2 entry id.  Columns: enum label_col; by name. */
+	[STMT_WEB_ENTRY_LABELS] =
+	    "SELECT label.id, label.name FROM entry_label"
+	    " CROSS JOIN label ON label.id = entry_label.label_id"
+	    " WHERE entry_label.entry_id = ?2 AND label.user_id = ?1"
+	    " ORDER BY label.name",
+	/* ?1 user id, ?2 entry id.  Column: its labels (LABEL_SEP). */
+	[STMT_ENTRY_LABELS] =
+	    "SELECT " ENTRY_TAGS " FROM entry WHERE id = ?2 AND user_id = ?1",
+
 	/* ?1 user id, ?2 title. */
 	[STMT_CATEGORY_INSERT] =
 	    "INSERT INTO category (user_id, title) VALUES (?1, ?2)",
@@ -298,6 +374,19 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 */
 	[STMT_CATEGORY_GET_BY_TITLE] =
 	    "SELECT id, title FROM category WHERE user_id = ?1 AND title = ?2",
+	/*
+	 * ?1 user id.  Column: 1 when a feed of the user has no category
+	 * (the APIs then show an Uncategorised one), else 0.
+	 */
+	[STMT_CATEGORY_NONE_USED] =
+	    "SELECT EXISTS (SELECT 1 FROM feed WHERE user_id = ?1"
+	    " AND category_id IS NULL)",
+	/* ?1 user id.  Columns: enum none_counts_col. */
+	[STMT_CATEGORY_NONE_COUNTS] =
+	    "SELECT (SELECT count(*) FROM feed WHERE user_id = ?1"
+	    "  AND category_id IS NULL),"
+	    " (SELECT count(*) FROM entry WHERE user_id = ?1"
+	    "  AND category_id IS NULL AND is_read = 0)",
 
 	/*
 	 * ?1 user id, ?2 category id or NULL, ?3 URL, ?4 title or NULL,
@@ -612,8 +701,8 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    "SELECT id, parsed_at FROM feed ORDER BY id",
 	/*
 	 * Delete at most ?5 of feed ?1's entries that retention lets go:
-	 * not starred, not in the feed's last stored document (seen_at
-	 * before ?6, the feed's parsed_at, or NULL), read and created
+	 * not starred nor labelled, not in the feed's last stored document
+	 * (seen_at before ?6, the feed's parsed_at, or NULL), read and created
 	 * before ?2 or unread and created before ?3 (0: keep forever), and
 	 * older than the ?4 newest of the feed (0: no such floor).
 	 * Column: the hash, for the tombstones.
@@ -621,6 +710,8 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_RETENTION_PURGE] =
 	    "DELETE FROM entry WHERE id IN (SELECT e.id FROM entry AS e"
 	    " WHERE e.feed_id = ?1 AND e.is_starred = 0"
+	    " AND NOT EXISTS (SELECT 1 FROM entry_label"
+	    "  WHERE entry_label.entry_id = e.id)"
 	    " AND (e.seen_at IS NULL OR ?6 IS NULL OR e.seen_at < ?6)"
 	    " AND ((e.is_read = 1 AND ?2 > 0 AND e.created_at < ?2)"
 	    "  OR (e.is_read = 0 AND ?3 > 0 AND e.created_at < ?3))"
@@ -768,8 +859,8 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " WHERE user_id = ?1) FROM user WHERE id = ?1",
 	/*
 	 * The web lists: ?1 user id, ?2 ?3 ?4 paging (WEB_PAGE), ?5 the
-	 * feed or category id, a NULL category for the uncategorised
-	 * feeds.  Newest first the rows come after (published_at, id) <
+	 * feed, category or label id, a NULL category for the
+	 * uncategorised feeds.  Newest first the rows come after (published_at, id) <
 	 * (?2, ?3); oldest first (_ASC) after (?2, ?3) <.  Columns: enum
 	 * entry_col up to ENTRY_COL_LIST_MAX, then enum web_col's icon id
 	 * (WEB_COL_LIST__MAX in all).
@@ -791,6 +882,8 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_WEB_LIST_ALL_FEED_ASC] = WEB_LIST WEB_FEED WEB_PAGE_ASC,
 	[STMT_WEB_LIST_ALL_CATEGORY_ASC] = WEB_LIST WEB_CATEGORY WEB_PAGE_ASC,
 	[STMT_WEB_LIST_STARRED_ASC] = WEB_LIST WEB_STARRED WEB_PAGE_ASC,
+	[STMT_WEB_LIST_LABEL] = WEB_LIST WEB_LABEL WEB_PAGE,
+	[STMT_WEB_LIST_LABEL_ASC] = WEB_LIST WEB_LABEL WEB_PAGE_ASC,
 	/*
 	 * ?1 user id, ?2 entry id.  Columns: enum entry_col, then enum
 	 * web_col's icon id and site URL.
@@ -965,8 +1058,43 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 * hearthctl api-key issues.  Columns: enum api_key_col.
 	 */
 	[STMT_API_KEY_LIST] =
-	    "SELECT id, label, created_at, last_used_at FROM api_token"
+	    "SELECT id, label, created_at, last_used_at, read_only"
+	    " FROM api_token"
 	    " WHERE user_id = ?1 AND kind = 'api' ORDER BY id",
+	/*
+	 * Sync health, a credential being ?1 user id, ?2 family ('fever',
+	 * 'greader', 'miniflux'), ?3 the API key's token id or 0 for the
+	 * API password.  Columns: enum health_col.
+	 */
+	[STMT_HEALTH_GET] =
+	    "SELECT used_at, user_agent FROM api_health WHERE user_id = ?1"
+	    " AND family = ?2 AND coalesce(token_id, 0) = ?3",
+	[STMT_HEALTH_INSERT] =
+	    "INSERT INTO api_health (user_id, family, token_id)"
+	    " VALUES (?1, ?2, nullif(?3, 0)) ON CONFLICT DO NOTHING",
+	/* ?4 now, ?5 the client's User-Agent. */
+	[STMT_HEALTH_USED] =
+	    "UPDATE api_health SET used_at = ?4, user_agent = ?5"
+	    " WHERE user_id = ?1 AND family = ?2"
+	    " AND coalesce(token_id, 0) = ?3",
+	/* ?4 now, ?5 the reason. */
+	[STMT_HEALTH_FAILED] =
+	    "UPDATE api_health SET failed_at = ?4, failure = ?5"
+	    " WHERE user_id = ?1 AND family = ?2"
+	    " AND coalesce(token_id, 0) = ?3",
+	/* ?1 user id.  Columns: enum health_list_col. */
+	[STMT_HEALTH_LIST] =
+	    "SELECT h.family, h.token_id, t.label, h.used_at, h.user_agent,"
+	    " h.failed_at, h.failure, t.read_only FROM api_health AS h"
+	    " LEFT JOIN api_token AS t ON t.id = h.token_id"
+	    " WHERE h.user_id = ?1 ORDER BY h.family, coalesce(h.token_id, 0)",
+	/*
+	 * Refresh a category: ?1 user id, ?2 category id (NULL: the
+	 * uncategorised feeds), ?3 now.  Its enabled feeds due now.
+	 */
+	[STMT_MF_CATEGORY_DUE] =
+	    "UPDATE feed SET next_check_at = min(next_check_at, ?3)"
+	    " WHERE user_id = ?1 AND category_id IS ?2 AND disabled = 0",
 	/* ?1 user id, ?2 key id. */
 	[STMT_API_KEY_DELETE] =
 	    "DELETE FROM api_token WHERE id = ?2 AND user_id = ?1"
@@ -981,14 +1109,16 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 */
 	[STMT_API_TOKEN_INSERT] =
 	    "INSERT INTO api_token (user_id, kind, token_hash, label,"
-	    " created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	    " created_at, expires_at, read_only)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, coalesce(?7, 0))",
 	/*
 	 * ?1 SHA-256 hex of a token, ?2 its kind, ?3 now: a token not
 	 * expired, of a user whose APIs are on.  Columns: enum token_col.
 	 */
 	[STMT_API_TOKEN_GET] =
 	    "SELECT api_token.id, api_token.user_id, user.name,"
-	    " api_token.label, api_token.last_used_at, user.api_password_hash"
+	    " api_token.label, api_token.last_used_at, user.api_password_hash,"
+	    " api_token.read_only"
 	    " FROM api_token CROSS JOIN user ON user.id = api_token.user_id"
 	    " WHERE api_token.token_hash = ?1 AND api_token.kind = ?2"
 	    " AND (api_token.expires_at IS NULL OR api_token.expires_at > ?3)"
@@ -1025,21 +1155,23 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_GREADER_IDS_STARRED] = GR_STARRED GR_DESC("published_at"),
 	[STMT_GREADER_IDS_FEED] = GR_FEED GR_DESC("published_at"),
 	[STMT_GREADER_IDS_CATEGORY] = GR_CATEGORY GR_DESC("published_at"),
+	[STMT_GREADER_IDS_TAG] = GR_TAG GR_DESC("published_at"),
 	[STMT_GREADER_IDS_CREATED_ASC] = GR_CREATED GR_ASC("created_at"),
 	[STMT_GREADER_IDS_UNREAD_ASC] = GR_UNREAD GR_ASC("published_at"),
 	[STMT_GREADER_IDS_STARRED_ASC] = GR_STARRED GR_ASC("published_at"),
 	[STMT_GREADER_IDS_FEED_ASC] = GR_FEED GR_ASC("published_at"),
 	[STMT_GREADER_IDS_CATEGORY_ASC] =
 	    GR_CATEGORY GR_ASC("published_at"),
+	[STMT_GREADER_IDS_TAG_ASC] = GR_TAG GR_ASC("published_at"),
 	/*
 	 * ?1 user id, ?2 a JSON array of entry ids: the user's entries, in
 	 * the array's order.  Columns: enum entry_col, then enum
-	 * gr_item_col's site URL, category title and whether the entry has
-	 * enclosures (ENTRY_ENCLOSED).
+	 * gr_item_col's site URL, category title, whether the entry has
+	 * enclosures (ENTRY_ENCLOSED) and its labels.
 	 */
 	[STMT_GREADER_ITEMS] =
 	    "SELECT " ENTRY_FULL_COLS ", feed.site_url, category.title, "
-	    ENTRY_ENCLOSED
+	    ENTRY_ENCLOSED ", " ENTRY_TAGS
 	    " FROM json_each(?2) AS j CROSS JOIN entry ON entry.id = j.value"
 	    " CROSS JOIN feed ON feed.id = entry.feed_id"
 	    " LEFT JOIN category ON category.id = feed.category_id"
@@ -1067,8 +1199,19 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    "SELECT category_id, feed_id, unread, newest FROM feed_count"
 	    " WHERE user_id = ?1 AND unread > 0",
 	/*
+	 * ?1 user id.  Columns: enum gr_tag_col: each label on entries
+	 * with its unread entries.
+	 */
+	[STMT_GREADER_UNREAD_TAGS] =
+	    "SELECT label.name, count(*), max(entry.created_at) FROM label"
+	    " CROSS JOIN entry_label ON entry_label.label_id = label.id"
+	    " CROSS JOIN entry ON entry.id = entry_label.entry_id"
+	    " WHERE label.user_id = ?1 AND entry.is_read = 0"
+	    " GROUP BY label.id",
+	/*
 	 * Mark all as read: ?1 user id, entries stored at or before ?2, ?3
-	 * now, ?4 of a feed, ?5 of a category, ?6 starred (NULLs: any).
+	 * now, ?4 of a feed, ?5 of a category, ?6 starred, ?7 with a label
+	 * (NULLs: any).
 	 */
 	[STMT_GREADER_MARK_READ] =
 	    "UPDATE entry INDEXED BY entry_unread"
@@ -1076,7 +1219,9 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " WHERE user_id = ?1 AND is_read = 0 AND created_at <= ?2"
 	    " AND (?4 IS NULL OR feed_id = ?4)"
 	    " AND (?5 IS NULL OR category_id = ?5)"
-	    " AND (?6 IS NULL OR is_starred = ?6)",
+	    " AND (?6 IS NULL OR is_starred = ?6)"
+	    " AND (?7 IS NULL OR id IN (SELECT entry_id FROM entry_label"
+	    "  WHERE label_id = ?7))",
 
 	/*
 	 * ?1 user id.  Column: the last successful check of a feed, or 0;
@@ -1091,11 +1236,12 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " checked_at FROM feed WHERE user_id = ?1 ORDER BY id",
 	/*
 	 * ?1 user id.  Columns: enum fever_group_col; by category, from
-	 * feed_count's key alone.
+	 * feed_count's key alone, the uncategorised feeds (category 0,
+	 * first) in FEVER_NO_GROUP.
 	 */
 	[STMT_FEVER_FEEDS_GROUPS] =
-	    "SELECT category_id, feed_id FROM feed_count WHERE user_id = ?1"
-	    " AND category_id > 0",
+	    "SELECT CASE category_id WHEN 0 THEN " FEVER_NO_GROUP
+	    " ELSE category_id END, feed_id FROM feed_count WHERE user_id = ?1",
 	/*
 	 * ?1 user id: the icons of the user's feeds.  Columns: enum
 	 * icon_col.
@@ -1131,11 +1277,13 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    "SELECT id FROM entry WHERE user_id = ?1 AND is_starred = 1",
 	/*
 	 * Mark read the unread entries stored at or before ?3: ?1 user id,
-	 * ?4 now; of every feed, of feed ?2, or of category ?2.
+	 * ?4 now; of every feed, of feed ?2, or of category ?2
+	 * (FEVER_NO_GROUP: the uncategorised feeds).
 	 */
 	[STMT_FEVER_MARK_ALL] = FEVER_MARK,
 	[STMT_FEVER_MARK_FEED] = FEVER_MARK " AND feed_id = ?2",
-	[STMT_FEVER_MARK_GROUP] = FEVER_MARK " AND category_id = ?2",
+	[STMT_FEVER_MARK_GROUP] =
+	    FEVER_MARK " AND category_id IS nullif(?2, " FEVER_NO_GROUP ")",
 	/*
 	 * ?1 user id, ?2 a time, ?3 now: the entries read (or otherwise
 	 * changed) since ?2 become unread.
@@ -1145,14 +1293,14 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " WHERE user_id = ?1 AND is_read = 1 AND changed_at >= ?2",
 
 	/*
-	 * ?1 user id, ?2 a feed id and ?3 a category id (NULL: any).
-	 * Columns: enum mf_feed_col; by URL, the order of the index (no
-	 * sort of every feed's row).
+	 * ?1 user id, ?2 a feed id and ?3 a category id (0: none; NULL:
+	 * any).  Columns: enum mf_feed_col; by URL, the order of the index
+	 * (no sort of every feed's row).
 	 */
 	[STMT_MF_FEEDS] =
 	    "SELECT " MF_FEED_COLS " FROM feed WHERE feed.user_id = ?1"
 	    " AND (?2 IS NULL OR feed.id = ?2)"
-	    " AND (?3 IS NULL OR feed.category_id = ?3)"
+	    " AND (?3 IS NULL OR feed.category_id IS nullif(?3, 0))"
 	    " ORDER BY feed.user_id, feed.url",
 	/*
 	 * ?1 user id.  Columns: enum mf_counter_col, by category then id;
@@ -1167,14 +1315,14 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " FROM feed CROSS JOIN icon ON icon.id = feed.icon_id"
 	    " WHERE feed.id = ?2 AND feed.user_id = ?1",
 	/*
-	 * ?1 user id, ?2 entry id, ?3 its feed and ?4 its category (NULL:
-	 * any).  Columns: enum mf_col.
+	 * ?1 user id, ?2 entry id, ?3 its feed and ?4 its category (0:
+	 * none; NULL: any).  Columns: enum mf_col.
 	 */
 	[STMT_MF_ENTRY_GET] =
 	    "SELECT " MF_ENTRY_COLS ENTRY_FROM
 	    " WHERE entry.id = ?2 AND entry.user_id = ?1"
 	    " AND (?3 IS NULL OR entry.feed_id = ?3)"
-	    " AND (?4 IS NULL OR entry.category_id = ?4)",
+	    " AND (?4 IS NULL OR entry.category_id IS nullif(?4, 0))",
 	/* ?1 user id, ?2 entry id, ?3 now: starred flips (Miniflux). */
 	[STMT_MF_BOOKMARK] =
 	    "UPDATE entry SET is_starred = 1 - is_starred, changed_at = ?3"
@@ -1191,12 +1339,12 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_MF_LIST_ALL] = MF_LIST MF_PUB,
 	[STMT_MF_LIST_ALL_FEED] = MF_LIST " AND entry.feed_id = ?2" MF_PUB,
 	[STMT_MF_LIST_ALL_CATEGORY] =
-	    MF_LIST " AND entry.category_id = ?3" MF_PUB,
+	    MF_LIST MF_CAT MF_PUB,
 	[STMT_MF_LIST_UNREAD] = MF_LIST " AND entry.is_read = 0" MF_PUB,
 	[STMT_MF_LIST_UNREAD_FEED] =
 	    MF_LIST " AND entry.feed_id = ?2 AND entry.is_read = 0" MF_PUB,
 	[STMT_MF_LIST_UNREAD_CATEGORY] =
-	    MF_LIST " AND entry.category_id = ?3 AND entry.is_read = 0" MF_PUB,
+	    MF_LIST MF_CAT " AND entry.is_read = 0" MF_PUB,
 	[STMT_MF_LIST_STARRED] = MF_LIST " AND entry.is_starred = 1" MF_PUB,
 	[STMT_MF_LIST_ID] =
 	    MF_LIST MF_FILTER " ORDER BY entry.id DESC" MF_PAGE,
@@ -1206,13 +1354,13 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_MF_LIST_ALL_FEED_ASC] =
 	    MF_LIST " AND entry.feed_id = ?2" MF_PUB_ASC,
 	[STMT_MF_LIST_ALL_CATEGORY_ASC] =
-	    MF_LIST " AND entry.category_id = ?3" MF_PUB_ASC,
+	    MF_LIST MF_CAT MF_PUB_ASC,
 	[STMT_MF_LIST_UNREAD_ASC] =
 	    MF_LIST " AND entry.is_read = 0" MF_PUB_ASC,
 	[STMT_MF_LIST_UNREAD_FEED_ASC] =
 	    MF_LIST " AND entry.feed_id = ?2 AND entry.is_read = 0" MF_PUB_ASC,
 	[STMT_MF_LIST_UNREAD_CATEGORY_ASC] =
-	    MF_LIST " AND entry.category_id = ?3 AND entry.is_read = 0"
+	    MF_LIST MF_CAT " AND entry.is_read = 0"
 	    MF_PUB_ASC,
 	[STMT_MF_LIST_STARRED_ASC] =
 	    MF_LIST " AND entry.is_starred = 1" MF_PUB_ASC,
@@ -1232,12 +1380,12 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    "SELECT count(*) FROM entry WHERE entry.feed_id ="
 	    " (SELECT id FROM feed WHERE id = ?2 AND user_id = ?1)" MF_RANGE,
 	[STMT_MF_COUNT_ALL_CATEGORY] =
-	    MF_COUNT " AND entry.category_id = ?3" MF_RANGE,
+	    MF_COUNT MF_CAT MF_RANGE,
 	[STMT_MF_COUNT_UNREAD] = MF_COUNT " AND entry.is_read = 0" MF_RANGE,
 	[STMT_MF_COUNT_UNREAD_FEED] =
 	    MF_COUNT " AND entry.feed_id = ?2 AND entry.is_read = 0" MF_RANGE,
 	[STMT_MF_COUNT_UNREAD_CATEGORY] =
-	    MF_COUNT " AND entry.category_id = ?3 AND entry.is_read = 0"
+	    MF_COUNT MF_CAT " AND entry.is_read = 0"
 	    MF_RANGE,
 	[STMT_MF_COUNT_STARRED] =
 	    MF_COUNT " AND entry.is_starred = 1" MF_FILTER,
@@ -1267,9 +1415,16 @@ static const int stmt_ncols[STMT__MAX] = {
 	[STMT_USER_GET_BY_NAME] = USER_COL__MAX,
 	[STMT_USER_GET_ONLY] = USER_COL__MAX,
 	[STMT_USER_LIST] = USER_LIST__MAX,
+	[STMT_LABEL_GET_BY_NAME] = LABEL_COL__MAX,
+	[STMT_LABEL_GET] = LABEL_COL__MAX,
+	[STMT_WEB_ENTRY_LABELS] = LABEL_COL__MAX,
+	[STMT_LABEL_LIST] = LABEL_LIST__MAX,
+	[STMT_ENTRY_LABELS] = ONE_COL__MAX,
 	[STMT_CATEGORY_LIST] = CATEGORY_LIST__MAX,
 	[STMT_CATEGORY_TITLES] = CATEGORY_COL__MAX,
 	[STMT_CATEGORY_GET_BY_TITLE] = CATEGORY_COL__MAX,
+	[STMT_CATEGORY_NONE_USED] = ONE_COL__MAX,
+	[STMT_CATEGORY_NONE_COUNTS] = NONE_COUNT__MAX,
 	[STMT_FEED_LIST] = FEED_LIST__MAX,
 	[STMT_FEED_GET] = FEED_COL__MAX,
 	[STMT_FEED_GET_BY_URL] = FEED_COL__MAX,
@@ -1320,6 +1475,8 @@ static const int stmt_ncols[STMT__MAX] = {
 	[STMT_WEB_LIST_ALL_FEED_ASC] = WEB_COL_LIST__MAX,
 	[STMT_WEB_LIST_ALL_CATEGORY_ASC] = WEB_COL_LIST__MAX,
 	[STMT_WEB_LIST_STARRED_ASC] = WEB_COL_LIST__MAX,
+	[STMT_WEB_LIST_LABEL] = WEB_COL_LIST__MAX,
+	[STMT_WEB_LIST_LABEL_ASC] = WEB_COL_LIST__MAX,
 	[STMT_WEB_ENTRY_GET] = WEB_COL_ENTRY__MAX,
 	[STMT_WEB_ENTRY_STATE] = STATE_COL__MAX,
 	[STMT_WEB_CATEGORY_GET] = CATEGORY_COL__MAX,
@@ -1331,20 +1488,25 @@ static const int stmt_ncols[STMT__MAX] = {
 	[STMT_WEB_DIGEST] = DIGEST_COL__MAX,
 	[STMT_API_TOKEN_GET] = TOKEN_COL__MAX,
 	[STMT_API_KEY_LIST] = API_KEY_COL__MAX,
+	[STMT_HEALTH_GET] = HEALTH_COL__MAX,
+	[STMT_HEALTH_LIST] = HEALTH_LIST__MAX,
 	[STMT_API_USER_BY_FEVER_KEY] = USER_COL__MAX,
 	[STMT_GREADER_IDS_CREATED] = GR_IDS_COL__MAX,
 	[STMT_GREADER_IDS_UNREAD] = GR_IDS_COL__MAX,
 	[STMT_GREADER_IDS_STARRED] = GR_IDS_COL__MAX,
 	[STMT_GREADER_IDS_FEED] = GR_IDS_COL__MAX,
 	[STMT_GREADER_IDS_CATEGORY] = GR_IDS_COL__MAX,
+	[STMT_GREADER_IDS_TAG] = GR_IDS_COL__MAX,
 	[STMT_GREADER_IDS_CREATED_ASC] = GR_IDS_COL__MAX,
 	[STMT_GREADER_IDS_UNREAD_ASC] = GR_IDS_COL__MAX,
 	[STMT_GREADER_IDS_STARRED_ASC] = GR_IDS_COL__MAX,
 	[STMT_GREADER_IDS_FEED_ASC] = GR_IDS_COL__MAX,
 	[STMT_GREADER_IDS_CATEGORY_ASC] = GR_IDS_COL__MAX,
+	[STMT_GREADER_IDS_TAG_ASC] = GR_IDS_COL__MAX,
 	[STMT_GREADER_ITEMS] = GR_COL__MAX,
 	[STMT_GREADER_SUBS] = GR_SUB_COL__MAX,
 	[STMT_GREADER_UNREAD_FEEDS] = GR_UNREAD_COL__MAX,
+	[STMT_GREADER_UNREAD_TAGS] = GR_TAG_COL__MAX,
 	[STMT_FEVER_REFRESHED] = ONE_COL__MAX,
 	[STMT_FEVER_FEEDS] = FEVER_FEED_COL__MAX,
 	[STMT_FEVER_FEEDS_GROUPS] = FEVER_GROUP_COL__MAX,
@@ -1400,12 +1562,24 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_USER_DELETE),
 	NAME(STMT_USER_SET_PASSWORD),
 	NAME(STMT_USER_SET_API_PASSWORD),
+	NAME(STMT_LABEL_INSERT),
+	NAME(STMT_LABEL_GET_BY_NAME),
+	NAME(STMT_LABEL_GET),
+	NAME(STMT_LABEL_LIST),
+	NAME(STMT_LABEL_RENAME),
+	NAME(STMT_LABEL_DELETE),
+	NAME(STMT_ENTRY_LABEL_ADD),
+	NAME(STMT_ENTRY_LABEL_REMOVE),
+	NAME(STMT_ENTRY_LABELS),
+	NAME(STMT_WEB_ENTRY_LABELS),
 	NAME(STMT_CATEGORY_INSERT),
 	NAME(STMT_CATEGORY_RENAME),
 	NAME(STMT_CATEGORY_DELETE),
 	NAME(STMT_CATEGORY_LIST),
 	NAME(STMT_CATEGORY_TITLES),
 	NAME(STMT_CATEGORY_GET_BY_TITLE),
+	NAME(STMT_CATEGORY_NONE_USED),
+	NAME(STMT_CATEGORY_NONE_COUNTS),
 	NAME(STMT_FEED_INSERT),
 	NAME(STMT_FEED_LIST),
 	NAME(STMT_FEED_GET),
@@ -1492,6 +1666,8 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_WEB_LIST_ALL_FEED_ASC),
 	NAME(STMT_WEB_LIST_ALL_CATEGORY_ASC),
 	NAME(STMT_WEB_LIST_STARRED_ASC),
+	NAME(STMT_WEB_LIST_LABEL),
+	NAME(STMT_WEB_LIST_LABEL_ASC),
 	NAME(STMT_WEB_ENTRY_GET),
 	NAME(STMT_WEB_ENTRY_STATE),
 	NAME(STMT_WEB_CATEGORY_GET),
@@ -1517,19 +1693,28 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_API_KEY_DELETE),
 	NAME(STMT_API_KEY_DELETE_ALL),
 	NAME(STMT_API_USER_BY_FEVER_KEY),
+	NAME(STMT_HEALTH_GET),
+	NAME(STMT_HEALTH_INSERT),
+	NAME(STMT_HEALTH_USED),
+	NAME(STMT_HEALTH_FAILED),
+	NAME(STMT_HEALTH_LIST),
+	NAME(STMT_MF_CATEGORY_DUE),
 	NAME(STMT_GREADER_IDS_CREATED),
 	NAME(STMT_GREADER_IDS_UNREAD),
 	NAME(STMT_GREADER_IDS_STARRED),
 	NAME(STMT_GREADER_IDS_FEED),
 	NAME(STMT_GREADER_IDS_CATEGORY),
+	NAME(STMT_GREADER_IDS_TAG),
 	NAME(STMT_GREADER_IDS_CREATED_ASC),
 	NAME(STMT_GREADER_IDS_UNREAD_ASC),
 	NAME(STMT_GREADER_IDS_STARRED_ASC),
 	NAME(STMT_GREADER_IDS_FEED_ASC),
 	NAME(STMT_GREADER_IDS_CATEGORY_ASC),
+	NAME(STMT_GREADER_IDS_TAG_ASC),
 	NAME(STMT_GREADER_ITEMS),
 	NAME(STMT_GREADER_SUBS),
 	NAME(STMT_GREADER_UNREAD_FEEDS),
+	NAME(STMT_GREADER_UNREAD_TAGS),
 	NAME(STMT_GREADER_MARK_READ),
 	NAME(STMT_FEVER_REFRESHED),
 	NAME(STMT_FEVER_FEEDS),

@@ -27,6 +27,20 @@ enum stmt {
 	STMT_CATEGORY_LIST,
 	STMT_CATEGORY_TITLES,
 	STMT_CATEGORY_GET_BY_TITLE,
+	STMT_CATEGORY_NONE_USED,
+	STMT_CATEGORY_NONE_COUNTS,
+
+	/* labels on entries */
+	STMT_LABEL_INSERT,
+	STMT_LABEL_GET_BY_NAME,
+	STMT_LABEL_GET,
+	STMT_LABEL_LIST,
+	STMT_LABEL_RENAME,
+	STMT_LABEL_DELETE,
+	STMT_ENTRY_LABEL_ADD,
+	STMT_ENTRY_LABEL_REMOVE,
+	STMT_ENTRY_LABELS,
+	STMT_WEB_ENTRY_LABELS,
 
 	/* feeds */
 	STMT_FEED_INSERT,
@@ -129,6 +143,8 @@ enum stmt {
 	STMT_WEB_LIST_ALL_FEED_ASC,
 	STMT_WEB_LIST_ALL_CATEGORY_ASC,
 	STMT_WEB_LIST_STARRED_ASC,
+	STMT_WEB_LIST_LABEL,
+	STMT_WEB_LIST_LABEL_ASC,
 	STMT_WEB_ENTRY_GET,
 	STMT_WEB_ENTRY_STATE,
 	STMT_WEB_CATEGORY_GET,
@@ -158,6 +174,12 @@ enum stmt {
 	STMT_API_KEY_DELETE,
 	STMT_API_KEY_DELETE_ALL,
 	STMT_API_USER_BY_FEVER_KEY,
+	STMT_HEALTH_GET,
+	STMT_HEALTH_INSERT,
+	STMT_HEALTH_USED,
+	STMT_HEALTH_FAILED,
+	STMT_HEALTH_LIST,
+	STMT_MF_CATEGORY_DUE,
 
 	/* the Google Reader API: lists newest first, then oldest first */
 	STMT_GREADER_IDS_CREATED,
@@ -165,14 +187,17 @@ enum stmt {
 	STMT_GREADER_IDS_STARRED,
 	STMT_GREADER_IDS_FEED,
 	STMT_GREADER_IDS_CATEGORY,
+	STMT_GREADER_IDS_TAG,
 	STMT_GREADER_IDS_CREATED_ASC,
 	STMT_GREADER_IDS_UNREAD_ASC,
 	STMT_GREADER_IDS_STARRED_ASC,
 	STMT_GREADER_IDS_FEED_ASC,
 	STMT_GREADER_IDS_CATEGORY_ASC,
+	STMT_GREADER_IDS_TAG_ASC,
 	STMT_GREADER_ITEMS,
 	STMT_GREADER_SUBS,
 	STMT_GREADER_UNREAD_FEEDS,
+	STMT_GREADER_UNREAD_TAGS,
 	STMT_GREADER_MARK_READ,
 
 	/* Fever */
@@ -316,12 +341,38 @@ enum web_col {
 	WEB_COL_ENTRY__MAX
 };
 
-/* STMT_GREADER_ITEMS adds the feed's site URL and category to entry_col. */
+/*
+ * STMT_GREADER_ITEMS adds the feed's site URL, category and the entry's
+ * labels to entry_col.
+ */
 enum gr_item_col {
 	GR_COL_SITE_URL = ENTRY_COL__MAX,
 	GR_COL_LABEL,		/* the category's title, NULL if none */
 	GR_COL_ENCLOSED,	/* 1: the entry has enclosures */
+	GR_COL_TAGS,		/* its labels: LABEL_SEP between */
 	GR_COL__MAX
+};
+
+/*
+ * A list of label names, as some statements answer one in a column:
+ * the names joined by LABEL_SEP, NULL for none.  subs_clean_name()
+ * leaves no line break in a name.
+ */
+#define LABEL_SEP	'\n'
+
+/* STMT_LABEL_GET_BY_NAME, STMT_LABEL_GET, STMT_WEB_ENTRY_LABELS */
+enum label_col {
+	LABEL_COL_ID,
+	LABEL_COL_NAME,
+	LABEL_COL__MAX
+};
+
+/* STMT_LABEL_LIST */
+enum label_list_col {
+	LABEL_LIST_ID,
+	LABEL_LIST_NAME,
+	LABEL_LIST_UNREAD,	/* its unread entries */
+	LABEL_LIST__MAX
 };
 
 /* Result columns of STMT_FEVER_ITEMS_*. */
@@ -379,6 +430,7 @@ enum mf_col {
 	MF_COL_AUTHOR,
 	MF_COL_CONTENT,		/* sanitized HTML */
 	MF_COL_ENCLOSED,	/* 1: it has enclosures */
+	MF_COL_TAGS,		/* the entry's labels: LABEL_SEP */
 	MF_COL_FEED,		/* enum mf_feed_col from here */
 	MF_COL__MAX = MF_COL_FEED + MF_FEED__MAX
 };
@@ -388,6 +440,7 @@ enum mf_col {
  * name (STMT_FEED_IDS_BY_URL, STMT_FEED_RECENT_COUNT, STMT_ICON_PUT's id,
  * STMT_FETCH_REQUEST_PENDING, STMT_RETENTION_PURGE's hash,
  * STMT_SAMPLE_LAST, STMT_DB_JOURNAL_MODE, STMT_DB_QUICK_CHECK,
+ * STMT_CATEGORY_NONE_USED, STMT_ENTRY_LABELS (LABEL_SEP),
  * STMT_FEVER_REFRESHED, STMT_FEVER_TOTAL,
  * STMT_FEVER_UNREAD_IDS, STMT_FEVER_SAVED_IDS, STMT_MF_COUNT_*).
  */
@@ -413,6 +466,13 @@ enum category_col {
 	CATEGORY_COL_ID,
 	CATEGORY_COL_TITLE,
 	CATEGORY_COL__MAX
+};
+
+/* STMT_CATEGORY_NONE_COUNTS: the uncategorised feeds */
+enum none_counts_col {
+	NONE_COUNT_FEEDS,
+	NONE_COUNT_UNREAD,
+	NONE_COUNT__MAX
 };
 
 /* STMT_CATEGORY_LIST: its first two columns are enum category_col's */
@@ -615,6 +675,7 @@ enum token_col {
 	TOKEN_COL_LABEL,
 	TOKEN_COL_LAST_USED_AT,
 	TOKEN_COL_API_PASSWORD_HASH,	/* the user's */
+	TOKEN_COL_READ_ONLY,
 	TOKEN_COL__MAX
 };
 
@@ -624,7 +685,28 @@ enum api_key_col {
 	API_KEY_COL_LABEL,
 	API_KEY_COL_CREATED_AT,
 	API_KEY_COL_LAST_USED_AT,
+	API_KEY_COL_READ_ONLY,
 	API_KEY_COL__MAX
+};
+
+/* STMT_HEALTH_GET */
+enum health_col {
+	HEALTH_COL_USED_AT,
+	HEALTH_COL_USER_AGENT,
+	HEALTH_COL__MAX
+};
+
+/* STMT_HEALTH_LIST */
+enum health_list_col {
+	HEALTH_LIST_FAMILY,
+	HEALTH_LIST_TOKEN_ID,	/* NULL: the API password */
+	HEALTH_LIST_LABEL,	/* the API key's */
+	HEALTH_LIST_USED_AT,
+	HEALTH_LIST_USER_AGENT,
+	HEALTH_LIST_FAILED_AT,
+	HEALTH_LIST_FAILURE,
+	HEALTH_LIST_READ_ONLY,	/* the API key's */
+	HEALTH_LIST__MAX
 };
 
 /* STMT_GREADER_IDS_* */
@@ -655,6 +737,14 @@ enum gr_unread_col {
 	GR_UNREAD_COL_COUNT,
 	GR_UNREAD_COL_NEWEST,	/* the feed's newest entry's created_at */
 	GR_UNREAD_COL__MAX
+};
+
+/* STMT_GREADER_UNREAD_TAGS: a label on entries and its unread ones */
+enum gr_tag_col {
+	GR_TAG_COL_NAME,
+	GR_TAG_COL_COUNT,
+	GR_TAG_COL_NEWEST,	/* the newest unread entry's created_at */
+	GR_TAG_COL__MAX
 };
 
 /* STMT_FEVER_FEEDS */

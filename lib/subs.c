@@ -82,6 +82,46 @@ out:
 }
 
 /*
+ * The user's label on entries called name (cleaned as a feed title is,
+ * ASCII case ignored) into *id; with create, a missing one is made.  1
+ * found or made, 0 missing, -1 error (logged), -2 a name that cleans to
+ * nothing or is too long.
+ */
+int
+subs_label_get(struct db *d, int64_t user, const char *name, int create,
+    int64_t *id)
+{
+	sqlite3_stmt	*st;
+	struct buf	 b;
+	int		 r, pass;
+
+	buf_init(&b);
+	if ((r = subs_clean_name(&b, name, 0)) != 0)
+		goto out;
+	/* The insert keeps a label made meanwhile: read it again. */
+	for (pass = 0; pass < 2; pass++) {
+		st = db_stmt(d, STMT_LABEL_GET_BY_NAME);
+		sqlite3_bind_int64(st, 1, user);
+		sqlite3_bind_text(st, 2, b.p, (int)b.len, SQLITE_STATIC);
+		if ((r = db_step(st)) == 1)
+			*id = sqlite3_column_int64(st, LABEL_COL_ID);
+		db_stmt_done(st);
+		if (r != 0 || !create || pass == 1)
+			break;
+		st = db_stmt(d, STMT_LABEL_INSERT);
+		sqlite3_bind_int64(st, 1, user);
+		sqlite3_bind_text(st, 2, b.p, (int)b.len, SQLITE_STATIC);
+		r = db_step(st);
+		db_stmt_done(st);
+		if (r == -1)
+			break;
+	}
+out:
+	buf_release(&b);
+	return r;
+}
+
+/*
  * Rename the user's category id to name, cleaned into clean (emptied
  * first) as subs_clean_name() does.  A name another category has is
  * refused; a change of case only is a rename.  1 renamed, 0 no such

@@ -31,6 +31,7 @@ struct subs_import {
 
 int	subs_clean_name(struct buf *, const char *, int);
 int	subs_category_get(struct db *, int64_t, const char *, int, int64_t *);
+int	subs_label_get(struct db *, int64_t, const char *, int, int64_t *);
 int	subs_category_rename(struct db *, int64_t, int64_t, const char *,
 	    struct buf *);
 int	subs_feed_by_url(struct db *, int64_t, const char *, int64_t *);

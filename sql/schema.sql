@@ -9,9 +9,9 @@
 -- clear.
 --
 -- Deletion flows down foreign keys with ON DELETE CASCADE: deleting a
--- user removes its sessions, tokens, categories and feeds; deleting a
--- feed removes its entries (and their enclosures, FTS rows and
--- tombstones).  Programs open every connection with foreign_keys=ON.
+-- user removes its sessions, tokens, categories, labels and feeds;
+-- deleting a feed removes its entries (and their enclosures, labels,
+-- FTS rows and tombstones).  Programs open every connection with foreign_keys=ON.
 
 -- A person with an account.  name compares without ASCII case, so
 -- "Alice" and "alice" are one user.
@@ -80,10 +80,35 @@ CREATE TABLE api_token (
 	last_used_at		INTEGER,
 	-- 'greader': 30 days after the last use, renewed as it is used;
 	-- NULL ('api' keys): valid until deleted
-	expires_at		INTEGER
+	expires_at		INTEGER,
+	-- an API key that reads only: the Miniflux API refuses its writes
+	read_only		INTEGER NOT NULL DEFAULT 0
+				    CHECK (read_only IN (0, 1))
 );
 
 CREATE INDEX api_token_user ON api_token (user_id);
+
+-- Sync health: when each reader-app credential of a user was last used,
+-- by which client (its User-Agent), and its last failure, in words a
+-- person can act on.  family is the API; token_id the API key, NULL for
+-- the API password (and the Google Reader tokens it gives).
+CREATE TABLE api_health (
+	id			INTEGER PRIMARY KEY,
+	user_id			INTEGER NOT NULL
+				    REFERENCES user (id) ON DELETE CASCADE,
+	family			TEXT NOT NULL
+				    CHECK (family IN ('fever', 'greader', 'miniflux')),
+	token_id		INTEGER
+				    REFERENCES api_token (id) ON DELETE CASCADE,
+	used_at			INTEGER,
+	user_agent		TEXT,
+	failed_at		INTEGER,
+	failure			TEXT
+);
+
+CREATE UNIQUE INDEX api_health_credential
+    ON api_health (user_id, family, coalesce(token_id, 0));
+CREATE INDEX api_health_token ON api_health (token_id);
 
 -- Sign-in throttling: the wrong passwords tried for an account name
 -- (lowercase, known or not) from a client address, for the web sign-in
@@ -106,8 +131,11 @@ CREATE INDEX login_failure_addr ON login_failure (kind, addr, failures,
 
 -- A folder of feeds.  A feed whose category is deleted becomes
 -- uncategorised (feed.category_id NULL); no hidden default category.
+-- Its id is never reused (AUTOINCREMENT), nor a feed's or a label's:
+-- an app that did not sync in between must not take a new one for the
+-- one it knew.
 CREATE TABLE category (
-	id			INTEGER PRIMARY KEY,
+	id			INTEGER PRIMARY KEY AUTOINCREMENT,
 	user_id			INTEGER NOT NULL
 				    REFERENCES user (id) ON DELETE CASCADE,
 	title			TEXT NOT NULL COLLATE NOCASE,
@@ -136,7 +164,7 @@ CREATE TABLE icon (
 
 -- A subscription of one user to one feed URL.
 CREATE TABLE feed (
-	id			INTEGER PRIMARY KEY,
+	id			INTEGER PRIMARY KEY AUTOINCREMENT,
 	user_id			INTEGER NOT NULL
 				    REFERENCES user (id) ON DELETE CASCADE,
 	-- NULL: uncategorised; set to NULL when the category goes
@@ -323,6 +351,28 @@ BEGIN
 	    VALUES (NEW.id, NEW.title, NEW.content_text);
 END;
 
+-- A label a user puts on entries (Google Reader's user/-/label/NAME on
+-- an item, Miniflux's tags), apart from the categories of feeds.  name
+-- compares without ASCII case.
+CREATE TABLE label (
+	id			INTEGER PRIMARY KEY AUTOINCREMENT,
+	user_id			INTEGER NOT NULL
+				    REFERENCES user (id) ON DELETE CASCADE,
+	name			TEXT NOT NULL COLLATE NOCASE,
+	UNIQUE (user_id, name)
+);
+
+-- Which entries carry which label.  Both go with either.
+CREATE TABLE entry_label (
+	label_id		INTEGER NOT NULL
+				    REFERENCES label (id) ON DELETE CASCADE,
+	entry_id		INTEGER NOT NULL
+				    REFERENCES entry (id) ON DELETE CASCADE,
+	PRIMARY KEY (label_id, entry_id)
+) WITHOUT ROWID;
+
+CREATE INDEX entry_label_entry ON entry_label (entry_id);
+
 -- Chinese, Japanese and Korean are written without spaces between
 -- words, so the word index above cannot find a word inside their text.
 -- The entries whose title or text hold characters of those scripts
@@ -498,4 +548,4 @@ CREATE INDEX sample_ts ON sample (ts);
 
 -- The version of the last migration: a database made from this file is
 -- current, and the programs open it without migrating.
-PRAGMA user_version = 6;
+PRAGMA user_version = 7;

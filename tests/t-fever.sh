@@ -182,7 +182,7 @@ fever "$(echo "$ka" | tr a-f A-F)" "api"
 is "the key in upper case" 200 '$j->{auth}' 1
 req -F "api_key=$ka" -F groups=1 "$U/fever/?api"
 is "a multipart/form-data body" 200 '$j->{auth} . " " . scalar @{$j->{groups}}' \
-    "1 1"
+    "1 2"
 fever "$ka" "api"
 is "last_refreshed_on_time: the latest successful check of the user" 200 \
     '$j->{last_refreshed_on_time}' 1700000100
@@ -193,16 +193,21 @@ is "bob's key signs bob in (his own last refresh)" 200 \
 # --- read blocks -------------------------------------------------------
 
 fever "$ka" "api&groups"
-is "groups: alice's one category" 200 \
-    'map { "$_->{id}:$_->{title}" } @{$j->{groups}}' "1:News"
-is "groups come with feeds_groups (uncategorised feeds in none)" 200 \
-    'map { "$_->{group_id}=$_->{feed_ids}" } @{$j->{feeds_groups}}' "1=1"
+is "groups: alice's category, then Uncategorised (2147483647)" 200 \
+    'map { "$_->{id}:$_->{title}" } @{$j->{groups}}' \
+    "1:News,2147483647:Uncategorised"
+is "groups come with feeds_groups: every feed in a listed group" 200 \
+    'map { "$_->{group_id}=$_->{feed_ids}" } @{$j->{feeds_groups}}' \
+    "2147483647=2,1=1"
+fever "$kb" "api&groups"
+is "bob has no uncategorised feed: no such group" 200 \
+    'map { "$_->{id}:$_->{title}" } @{$j->{groups}}' "2:Bob stuff"
 fever "$ka" "api&feeds"
 is "feeds: alice's two" 200 'map { $_->{id} } @{$j->{feeds}}' "1,2"
 is "a feed: title, url, site_url, favicon, spark, last update" 200 \
     'my $f = $j->{feeds}[0]; "$f->{title}|$f->{url}|$f->{site_url}|$f->{favicon_id}|$f->{is_spark}|$f->{last_updated_on_time}"' \
     "Alpha Weekly|http://127.0.0.1:9/alpha.xml|http://alpha.example/|$ICON_ID|0|1700000200"
-is "feeds come with feeds_groups" 200 'scalar @{$j->{feeds_groups}}' 1
+is "feeds come with feeds_groups" 200 'scalar @{$j->{feeds_groups}}' 2
 has '"favicon_id":0' && ok "no icon: favicon_id 0" ||
     nok "no icon: favicon_id 0"
 fever "$ka" "api&favicons"
@@ -254,6 +259,9 @@ fever "$ka" "api&items&feed_ids=2&max_id=14"
 is "feed_ids filter" 200 'map { $_->{id} } @{$j->{items}}' "13,12,11,10,9"
 fever "$ka" "api&items&group_ids=1&since_id=5"
 is "group_ids filter" 200 'map { $_->{id} } @{$j->{items}}' "6,7,8"
+fever "$ka" "api&items&group_ids=2147483647&since_id=10"
+is "group_ids: the uncategorised group" 200 'map { $_->{id} } @{$j->{items}}' \
+    "11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60"
 fever "$kb" "api&items"
 is "bob's items are his only" 200 \
     '(map { $_->{id} } @{$j->{items}}), $j->{total_items}' "100,1"
@@ -345,6 +353,12 @@ answered && [ "$(db 'SELECT count(*) FROM entry WHERE feed_id = 1 AND is_read = 
 fever "$ka" "api&mark=group&as=read&id=1&before=$now"
 [ "$(db 'SELECT count(*) FROM entry WHERE feed_id = 1 AND is_read = 0')" = 0 ] &&
     ok "mark=group: the category's feeds read" || nok "mark=group"
+db "UPDATE entry SET is_read = 0 WHERE id IN (5, 9)" >/dev/null
+fever "$ka" "api&mark=group&as=read&id=2147483647&before=$now"
+[ "$(db 'SELECT group_concat(id) FROM (SELECT id FROM entry WHERE user_id = 1 AND is_read = 0 ORDER BY id)')" = "5,12" ] &&
+    ok "mark=group 2147483647: the uncategorised feeds only" ||
+    nok "mark=group 2147483647: unread $(db 'SELECT group_concat(id) FROM entry WHERE user_id = 1 AND is_read = 0')"
+db "UPDATE entry SET is_read = 1 WHERE id = 5" >/dev/null
 fever "$ka" "api&unread_recently_read=1"
 answered && [ "$(db "SELECT count(*) FROM entry WHERE user_id = 1 AND is_read = 1")" = 0 ] &&
     ok "unread_recently_read: what was read in the last hour is unread" ||

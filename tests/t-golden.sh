@@ -131,6 +131,15 @@ INSERT INTO icon (id, hash, mime_type, url, fetched_at, data, token)
     VALUES (1, 'golden-icon', 'image/gif', 'http://127.0.0.1:9/favicon.ico',
     $T0, CAST('GIF89a golden' AS BLOB), '$ICONTOKEN');
 UPDATE feed SET icon_id = 1 WHERE id = 3;
+INSERT INTO label (id, user_id, name) VALUES (1, 1, 'Later');
+INSERT INTO api_health (user_id, family, token_id, used_at, user_agent,
+    failed_at, failure) VALUES (1, 'greader', NULL, $T0 - 300,
+    'NetNewsWire (RSS Reader; https://netnewswire.com/)', $T0 - 7200,
+    'wrong password: the app has not the API password set in Settings, Reader apps');
+INSERT INTO api_health (user_id, family, token_id, used_at, user_agent)
+    SELECT 1, 'miniflux', id, $T0 - 60, 'Miniflutt <b>'
+    FROM api_token WHERE kind = 'api' AND user_id = 1;
+INSERT INTO entry_label (label_id, entry_id) VALUES (1, 2), (1, 3);
 INSERT INTO entry (id, feed_id, user_id, category_id, hash, published_at,
     created_at, changed_at, title, content, content_text)
     VALUES (100, 3, 2, 2, 'hb', $T0 - 60, $T0, $T0,
@@ -212,6 +221,8 @@ golden method-not-allowed PUT /feeds
 web unread /
 web all /all
 web starred /starred
+web labels /labels
+web label /label/1
 web feed /feed/1
 web feed-all /feed/1?all=1
 web category /category/1

@@ -377,7 +377,7 @@ is "items/ids by POST" 200 "$(refs 12 "c=${_now}_12")"
 
 ga "$API/stream/items/contents" -d 'i=9'
 is "items/contents: one item, every field" 200 \
-    "{\"direction\":\"ltr\",\"id\":\"$RL\",\"title\":\"Reading list\",\"author\":\"\",\"updated\":$(sed -n 's/.*"updated":\([0-9]*\),"items".*/\1/p' "$S/b"),\"items\":[{\"id\":\"tag:google.com,2005:reader/item/0000000000000009\",\"crawlTimeMsec\":\"${_now}000\",\"timestampUsec\":\"${_now}000000\",\"published\":$((_now - 32400)),\"updated\":$((_now - 32400)),\"title\":\"Post number 9 of feed 2\",\"author\":\"Writer 9\",\"canonical\":[{\"href\":\"http://alpha.example/post/9\"}],\"alternate\":[{\"href\":\"http://alpha.example/post/9\",\"type\":\"text/html\"}],\"categories\":[\"$RL\"],\"origin\":{\"streamId\":\"feed/2\",\"title\":\"Beta Notes\",\"htmlUrl\":\"http://beta.example/\"},\"summary\":{\"direction\":\"ltr\",\"content\":\"<p>Body of post 9: <b>bold<\\/b> words, zebra9.<\\/p>\"},\"content\":{\"direction\":\"ltr\",\"content\":\"<p>Body of post 9: <b>bold<\\/b> words, zebra9.<\\/p>\"}}]}"
+    "{\"direction\":\"ltr\",\"id\":\"$RL\",\"title\":\"Reading list\",\"author\":\"\",\"updated\":$(sed -n 's/.*"updated":\([0-9]*\),"items".*/\1/p' "$S/b"),\"items\":[{\"id\":\"tag:google.com,2005:reader/item/0000000000000009\",\"crawlTimeMsec\":\"${_now}000\",\"timestampUsec\":\"${_now}000000\",\"published\":$((_now - 32400)),\"updated\":$((_now - 32400)),\"title\":\"Post number 9 of feed 2\",\"author\":\"Writer 9\",\"canonical\":[{\"href\":\"http://alpha.example/post/9\"}],\"alternate\":[{\"href\":\"http://alpha.example/post/9\",\"type\":\"text/html\"}],\"categories\":[\"$RL\"],\"origin\":{\"streamId\":\"feed/2\",\"title\":\"Beta Notes\",\"htmlUrl\":\"http://beta.example/\"},\"summary\":{\"direction\":\"ltr\",\"content\":\"<p>Body of post 9: <b>bold<\\/b> words, zebra9.<\\/p>\"}}]}"
 # Every id form, repeats, another user's and unknown ids, raw ':' and '/'.
 ga "$API/stream/items/contents" -d 'i=tag:google.com,2005:reader/item/000000000000000c&i=tag:google.com,2005:reader/item/b&i=000000000000000a&i=3&i=100&i=999&i=3&output=json'
 check "items/contents: every id form, in order, others dropped" \
@@ -445,8 +445,10 @@ req -d "i=7&a=$ST/read&T=$TA%0A" "$U$API/edit-tag"
 is "edit-tag with T only, a newline after it" 200 OK
 check "edit-tag by T: stored" test "$(sql 'SELECT is_read FROM entry
     WHERE id = 7')" = 1
-ga "$API/edit-tag" -d "i=7&a=user/-/label/Later&a=$ST/like&a=$ST/broadcast"
+ga "$API/edit-tag" -d "i=7&a=user/-/label/Early&a=$ST/like&a=$ST/broadcast"
 is "edit-tag: entry labels, like, broadcast accepted" 200 OK
+check "edit-tag: the label is stored on the entry" test \
+    "$(sql "SELECT group_concat(entry_id) FROM entry_label CROSS JOIN label ON label.id = label_id WHERE label.name = 'Early'")" = 7
 ga "$API/edit-tag?i=7&a=$ST/read"
 is "edit-tag by GET: 405" 405
 ga "$API/edit-tag" -d "a=$ST/read"
@@ -531,6 +533,49 @@ ga "$API/disable-tag" -d "s=user/-/label/Other"
 is "disable-tag" 200 OK
 check "disable-tag: the folder is gone, its feed stays" test "$code" = 200 -a \
     "$(sql "SELECT count(*) FROM category WHERE title = 'Other'")" = 0
+
+# --- labels on entries ---------------------------------------------------
+
+ga "$API/edit-tag" -d "i=3&i=tag:google.com,2005:reader/item/000000000000000a&a=user/-/label/Later&a=user/-/state/com.google/read"
+is "edit-tag a=user/-/label/Later: a label and a state at once" 200 OK
+check "the label is stored on both entries, and they are read" test \
+    "$(sql "SELECT group_concat(entry_id) || ' ' || (SELECT group_concat(is_read) FROM entry WHERE id IN (3, 10)) FROM (SELECT entry_id FROM entry_label CROSS JOIN label ON label.id = label_id WHERE label.name = 'Later' ORDER BY entry_id)")" = "3,10 1,1"
+ga "$API/edit-tag" -d "i=100&a=user/-/label/Later"
+check "a label is not put on another user's entry" test \
+    "$(sql "SELECT count(*) FROM entry_label WHERE entry_id = 100")" = 0
+ga "$API/tag/list"
+isin "tag/list: the label, type tag, with its unread count" 200 \
+    '{"id":"user/-/label/Later","type":"tag","unread_count":0}'
+ga "$API/stream/items/contents" -d 'i=3'
+isin "items/contents: the item's categories name its label" 200 \
+    '"user/-/label/Later"'
+ga "$API/stream/items/ids" -d 's=user/-/label/Later&n=10'
+is "items/ids: the label's stream" 200 "$(refs 3 10)"
+ga "$API/stream/contents/user%2F-%2Flabel%2FLater?n=1"
+isin "stream/contents of the label" 200 '"id":"user/-/label/Later"' \
+    '"continuation"'
+req -u alice:alice-api-pass "$U/v1/entries/3"
+isin "/v1/entries/3: the label as a tag" 200 '"tags":["Later"]'
+ga "$API/edit-tag" -d "i=3&a=user/-/state/com.google/kept-unread" >/dev/null
+ga "$API/unread-count"
+isin "unread-count: the label" 200 '{"id":"user/-/label/Later","count":1,'
+ga "$API/mark-all-as-read" -d 's=user/-/label/Later'
+check "mark-all-as-read of a label: its entries" test \
+    "$(sql 'SELECT is_read FROM entry WHERE id = 3')" = 1
+ga "$API/rename-tag" -d "s=user/-/label/Later&dest=user/-/label/Soon"
+is "rename-tag of a label" 200 OK
+check "rename-tag renames the label, no folder made" test \
+    "$(sql "SELECT group_concat(name) FROM label WHERE user_id = 1 AND name <> 'Early'")|$(sql "SELECT count(*) FROM category WHERE title IN ('Later', 'Soon')")" = "Soon|0"
+ga "$API/edit-tag" -d "i=10&r=user/-/label/Soon"
+is "edit-tag r=user/-/label/Soon" 200 OK
+check "the label is taken off that entry only" test \
+    "$(sql "SELECT group_concat(entry_id) FROM entry_label CROSS JOIN label ON label.id = label_id WHERE label.name = 'Soon'")" = 3
+_cats=$(sql "SELECT count(*) FROM category WHERE user_id = 1")
+ga "$API/disable-tag" -d "s=user/-/label/Soon"
+is "disable-tag of a label" 200 OK
+check "disable-tag: the label is gone, its entries and folders stay" test \
+    "$(sql "SELECT count(*) FROM label WHERE name = 'Soon'")|$(sql "SELECT count(*) FROM entry WHERE id = 3")|$(sql "SELECT count(*) FROM category WHERE user_id = 1")" = "0|1|$_cats"
+
 ga "$API/subscription/export"
 isin "subscription/export: OPML" 200 '<opml' \
     'xmlUrl="http://127.0.0.1:9/alpha.xml"'

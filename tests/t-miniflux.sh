@@ -197,11 +197,42 @@ fi
 req -H "X-Auth-Token: $key" "$U/v1/me"
 err "a deleted key: 401" 401
 
+# A read-only key: reads, and every write refused with nothing changed.
+check() {
+	_w=$1
+	shift
+	if "$@"; then
+		ok "$_w"
+	else
+		nok "$_w"
+	fi
+}
+rokey=$($ctl -u bob api-key add kitchen other 2>/dev/null)
+check "api-key add: one label only (status $?)" test -z "$rokey"
+rokey=$($ctl -u bob api-key add --read-only kitchen 2>/dev/null)
+check "hearthctl api-key add --read-only prints a key" test ${#rokey} -eq 64
+check "api-key list: its access is read-only" test \
+    "$($ctl -u bob api-key list | awk '$NF == "kitchen" { print $(NF - 1) }')" = \
+    read-only
+req -H "X-Auth-Token: $rokey" "$U/v1/entries?status=unread"
+is "a read-only key reads" 200 '$j->{total}' 1
+req -H "X-Auth-Token: $rokey" -X PUT --data-binary \
+    '{"entry_ids":[100],"status":"read"}' "$U/v1/entries"
+is "a read-only key cannot mark: 403" 403 '$j->{error_message}' \
+    "This API key is read-only."
+req -H "X-Auth-Token: $rokey" -X POST --data-binary '{"title":"X"}' \
+    "$U/v1/categories"
+err "a read-only key cannot add a category: 403" 403
+check "a read-only key changed nothing" test \
+    "$(db "SELECT is_read FROM entry WHERE id = 100")|$(db "SELECT count(*) FROM category WHERE user_id = 2")" = "0|1"
+req -H "X-Auth-Token: $rokey" -I "$U/v1/me"
+check "a read-only key: HEAD is a read" test "$code" = 200
+
 # --- newsboat 2.21's requests, as it sends them ------------------------
 
 A "$U/v1/categories"
 is "newsboat: GET /v1/categories, an array of {id, title}" 200 \
-    'map { "$_->{id}:$_->{title}" } @$j' "1:News"
+    'map { "$_->{id}:$_->{title}" } @$j' "1:News,0:Uncategorised"
 A "$U/v1/feeds"
 is "newsboat: GET /v1/feeds with category ids" 200 \
     'map { "$_->{id}:$_->{title}:$_->{feed_url}:$_->{category}{id}" } @$j' \
@@ -239,7 +270,7 @@ is "/v1/me: the settings Miniflux shows" 200 \
 A "$U/v1/categories?counts=true"
 is "categories with counts" 200 \
     'map { "$_->{id}:$_->{feed_count}:$_->{total_unread}:$_->{user_id}" } @$j' \
-    "1:1:7:1"
+    "1:1:7:1,0:1:3:1"
 post A /v1/categories '{"title":"  Tech   news "}'
 is "POST /v1/categories: 201, the title cleaned" 201 \
     '"$j->{title}:$j->{user_id}"' "Tech news:1"
@@ -286,6 +317,25 @@ del A "/v1/categories/$cat_tech"
 err "DELETE it again: 404" 404
 del A /v1/categories/2
 err "DELETE bob's category: 404" 404
+A "$U/v1/categories/0/feeds"
+is "category 0: the uncategorised feeds" 200 \
+    'map { "$_->{id}:$_->{category}{id}" } @$j' "2:0"
+A "$U/v1/categories/0/entries?direction=desc"
+is "category 0: their entries" 200 \
+    '"$j->{total}:" . join(",", map { $_->{id} } @{$j->{entries}})' \
+    "4:9,10,11,12"
+A "$U/v1/categories/0/entries?status=unread"
+is "category 0: their unread entries" 200 '$j->{total}' 3
+A "$U/v1/categories/0/entries/10"
+is "category 0: one of their entries" 200 '$j->{id}' 10
+A "$U/v1/categories/0/entries/4"
+err "category 0: an entry of a categorised feed, 404" 404
+B "$U/v1/categories/0/entries"
+is "bob's category 0 is his own (none)" 200 '$j->{total}' 0
+put A /v1/categories/0 '{"title":"Mine"}'
+err "category 0 cannot be renamed: 404" 404
+del A /v1/categories/0
+err "category 0 cannot be deleted: 404" 404
 
 # --- feeds ---------------------------------------------------------------
 
@@ -388,6 +438,9 @@ A "$U/v1/entries?status=read"
 is "status=read (total: all less unread)" 200 "$ids" "2:9,1"
 A "$U/v1/entries?status=read&status=unread&limit=1"
 is "status=read&status=unread: both" 200 "$ids" "12:12"
+A "$U/v1/entries?status=&limit=500&order=&direction=&starred="
+is "empty values are absent (Miniflutt's status=)" 200 "$ids" \
+    "12:12,11,10,9,8,7,6,5,4,3,2,1"
 A "$U/v1/entries?status=removed"
 is "status=removed: hearth removes nothing" 200 "$ids" "0:"
 A "$U/v1/entries?status=gone"
@@ -492,6 +545,12 @@ put A /v1/entries/7/bookmark
     nok "bookmark again: $code"
 put A /v1/entries/100/bookmark
 err "bookmark bob's entry: 404" 404
+db "UPDATE entry SET is_read = 0 WHERE id IN (4, 10)" >/dev/null
+put A /v1/categories/0/mark-all-as-read
+[ "$code" = 204 ] &&
+    [ "$(db 'SELECT group_concat(id) FROM entry WHERE id IN (4, 10) AND is_read = 0')" = 4 ] &&
+    ok "PUT /v1/categories/0/mark-all-as-read: the uncategorised only" ||
+    nok "category 0 mark-all-as-read: $code, unread $(db 'SELECT group_concat(id) FROM entry WHERE id IN (4, 10) AND is_read = 0')"
 put A /v1/feeds/2/mark-all-as-read
 [ "$code" = 204 ] &&
     [ "$(db 'SELECT count(*) FROM entry WHERE feed_id = 2 AND is_read = 0')" = 0 ] &&
@@ -508,6 +567,39 @@ put A /v1/categories/1/mark-all-as-read
     nok "category mark-all-as-read: $code"
 put A /v1/categories/2/mark-all-as-read
 err "mark bob's category read: 404" 404
+
+# --- the user, the version, a category's refresh --------------------------
+
+db "UPDATE entry SET is_read = 0 WHERE user_id IN (1, 2)" >/dev/null
+put A /v1/users/1/mark-all-as-read
+[ "$code" = 204 ] &&
+    [ "$(db 'SELECT count(*) FROM entry WHERE user_id = 1 AND is_read = 0')" = 0 ] &&
+    [ "$(db 'SELECT is_read FROM entry WHERE id = 100')" = 0 ] &&
+    ok "PUT /v1/users/1/mark-all-as-read: alice's entries, not bob's" ||
+    nok "user mark-all-as-read: $code"
+put A /v1/users/2/mark-all-as-read
+err "mark bob's entries read: 403" 403
+[ "$(db 'SELECT is_read FROM entry WHERE id = 100')" = 0 ] &&
+    ok "bob's entry is still unread" || nok "bob's entry was marked"
+A "$U/v1/version"
+is "GET /v1/version" 200 '"$j->{version} $j->{compiler}"' "$(sed -n \
+    's/^VERSION[[:space:]]*=[[:space:]]*//p' Makefile) cc"
+t0=$(date +%s)
+db "UPDATE feed SET next_check_at = $t0 + 86400 WHERE user_id = 1" >/dev/null
+due="SELECT group_concat(id) FROM (SELECT id FROM feed WHERE user_id = 1
+    AND (next_check_at <= $t0 + 60 OR checked_at >= $t0) ORDER BY id)"
+put A /v1/categories/1/refresh
+[ "$code" = 204 ] && [ "$(db "$due")" = 1 ] &&
+    ok "PUT /v1/categories/1/refresh: its feeds due, no other" ||
+    nok "category refresh: $code, due: $(db "$due")"
+put A /v1/categories/0/refresh
+[ "$code" = 204 ] && [ "$(db "$due" | tr , ' ')" = "$(db "SELECT
+    group_concat(id, ' ') FROM (SELECT id FROM feed WHERE user_id = 1
+    AND (category_id = 1 OR category_id IS NULL) ORDER BY id)")" ] &&
+    ok "PUT /v1/categories/0/refresh: the uncategorised feeds too" ||
+    nok "category 0 refresh: $code, due: $(db "$due")"
+put A /v1/categories/2/refresh
+err "refresh bob's category: 404" 404
 
 # --- discovery, OPML ------------------------------------------------------
 

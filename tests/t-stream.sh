@@ -197,16 +197,15 @@ INSERT INTO entry (feed_id, user_id, category_id, hash, published_at,
 EOF
 sqlite3 "$DB" < "$S/big.sql" >"$S/sql.log" 2>&1
 cat > "$S/big.py" <<'EOF'
-# big.py DB BODY: feed 3000's three items, summary and content each the
-# stored HTML, every one longer than the buffer.
+# big.py DB BODY: feed 3000's three items, each summary the stored HTML,
+# every one longer than the buffer, and sent once (no "content").
 import json, sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 want = dict(db.execute('SELECT id, content FROM entry WHERE feed_id = 3000'))
 items = json.load(open(sys.argv[2]))['items']
 got = {int(i['id'].rsplit('/', 1)[1], 16): i for i in items}
 bad = [k for k in want if k not in got or
-    got[k]['summary']['content'] != want[k] or
-    got[k]['content']['content'] != want[k]]
+    got[k]['summary']['content'] != want[k] or 'content' in got[k]]
 if (len(want) != 3 or len(got) != 3 or bad or
     min(len(v) for v in want.values()) <= 65536):
 	print('%d stored, %d items, wrong: %s' % (len(want), len(got), bad))
@@ -216,7 +215,7 @@ C="/reader/api/0/stream/contents/feed/3000?n=10"
 req -H "$GL" "$U$C"
 check "stream/contents: 200, $(wc -c < "$S/b") bytes ($code)" \
     test "$code" = 200 -a "$(wc -c < "$S/b")" -gt 65536
-check "stream/contents: items over 64 KiB, summary and content whole" \
+check "stream/contents: items over 64 KiB, each summary whole" \
     python3 "$S/big.py" "$DB" "$S/b"
 # The Miniflux page below is compared with the one before: gone again.
 sqlite3 "$DB" 'DELETE FROM entry WHERE feed_id = 3000' >"$S/sql.log" 2>&1

@@ -778,6 +778,48 @@ check "star an entry: stored" \
 page "starred list" alice /starred 'Post number 2 of feed 1'
 as alice -d "csrf=$csrf" "$U/entry/2/unstar"
 is "unstar" 303 test "$(db 'SELECT is_starred FROM entry WHERE id = 2')" = 0
+# Labels on entries: put on from the entry's page, listed, taken off.
+page "labels, none yet" alice /labels 'No labels yet'
+as alice -d "csrf=$csrf&back=/entry/2" --data-urlencode "name=  Read  later " \
+    "$U/entry/2/label"
+is "label an entry: 303 back" 303 test "$(hdr Location)" = /entry/2
+lid=$(db "SELECT id FROM label WHERE name = 'Read later'")
+check "label an entry: the label made, cleaned, on the entry" test \
+    "$(db "SELECT group_concat(entry_id) FROM entry_label WHERE label_id = '$lid'")" = 2
+as alice -d "csrf=$csrf" --data-urlencode "name=READ LATER" "$U/entry/3/label"
+check "the same name in another case is the same label" test \
+    "$(db "SELECT count(*) FROM label")|$(db "SELECT group_concat(entry_id) FROM (SELECT entry_id FROM entry_label ORDER BY entry_id)")" = "1|2,3"
+as alice -d "csrf=$csrf&name=%20" "$U/entry/3/label"
+is "a blank label name is 400" 400 test "$(db "SELECT count(*) FROM label")" = 1
+as bob -d "csrf=$bcsrf&name=Mine" "$U/entry/2/label"
+is "bob cannot label alice's entry (404)" 404 \
+    test "$(db "SELECT count(*) FROM label")" = 1
+page "an entry: its label and the add form" alice /entry/2 \
+    "<a href=\"/label/$lid\">Read later</a>"
+has 'name="name" required maxlength="1024" list="label-names"' &&
+    ok "an entry: the add-label form" || nok "an entry: the add-label form"
+page "labels page: the label, its unread count" alice /labels \
+    "<a href=\"/label/$lid\">Read later</a> <span class=\"count\">"
+page "nav: a Labels section" alice / 'data-nav="labels"'
+page "a label's list: its entries" alice "/label/$lid" \
+    'Post number 3 of feed 1'
+has 'Post number 2 of feed 1' && ok "a label's list: both entries" ||
+    nok "a label's list: both entries"
+has 'Post number 4 of feed 1' && nok "a label's list: no other entry" ||
+    ok "a label's list: no other entry"
+as alice "$U/entry/2?l=l$lid"
+is "an entry opened from a label's list" 200 \
+    has "href=\"/label/$lid\">Back to the list"
+as bob "$U/label/$lid"
+is "bob cannot list alice's label (404)" 404
+as alice -d "csrf=$csrf&label=$lid" "$U/entry/2/unlabel"
+is "unlabel: 303" 303 test "$(db "SELECT group_concat(entry_id) FROM entry_label")" = 3
+as alice -H 'Accept: application/json' -d "csrf=$csrf&label=$lid" \
+    "$U/entry/3/unlabel"
+is "unlabel (JSON)" 200 has '"ok":true'
+check "unlabel: the label stays, on no entry" test \
+    "$(db "SELECT count(*) FROM entry_label")|$(db "SELECT count(*) FROM label")" = "0|1"
+db "DELETE FROM label" >/dev/null
 as alice -d "csrf=$csrf" "$U/entry/2/explode"
 is "an unknown entry action is 404" 404
 as alice -d "csrf=$csrf" "$U/entry/99999/read"

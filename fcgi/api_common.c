@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: ISC */
+/* api_common.c: what the three reader-app APIs share: their parameters */
+#include <stddef.h>
+#include <string.h>
+
+#include "api.h"
+#include "fcgi.h"
+
+/*
+ * Parameter name of an API request, query before form, or NULL when it
+ * is absent or empty: Miniflux reads "status=" as no status, and apps
+ * send empty values for filters they do not use (Miniflutt's status=
+ * when read entries are shown).  Presence flags (Fever's "?api&items")
+ * are read with req_param() instead.
+ */
+const char *
+api_param(const struct req *r, const char *name)
+{
+	const char	*s;
+
+	if ((s = req_param(r, name)) == NULL || *s == '\0')
+		return NULL;
+	return s;
+}
+
+/*
+ * Every non-empty parameter called name, up to max, into v; the count.
+ * Empty ones are passed over as api_param() passes them.
+ */
+size_t
+api_params(const struct req *r, const char *name, const char **v,
+    size_t max)
+{
+	size_t	 i, n = 0;
+
+	for (i = 0; i < r->nparams && n < max; i++)
+		if (strcmp(r->params[i].name, name) == 0 &&
+		    r->params[i].value[0] != '\0')
+			v[n++] = r->params[i].value;
+	return n;
+}

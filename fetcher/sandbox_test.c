@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: ISC */
+/* sandbox_test.c: the parse child's confinement and what crosses back */
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libxml/parser.h>
+
+#include "buf.h"
+#include "feed.h"
+#include "fetch.h"
+#include "test.h"
+
+#define BASE	"http://example.org/dir/feed.xml"
+
+/* What a confined process tries, by name. */
+static void
+try(const char *what)
+{
+	char	 b[16];
+	int	 fd = -1;
+
+	if (strcmp(what, "open") == 0)
+		fd = open("/etc/passwd", O_RDONLY);
+	else if (strcmp(what, "socket") == 0)
+		fd = socket(AF_INET, SOCK_STREAM, 0);
+	else if (strcmp(what, "write 1") == 0)
+		(void)!write(STDOUT_FILENO, "x", 1);
+	else if (strcmp(what, "read 3") == 0)
+		(void)!read(3, b, sizeof(b));
+	else if (strcmp(what, "fork") == 0)
+		fd = (int)fork();
+	else if (strcmp(what, "memory") == 0) {
+		/* malloc's small and large blocks, and stderr */
+		free(malloc(100));
+		free(malloc(8 * 1024 * 1024));
+		(void)!write(STDERR_FILENO, "", 0);
+	}
+	if (fd > 0)
+		close(fd);
+}
+
+/*
+ * A child confined by sandbox_enter() that tries what: how it ended,
+ * "exit N" or "signal N".
+ */
+static void
+confined(const char *what, char *out, size_t n)
+{
+	pid_t	 pid;
+	int	 st;
+
+	fflush(stdout);
+	if ((pid = fork()) == 0) {
+		if (sandbox_enter() == -1)
+			_exit(2);
+		try(what);
+		_exit(0);
+	}
+	if (pid == -1 || waitpid(pid, &st, 0) == -1)
+		snprintf(out, n, "no child");
+	else if (WIFSIGNALED(st))
+		snprintf(out, n, "signal %d", WTERMSIG(st));
+	else
+		snprintf(out, n, "exit %d", WEXITSTATUS(st));
+}
+
+/* The filter kills what reaches outside, and only that. */
+static void
+test_filter(void)
+{
+	static const char *const killed[] = { "open", "socket", "write 1",
+	    "read 3", "fork" };
+	char	 got[32], want[32];
+	size_t	 i;
+
+	snprintf(want, sizeof(want), "signal %d", SIGSYS);
+	for (i = 0; i < sizeof(killed) / sizeof(killed[0]); i++) {
+		confined(killed[i], got, sizeof(got));
+		T_STR(got, want, "confined: %s kills the process", killed[i]);
+	}
+	confined("memory", got, sizeof(got));
+	T_STR(got, "exit 0", "confined: memory and stderr are allowed");
+}
+
+static char *
+slurp(const char *path, size_t *n)
+{
+	FILE	*fp;
+	char	*p = NULL;
+	long	 len;
+
+	*n = 0;
+	if ((fp = fopen(path, "rb")) == NULL)
+		return NULL;
+	if (fseek(fp, 0, SEEK_END) == 0 && (len = ftell(fp)) >= 0 &&
+	    fseek(fp, 0, SEEK_SET) == 0 &&
+	    (p = malloc((size_t)len + 1)) != NULL) {
+		*n = fread(p, 1, (size_t)len, fp);
+		p[*n] = '\0';
+	}
+	fclose(fp);
+	return p;
+}
+
+/* doc parsed in sb, in pieces of size bytes, as TSV or the error. */
+static void
+dump(struct sandbox *sb, struct buf *out, const char *doc, size_t n,
+    size_t size)
+{
+	struct sb_doc	*d;
+	struct feed	 f;
+	size_t		 i, k;
+	int		 rc = 0;
+
+	feed_init(&f);
+	buf_reset(out);
+	if ((d = sandbox_doc_new(sb, &f, BASE, NULL, 5000)) == NULL) {
+		BUF_LIT(out, "error: out of memory");
+		return;
+	}
+	for (i = 0; i < n && rc == 0; i += k) {
+		k = n - i < size ? n - i : size;
+		rc = sandbox_doc_push(d, doc + i, k);
+	}
+	if (rc == 0)
+		rc = sandbox_doc_end(d);
+	if (rc == 0)
+		feed_tsv(out, &f);
+	else
+		buf_printf(out, "error: %s", sandbox_doc_error(d));
+	sandbox_doc_free(d);
+	feed_release(&f);
+}
+
+/*
+ * Every document of tests/feeds parsed in a confined child, fed in
+ * pieces, reads back as parsed in process: the same entries, or the
+ * same refusal, and one child serves them all.
+ */
+static void
+test_same(void)
+{
+	struct sandbox	*in, *out;
+	struct dirent	*de;
+	DIR		*dir;
+	struct buf	 a, b;
+	char		 path[512], *doc;
+	const char	*dot;
+	size_t		 n;
+	int		 nfiles = 0, same = 0;
+
+	if ((dir = opendir("tests/feeds")) == NULL) {
+		T_OK(0, "tests/feeds: cannot open");
+		return;
+	}
+	in = sandbox_new(0, 0, 5000);
+	out = sandbox_new(1, 0, 5000);
+	buf_init(&a);
+	buf_init(&b);
+	while ((de = readdir(dir)) != NULL) {
+		if (de->d_name[0] == '.' ||
+		    (dot = strrchr(de->d_name, '.')) == NULL ||
+		    strcmp(dot, ".tsv") == 0 || strcmp(dot, ".err") == 0 ||
+		    strcmp(dot, ".args") == 0)
+			continue;
+		snprintf(path, sizeof(path), "tests/feeds/%s", de->d_name);
+		if ((doc = slurp(path, &n)) == NULL)
+			continue;
+		dump(in, &a, doc, n, n + 1);
+		dump(out, &b, doc, n, 1000);
+		nfiles++;
+		if (a.len == b.len && memcmp(a.p, b.p, a.len) == 0)
+			same++;
+		else
+			printf("# %s\n#   in process:\n%s\n#   confined:\n%s\n",
+			    de->d_name, a.p, b.p);
+		free(doc);
+	}
+	closedir(dir);
+	T_OK(nfiles > 20 && same == nfiles, "%d of %d documents parsed "
+	    "confined as in process", same, nfiles);
+	sandbox_free(in);
+	sandbox_free(out);
+	buf_release(&a);
+	buf_release(&b);
+}
+
+/* Discovery in a child finds what it finds in process. */
+static void
+test_discover(void)
+{
+	static const char	 page[] = "<html><head>"
+	    "<link rel=alternate type=application/rss+xml href=/a.rss>"
+	    "<link rel=icon href=/i.png></head></html>";
+	struct sandbox		*sb;
+	char			**l = NULL;
+	size_t			 n = 0;
+
+	sb = sandbox_new(1, 0, 5000);
+	T_OK(sandbox_discover(sb, 0, page, sizeof(page) - 1, BASE, &l,
+	    &n) == 0 && n == 1, "discover: one feed link");
+	T_STR(n == 1 ? l[0] : NULL, "http://example.org/a.rss",
+	    "discover: made absolute");
+	discover_free(l, n);
+	T_OK(sandbox_discover(sb, 1, page, sizeof(page) - 1, BASE, &l,
+	    &n) == 0 && n == 1, "discover: one icon link");
+	T_STR(n == 1 ? l[0] : NULL, "http://example.org/i.png",
+	    "discover: the icon made absolute");
+	discover_free(l, n);
+	sandbox_free(sb);
+}
+
+/*
+ * A child that dies fails its own document with the reason, and the
+ * next document gets a new child.  HEARTH_TEST_PARSER_ESCAPE (the test
+ * build's hook) makes the child of a document whose URL holds "evil"
+ * open a file once confined.
+ */
+static void
+test_killed(void)
+{
+	static const char	 rss[] = "<rss version=\"2.0\"><channel>"
+	    "<item><guid>1</guid><title>t</title></item></channel></rss>";
+	struct sandbox		*sb;
+	struct sb_doc		*d;
+	struct feed		 f;
+	char			 want[128];
+	int			 rc;
+
+	snprintf(want, sizeof(want), "parser killed by signal %d (SIGSYS: "
+	    "it made a system call its sandbox forbids)", SIGSYS);
+	setenv("HEARTH_TEST_PARSER_ESCAPE", "open:evil", 1);
+	sb = sandbox_new(1, 0, 5000);
+	feed_init(&f);
+	d = sandbox_doc_new(sb, &f, "http://evil.example/", NULL, 5000);
+	rc = sandbox_doc_push(d, rss, sizeof(rss) - 1);
+	if (rc == 0)
+		rc = sandbox_doc_end(d);
+	T_OK(rc == -1, "killed: the document fails");
+	T_STR(sandbox_doc_error(d), want, "killed: the reason says so");
+	sandbox_doc_free(d);
+	feed_release(&f);
+	feed_init(&f);
+	d = sandbox_doc_new(sb, &f, BASE, NULL, 5000);
+	rc = sandbox_doc_push(d, rss, sizeof(rss) - 1);
+	if (rc == 0)
+		rc = sandbox_doc_end(d);
+	T_OK(rc == 0 && f.nentries == 1, "killed: the next document parses "
+	    "in a new child");
+	sandbox_doc_free(d);
+	feed_release(&f);
+	sandbox_free(sb);
+	unsetenv("HEARTH_TEST_PARSER_ESCAPE");
+}
+
+int
+main(int argc, char *argv[])
+{
+	/* The sandbox starts this program again as its parse child. */
+	if (argc > 1 && strcmp(argv[1], "parse-child") == 0) {
+		xmlInitParser();
+		sandbox_child_main(0);
+	}
+	test_filter();
+	test_same();
+	test_discover();
+	test_killed();
+	return T_DONE();
+}
