@@ -48,20 +48,7 @@ else
 	nok "setup: alice's API password and an API key"
 	exit 1
 fi
-if start_fcgi main "$S/hearth.conf"; then
-	ok "hearth-fcgi starts"
-else
-	nok "hearth-fcgi starts"
-	sed 's/^/#   /' "$S/main.log"
-	exit 1
-fi
-ngx_hearth "$S/n" nginx/hearth.conf "$S/fcgi.sock"
-if NGX_PING=/healthz NGX_PING_STATUS=200 ngx_start "$S/n"; then
-	ok "nginx starts with nginx/hearth.conf"
-else
-	nok "nginx starts with nginx/hearth.conf"
-	exit 1
-fi
+web_start main "$S/hearth.conf" "$S/fcgi.sock" || exit 1
 
 python3 tests/lib/apps.py "$NGX_URL" alice alice-api-pass "$key" \
     > "$S/apps.out" 2>&1
