@@ -282,26 +282,6 @@ dump_pieces(struct buf *out, const char *doc, size_t n, const char *ct,
 	feed_release(&f);
 }
 
-static char *
-slurp(const char *path, size_t *n)
-{
-	FILE	*fp;
-	char	*p = NULL;
-	long	 len;
-
-	*n = 0;
-	if ((fp = fopen(path, "rb")) == NULL)
-		return NULL;
-	if (fseek(fp, 0, SEEK_END) == 0 && (len = ftell(fp)) >= 0 &&
-	    fseek(fp, 0, SEEK_SET) == 0 &&
-	    (p = malloc((size_t)len + 1)) != NULL) {
-		*n = fread(p, 1, (size_t)len, fp);
-		p[*n] = '\0';
-	}
-	fclose(fp);
-	return p;
-}
-
 /*
  * Every document of tests/feeds read in pieces, from one byte at a time
  * up: the same feed (or the same refusal) as read in one piece, so that
@@ -333,13 +313,13 @@ test_pieces(void)
 		    strcmp(dot, ".args") == 0)
 			continue;
 		snprintf(path, sizeof(path), "tests/feeds/%s", de->d_name);
-		if ((doc = slurp(path, &n)) == NULL)
+		if ((doc = t_slurp(path, &n)) == NULL)
 			continue;
 		/* NAME.args: "--content-type" then the type, if any. */
 		ct[0] = '\0';
 		snprintf(path, sizeof(path), "tests/feeds/%.*s.args",
 		    (int)(dot - de->d_name), de->d_name);
-		if ((args = slurp(path, &an)) != NULL &&
+		if ((args = t_slurp(path, &an)) != NULL &&
 		    strncmp(args, "--content-type\n", 15) == 0) {
 			snprintf(ct, sizeof(ct), "%s", args + 15);
 			if ((nl = strchr(ct, '\n')) != NULL)

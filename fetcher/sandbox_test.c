@@ -91,26 +91,6 @@ test_filter(void)
 	T_STR(got, "exit 0", "confined: memory and stderr are allowed");
 }
 
-static char *
-slurp(const char *path, size_t *n)
-{
-	FILE	*fp;
-	char	*p = NULL;
-	long	 len;
-
-	*n = 0;
-	if ((fp = fopen(path, "rb")) == NULL)
-		return NULL;
-	if (fseek(fp, 0, SEEK_END) == 0 && (len = ftell(fp)) >= 0 &&
-	    fseek(fp, 0, SEEK_SET) == 0 &&
-	    (p = malloc((size_t)len + 1)) != NULL) {
-		*n = fread(p, 1, (size_t)len, fp);
-		p[*n] = '\0';
-	}
-	fclose(fp);
-	return p;
-}
-
 /* doc parsed in sb, in pieces of size bytes, as TSV or the error. */
 static void
 dump(struct sandbox *sb, struct buf *out, const char *doc, size_t n,
@@ -173,7 +153,7 @@ test_same(void)
 		    strcmp(dot, ".args") == 0)
 			continue;
 		snprintf(path, sizeof(path), "tests/feeds/%s", de->d_name);
-		if ((doc = slurp(path, &n)) == NULL)
+		if ((doc = t_slurp(path, &n)) == NULL)
 			continue;
 		dump(in, &a, doc, n, n + 1);
 		dump(out, &b, doc, n, 1000);

@@ -4,6 +4,7 @@
 #define HEARTH_TEST_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /*
@@ -72,6 +73,31 @@ static struct {
 		printf("#   got:  %s\n#   want: %s\n",			\
 		    t_g ? t_g : "(null)", t_w ? t_w : "(null)");	\
 } while (0)
+
+/*
+ * The whole file at path, NUL-terminated (its length in *n), or NULL;
+ * the caller frees it.  Inline, so a test that does not read files is
+ * not warned of an unused function.
+ */
+static inline char *
+t_slurp(const char *path, size_t *n)
+{
+	FILE	*fp;
+	char	*p = NULL;
+	long	 len;
+
+	*n = 0;
+	if ((fp = fopen(path, "rb")) == NULL)
+		return NULL;
+	if (fseek(fp, 0, SEEK_END) == 0 && (len = ftell(fp)) >= 0 &&
+	    fseek(fp, 0, SEEK_SET) == 0 &&
+	    (p = malloc((size_t)len + 1)) != NULL) {
+		*n = fread(p, 1, (size_t)len, fp);
+		p[*n] = '\0';
+	}
+	fclose(fp);
+	return p;
+}
 
 #define T_DONE()	(t_failed ? 1 : 0)
 
