@@ -8,9 +8,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#ifdef __linux__
-#include <malloc.h>
-#endif
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -56,9 +53,13 @@
  * kills it, SECCOMP_RET_KILL_PROCESS.
  *
  * The child holds the documents downloading at once (DOCS_MAX at most),
- * each by an id, fed piece by piece, and answers each piece (whether the
- * parser goes on, whether the root is a feed's, the bytes it holds), so
- * the pass behaves as with the parser in process.  A child that dies
+ * each by an id, fed in pieces of PIECE_MAX bytes at most, and answers
+ * each piece (whether the parser goes on, whether the root is a feed's,
+ * the bytes it holds), so the pass behaves as with the parser in
+ * process.  A document's T_OPEN waits for its first piece, and its last
+ * piece goes with T_END: a document of one piece is one sendmsg(2), and
+ * the child, which writes only when it has read all that came, answers
+ * it in one write(2).  A child that dies
  * fails the document it was answering ("parser killed: ..."); the other
  * documents open in it are lost, not failed (sandbox_doc_lost()), and
  * the next document gets a new child.  The answer, the feed, comes back
@@ -142,9 +143,11 @@ struct sb_doc {
 	int		 failed;
 	int		 lost;		/* another document killed its child */
 	int		 is_feed;
+	int		 opened;	/* T_OPEN sent */
 	int		 ended;		/* T_END sent */
 	const char	*format;
 	size_t		 held;		/* bytes the child holds for it */
+	struct buf	 open;		/* T_OPEN's bytes, until sent */
 	struct buf	 pend;		/* pieces not sent yet */
 	struct buf	 err;		/* why it failed */
 };
@@ -254,36 +257,48 @@ get_count(struct cursor *c, size_t min)
 	return c->bad ? 0 : v;
 }
 
+/* A frame to send: its type and bytes. */
+struct out {
+	uint32_t	 type;
+	const void	*p;
+	size_t		 n;
+};
+
+#define OUT_MAX		3	/* frames sent at once */
+
 /*
- * One frame from the parent to its child: the header and the bytes in
- * one sendmsg(2), which cannot raise SIGPIPE.
+ * Frames o[0..n-1] of document id from the parent to its child, in one
+ * sendmsg(2), which cannot raise SIGPIPE: 0, or -1.
  */
 static int
-frame_send(int fd, uint32_t type, uint32_t id, const void *p, size_t n)
+frames_send(int fd, uint32_t id, const struct out *o, size_t n)
 {
-	struct frame	 h;
+	struct frame	 h[OUT_MAX];
+	struct iovec	 iov[2 * OUT_MAX], *v = iov;
 	struct msghdr	 m;
-	struct iovec	 iov[2];
 	ssize_t		 w;
-	size_t		 left = sizeof(h) + n, k;
+	size_t		 i, k;
 
-	h.type = type;
-	h.id = id;
-	h.len = (uint32_t)n;
-	iov[0].iov_base = &h;
-	iov[0].iov_len = sizeof(h);
-	iov[1].iov_base = (void *)(uintptr_t)p;
-	iov[1].iov_len = n;
 	memset(&m, 0, sizeof(m));
+	for (i = 0; i < n && i < OUT_MAX; i++) {
+		h[i].type = o[i].type;
+		h[i].id = id;
+		h[i].len = (uint32_t)o[i].n;
+		v->iov_base = &h[i];
+		v++->iov_len = sizeof(h[i]);
+		if (o[i].n > 0) {
+			v->iov_base = (void *)(uintptr_t)o[i].p;
+			v++->iov_len = o[i].n;
+		}
+	}
 	m.msg_iov = iov;
-	m.msg_iovlen = n > 0 ? 2 : 1;
-	while (left > 0) {
+	m.msg_iovlen = (size_t)(v - iov);
+	while (m.msg_iovlen > 0) {
 		if ((w = sendmsg(fd, &m, MSG_NOSIGNAL)) == -1) {
 			if (errno == EINTR)
 				continue;
 			return -1;
 		}
-		left -= (size_t)w;
 		/* A short send: step over what went. */
 		for (k = (size_t)w; k > 0 && m.msg_iovlen > 0; ) {
 			if (k < m.msg_iov->iov_len) {
@@ -298,6 +313,18 @@ frame_send(int fd, uint32_t type, uint32_t id, const void *p, size_t n)
 		}
 	}
 	return 0;
+}
+
+/* A frame without bytes (T_ABORT) to a child: 0, or -1. */
+static int
+frame_send(int fd, uint32_t type, uint32_t id)
+{
+	struct out	 o;
+
+	o.type = type;
+	o.p = NULL;
+	o.n = 0;
+	return frames_send(fd, id, &o, 1);
 }
 
 /*
@@ -450,9 +477,10 @@ child_state(struct buf *out, const struct cdoc *d, int rc)
 }
 
 /*
- * The frames of the child's answer, gathered in cw and written at once
- * by child_flush() (or when PIECE_MAX bytes wait): one write(2) for an
- * answer of many entries, the only call the sandbox leaves for it.
+ * The frames of the child's answers, gathered in cw and written at
+ * once by child_flush() when the child has read all the parent sent (or
+ * when PIECE_MAX bytes wait): one write(2) answers a small document's
+ * T_OPEN, T_DATA and T_END, and an answer of many entries.
  */
 static struct buf	 cw;
 
@@ -518,7 +546,6 @@ child_end(struct cdoc *d, struct buf *out)
 			put_str(out, links[i]);
 		discover_free(links, nlinks);
 		child_send(out, R_LINKS, d->id);
-		child_flush();
 		return;
 	}
 	if ((rc = feed_parser_end(d->fp)) == 0) {
@@ -533,7 +560,6 @@ child_end(struct cdoc *d, struct buf *out)
 	}
 	child_state(out, d, rc);
 	child_send(out, R_STATE, d->id);
-	child_flush();
 }
 
 #ifdef HEARTH_TEST_HOOKS
@@ -603,8 +629,12 @@ child_serve(void)
 	if ((san = sanitizer_new()) == NULL)
 		_exit(1);
 	child_send(&out, R_HELLO, 0);
-	child_flush();
-	while (read_all(&rd, &h, sizeof(h), -1) == 0) {
+	for (;;) {
+		/* Never wait for the parent with an answer held back. */
+		if (rd.off == rd.len)
+			child_flush();
+		if (read_all(&rd, &h, sizeof(h), -1) != 0)
+			break;
 		buf_reset(&in);
 		if (h.len > PIECE_MAX || buf_grow(&in, h.len + 1) == -1 ||
 		    read_all(&rd, in.p, h.len, -1) == -1)
@@ -664,7 +694,6 @@ child_serve(void)
 			}
 			child_state(&out, d, rc);
 			child_send(&out, R_STATE, d->id);
-			child_flush();
 			break;
 		case T_END:
 			child_end(d, &out);
@@ -808,13 +837,6 @@ sandbox_child_main(int debug)
 	for (fd = STDERR_FILENO + 1; fd < 4096; fd++)
 		close(fd);
 #endif
-	/*
-	 * Freed memory stays for the next document instead of going back
-	 * to the system and faulting in again: the child lives for one
-	 * pass, and what it holds is bounded by the largest document.
-	 */
-	mallopt(M_TRIM_THRESHOLD, 64 * 1024 * 1024);
-	mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
 	/* What would open files later: iconv's modules, jansson's seed. */
 	charset_preload(1);
 	json_object_seed(0);
@@ -1190,13 +1212,13 @@ doc_new(struct sandbox *sb, enum doc_kind kind, struct feed *f,
     const char *base, const char *ctype, int64_t cpu_ms)
 {
 	struct sb_doc	*d;
-	struct buf	 b;
 
 	if ((d = calloc(1, sizeof(*d))) == NULL)
 		return NULL;
 	d->sb = sb;
 	d->f = f;
 	buf_init(&d->err);
+	buf_init(&d->open);
 	buf_init(&d->pend);
 	if (!sb->confine) {
 		if (kind != DOC_FEED)
@@ -1227,19 +1249,15 @@ doc_new(struct sandbox *sb, enum doc_kind kind, struct feed *f,
 	if (++d->c->last_id == 0)
 		d->c->last_id = 1;
 	d->id = d->c->last_id;
-	buf_init(&b);
-	put_i64(&b, cpu_ms);
-	put_u32(&b, kind);
-	put_str(&b, base);
-	put_str(&b, ctype);
-	if (b.oom || b.len > PIECE_MAX) {
-		buf_release(&b);
+	/* T_OPEN goes with the first piece (doc_frames()). */
+	put_i64(&d->open, cpu_ms);
+	put_u32(&d->open, kind);
+	put_str(&d->open, base);
+	put_str(&d->open, ctype);
+	if (d->open.oom || d->open.len > PIECE_MAX) {
 		sandbox_doc_free(d);
 		return NULL;
 	}
-	if (frame_send(d->c->fd, T_OPEN, d->id, b.p, b.len) == -1)
-		doc_lost(d, 0, NULL);
-	buf_release(&b);
 	return d;
 }
 
@@ -1258,6 +1276,43 @@ sandbox_doc_new(struct sandbox *sb, struct feed *f, const char *base,
 	return doc_new(sb, DOC_FEED, f, base, ctype, cpu_ms);
 }
 
+/*
+ * Send d's child a frame of type (n bytes at p), none when type is 0,
+ * and then T_END if end; d's T_OPEN, held back until now, goes first.
+ * All in one sendmsg(2): a small document costs one call each way.  0,
+ * or -1 with d lost.
+ */
+static int
+doc_frames(struct sb_doc *d, uint32_t type, const void *p, size_t n,
+    int end)
+{
+	struct out	 o[OUT_MAX];
+	size_t		 k = 0;
+
+	if (!d->opened) {
+		o[k].type = T_OPEN;
+		o[k].p = d->open.p;
+		o[k++].n = d->open.len;
+	}
+	if (type != 0) {
+		o[k].type = type;
+		o[k].p = p;
+		o[k++].n = n;
+	}
+	if (end) {
+		o[k].type = T_END;
+		o[k].p = NULL;
+		o[k++].n = 0;
+	}
+	if (frames_send(d->c->fd, d->id, o, k) == -1) {
+		doc_lost(d, 0, NULL);
+		return -1;
+	}
+	d->opened = 1;
+	buf_release(&d->open);
+	return 0;
+}
+
 /* Send n bytes at s to d's child, a frame at a time, each answered. */
 static int
 doc_send(struct sb_doc *d, const char *s, size_t n)
@@ -1269,10 +1324,9 @@ doc_send(struct sb_doc *d, const char *s, size_t n)
 	buf_init(&in);
 	for (; rc == 0 && n > 0; s += k, n -= k) {
 		k = n < PIECE_MAX ? n : PIECE_MAX;
-		if (frame_send(d->c->fd, T_DATA, d->id, s, k) == -1) {
-			doc_lost(d, 0, NULL);
+		if (doc_frames(d, T_DATA, s, k, 0) == -1)
 			rc = -1;
-		} else
+		else
 			rc = doc_state(d, &in);
 	}
 	buf_release(&in);
@@ -1434,6 +1488,7 @@ int
 sandbox_doc_end(struct sb_doc *d)
 {
 	struct buf	 in;
+	int		 data;
 
 	if (d->fp != NULL) {
 		if (feed_parser_end(d->fp) == -1)
@@ -1447,12 +1502,10 @@ sandbox_doc_end(struct sb_doc *d)
 	}
 	buf_init(&in);
 	/* What waits, and the end, at once; then both answers. */
-	if ((d->pend.len > 0 && !d->pend.oom && frame_send(d->c->fd, T_DATA,
-	    d->id, d->pend.p, d->pend.len) == -1) ||
-	    frame_send(d->c->fd, T_END, d->id, NULL, 0) == -1)
-		doc_lost(d, 0, NULL);
-	else {
-		if (d->pend.len > 0 && !d->pend.oom)
+	data = d->pend.len > 0 && !d->pend.oom;
+	if (doc_frames(d, data ? T_DATA : 0, d->pend.p, d->pend.len,
+	    1) == 0) {
+		if (data)
 			doc_state(d, &in);
 		/* A failed piece's end is answered too: read, in step. */
 		if (d->c != NULL)
@@ -1507,8 +1560,8 @@ sandbox_doc_free(struct sb_doc *d)
 		return;
 	feed_parser_free(d->fp);
 	if ((c = d->c) != NULL) {
-		if (!c->dead && !d->ended && frame_send(c->fd, T_ABORT,
-		    d->id, NULL, 0) == -1) {
+		if (!c->dead && d->opened && !d->ended &&
+		    frame_send(c->fd, T_ABORT, d->id) == -1) {
 			kill(c->pid, SIGKILL);
 			child_reap(c, NULL);
 		}
@@ -1516,6 +1569,7 @@ sandbox_doc_free(struct sb_doc *d)
 		child_gc(d->sb, c);
 	}
 	buf_release(&d->err);
+	buf_release(&d->open);
 	buf_release(&d->pend);
 	free(d);
 }
@@ -1576,15 +1630,14 @@ sandbox_discover(struct sandbox *sb, int icons, const char *html,
 	    0)) == NULL)
 		return -1;
 	buf_init(&in);
-	if (doc_live(d) && doc_send(d, html, len) == 0) {
-		if (frame_send(d->c->fd, T_END, d->id, NULL, 0) == -1)
-			doc_lost(d, 0, NULL);
-		else if (doc_read(d, &in, FRAME_MAX) != R_LINKS ||
+	if (doc_live(d) && doc_send(d, html, len) == 0 &&
+	    doc_frames(d, 0, NULL, 0, 1) == 0) {
+		d->ended = 1;
+		if (doc_read(d, &in, FRAME_MAX) != R_LINKS ||
 		    links_decode(&in, links, n) == -1)
 			doc_lost(d, 0, "its answer is malformed");
 		else
 			rc = 0;
-		d->ended = 1;
 	}
 	if (rc == -1)
 		log_warnx("discovery of %s: %s", base, sandbox_doc_error(d));
