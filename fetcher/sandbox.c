@@ -828,6 +828,8 @@ sandbox_child_main(int debug)
 	signal(SIGHUP, SIG_IGN);
 #ifdef __linux__
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	/* Told apart from its parent in ps(1) and top(1). */
+	prctl(PR_SET_NAME, "hearth-parse", 0, 0, 0);
 #ifdef SYS_close_range
 	if (syscall(SYS_close_range, STDERR_FILENO + 1, ~0U, 0) == -1)
 #endif

@@ -297,6 +297,8 @@ done
 is "the fetcher gives way: CPU niceness 10" "$(ps -o ni= -p $epid | tr -d ' ')" 10
 is "and the lowest best-effort I/O priority" "$(ionice -p $epid)" \
     "best-effort: prio 7"
+is "its parse child is named for ps(1)" "$(ps -o comm= --ppid $epid)" \
+    hearth-parse
 kill -TERM $epid
 wait $epid
 is "--every 1h exits 0 on SIGTERM" "$?" 0
