@@ -625,25 +625,22 @@ name_key(const char *name, char *k, size_t n)
 /*
  * Load iconv's modules for every encoding of preload_names, once, and
  * keep them (the descriptors stay open for the process's life), before
- * a sandbox forbids opening files; with limit, iconv is asked for those
- * only from then on (a parse child; its parent loads them without
- * limit, for the children it forks).
+ * a sandbox forbids opening files; iconv is asked for those only from
+ * then on.  For a parse child only: its parent, which converts nothing,
+ * need not pay for loading them (about 10 ms of CPU).
  */
 void
-charset_preload(int limit)
+charset_preload(void)
 {
 	static iconv_t	 kept[NPRELOAD];	/* open for good */
-	static int	 loaded;
 	size_t		 i;
 
-	for (i = 0; !loaded && i < NPRELOAD; i++)
+	for (i = 0; !preloaded && i < NPRELOAD; i++)
 		if ((kept[i] = iconv_open("UTF-8", preload_names[i])) ==
 		    (iconv_t)-1)
 			log_debug("charset: iconv knows no %s",
 			    preload_names[i]);
-	loaded = 1;
-	if (limit)
-		preloaded = 1;
+	preloaded = 1;
 }
 
 /* iconv_open(3) to UTF-8; of the preloaded encodings only, once loaded. */

@@ -119,7 +119,7 @@ int	 charset_stream_push(struct charset_stream *, struct buf *,
 	    const char *, size_t);
 int	 charset_stream_end(struct charset_stream *, struct buf *);
 void	 charset_stream_free(struct charset_stream *);
-void	 charset_preload(int);
+void	 charset_preload(void);
 
 /* date.c: feed dates to UNIX seconds, and back to RFC 3339 */
 int64_t	 date_parse(const char *);

@@ -840,7 +840,7 @@ sandbox_child_main(int debug)
 		close(fd);
 #endif
 	/* What would open files later: iconv's modules, jansson's seed. */
-	charset_preload(1);
+	charset_preload();
 	json_object_seed(0);
 	if (sandbox_enter() == -1)
 		_exit(2);
@@ -1029,9 +1029,6 @@ sandbox_prefork(struct sandbox *sb)
 
 	if (!sb->confine)
 		return 0;
-	/* Loaded once here, shared by the children. */
-	charset_preload(0);
-	json_object_seed(0);
 	buf_init(&err);
 	if ((c = child_spawn(sb, 1)) != NULL &&
 	    child_hello(sb, c, &err) == 0) {
