@@ -809,9 +809,6 @@ static const struct plan_case {
 	    "SEARCH feed USING INTEGER PRIMARY KEY (rowid=?)" } },
 	{ STMT_ENTRY_LIST_SINCE_ID, {
 	    "SEARCH entry USING INDEX entry_user (user_id=? AND rowid>?)" } },
-	{ STMT_ENTRY_IDS_CREATED, {
-	    "SEARCH entry USING INDEX entry_created (user_id=? AND "
-	    "created_at>? AND created_at<?)" } },
 	{ STMT_ENTRY_GET_IDS, {
 	    "SCAN j VIRTUAL TABLE",
 	    "SEARCH entry USING INTEGER PRIMARY KEY (rowid=?)" } },
@@ -992,7 +989,7 @@ test_reads(struct db *d, const struct fixture *fx)
 	static long long	 got[MAXROWS], want[MAXROWS];
 	sqlite3_stmt		*st;
 	char			 ref[512];
-	long long		 sum = 0, since, ot;
+	long long		 sum = 0, since;
 	int			 n, m, rc, ok, i;
 
 	/* Fever: ids after since_id, ascending, the user's only. */
@@ -1012,26 +1009,6 @@ test_reads(struct db *d, const struct fixture *fx)
 	m = q_ids(d->db, ref, want, MAXROWS);
 	T_OK(rc == 0 && m == 50 && same_ids(got, n, want, m) && ok,
 	    "since_id: the next 50 of the user's ids, ascending");
-
-	/* Google Reader: stored at or after ot, unread only, newest first. */
-	ot = NOW + 2000;
-	st = db_stmt(d, STMT_ENTRY_IDS_CREATED);
-	sqlite3_bind_int64(st, 1, fx->u1);
-	sqlite3_bind_int64(st, 2, ot);
-	sqlite3_bind_int64(st, 3, INT64_MAX);
-	sqlite3_bind_int64(st, 4, INT64_MAX);
-	sqlite3_bind_int(st, 5, 10000);
-	sqlite3_bind_int(st, 6, 1);
-	n = 0;
-	while ((rc = db_step(st)) == 1 && n < MAXROWS)
-		got[n++] = sqlite3_column_int64(st, 0);
-	db_stmt_done(st);
-	snprintf(ref, sizeof(ref), "SELECT id FROM entry NOT INDEXED"
-	    " WHERE user_id = %lld AND created_at >= %lld AND is_read = 0"
-	    " ORDER BY created_at DESC, id DESC", fx->u1, ot);
-	m = q_ids(d->db, ref, want, MAXROWS);
-	T_OK(rc == 0 && m > 100 && same_ids(got, n, want, m),
-	    "ot: %d unread ids stored since, newest first", m);
 
 	/* Entries by id: in the array's order, other users' left out. */
 	snprintf(ref, sizeof(ref), "[5,8,2,7,999999,3]");

@@ -599,17 +599,6 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " WHERE entry.user_id = ?1 AND entry.id > ?2"
 	    " ORDER BY entry.id LIMIT ?3",
 	/*
-	 * Ids by stored time, newest first (Google Reader): ?1 user id,
-	 * ?2 stored at or after (ot=, 0 for all), (created_at, id) <
-	 * (?3, ?4) for paging, ?5 at most this many, ?6 1 for unread only.
-	 * Columns: enum entry_ids_col.
-	 */
-	[STMT_ENTRY_IDS_CREATED] =
-	    "SELECT id, created_at FROM entry"
-	    " WHERE user_id = ?1 AND created_at >= ?2"
-	    " AND (created_at, id) < (?3, ?4) AND (?6 = 0 OR is_read = 0)"
-	    " ORDER BY created_at DESC, id DESC LIMIT ?5",
-	/*
 	 * ?1 user id, ?2 a JSON array of entry ids.  Rows come in the
 	 * array's order (json_each is the outer loop); ids that are not
 	 * the user's are left out.  Columns: enum entry_col.
@@ -1442,7 +1431,6 @@ static const int stmt_ncols[STMT__MAX] = {
 	[STMT_ENTRY_LIST_UNREAD_CATEGORY] = ENTRY_COL_LIST_MAX,
 	[STMT_ENTRY_LIST_STARRED] = ENTRY_COL_LIST_MAX,
 	[STMT_ENTRY_LIST_SINCE_ID] = ENTRY_COL__MAX,
-	[STMT_ENTRY_IDS_CREATED] = ENTRY_IDS__MAX,
 	[STMT_ENTRY_GET_IDS] = ENTRY_COL__MAX,
 	[STMT_ENTRY_UNREAD_COUNTS] = UNREAD_COUNT__MAX,
 	[STMT_ENTRY_SEEN] = ENTRY_SEEN__MAX,
@@ -1611,7 +1599,6 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_ENTRY_LIST_UNREAD_CATEGORY),
 	NAME(STMT_ENTRY_LIST_STARRED),
 	NAME(STMT_ENTRY_LIST_SINCE_ID),
-	NAME(STMT_ENTRY_IDS_CREATED),
 	NAME(STMT_ENTRY_GET_IDS),
 	NAME(STMT_ENTRY_SET_READ),
 	NAME(STMT_ENTRY_SET_STARRED),
