@@ -18,6 +18,10 @@ struct json_t;
 struct req;
 
 #define MF_BODY_MAX	(1024 * 1024)	/* bytes of a JSON request body */
+/* Why an API key is refused a call, in the APIs' answers. */
+#define API_READ_ONLY	"This API key is read-only."
+#define API_SCOPED	"This API key is limited to some categories: this " \
+			"call is for a key of every category."
 #define MF_UNCATEGORISED "Uncategorised" /* category 0's title */
 #define FEVER_NO_GROUP	2147483647	/* the uncategorised feeds' group,
 					   as stmt.c's */

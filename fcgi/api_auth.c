@@ -524,6 +524,9 @@ token_check(struct req *r, const char *tok, size_t len, const char *kind)
 	if (strcmp(kind, "api") == 0) {
 		r->api_key_id = tid;
 		r->api_read_only = sqlite3_column_int(st, TOKEN_COL_READ_ONLY);
+		/* The statements the APIs run answer for its categories. */
+		if (sqlite3_column_int(st, TOKEN_COL_SCOPED))
+			r->db->scope = tid;
 	}
 	last = sqlite3_column_int64(st, TOKEN_COL_LAST_USED_AT);
 	if (user_set(r, sqlite3_column_int64(st, TOKEN_COL_USER_ID),

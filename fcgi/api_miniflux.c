@@ -135,7 +135,7 @@ mf_auth(struct req *r)
 	/* A read-only API key reads: GET (and HEAD) only. */
 	if (n == 1 && r->api_read_only && strcmp(r->method, "GET") != 0 &&
 	    !r->head) {
-		api_mf_error(r, 403, "This API key is read-only.");
+		api_mf_error(r, 403, API_READ_ONLY);
 		return 0;
 	}
 	if (n == 1)
@@ -236,13 +236,14 @@ mf_feed_exists(struct req *r, int64_t id)
 
 /*
  * Whether the user has category id: 1, 0, or -1 (logged).  Category 0,
- * the uncategorised feeds, is everyone's.
+ * the uncategorised feeds, is everyone's, but for an API key limited to
+ * some categories, which never sees them.
  */
 int
 mf_category_exists(struct req *r, int64_t id)
 {
 	if (id == 0)
-		return 1;
+		return r->db->scope == 0;
 	return exists(r, STMT_WEB_CATEGORY_GET, id);
 }
 

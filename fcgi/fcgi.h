@@ -454,6 +454,9 @@ int		 url_decode(char *, int);
 #define R_ID1		0x100	/* args[1] likewise, into r->id[1] */
 #define R_ID0_ZERO	0x200	/* with R_ID0: "0" too, the Miniflux API's
 				   uncategorised feeds */
+#define R_ALL		0x400	/* with an API's flag: the whole account
+				   (subscriptions, OPML, history), else
+				   403 to an API key of some categories */
 
 struct route {
 	int		  methods;	/* M_* */

@@ -68,9 +68,10 @@ const struct route routes[] = {
 	{ M_PUT, "/v1/users/*/mark-all-as-read", R_MF | R_ID0,
 	    api_mf_user_mark },
 	{ M_GET, "/v1/categories", R_MF, api_mf_categories },
-	{ M_POST, "/v1/categories", R_MF, api_mf_category_create },
-	{ M_PUT, "/v1/categories/*", R_MF | R_ID0, api_mf_category_update },
-	{ M_DELETE, "/v1/categories/*", R_MF | R_ID0,
+	{ M_POST, "/v1/categories", R_MF | R_ALL, api_mf_category_create },
+	{ M_PUT, "/v1/categories/*", R_MF | R_ALL | R_ID0,
+	    api_mf_category_update },
+	{ M_DELETE, "/v1/categories/*", R_MF | R_ALL | R_ID0,
 	    api_mf_category_delete },
 	/* category 0: the uncategorised feeds, as /v1/feeds shows them */
 	{ M_PUT, "/v1/categories/*/mark-all-as-read",
@@ -84,12 +85,12 @@ const struct route routes[] = {
 	{ M_GET, "/v1/categories/*/entries/*",
 	    R_MF | R_ID0 | R_ID0_ZERO | R_ID1, api_mf_category_entry },
 	{ M_GET, "/v1/feeds", R_MF, api_mf_feeds },
-	{ M_POST, "/v1/feeds", R_MF, api_mf_feed_create },
+	{ M_POST, "/v1/feeds", R_MF | R_ALL, api_mf_feed_create },
 	{ M_GET, "/v1/feeds/counters", R_MF, api_mf_counters },
 	{ M_PUT, "/v1/feeds/refresh", R_MF, api_mf_feeds_refresh },
 	{ M_GET, "/v1/feeds/*", R_MF | R_ID0, api_mf_feed },
-	{ M_PUT, "/v1/feeds/*", R_MF | R_ID0, api_mf_feed_update },
-	{ M_DELETE, "/v1/feeds/*", R_MF | R_ID0, api_mf_feed_delete },
+	{ M_PUT, "/v1/feeds/*", R_MF | R_ALL | R_ID0, api_mf_feed_update },
+	{ M_DELETE, "/v1/feeds/*", R_MF | R_ALL | R_ID0, api_mf_feed_delete },
 	{ M_PUT, "/v1/feeds/*/refresh", R_MF | R_ID0, api_mf_feed_refresh },
 	{ M_GET, "/v1/feeds/*/icon", R_MF | R_ID0, api_mf_feed_icon },
 	{ M_PUT, "/v1/feeds/*/mark-all-as-read", R_MF | R_ID0,
@@ -102,9 +103,9 @@ const struct route routes[] = {
 	{ M_GET, "/v1/entries/*", R_MF | R_ID0, api_mf_entry },
 	{ M_PUT, "/v1/entries/*/bookmark", R_MF | R_ID0, api_mf_bookmark },
 	{ M_GET, "/v1/icons/*", R_MF | R_ID0, api_mf_icon },
-	{ M_POST, "/v1/discover", R_MF, api_mf_discover },
-	{ M_GET, "/v1/export", R_MF, api_mf_export },
-	{ M_POST, "/v1/import", R_MF, api_mf_import },
+	{ M_POST, "/v1/discover", R_MF | R_ALL, api_mf_discover },
+	{ M_GET, "/v1/export", R_MF | R_ALL, api_mf_export },
+	{ M_POST, "/v1/import", R_MF | R_ALL, api_mf_import },
 	/*
 	 * Google Reader: stream ids in paths are read from the raw URI;
 	 * the calls under /reader/api/0/ are gr_routes (api_greader.c).
@@ -212,6 +213,16 @@ checks(struct req *r, const struct route *rt, int m)
 		return n;
 	if ((f & R_FEVER) && (n = fever_auth(r)) != 1)
 		return n;
+	/* A key of some categories: never the whole account. */
+	if ((f & R_ALL) && r->db->scope != 0) {
+		log_info("%s %s: refused to a scoped API key of %s", r->method,
+		    r->path, r->user_name);
+		if (f & R_MF)
+			api_mf_error(r, 403, API_SCOPED);
+		else
+			gr_answer_text(r, 403, API_SCOPED);
+		return 0;
+	}
 	if (((f & R_ID0) && (r->id[0] = id_parse(r->args[0])) == 0 &&
 	    !((f & R_ID0_ZERO) && strcmp(r->args[0], "0") == 0)) ||
 	    ((f & R_ID1) && (r->id[1] = id_parse(r->args[1])) == 0)) {

@@ -9,6 +9,13 @@
  * Statements about a user's data take the user id as ?1, so a request
  * can never reach another user's rows.  Times are UNIX seconds.
  */
+/*
+ * The parameter that holds the scoped API key a statement answers for
+ * (stmt.c's SCOPE), bound by db_stmt(): the last of the statements that
+ * have it, and of no other.
+ */
+#define STMT_SCOPE	30
+
 enum stmt {
 	/* users */
 	STMT_USER_INSERT,
@@ -171,6 +178,7 @@ enum stmt {
 	STMT_API_TOKEN_TOUCH,
 	STMT_API_TOKEN_PRUNE,
 	STMT_API_KEY_LIST,
+	STMT_API_KEY_CATEGORY_ADD,
 	STMT_API_KEY_DELETE,
 	STMT_API_KEY_DELETE_ALL,
 	STMT_API_USER_BY_FEVER_KEY,
@@ -676,6 +684,7 @@ enum token_col {
 	TOKEN_COL_LAST_USED_AT,
 	TOKEN_COL_API_PASSWORD_HASH,	/* the user's */
 	TOKEN_COL_READ_ONLY,
+	TOKEN_COL_SCOPED,		/* 1: api_token_category limits it */
 	TOKEN_COL__MAX
 };
 
@@ -686,6 +695,9 @@ enum api_key_col {
 	API_KEY_COL_CREATED_AT,
 	API_KEY_COL_LAST_USED_AT,
 	API_KEY_COL_READ_ONLY,
+	API_KEY_COL_SCOPED,		/* 1: limited to CATEGORIES */
+	API_KEY_COL_CATEGORIES,		/* their titles, LABEL_SEP between
+					   them; NULL: none */
 	API_KEY_COL__MAX
 };
 

@@ -81,9 +81,15 @@ CREATE TABLE api_token (
 	-- 'greader': 30 days after the last use, renewed as it is used;
 	-- NULL ('api' keys): valid until deleted
 	expires_at		INTEGER,
-	-- an API key that reads only: the Miniflux API refuses its writes
+	-- an API key that reads only: the APIs refuse its writes
 	read_only		INTEGER NOT NULL DEFAULT 0
-				    CHECK (read_only IN (0, 1))
+				    CHECK (read_only IN (0, 1)),
+	-- an API key limited to the categories api_token_category lists
+	-- for it: the APIs show it their feeds and entries alone (none
+	-- once they are all deleted) and refuse it changes to the
+	-- subscriptions
+	scoped			INTEGER NOT NULL DEFAULT 0
+				    CHECK (scoped IN (0, 1))
 );
 
 CREATE INDEX api_token_user ON api_token (user_id);
@@ -141,6 +147,28 @@ CREATE TABLE category (
 	title			TEXT NOT NULL COLLATE NOCASE,
 	UNIQUE (user_id, title)
 );
+
+-- The categories of a scoped API key.  A category deleted leaves its
+-- keys (api_token.scoped stays), which then see less, never more.
+CREATE TABLE api_token_category (
+	token_id		INTEGER NOT NULL
+				    REFERENCES api_token (id) ON DELETE CASCADE,
+	category_id		INTEGER NOT NULL
+				    REFERENCES category (id) ON DELETE CASCADE,
+	PRIMARY KEY (token_id, category_id)
+) WITHOUT ROWID;
+
+CREATE INDEX api_token_category_category
+    ON api_token_category (category_id);
+
+-- A key's categories are its user's.
+CREATE TRIGGER api_token_category_insert BEFORE INSERT ON api_token_category
+WHEN NOT EXISTS (SELECT 1 FROM api_token CROSS JOIN category
+    ON category.user_id = api_token.user_id
+    WHERE api_token.id = NEW.token_id AND category.id = NEW.category_id)
+BEGIN
+	SELECT RAISE(ABORT, 'category belongs to another user');
+END;
 
 -- A favicon, shared by every feed whose site serves the same bytes.
 -- A row's bytes never change (a new image is a new row), so its id
@@ -548,4 +576,4 @@ CREATE INDEX sample_ts ON sample (ts);
 
 -- The version of the last migration: a database made from this file is
 -- current, and the programs open it without migrating.
-PRAGMA user_version = 7;
+PRAGMA user_version = 8;

@@ -20,11 +20,16 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
-BASE, USER, PASSWORD, API_KEY = sys.argv[1:5]
-if not BASE.endswith("/"):
-    BASE += "/"
-
+BASE = USER = PASSWORD = API_KEY = ""
 passed = failed = 0
+
+
+def setup(base, user, password, key):
+    """Where the requests go, and as whom (tests/lib/scope.py too)."""
+    global BASE, USER, PASSWORD, API_KEY
+    BASE, USER, PASSWORD, API_KEY = base, user, password, key
+    if not BASE.endswith("/"):
+        BASE += "/"
 
 
 def ok(what):
@@ -659,11 +664,18 @@ def miniflux_python():
           b"<opml" in b)
 
 
-netnewswire()
-readyou_greader()
-readyou_fever()
-miniflutt()
-miniflux_python()
-reeder_fever()
-print("# %d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+def done():
+    """The summary line; the exit status."""
+    print("# %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    setup(*sys.argv[1:5])
+    netnewswire()
+    readyou_greader()
+    readyou_fever()
+    miniflutt()
+    miniflux_python()
+    reeder_fever()
+    sys.exit(done())

@@ -1,0 +1,27 @@
+-- SPDX-License-Identifier: ISC
+-- 0008-apps.sql: what reader apps asked for next: API keys limited to
+-- some categories.  Existing keys are left unlimited.
+
+ALTER TABLE api_token ADD COLUMN scoped INTEGER NOT NULL DEFAULT 0
+    CHECK (scoped IN (0, 1));
+
+CREATE TABLE api_token_category (
+	token_id		INTEGER NOT NULL
+				    REFERENCES api_token (id) ON DELETE CASCADE,
+	category_id		INTEGER NOT NULL
+				    REFERENCES category (id) ON DELETE CASCADE,
+	PRIMARY KEY (token_id, category_id)
+) WITHOUT ROWID;
+
+CREATE INDEX api_token_category_category
+    ON api_token_category (category_id);
+
+CREATE TRIGGER api_token_category_insert BEFORE INSERT ON api_token_category
+WHEN NOT EXISTS (SELECT 1 FROM api_token CROSS JOIN category
+    ON category.user_id = api_token.user_id
+    WHERE api_token.id = NEW.token_id AND category.id = NEW.category_id)
+BEGIN
+	SELECT RAISE(ABORT, 'category belongs to another user');
+END;
+
+PRAGMA user_version = 8;
