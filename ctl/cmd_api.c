@@ -142,8 +142,8 @@ cmd_api_key_add(struct ctl *c, int argc, char **argv)
 		return CTL_USAGE;
 	}
 	buf_init(&tok);
-	if (account_key_add(&c->db, c->user_id, label, ro, cat, ncat, &tok,
-	    &id) == -1)
+	if (account_key_add(&c->db, c->user_id, c->user_name, label, ro, cat,
+	    ncat, &tok, &id) == -1)
 		goto out;
 	printf("%s\n", tok.p);
 	if (!c->quiet)

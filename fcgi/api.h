@@ -86,7 +86,8 @@ struct gr_page {
  * counted: a wrong one costs a lookup.
  *
  * Passwords are the user's API password (user.api_password_hash), never
- * the web one.  Checking one costs ~100 ms of scrypt, so a verified
+ * the web one, or one of the user's API keys, which then gives its
+ * access (r->api_key_id, r->api_read_only, the scope of r->db).  Checking one costs ~100 ms of scrypt, so a verified
  * (user, password) pair is remembered in a small process-wide cache,
  * keyed by a SHA-256 of both and dropped when the stored hash changes;
  * tokens (Google Reader's Auth, Miniflux's X-Auth-Token) are looked up
@@ -120,6 +121,8 @@ const char *api_googlelogin_parse(const char *, size_t *);
 const char *api_trim(const char *, size_t *);
 
 /* api_common.c */
+struct route;
+const char	*api_key_refusal(const struct req *, const struct route *);
 const char	*api_param(const struct req *, const char *);
 size_t		 api_params(const struct req *, const char *, const char **,
 		    size_t);

@@ -132,12 +132,6 @@ mf_auth(struct req *r)
 	else
 		n = api_auth_basic(r);
 	api_health(r, "miniflux", n);
-	/* A read-only API key reads: GET (and HEAD) only. */
-	if (n == 1 && r->api_read_only && strcmp(r->method, "GET") != 0 &&
-	    !r->head) {
-		api_mf_error(r, 403, API_READ_ONLY);
-		return 0;
-	}
 	if (n == 1)
 		return 1;
 	if (n == -1)

@@ -199,7 +199,8 @@ refuse(struct req *r, const struct route *rt, int status)
 static int
 checks(struct req *r, const struct route *rt, int m)
 {
-	int	 f = rt->flags, n = 1;
+	const char	*why;
+	int		 f = rt->flags, n = 1;
 
 	if ((f & R_USER) && (n = need_user(r)) != 1)
 		return n;
@@ -213,14 +214,14 @@ checks(struct req *r, const struct route *rt, int m)
 		return n;
 	if ((f & R_FEVER) && (n = fever_auth(r)) != 1)
 		return n;
-	/* A key of some categories: never the whole account. */
-	if ((f & R_ALL) && r->db->scope != 0) {
-		log_info("%s %s: refused to a scoped API key of %s", r->method,
-		    r->path, r->user_name);
+	/* An API key that reads only, or sees some categories only. */
+	if ((f & (R_MF | R_GR)) && (why = api_key_refusal(r, rt)) != NULL) {
+		log_info("%s %s: refused to an API key of %s: %s", r->method,
+		    r->path, r->user_name, why);
 		if (f & R_MF)
-			api_mf_error(r, 403, API_SCOPED);
+			api_mf_error(r, 403, why);
 		else
-			gr_answer_text(r, 403, API_SCOPED);
+			gr_answer_text(r, 403, why);
 		return 0;
 	}
 	if (((f & R_ID0) && (r->id[0] = id_parse(r->args[0])) == 0 &&

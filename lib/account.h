@@ -12,7 +12,7 @@
 struct buf;
 
 int	account_password_set(struct db *, int64_t, const char *, const char *);
-int	account_key_add(struct db *, int64_t, const char *, int,
-	    const int64_t *, size_t, struct buf *, int64_t *);
+int	account_key_add(struct db *, int64_t, const char *, const char *,
+	    int, const int64_t *, size_t, struct buf *, int64_t *);
 
 #endif

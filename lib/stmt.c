@@ -405,7 +405,8 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 * category_col.
 	 */
 	[STMT_CATEGORY_GET_BY_TITLE] =
-	    "SELECT id, title FROM category WHERE user_id = ?1 AND title = ?2",
+	    "SELECT id, title FROM category WHERE user_id = ?1 AND title = ?2"
+	    SCOPE("id"),
 	/*
 	 * ?1 user id.  Column: 1 when a feed of the user has no category
 	 * (the APIs then show an Uncategorised one), else 0.
@@ -1147,26 +1148,33 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 * A reader-app token: ?1 user id, ?2 kind ('api', 'greader'), ?3
 	 * SHA-256 hex of the token, ?4 label, ?5 now, ?6 when it expires
 	 * (NULL, or unbound: never), ?7 1 for a read-only key and ?8 for
-	 * a key of some categories (NULL, unbound: 0).
+	 * a key of some categories (NULL, unbound: 0), ?9 the key a
+	 * Google Reader token is signed in for with and ?10 a key's Fever
+	 * key (NULL, unbound: none).
 	 */
 	[STMT_API_TOKEN_INSERT] =
 	    "INSERT INTO api_token (user_id, kind, token_hash, label,"
-	    " created_at, expires_at, read_only, scoped)"
+	    " created_at, expires_at, read_only, scoped, key_id, fever_key)"
 	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, coalesce(?7, 0),"
-	    " coalesce(?8, 0))",
+	    " coalesce(?8, 0), ?9, ?10)",
 	/* ?1 the key's id, ?2 a category of its user's. */
 	[STMT_API_KEY_CATEGORY_ADD] =
 	    "INSERT INTO api_token_category (token_id, category_id)"
 	    " VALUES (?1, ?2) ON CONFLICT DO NOTHING",
 	/*
 	 * ?1 SHA-256 hex of a token, ?2 its kind, ?3 now: a token not
-	 * expired, of a user whose APIs are on.  Columns: enum token_col.
+	 * expired, of a user whose APIs are on, with the access of the
+	 * API key it is or was signed in for with.  Columns: enum
+	 * token_col.
 	 */
 	[STMT_API_TOKEN_GET] =
 	    "SELECT api_token.id, api_token.user_id, user.name,"
 	    " api_token.label, api_token.last_used_at, user.api_password_hash,"
-	    " api_token.read_only, api_token.scoped"
+	    " coalesce(k.read_only, api_token.read_only),"
+	    " coalesce(k.scoped, api_token.scoped), CASE api_token.kind"
+	    " WHEN 'api' THEN api_token.id ELSE api_token.key_id END"
 	    " FROM api_token CROSS JOIN user ON user.id = api_token.user_id"
+	    " LEFT JOIN api_token AS k ON k.id = api_token.key_id"
 	    " WHERE api_token.token_hash = ?1 AND api_token.kind = ?2"
 	    " AND (api_token.expires_at IS NULL OR api_token.expires_at > ?3)"
 	    " AND user.api_password_hash IS NOT NULL",
@@ -1195,6 +1203,17 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_API_USER_BY_FEVER_KEY] =
 	    "SELECT " USER_COLS " FROM user WHERE fever_key = ?1"
 	    " AND api_password_hash IS NOT NULL",
+	/*
+	 * ?1 the keyed hash of a Fever api_key: the API key it is of, if
+	 * its user's APIs are on (index api_token_fever_key).  Columns:
+	 * enum fever_key_col.
+	 */
+	[STMT_API_KEY_BY_FEVER_KEY] =
+	    "SELECT api_token.id, api_token.user_id, user.name,"
+	    " api_token.fever_key, api_token.read_only, api_token.scoped"
+	    " FROM api_token CROSS JOIN user ON user.id = api_token.user_id"
+	    " WHERE api_token.fever_key = ?1 AND api_token.kind = 'api'"
+	    " AND user.api_password_hash IS NOT NULL",
 
 	/* Google Reader's lists: GR_COND above.  Columns: enum gr_ids_col. */
 	[STMT_GREADER_IDS_CREATED] = GR_CREATED GR_DESC("created_at"),
@@ -1555,6 +1574,7 @@ static const int stmt_ncols[STMT__MAX] = {
 	[STMT_HEALTH_GET] = HEALTH_COL__MAX,
 	[STMT_HEALTH_LIST] = HEALTH_LIST__MAX,
 	[STMT_API_USER_BY_FEVER_KEY] = USER_COL__MAX,
+	[STMT_API_KEY_BY_FEVER_KEY] = FEVER_KEY_COL__MAX,
 	[STMT_GREADER_IDS_CREATED] = GR_IDS_COL__MAX,
 	[STMT_GREADER_IDS_UNREAD] = GR_IDS_COL__MAX,
 	[STMT_GREADER_IDS_STARRED] = GR_IDS_COL__MAX,
@@ -1758,6 +1778,7 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_API_KEY_DELETE),
 	NAME(STMT_API_KEY_DELETE_ALL),
 	NAME(STMT_API_USER_BY_FEVER_KEY),
+	NAME(STMT_API_KEY_BY_FEVER_KEY),
 	NAME(STMT_HEALTH_GET),
 	NAME(STMT_HEALTH_INSERT),
 	NAME(STMT_HEALTH_USED),

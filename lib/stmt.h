@@ -182,6 +182,7 @@ enum stmt {
 	STMT_API_KEY_DELETE,
 	STMT_API_KEY_DELETE_ALL,
 	STMT_API_USER_BY_FEVER_KEY,
+	STMT_API_KEY_BY_FEVER_KEY,
 	STMT_HEALTH_GET,
 	STMT_HEALTH_INSERT,
 	STMT_HEALTH_USED,
@@ -683,9 +684,23 @@ enum token_col {
 	TOKEN_COL_LABEL,
 	TOKEN_COL_LAST_USED_AT,
 	TOKEN_COL_API_PASSWORD_HASH,	/* the user's */
-	TOKEN_COL_READ_ONLY,
-	TOKEN_COL_SCOPED,		/* 1: api_token_category limits it */
+	TOKEN_COL_READ_ONLY,		/* the key's, for a token of one */
+	TOKEN_COL_SCOPED,		/* 1: api_token_category limits the
+					   key */
+	TOKEN_COL_KEY_ID,		/* the API key it is, or was signed in
+					   for with; NULL: the API password */
 	TOKEN_COL__MAX
+};
+
+/* STMT_API_KEY_BY_FEVER_KEY */
+enum fever_key_col {
+	FEVER_KEY_COL_ID,
+	FEVER_KEY_COL_USER_ID,
+	FEVER_KEY_COL_USER_NAME,
+	FEVER_KEY_COL_FEVER_KEY,
+	FEVER_KEY_COL_READ_ONLY,
+	FEVER_KEY_COL_SCOPED,
+	FEVER_KEY_COL__MAX
 };
 
 /* STMT_API_KEY_LIST */

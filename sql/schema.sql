@@ -65,9 +65,10 @@ CREATE TABLE session (
 CREATE INDEX session_user ON session (user_id);
 CREATE INDEX session_expires ON session (expires_at);
 
--- A reader-app credential: a Miniflux X-Auth-Token ("api") or a Google
--- Reader ClientLogin Auth token ("greader").  Only the SHA-256 hex of
--- the token is stored.
+-- A reader-app credential: an API key ("api": a Miniflux X-Auth-Token,
+-- or a password in the place of the API password) or a Google Reader
+-- ClientLogin Auth token ("greader").  Only the SHA-256 hex of the
+-- token is stored.
 CREATE TABLE api_token (
 	id			INTEGER PRIMARY KEY,
 	user_id			INTEGER NOT NULL
@@ -89,10 +90,21 @@ CREATE TABLE api_token (
 	-- once they are all deleted) and refuse it changes to the
 	-- subscriptions
 	scoped			INTEGER NOT NULL DEFAULT 0
-				    CHECK (scoped IN (0, 1))
+				    CHECK (scoped IN (0, 1)),
+	-- 'greader': the API key it was signed in for with, whose access
+	-- it has and with which it goes; NULL: the API password
+	key_id			INTEGER
+				    REFERENCES api_token (id) ON DELETE CASCADE,
+	-- 'api': the key's Fever api_key (the MD5 hex of "name:KEY"), kept
+	-- as user.fever_key is; NULL for keys made before there was one
+	fever_key		TEXT
 );
 
 CREATE INDEX api_token_user ON api_token (user_id);
+CREATE INDEX api_token_key ON api_token (key_id);
+-- Fever signs in with the key alone.
+CREATE INDEX api_token_fever_key ON api_token (fever_key)
+    WHERE fever_key IS NOT NULL;
 
 -- Sync health: when each reader-app credential of a user was last used,
 -- by which client (its User-Agent), and its last failure, in words a

@@ -1,9 +1,18 @@
 -- SPDX-License-Identifier: ISC
 -- 0008-apps.sql: what reader apps asked for next: API keys limited to
--- some categories.  Existing keys are left unlimited.
+-- some categories, and usable by Google Reader and Fever apps.
+-- Existing keys are left unlimited, and without a Fever key (only the
+-- key's hash is kept: its Fever key cannot be made now).
 
 ALTER TABLE api_token ADD COLUMN scoped INTEGER NOT NULL DEFAULT 0
     CHECK (scoped IN (0, 1));
+ALTER TABLE api_token ADD COLUMN key_id INTEGER
+    REFERENCES api_token (id) ON DELETE CASCADE;
+ALTER TABLE api_token ADD COLUMN fever_key TEXT;
+
+CREATE INDEX api_token_key ON api_token (key_id);
+CREATE INDEX api_token_fever_key ON api_token (fever_key)
+    WHERE fever_key IS NOT NULL;
 
 CREATE TABLE api_token_category (
 	token_id		INTEGER NOT NULL

@@ -7,11 +7,16 @@
 #	    SCOPED_KEY READ_ONLY_KEY DATABASE ICON_ID HEARTHCTL
 #
 # SCOPED_KEY has alice's Kids and Kitchen (feeds 4 and 5, entries 20 to
-# 24); READ_ONLY_KEY has Kids alone and reads only.  Every answer to
-# the scoped key is searched for what lies outside its categories.
+# 24); READ_ONLY_KEY has Kids alone and reads only.  Each is used as
+# Miniflux's X-Auth-Token, as the password of Google Reader's
+# ClientLogin and Miniflux's Basic, and in Fever's api_key.  Every
+# answer to the scoped key is searched for what lies outside its
+# categories.
 # Prints "ok - " and "not ok - " lines, as tests/lib/apps.py, whose
 # helpers it uses.
 
+import base64
+import hashlib
 import json
 import os
 import shlex
@@ -214,6 +219,178 @@ def miniflux_refusals():
           json.loads(b)["total"] == 17, tidy(b))
 
 
+def gr_signin(what, key):
+    st, _, b = http("POST", "accounts/ClientLogin",
+                    apps.form([("Email", USER), ("Passwd", key)]), apps.FORM)
+    auth = [ln[5:] for ln in b.decode().splitlines()
+            if ln.startswith("Auth=")]
+    check("Google Reader: ClientLogin with " + what, st == 200 and auth,
+          "%d %s" % (st, tidy(b)))
+    return {"Authorization": "GoogleLogin auth=" + (auth or [""])[0]}
+
+
+def gr(gl, method, call, pairs=(), sealed_too=True):
+    q = apps.form(list(pairs))
+    if method == "GET":
+        st, _, b = http("GET", "reader/api/0/%s?output=json&%s" % (call, q),
+                        None, gl)
+    else:
+        st, _, b = http("POST", "reader/api/0/" + call, q,
+                        dict(gl, **apps.FORM))
+    if sealed_too and st == 200:
+        sealed("Google Reader: " + call, b)
+    return st, b
+
+
+def item_ids(b):
+    return {int(r["id"]) for r in json.loads(b).get("itemRefs") or []}
+
+
+def greader():
+    gl = gr_signin("the scoped key as the password", SCOPED)
+    key = db("SELECT id FROM api_token WHERE label = 'kitchen'")[0][0]
+    check("Google Reader: its token is the key's, in sync health",
+          db("SELECT count(*) FROM api_token WHERE kind = 'greader'"
+             " AND key_id = ?", key) == [(1,)] and
+          db("SELECT count(*) FROM api_health WHERE family = 'greader'"
+             " AND token_id = ?", key) == [(1,)])
+    st, b = gr(gl, "GET", "subscription/list")
+    check("Google Reader: subscriptions, its feeds alone", st == 200 and
+          {s["id"] for s in json.loads(b)["subscriptions"]} ==
+          {"feed/4", "feed/5"}, tidy(b))
+    st, b = gr(gl, "GET", "tag/list")
+    check("Google Reader: tags, its folders and labels alone", st == 200
+          and {t["id"] for t in json.loads(b)["tags"]} ==
+          {"user/-/state/com.google/starred", "user/-/label/Kids",
+           "user/-/label/Kitchen", "user/-/label/yum"}, tidy(b))
+    st, b = gr(gl, "GET", "unread-count")
+    c = {u["id"]: u["count"] for u in json.loads(b)["unreadcounts"]} \
+        if st == 200 else {}
+    check("Google Reader: unread counts of its own alone", c == {
+        "feed/4": 3, "feed/5": 2, "user/-/label/Kids": 3,
+        "user/-/label/Kitchen": 2, "user/-/label/yum": 1,
+        apps.READING: 5}, str(c))
+    for s, want in ((apps.READING, IN_ENTRIES), (apps.STARRED, {21}),
+                    ("feed/1", set()), ("feed/2", set()),
+                    ("user/-/label/News", set()),
+                    ("user/-/label/fav-label", set()),
+                    ("user/-/label/yum", {23})):
+        st, b = gr(gl, "GET", "stream/items/ids", [("s", s), ("n", "100")])
+        check("Google Reader: ids of %s" % s, st == 200 and
+              item_ids(b) == want, "%d %s" % (st, tidy(b)))
+    st, b = gr(gl, "POST", "stream/items/contents",
+               [("i", "1"), ("i", "9"), ("i", "20")])
+    check("Google Reader: contents of its own items alone", st == 200 and
+          len(json.loads(b)["items"]) == 1, tidy(b))
+    st, b = gr(gl, "GET", "stream/contents/" + apps.READING, [("n", "100")])
+    check("Google Reader: the reading list's contents, its own alone",
+          st == 200 and len(json.loads(b)["items"]) == 5, tidy(b))
+    # A stream outside it reads as one that does not exist: empty, its
+    # id the one asked for, no title.
+    for s in ("feed/1", "user/-/label/News"):
+        st, b = gr(gl, "GET", "stream/contents/" + s, [("n", "100")], False)
+        v = json.loads(b) if st == 200 else {}
+        check("Google Reader: stream/contents/%s: empty, untitled" % s,
+              v.get("items") == [] and not v.get("title") and
+              b.replace(s.encode(), b"").find(b"News") == -1 and
+              b.find(b"Alpha") == -1, tidy(b))
+    st, _, b = http("GET", "reader/atom/" + apps.READING + "?n=100", None,
+                    gl)
+    check("Google Reader: the Atom reading list", st == 200 and
+          b.count(b"<entry") == 5, "%d %s" % (st, tidy(b)))
+    sealed("Google Reader: the Atom reading list", b)
+    st, b = gr(gl, "POST", "edit-tag", [("i", "1"), ("i", "20"),
+                                        ("a", apps.READ)])
+    check("Google Reader: edit-tag, its own items alone", st == 200 and
+          unread(1, 20) == {1}, str(st))
+    st, b = gr(gl, "POST", "mark-all-as-read", [("s", apps.READING)])
+    check("Google Reader: mark-all-as-read, its own alone", st == 200 and
+          unread(*range(1, 13)) == set(range(1, 13)) and
+          not unread(*IN_ENTRIES), str(st))
+    db("UPDATE entry SET is_read = 0")
+    for call, pairs in (("subscription/edit", [("ac", "unsubscribe"),
+                                                ("s", "feed/4")]),
+                        ("subscription/quickadd",
+                         [("quickadd", "http://127.0.0.1:9/q.xml")]),
+                        ("subscription/import", [("x", "<opml/>")]),
+                        ("rename-tag", [("s", "user/-/label/Kids"),
+                                        ("dest", "user/-/label/Toys")]),
+                        ("disable-tag", [("s", "user/-/label/Kids")])):
+        st, b = gr(gl, "POST", call, pairs)
+        check("Google Reader: %s: 403, why" % call, st == 403 and
+              SCOPED_WHY in b, "%d %s" % (st, tidy(b)))
+    st, b = gr(gl, "GET", "subscription/export")
+    check("Google Reader: subscription/export: 403", st == 403, str(st))
+    check("Google Reader: ... and nothing changed", db(
+        "SELECT (SELECT title FROM category WHERE id = 3),"
+        " (SELECT count(*) FROM feed)") == [("Kids", 5)])
+    ro = gr_signin("the read-only key", READ_ONLY)
+    st, b = gr(ro, "GET", "stream/items/ids", [("s", apps.READING)])
+    check("Google Reader: the read-only key reads Kids alone", st == 200
+          and item_ids(b) == {20, 21, 22}, tidy(b))
+    st, b = gr(ro, "POST", "edit-tag", [("i", "20"), ("a", apps.READ)])
+    check("Google Reader: ... and marks nothing (403)", st == 403 and
+          b"read-only" in b and unread(20) == {20}, "%d %s" % (st, tidy(b)))
+    st, b = gr(ro, "POST", "mark-all-as-read", [("s", apps.READING)])
+    check("Google Reader: ... not all read either (403)", st == 403 and
+          unread(20) == {20}, str(st))
+
+
+def fever_call(key, q, what):
+    k = hashlib.md5(("%s:%s" % (USER, key)).encode()).hexdigest()
+    st, _, b = http("POST", "fever/?api&" + q,
+                    apps.form([("api_key", k)]), apps.FORM)
+    v = json.loads(b) if st == 200 else {}
+    check("Fever: %s: signed in with a key" % what, v.get("auth") == 1,
+          "%d %s" % (st, tidy(b)))
+    return v, b
+
+
+def fever():
+    v, b = fever_call(SCOPED, "groups&feeds", "groups and feeds")
+    sealed("Fever: groups and feeds", b)
+    check("Fever: its groups and feeds alone",
+          {g["title"] for g in v.get("groups", [])} == {"Kids", "Kitchen"}
+          and {f["id"] for f in v.get("feeds", [])} == IN_FEEDS and
+          {int(i) for g in v.get("feeds_groups", [])
+           for i in g["feed_ids"].split(",")} == IN_FEEDS, tidy(b))
+    v, b = fever_call(SCOPED, "items", "items")
+    sealed("Fever: items", b)
+    check("Fever: its items alone, counted so",
+          {i["id"] for i in v.get("items", [])} == IN_ENTRIES and
+          v.get("total_items") == 5, tidy(b))
+    v, b = fever_call(SCOPED, "items&with_ids=1,9,20", "items with_ids")
+    check("Fever: with_ids, its own alone",
+          [i["id"] for i in v.get("items", [])] == [20], tidy(b))
+    v, b = fever_call(SCOPED, "unread_item_ids&saved_item_ids", "id lists")
+    check("Fever: unread and saved ids of its own alone",
+          {int(i) for i in v["unread_item_ids"].split(",")} == IN_ENTRIES
+          and v["saved_item_ids"] == "21", tidy(b))
+    v, b = fever_call(SCOPED, "favicons", "favicons")
+    check("Fever: no icon of another category's feed",
+          ICON not in {str(f["id"]) for f in v.get("favicons", [])},
+          tidy(b))
+    fever_call(SCOPED, "mark=item&as=read&id=1", "mark=item, not its own")
+    fever_call(SCOPED, "mark=item&as=read&id=20", "mark=item, its own")
+    check("Fever: mark=item, its own items alone", unread(1, 20) == {1})
+    fever_call(SCOPED, "mark=group&as=read&id=0&before=4000000000",
+               "mark=group 0")
+    check("Fever: mark=group 0 (all), its own alone",
+          unread(*range(1, 13)) == set(range(1, 13)) and
+          not unread(*IN_ENTRIES))
+    db("UPDATE entry SET is_read = 0")
+    v, b = fever_call(READ_ONLY, "mark=item&as=read&id=20",
+                      "mark=item, a read-only key")
+    check("Fever: a read-only key marks nothing, its unread ids answered",
+          unread(20) == {20} and "unread_item_ids" in v, tidy(b))
+    st, _, b = http("GET", "v1/feeds", None, {
+        "Authorization": "Basic " + base64.b64encode(
+            ("%s:%s" % (USER, SCOPED)).encode()).decode()})
+    check("Miniflux: Basic with the scoped key as the password",
+          st == 200 and {f["id"] for f in json.loads(b)} == IN_FEEDS,
+          "%d %s" % (st, tidy(b)))
+
+
 def category_del(title):
     cmd = shlex.split(CTL) + ["-y", "-u", USER, "category", "del", title]
     return subprocess.run(cmd, capture_output=True).returncode == 0
@@ -241,5 +418,7 @@ def deletions():
 miniflux_reads()
 miniflux_writes()
 miniflux_refusals()
+greader()
+fever()
 deletions()
 sys.exit(apps.done())
