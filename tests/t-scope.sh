@@ -112,6 +112,71 @@ else
 fi
 
 web_start main "$S/hearth.conf" "$S/fcgi.sock" || exit 1
+
+# --- the Settings page makes keys too ---------------------------------
+#
+# As the page's form posts: alice's sign-in password, a name, read-only
+# ticked, the category Kids ticked.  The key is shown once; it reads
+# Kids alone; a wrong password or bob's category makes none.
+
+check() {
+	_w=$1
+	shift
+	if "$@"; then
+		ok "$_w"
+	else
+		nok "$_w"
+	fi
+}
+web_login "$S/alice.jar" "$U" -d 'name=alice&password=alice-pass-1'
+check "web: alice signs in ($code)" test "$code" = 303
+req -b "$S/alice.jar" "$U/settings"
+csrf=$(tr '\n' ' ' < "$S/b" | sed 's/<input/\n<input/g' |
+    grep 'name="csrf"' | head -n 1 | sed -n 's/.*value="\([^"]*\)".*/\1/p')
+check "web: Settings lists the keys with their categories" \
+    grep -q '<strong>kitchen</strong>: <span class="scope">Kids, Kitchen</span>' \
+    "$S/b"
+check "web: ... the read-only one so" \
+    grep -q '<strong>tablet</strong>: read-only, <span class="scope">Kids</span>' \
+    "$S/b"
+check "web: ... and offers every category to tick" \
+    grep -q 'name="category" value="3"> Kids</label>' "$S/b"
+nkeys=$(sqlite3 "$S/var/hearth.db" "SELECT count(*) FROM api_token")
+req -b "$S/alice.jar" -d "csrf=$csrf&action=key&current=wrong-pass" \
+    -d 'label=web&read_only=1&category=3' "$U/settings/api"
+check "web: a key asks for the sign-in password ($code)" test "$code" = 403
+req -b "$S/alice.jar" -d "csrf=$csrf&action=key&current=alice-pass-1" \
+    -d 'label=web&category=2' "$U/settings/api"
+check "web: bob's category is refused ($code)" test "$code" = 422
+check "web: ... and neither made a key" test \
+    "$(sqlite3 "$S/var/hearth.db" "SELECT count(*) FROM api_token")" = \
+    "$nkeys"
+req -b "$S/alice.jar" -d "csrf=$csrf&action=key&current=alice-pass-1" \
+    -d 'label=web tablet&read_only=1&category=3' "$U/settings/api"
+wkey=$(sed -n 's/.*<code>\([0-9a-f]\{64\}\)<\/code>.*/\1/p' "$S/b")
+check "web: a key of Kids, read-only, shown once ($code)" \
+    test "$code" = 200 -a ${#wkey} -eq 64
+check "web: ... listed so" grep -q \
+    '<strong>web tablet</strong>: read-only, <span class="scope">Kids</span>' \
+    "$S/b"
+req -H "X-Auth-Token: $wkey" "$U/v1/feeds"
+check "web: the key reads Kids alone" test "$code" = 200 -a \
+    "$(grep -o '"feed_url"' "$S/b" | wc -l)" = 1 -a \
+    "$(grep -c 'Kids Corner' "$S/b")" = 1
+req -H "X-Auth-Token: $wkey" -X PUT -d '{"entry_ids":[20],"status":"read"}' \
+    "$U/v1/entries"
+check "web: ... and changes nothing ($code)" test "$code" = 403
+wid=$(sqlite3 "$S/var/hearth.db" \
+    "SELECT id FROM api_token WHERE label = 'web tablet'")
+req -b "$S/alice.jar" -d "csrf=$csrf&action=delete&key=$wid" \
+    "$U/settings/api"
+check "web: Delete ($code)" test "$code" = 303
+req -H "X-Auth-Token: $wkey" "$U/v1/feeds"
+check "web: ... the key no longer signs in ($code)" test "$code" = 401
+req -b "$S/alice.jar" -d "csrf=$csrf&action=delete&key=$wid" \
+    "$U/settings/api"
+check "web: deleting it again is a 404 ($code)" test "$code" = 404
+
 python3 tests/lib/scope.py "$U" alice alice-api-pw-1 "$full" "$kitchen" \
     "$tablet" "$S/var/hearth.db" "$ICON_ID" "$ctl" > "$S/scope.out" 2>&1
 rc=$?
