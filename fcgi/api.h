@@ -217,6 +217,10 @@ int		 mf_auth(struct req *);
 void		 mf_begin(struct req *, struct json *, int);
 int		 mf_end(struct req *, struct json *);
 struct json_t	*mf_body(struct req *);
+int		 mf_body_str(struct req *, struct json_t *, const char *,
+		    const char **);
+int		 mf_body_int(struct req *, struct json_t *, const char *,
+		    int64_t *);
 int		 mf_feed_exists(struct req *, int64_t);
 int		 mf_category_exists(struct req *, int64_t);
 void		 mf_time(struct json *, const char *, int64_t);
@@ -227,6 +231,7 @@ int		 api_mf_entries(struct req *);
 int		 api_mf_feed_entries(struct req *);
 int		 api_mf_category_entries(struct req *);
 int		 api_mf_entry(struct req *);
+int		 api_mf_entry_update(struct req *);
 int		 api_mf_feed_entry(struct req *);
 int		 api_mf_category_entry(struct req *);
 int		 api_mf_entries_status(struct req *);

@@ -331,8 +331,8 @@ mf_feed(struct json *j, const char *key, sqlite3_stmt *st, int base)
  * Member k of a JSON body: 0 when absent or null, 1 when of the wanted
  * kind (string, integer, boolean), -1 with a 400 answered otherwise.
  */
-static int
-body_str(struct req *r, json_t *o, const char *k, const char **v)
+int
+mf_body_str(struct req *r, json_t *o, const char *k, const char **v)
 {
 	json_t	*m = json_object_get(o, k);
 
@@ -348,8 +348,8 @@ body_str(struct req *r, json_t *o, const char *k, const char **v)
 	return 1;
 }
 
-static int
-body_int(struct req *r, json_t *o, const char *k, int64_t *v)
+int
+mf_body_int(struct req *r, json_t *o, const char *k, int64_t *v)
 {
 	json_t	*m = json_object_get(o, k);
 
@@ -565,7 +565,7 @@ api_mf_category_create(struct req *r)
 	if ((o = mf_body(r)) == NULL)
 		return 0;
 	buf_init(&clean);
-	if ((n = body_str(r, o, "title", &title)) == -1) {
+	if ((n = mf_body_str(r, o, "title", &title)) == -1) {
 		rc = 0;
 		goto out;
 	}
@@ -611,7 +611,7 @@ api_mf_category_update(struct req *r)
 	if ((o = mf_body(r)) == NULL)
 		return 0;
 	buf_init(&clean);
-	if ((n = body_str(r, o, "title", &title)) == -1) {
+	if ((n = mf_body_str(r, o, "title", &title)) == -1) {
 		rc = 0;
 		goto out;
 	}
@@ -859,7 +859,7 @@ patch_read(struct req *r, json_t *o, struct feed_patch *p, struct buf *url,
 
 	memset(p, 0, sizeof(*p));
 	p->disabled = -1;
-	if ((n = body_str(r, o, "feed_url", &s)) == -1)
+	if ((n = mf_body_str(r, o, "feed_url", &s)) == -1)
 		return -1;
 	if (n == 1 && *s != '\0') {
 		if ((why = feed_url(s, url)) != NULL) {
@@ -868,7 +868,7 @@ patch_read(struct req *r, json_t *o, struct feed_patch *p, struct buf *url,
 		}
 		p->url = url->p;
 	}
-	if ((n = body_str(r, o, "title", &s)) == -1)
+	if ((n = mf_body_str(r, o, "title", &s)) == -1)
 		return -1;
 	if (n == 1 && *s != '\0') {
 		if ((n = subs_clean_name(title, s, 0)) == -2) {
@@ -879,9 +879,9 @@ patch_read(struct req *r, json_t *o, struct feed_patch *p, struct buf *url,
 		if (n == 0)
 			p->title = title->p;
 	}
-	if (body_int(r, o, "category_id", &p->category) == -1 ||
-	    body_str(r, o, "username", &p->username) == -1 ||
-	    body_str(r, o, "password", &p->password) == -1 ||
+	if (mf_body_int(r, o, "category_id", &p->category) == -1 ||
+	    mf_body_str(r, o, "username", &p->username) == -1 ||
+	    mf_body_str(r, o, "password", &p->password) == -1 ||
 	    (n = body_bool(r, o, "disabled", &b)) == -1)
 		return -1;
 	if (n == 1)
@@ -1006,7 +1006,7 @@ api_mf_feed_create(struct req *r)
 	buf_init(&url);
 	buf_init(&title);
 	if (patch_read(r, o, &p, &url, &title) == -1 ||
-	    (n = body_str(r, o, "feed_url", &s)) == -1) {
+	    (n = mf_body_str(r, o, "feed_url", &s)) == -1) {
 		rc = 0;
 		goto out;
 	}
@@ -1371,7 +1371,7 @@ api_mf_discover(struct req *r)
 	buf_init(&out);
 	buf_init(&why);
 	buf_init(&msg);
-	if ((n = body_str(r, o, "url", &s)) == -1)
+	if ((n = mf_body_str(r, o, "url", &s)) == -1)
 		goto out;
 	if (n == 0 || (bad = feed_url(s, &url)) != NULL) {
 		api_mf_error(r, 400, n == 0 ? "The URL is mandatory." : bad);

@@ -17,6 +17,7 @@
 #include "json.h"
 #include "log.h"
 #include "stmt.h"
+#include "subs.h"
 
 #define MF_LIMIT	100	/* entries per answer unless limit= says */
 #define MF_LIMIT_MAX	1000	/* limit= above (or 0) is taken as this */
@@ -676,6 +677,104 @@ api_mf_entry(struct req *r)
 	int64_t	 id = r->id[0];
 
 	return entry_one(r, id, 0, -1);
+}
+
+/*
+ * PUT /v1/entries/ID {"title": "...", "content": "..."}: change the
+ * entry's title, content or both, as Miniflux does (an app that saves a
+ * whole article, or fixes a title); 201 with the entry.  An empty one
+ * is refused with Miniflux's 400; the title is cleaned as a feed's
+ * name is, the content sanitized as the fetcher sanitizes a feed's,
+ * against the entry's address (by hearth-fetch: spawn_sanitize()).  The search index follows, and the
+ * fetcher no longer updates the entry from its feed (entry.edited_at).
+ * 404 for no entry of the user (or of the API key's categories).
+ */
+int
+api_mf_entry_update(struct req *r)
+{
+	sqlite3_stmt	*st;
+	json_t		*o;
+	struct buf	 title, html, text;
+	const char	*t, *c;
+	char		*url = NULL;
+	int64_t		 id = r->id[0];
+	int		 nt, nc, n, rc = -1;
+
+	if ((o = mf_body(r)) == NULL)
+		return 0;
+	buf_init(&title);
+	buf_init(&html);
+	buf_init(&text);
+	if ((nt = mf_body_str(r, o, "title", &t)) == -1 ||
+	    (nc = mf_body_str(r, o, "content", &c)) == -1) {
+		rc = 0;
+		goto out;
+	}
+	/* Miniflux's checks and words, a title of blanks being empty too. */
+	if (nt == 1 && (n = subs_clean_name(&title, t, 0)) != 0) {
+		if (n == -2)
+			api_mf_error(r, 400, *t == '\0' || title.len == 0 ?
+			    "the entry title cannot be empty" :
+			    "the entry title is too long");
+		rc = n == -2 ? 0 : -1;
+		goto out;
+	}
+	if (nc == 1 && *c == '\0') {
+		api_mf_error(r, 400, "the entry content cannot be empty");
+		rc = 0;
+		goto out;
+	}
+	if ((st = db_stmt(r->db, STMT_MF_ENTRY_GET)) == NULL)
+		goto out;
+	if (sqlite3_bind_int64(st, 1, r->user_id) == SQLITE_OK &&
+	    sqlite3_bind_int64(st, 2, id) == SQLITE_OK &&
+	    (n = db_step(st)) == 1 &&
+	    (url = strdup(col_text(st, MF_COL_URL))) == NULL)
+		log_warn("entry %lld", (long long)id);
+	db_stmt_done(st);
+	if (n != 1 || url == NULL) {
+		if (n == 0) {
+			api_mf_error(r, 404, NULL);
+			rc = 0;
+		}
+		goto out;
+	}
+	if (nc == 1 && (n = spawn_sanitize(c, strlen(c), *url != '\0' ? url :
+	    NULL, &html, &text)) != 0) {
+		if (n == 1) {
+			api_mf_error(r, 400, "the entry content is too large "
+			    "once sanitized");
+			rc = 0;
+		}
+		goto out;
+	}
+	if ((st = db_stmt(r->db, STMT_MF_ENTRY_EDIT)) == NULL)
+		goto out;
+	n = -1;
+	if (sqlite3_bind_int64(st, 1, r->user_id) == SQLITE_OK &&
+	    sqlite3_bind_int64(st, 2, id) == SQLITE_OK &&
+	    (nt == 0 || sqlite3_bind_text(st, 3, title.p, (int)title.len,
+	    SQLITE_STATIC) == SQLITE_OK) &&
+	    (nc == 0 || (sqlite3_bind_text(st, 4, html.p != NULL ? html.p :
+	    "", (int)html.len, SQLITE_STATIC) == SQLITE_OK &&
+	    sqlite3_bind_text(st, 5, text.p != NULL ? text.p : "",
+	    (int)text.len, SQLITE_STATIC) == SQLITE_OK)) &&
+	    sqlite3_bind_int64(st, 6, (int64_t)time(NULL)) == SQLITE_OK)
+		n = db_step(st);
+	db_stmt_done(st);
+	if (n == -1)
+		goto out;
+	log_info("%s edited entry %lld by the API", r->user_name,
+	    (long long)id);
+	if ((rc = entry_one(r, id, 0, -1)) == 0 && r->resp.status == 200)
+		r->resp.status = 201;
+out:
+	json_decref(o);
+	free(url);
+	buf_release(&title);
+	buf_release(&html);
+	buf_release(&text);
+	return rc;
 }
 
 /* GET /v1/feeds/ID/entries/ID */

@@ -484,5 +484,7 @@ int		 spawn_opml_import(struct req *, const char *, size_t,
 		    struct opml_result *);
 int		 spawn_discover(struct req *, char *, struct buf *,
 		    struct buf *);
+int		 spawn_sanitize(const char *, size_t, char *,
+		    struct buf *, struct buf *);
 
 #endif

@@ -101,6 +101,7 @@ const struct route routes[] = {
 	{ M_GET, "/v1/entries", R_MF, api_mf_entries },
 	{ M_PUT, "/v1/entries", R_MF, api_mf_entries_status },
 	{ M_GET, "/v1/entries/*", R_MF | R_ID0, api_mf_entry },
+	{ M_PUT, "/v1/entries/*", R_MF | R_ID0, api_mf_entry_update },
 	{ M_PUT, "/v1/entries/*/bookmark", R_MF | R_ID0, api_mf_bookmark },
 	{ M_GET, "/v1/icons/*", R_MF | R_ID0, api_mf_icon },
 	{ M_POST, "/v1/discover", R_MF | R_ALL, api_mf_discover },

@@ -417,6 +417,17 @@ test_update(void)
 	    " type=\"audio/mpeg\"/></item>" RSS_TAIL, &ps);
 	T_OK(ps.entries_new == 0 && ps.entries_updated == 0,
 	    "the same again: nothing updated");
+
+	/* An entry the user edited keeps the edit. */
+	exec("UPDATE entry SET title = 'Mine', edited_at = 1 WHERE id = %lld",
+	    (long long)eid);
+	memset(&ps, 0, sizeof(ps));
+	store_doc(id, RSS_HEAD "<item><guid>g1</guid><title>Newer</title>"
+	    "<description>okapi text</description></item>" RSS_TAIL, &ps);
+	T_OK(ps.entries_new == 0 && ps.entries_updated == 0,
+	    "changed again, but edited: nothing updated");
+	T_STR(q_str(s, sizeof(s), "SELECT title FROM entry WHERE id = %lld",
+	    (long long)eid), "Mine", "the user's title kept");
 }
 
 /*

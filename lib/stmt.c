@@ -676,13 +676,14 @@ static const char *const stmt_sql[STMT__MAX] = {
 	/*
 	 * An entry met again in its feed: ?1 feed id, ?2 hash, ?3 now.
 	 * Marks it seen and compares it with the document's ?4 title, ?5
-	 * URL, ?6 author and ?7 content.  Columns: enum entry_seen_col.  No
-	 * row: not stored (new, or tombstoned).
+	 * URL, ?6 author and ?7 content; one the user edited is never
+	 * changed.  Columns: enum entry_seen_col.  No row: not stored (new,
+	 * or tombstoned).
 	 */
 	[STMT_ENTRY_SEEN] =
 	    "UPDATE entry SET seen_at = ?3 WHERE feed_id = ?1 AND hash = ?2"
-	    " RETURNING id, title IS NOT coalesce(?4, '') OR url IS NOT ?5"
-	    " OR author IS NOT ?6 OR content IS NOT ?7",
+	    " RETURNING id, edited_at IS NULL AND (title IS NOT coalesce(?4,"
+	    " '') OR url IS NOT ?5 OR author IS NOT ?6 OR content IS NOT ?7)",
 	/*
 	 * An entry changed in its feed: ?1 entry id, ?2 now, ?3 URL, ?4
 	 * title, ?5 author, ?6 content, ?7 content as plain text.  Read and
@@ -1398,6 +1399,17 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " AND (?3 IS NULL OR entry.feed_id = ?3)"
 	    " AND (?4 IS NULL OR entry.category_id IS nullif(?4, 0))"
 	    SCOPE_ENTRY,
+	/*
+	 * An entry edited (Miniflux's PUT /v1/entries/ID): ?1 user id, ?2
+	 * entry id, ?3 title, ?4 content (sanitized) and ?5 its plain text
+	 * (NULLs: unchanged), ?6 now.  The search index follows (the
+	 * entry_fts and entry_cjk triggers).
+	 */
+	[STMT_MF_ENTRY_EDIT] =
+	    "UPDATE entry SET title = coalesce(?3, title),"
+	    " content = coalesce(?4, content),"
+	    " content_text = coalesce(?5, content_text), edited_at = ?6"
+	    " WHERE id = ?2 AND user_id = ?1" SCOPE("category_id"),
 	/* ?1 user id, ?2 entry id, ?3 now: starred flips (Miniflux). */
 	[STMT_MF_BOOKMARK] =
 	    "UPDATE entry SET is_starred = 1 - is_starred, changed_at = ?3"
@@ -1820,6 +1832,7 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_MF_COUNTERS),
 	NAME(STMT_MF_ICON),
 	NAME(STMT_MF_ENTRY_GET),
+	NAME(STMT_MF_ENTRY_EDIT),
 	NAME(STMT_MF_BOOKMARK),
 	NAME(STMT_MF_LIST_ALL),
 	NAME(STMT_MF_LIST_ALL_FEED),

@@ -318,6 +318,9 @@ CREATE TABLE entry (
 	author			TEXT,
 	content			TEXT,	-- sanitized HTML
 	content_text		TEXT,	-- plain text, for search
+	-- when the user changed its title or content (Miniflux's PUT
+	-- /v1/entries/ID): the fetcher no longer updates it from its feed
+	edited_at		INTEGER,
 	UNIQUE (feed_id, hash)
 );
 

@@ -601,6 +601,49 @@ put A /v1/categories/0/refresh
 put A /v1/categories/2/refresh
 err "refresh bob's category: 404" 404
 
+# --- an entry edited --------------------------------------------------
+#
+# PUT /v1/entries/ID as Miniflux takes it: 201 with the entry, its
+# content sanitized as a feed's (by hearth-fetch sanitize), the search
+# index following; Miniflux's 400s for an empty title or content.
+
+put A /v1/entries/3 '{"title": "  Edited  title ",
+    "content": "<p onclick=\"x()\">An <b>okapi</b> here<script>bad()</script> <a href=\"/more\">more</a></p>"}'
+is "PUT /v1/entries/3: 201 with the entry" 201 \
+    '"$j->{id} $j->{title} $j->{feed}{id}"' "3 Edited title 1"
+is "... its content sanitized against the entry's address" 201 \
+    '$j->{content}' \
+    '<p>An <b>okapi</b> here <a href="http://alpha.example/more" rel="noopener noreferrer" referrerpolicy="no-referrer">more</a></p>'
+A "$U/v1/entries?search=okapi"
+is "... found by a search for a word of the new content" 200 \
+    '"$j->{total} " . join(",", map { $_->{id} } @{$j->{entries}})' "1 3"
+A "$U/v1/entries?search=edited"
+is "... and of the new title" 200 '$j->{total}' 1
+[ "$(db "SELECT edited_at IS NOT NULL FROM entry WHERE id = 3")" = 1 ] &&
+    ok "... marked edited: the fetcher keeps it" ||
+    nok "the entry is not marked edited"
+put A /v1/entries/3 '{"title": "Only the title"}'
+is "PUT with a title alone keeps the content" 201 \
+    '$j->{title} . " " . ($j->{content} =~ /okapi/ ? "kept" : "lost")' \
+    "Only the title kept"
+put A /v1/entries/3 '{"title": ""}'
+is "an empty title: 400, Miniflux's words" 400 '$j->{error_message}' \
+    "the entry title cannot be empty"
+put A /v1/entries/3 '{"content": ""}'
+is "an empty content: 400, Miniflux's words" 400 '$j->{error_message}' \
+    "the entry content cannot be empty"
+put A /v1/entries/3 '{"title": 12}'
+err "a title that is no string: 400" 400
+put A /v1/entries/3 '{"title": '
+err "a body that is no JSON: 400" 400
+put A /v1/entries/100 '{"title": "Mine now"}'
+err "bob's entry: 404" 404
+[ "$(db "SELECT title FROM entry WHERE id = 100")" = "Bob secret entry" ] &&
+    ok "... and it is unchanged" || nok "bob's entry was edited"
+req -H "X-Auth-Token: $rokey" -X PUT --data-binary '{"title": "x"}' \
+    "$U/v1/entries/3"
+err "a read-only key edits nothing: 403" 403
+
 # --- discovery, OPML ------------------------------------------------------
 
 # hearth-fetch discover, run by hearth-fcgi, fetches and parses against

@@ -1,8 +1,9 @@
 -- SPDX-License-Identifier: ISC
 -- 0008-apps.sql: what reader apps asked for next: API keys limited to
--- some categories, and usable by Google Reader and Fever apps.
--- Existing keys are left unlimited, and without a Fever key (only the
--- key's hash is kept: its Fever key cannot be made now).
+-- some categories, and usable by Google Reader and Fever apps; entries
+-- an app edited.  Existing keys are left unlimited, and without a
+-- Fever key (only the key's hash is kept: its Fever key cannot be made
+-- now).
 
 ALTER TABLE api_token ADD COLUMN scoped INTEGER NOT NULL DEFAULT 0
     CHECK (scoped IN (0, 1));
@@ -32,5 +33,7 @@ WHEN NOT EXISTS (SELECT 1 FROM api_token CROSS JOIN category
 BEGIN
 	SELECT RAISE(ABORT, 'category belongs to another user');
 END;
+
+ALTER TABLE entry ADD COLUMN edited_at INTEGER;
 
 PRAGMA user_version = 8;

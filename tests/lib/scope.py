@@ -166,6 +166,12 @@ def miniflux_writes():
     st, b = mf("PUT", "v1/entries/22/bookmark")
     check("Miniflux: bookmark its own", st == 204 and
           db("SELECT is_starred FROM entry WHERE id = 22") == [(0,)])
+    st, b = mf("PUT", "v1/entries/1", body={"title": "Mine"})
+    check("Miniflux: edit another category's entry: 404", st == 404 and
+          db("SELECT title FROM entry WHERE id = 1") ==
+          [("Post number 1 of feed 1",)], str(st))
+    st, b = mf("PUT", "v1/entries/20", body={"title": "Kids story 20"})
+    check("Miniflux: edit its own (201)", st == 201, str(st))
     for p in ("v1/feeds/1/mark-all-as-read", "v1/feeds/2/mark-all-as-read",
               "v1/categories/1/mark-all-as-read",
               "v1/categories/0/mark-all-as-read", "v1/feeds/1/refresh",
