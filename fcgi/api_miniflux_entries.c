@@ -372,6 +372,23 @@ col_text(sqlite3_stmt *st, int col)
 	return s != NULL ? s : "";
 }
 
+/* The enclosure of st's row (enum enclosure_col) as Miniflux shows it. */
+static void
+enclosure_json(struct req *r, struct json *j, sqlite3_stmt *st)
+{
+	json_obj_open(j, NULL);
+	json_int(j, "id", sqlite3_column_int64(st, ENCLOSURE_COL_ID));
+	json_int(j, "user_id", r->user_id);
+	json_int(j, "entry_id", sqlite3_column_int64(st,
+	    ENCLOSURE_COL_ENTRY_ID));
+	json_str(j, "url", col_text(st, ENCLOSURE_COL_URL));
+	json_str(j, "mime_type", col_text(st, ENCLOSURE_COL_MIME_TYPE));
+	json_int(j, "size", sqlite3_column_int64(st, ENCLOSURE_COL_LENGTH));
+	json_int(j, "media_progression", sqlite3_column_int64(st,
+	    ENCLOSURE_COL_PROGRESSION));
+	json_close(j);
+}
+
 /* The enclosures of the user's entry id, as an array member. */
 static int
 enclosures(struct req *r, struct json *j, int64_t id)
@@ -387,21 +404,87 @@ enclosures(struct req *r, struct json *j, int64_t id)
 		return -1;
 	}
 	json_arr_open(j, "enclosures");
-	while ((step = db_step(st)) == 1) {
-		json_obj_open(j, NULL);
-		json_int(j, "id", sqlite3_column_int64(st, ENCLOSURE_COL_ID));
-		json_int(j, "user_id", r->user_id);
-		json_int(j, "entry_id", id);
-		json_str(j, "url", col_text(st, ENCLOSURE_COL_URL));
-		json_str(j, "mime_type", col_text(st, ENCLOSURE_COL_MIME_TYPE));
-		json_int(j, "size", sqlite3_column_int64(st,
-		    ENCLOSURE_COL_LENGTH));
-		json_int(j, "media_progression", 0);
-		json_close(j);
-	}
+	while ((step = db_step(st)) == 1)
+		enclosure_json(r, j, st);
 	json_close(j);
 	db_stmt_done(st);
 	return step == -1 ? -1 : 0;
+}
+
+/* GET /v1/enclosures/ID: one of the user's entries' enclosures; 404. */
+int
+api_mf_enclosure(struct req *r)
+{
+	struct json	 j;
+	sqlite3_stmt	*st;
+	int		 step = -1;
+
+	if ((st = db_stmt(r->db, STMT_ENCLOSURE_GET)) == NULL)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, r->user_id) == SQLITE_OK &&
+	    sqlite3_bind_int64(st, 2, r->id[0]) == SQLITE_OK)
+		step = db_step(st);
+	if (step == 1) {
+		mf_begin(r, &j, 200);
+		enclosure_json(r, &j, st);
+	} else if (step == 0)
+		api_mf_error(r, 404, NULL);
+	db_stmt_done(st);
+	return step == -1 ? -1 : step == 1 ? mf_end(r, &j) : 0;
+}
+
+/*
+ * Set how far the enclosure of the user's entry (or of the API key's
+ * categories) id was played, seconds: 1 done, 0 none such, -1 (logged).
+ */
+int
+enclosure_progress(struct req *r, int64_t id, int64_t seconds)
+{
+	sqlite3_stmt	*st;
+	int		 n = -1;
+
+	if ((st = db_stmt(r->db, STMT_ENCLOSURE_PROGRESS)) == NULL)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, r->user_id) == SQLITE_OK &&
+	    sqlite3_bind_int64(st, 2, id) == SQLITE_OK &&
+	    sqlite3_bind_int64(st, 3, seconds) == SQLITE_OK)
+		n = db_step(st);
+	db_stmt_done(st);
+	if (n == -1)
+		return -1;
+	return sqlite3_changes(r->db->db) > 0;
+}
+
+/*
+ * PUT /v1/enclosures/ID {"media_progression": N}, the seconds played
+ * (absent: 0), as Miniflux takes it: 204; 400 with Miniflux's words for
+ * a negative N; 404 for no enclosure of the user's.
+ */
+int
+api_mf_enclosure_update(struct req *r)
+{
+	json_t	*o;
+	int64_t	 v;
+	int	 n, rc = 0;
+
+	if ((o = mf_body(r)) == NULL)
+		return 0;
+	if (mf_body_int(r, o, "media_progression", &v) == -1)
+		goto out;
+	if (v < 0) {
+		api_mf_error(r, 400, "media progression must be a non-negative "
+		    "integer");
+		goto out;
+	}
+	if ((n = enclosure_progress(r, r->id[0], v)) == -1)
+		rc = -1;
+	else if (n == 0)
+		api_mf_error(r, 404, NULL);
+	else
+		r->resp.status = 204;
+out:
+	json_decref(o);
+	return rc;
 }
 
 /* The labels tags (LABEL_SEP between them, NULL: none) as "tags". */

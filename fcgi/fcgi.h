@@ -275,6 +275,7 @@ int		 page_digest(struct req *);
 /* page_entry.c */
 int		 page_entry(struct req *);
 int		 page_entry_action(struct req *);
+int		 page_enclosure_progress(struct req *);
 int		 page_mark_read(struct req *);
 
 /* page_feeds.c */

@@ -36,6 +36,8 @@ const struct route routes[] = {
 	{ M_GET, "/entry/*", R_USER | R_ID0, page_entry },
 	{ M_POST, "/entry/*/*", R_USER | R_CSRF | R_ID0, page_entry_action },
 	{ M_POST, "/mark-read", R_USER | R_CSRF, page_mark_read },
+	{ M_POST, "/enclosure/*/progress", R_USER | R_CSRF | R_ID0,
+	    page_enclosure_progress },
 	/* the web reader: subscriptions, settings, search, digest */
 	{ M_GET, "/feeds", R_USER, page_feeds },
 	{ M_POST, "/feeds/add", R_USER | R_CSRF, page_feed_add },
@@ -104,6 +106,8 @@ const struct route routes[] = {
 	{ M_PUT, "/v1/entries/*", R_MF | R_ID0, api_mf_entry_update },
 	{ M_PUT, "/v1/entries/*/bookmark", R_MF | R_ID0, api_mf_bookmark },
 	{ M_GET, "/v1/icons/*", R_MF | R_ID0, api_mf_icon },
+	{ M_GET, "/v1/enclosures/*", R_MF | R_ID0, api_mf_enclosure },
+	{ M_PUT, "/v1/enclosures/*", R_MF | R_ID0, api_mf_enclosure_update },
 	{ M_POST, "/v1/discover", R_MF | R_ALL, api_mf_discover },
 	{ M_GET, "/v1/export", R_MF | R_ALL, api_mf_export },
 	{ M_POST, "/v1/import", R_MF | R_ALL, api_mf_import },

@@ -14,6 +14,7 @@
 #include "db.h"
 #include "fetch.h"
 #include "feed.h"
+#include "json.h"
 #include "log.h"
 #include "sanitize.h"
 
@@ -202,28 +203,62 @@ items_sorted(const struct feed *f, int64_t now, size_t *np)
 	return v;
 }
 
-/* Replace an entry's enclosures with the document's. */
+/* Bind an enclosure of an entry as ?1 to ?4 of st. */
+static void
+enclosure_bind(sqlite3_stmt *st, int64_t id, const struct enclosure *en)
+{
+	sqlite3_bind_int64(st, 1, id);
+	bind_str(st, 2, en->url);
+	bind_str(st, 3, en->type);
+	if (en->length >= 0)
+		sqlite3_bind_int64(st, 4, en->length);
+}
+
+/*
+ * Bring an entry's enclosures in line with the document's.  Of a stored
+ * entry (old), those still there keep their rows, ids and how far they
+ * were played; the others go.
+ */
 static int
 enclosures_store(struct db *db, int64_t id, const struct entry *e, int old)
 {
 	sqlite3_stmt	*st;
+	struct json	 j;
+	struct buf	 urls;
 	size_t		 i;
+	int		 r;
 
 	if (old) {
+		buf_init(&urls);
+		json_init(&j, &urls);
+		json_arr_open(&j, NULL);
+		for (i = 0; i < e->nenclosures; i++)
+			if (e->enclosures[i].url != NULL)
+				json_str(&j, NULL, e->enclosures[i].url);
+		json_close_all(&j);
 		st = db_stmt(db, STMT_ENCLOSURE_DELETE);
 		sqlite3_bind_int64(st, 1, id);
-		if (exec_stmt(st) == -1)
+		r = j.err || urls.oom ? -1 : sqlite3_bind_text(st, 2, urls.p,
+		    (int)urls.len, SQLITE_STATIC) != SQLITE_OK ? -1 :
+		    exec_stmt(st);
+		db_stmt_done(st);
+		buf_release(&urls);
+		if (r == -1)
 			return -1;
 	}
 	for (i = 0; i < e->nenclosures; i++) {
 		if (e->enclosures[i].url == NULL)
 			continue;
+		if (old) {
+			st = db_stmt(db, STMT_ENCLOSURE_UPDATE);
+			enclosure_bind(st, id, &e->enclosures[i]);
+			if (exec_stmt(st) == -1)
+				return -1;
+			if (sqlite3_changes(db->db) > 0)
+				continue;
+		}
 		st = db_stmt(db, STMT_ENCLOSURE_INSERT);
-		sqlite3_bind_int64(st, 1, id);
-		bind_str(st, 2, e->enclosures[i].url);
-		bind_str(st, 3, e->enclosures[i].type);
-		if (e->enclosures[i].length >= 0)
-			sqlite3_bind_int64(st, 4, e->enclosures[i].length);
+		enclosure_bind(st, id, &e->enclosures[i]);
 		if (exec_stmt(st) == -1)
 			return -1;
 	}

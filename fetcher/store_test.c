@@ -361,7 +361,7 @@ static void
 test_update(void)
 {
 	struct pass_stats	 ps;
-	int64_t			 id, eid, changed;
+	int64_t			 id, eid, changed, encl;
 	char			 s[256];
 
 	id = feed_new("https://update.example/feed");
@@ -417,6 +417,25 @@ test_update(void)
 	    " type=\"audio/mpeg\"/></item>" RSS_TAIL, &ps);
 	T_OK(ps.entries_new == 0 && ps.entries_updated == 0,
 	    "the same again: nothing updated");
+
+	/* An enclosure still there keeps its row and how far it played. */
+	encl = q_int("SELECT id FROM enclosure WHERE entry_id = %lld",
+	    (long long)eid);
+	exec("UPDATE enclosure SET media_progression = 77 WHERE id = %lld",
+	    (long long)encl);
+	memset(&ps, 0, sizeof(ps));
+	store_doc(id, RSS_HEAD "<item><guid>g1</guid><title>New title</title>"
+	    "<link>https://update.example/1?utm_source=rss</link>"
+	    "<description>giraffe text, longer</description>"
+	    "<enclosure url=\"https://update.example/b.mp3\" length=\"30\""
+	    " type=\"audio/mpeg\"/><enclosure"
+	    " url=\"https://update.example/c.mp3\" type=\"audio/mpeg\"/>"
+	    "</item>" RSS_TAIL, &ps);
+	T_OK(ps.entries_updated == 1 && q_int("SELECT media_progression"
+	    " FROM enclosure WHERE id = %lld AND length = 30",
+	    (long long)encl) == 77 && q_int("SELECT count(*) FROM enclosure"
+	    " WHERE entry_id = %lld", (long long)eid) == 2,
+	    "an enclosure kept keeps its id and progression; one added");
 
 	/* An entry the user edited keeps the edit. */
 	exec("UPDATE entry SET title = 'Mine', edited_at = 1 WHERE id = %lld",

@@ -692,10 +692,22 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_ENTRY_UPDATE] =
 	    "UPDATE entry SET url = ?3, title = coalesce(?4, ''), author = ?5,"
 	    " content = ?6, content_text = ?7, updated_at = ?2 WHERE id = ?1",
-	/* ?1 entry id. */
+	/*
+	 * ?1 entry id, ?2 a JSON array of the URLs its document has now:
+	 * the enclosures of other URLs go.
+	 */
 	[STMT_ENCLOSURE_DELETE] =
-	    "DELETE FROM enclosure WHERE entry_id = ?1",
-	/* ?1 entry id, ?2 URL, ?3 MIME type or NULL, ?4 bytes or NULL. */
+	    "DELETE FROM enclosure WHERE entry_id = ?1"
+	    " AND url NOT IN (SELECT value FROM json_each(?2))",
+	/*
+	 * ?1 entry id, ?2 URL, ?3 MIME type or NULL, ?4 bytes or NULL:
+	 * an enclosure the entry has already keeps its row (its id and
+	 * progression), the others are added.  UPDATE first: when it
+	 * changes no row, INSERT.
+	 */
+	[STMT_ENCLOSURE_UPDATE] =
+	    "UPDATE enclosure SET mime_type = ?3, length = ?4"
+	    " WHERE entry_id = ?1 AND url = ?2",
 	[STMT_ENCLOSURE_INSERT] =
 	    "INSERT INTO enclosure (entry_id, url, mime_type, length)"
 	    " VALUES (?1, ?2, ?3, ?4)",
@@ -940,10 +952,27 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 */
 	[STMT_WEB_ENCLOSURES] =
 	    "SELECT enclosure.id, enclosure.url, enclosure.mime_type,"
-	    " enclosure.length"
+	    " enclosure.length, enclosure.media_progression, entry.id"
 	    " FROM enclosure CROSS JOIN entry ON entry.id = enclosure.entry_id"
 	    " WHERE enclosure.entry_id = ?2 AND entry.user_id = ?1"
 	    SCOPE_ENTRY " ORDER BY enclosure.id",
+	/*
+	 * ?1 user id, ?2 enclosure id: one of the user's entries'.
+	 * Columns: enum enclosure_col.
+	 */
+	[STMT_ENCLOSURE_GET] =
+	    "SELECT enclosure.id, enclosure.url, enclosure.mime_type,"
+	    " enclosure.length, enclosure.media_progression, entry.id"
+	    " FROM enclosure CROSS JOIN entry ON entry.id = enclosure.entry_id"
+	    " WHERE enclosure.id = ?2 AND entry.user_id = ?1" SCOPE_ENTRY,
+	/*
+	 * ?1 user id, ?2 enclosure id, ?3 seconds played: the web player's
+	 * and Miniflux's media_progression.  No change: none such.
+	 */
+	[STMT_ENCLOSURE_PROGRESS] =
+	    "UPDATE enclosure SET media_progression = ?3 WHERE id = ?2"
+	    " AND EXISTS (SELECT 1 FROM entry WHERE entry.id ="
+	    " enclosure.entry_id AND entry.user_id = ?1" SCOPE_ENTRY ")",
 	/*
 	 * ?1 user id, ?2 icon id: an icon of one of the user's feeds.
 	 * Columns: enum icon_col.
@@ -1576,6 +1605,7 @@ static const int stmt_ncols[STMT__MAX] = {
 	[STMT_WEB_ENTRY_STATE] = STATE_COL__MAX,
 	[STMT_WEB_CATEGORY_GET] = CATEGORY_COL__MAX,
 	[STMT_WEB_ENCLOSURES] = ENCLOSURE_COL__MAX,
+	[STMT_ENCLOSURE_GET] = ENCLOSURE_COL__MAX,
 	[STMT_WEB_ICON_GET] = ICON_COL__MAX,
 	[STMT_WEB_SEARCH] = WEB_SEARCH_COL__MAX,
 	[STMT_WEB_SEARCH_ROWS] = SEARCH_COL__MAX,
@@ -1715,6 +1745,7 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_ENTRY_SEEN),
 	NAME(STMT_ENTRY_UPDATE),
 	NAME(STMT_ENCLOSURE_DELETE),
+	NAME(STMT_ENCLOSURE_UPDATE),
 	NAME(STMT_ENCLOSURE_INSERT),
 	NAME(STMT_TOMBSTONE_SEEN),
 	NAME(STMT_FETCH_REQUEST_INSERT),
@@ -1768,6 +1799,8 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_WEB_ENTRY_STATE),
 	NAME(STMT_WEB_CATEGORY_GET),
 	NAME(STMT_WEB_ENCLOSURES),
+	NAME(STMT_ENCLOSURE_GET),
+	NAME(STMT_ENCLOSURE_PROGRESS),
 	NAME(STMT_WEB_ICON_GET),
 	NAME(STMT_WEB_MARK_READ),
 	NAME(STMT_WEB_MARK_READ_FEED),

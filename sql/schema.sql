@@ -519,14 +519,19 @@ BEGIN
 	    AND feed_id = NEW.feed_id;
 END;
 
--- A media attachment (podcast episode, image) of an entry.
+-- A media attachment (podcast episode, image) of an entry.  A row
+-- stays while its entry's document still has its URL, keeping its id
+-- and how far it was played.
 CREATE TABLE enclosure (
 	id			INTEGER PRIMARY KEY,
 	entry_id		INTEGER NOT NULL
 				    REFERENCES entry (id) ON DELETE CASCADE,
 	url			TEXT NOT NULL,
 	mime_type		TEXT,
-	length			INTEGER		-- bytes, NULL if unknown
+	length			INTEGER,	-- bytes, NULL if unknown
+	-- seconds played (the web player, Miniflux's media_progression)
+	media_progression	INTEGER NOT NULL DEFAULT 0
+				    CHECK (media_progression >= 0)
 );
 
 CREATE INDEX enclosure_entry ON enclosure (entry_id);

@@ -644,6 +644,44 @@ req -H "X-Auth-Token: $rokey" -X PUT --data-binary '{"title": "x"}' \
     "$U/v1/entries/3"
 err "a read-only key edits nothing: 403" 403
 
+# --- enclosures: how far they were played ------------------------------
+
+A "$U/v1/entries/4"
+is "an entry's enclosure: media_progression 0 at first" 200 \
+    '$j->{enclosures}[0]{id} . " " . $j->{enclosures}[0]{media_progression}' \
+    "5 0"
+put A /v1/enclosures/5 '{"media_progression": 42}'
+[ "$code" = 204 ] && [ ! -s "$S/b" ] &&
+    ok "PUT /v1/enclosures/5: 204, no body" || nok "PUT enclosure: $code"
+A "$U/v1/enclosures/5"
+is "GET /v1/enclosures/5: Miniflux's shape, the progression kept" 200 \
+    'join(" ", map { $j->{$_} } qw(id user_id entry_id url mime_type size media_progression))' \
+    "5 1 4 http://alpha.example/4.mp3 audio/mpeg 1234 42"
+A "$U/v1/entries/4"
+is "... and in the entry's enclosures" 200 \
+    '$j->{enclosures}[0]{media_progression}' 42
+put A /v1/enclosures/5 '{"media_progression": -1}'
+is "a negative progression: 400, Miniflux's words" 400 \
+    '$j->{error_message}' "media progression must be a non-negative integer"
+put A /v1/enclosures/5 '{"media_progression": "12"}'
+err "a progression that is no integer: 400" 400
+[ "$(db "SELECT media_progression FROM enclosure WHERE id = 5")" = 42 ] &&
+    ok "... and neither changed it" || nok "a refused progression was kept"
+B "$U/v1/enclosures/5"
+err "bob reads alice's enclosure: 404" 404
+put B /v1/enclosures/5 '{"media_progression": 7}'
+err "bob sets it: 404" 404
+req -H "X-Auth-Token: $rokey" -X PUT --data-binary \
+    '{"media_progression": 7}' "$U/v1/enclosures/5"
+err "a read-only key sets nothing: 403" 403
+put A /v1/enclosures/999 '{"media_progression": 7}'
+err "no such enclosure: 404" 404
+put A /v1/enclosures/5 '{}'
+[ "$code" = 204 ] &&
+    [ "$(db "SELECT media_progression FROM enclosure WHERE id = 5")" = 0 ] &&
+    ok "no media_progression is 0, as Go reads it in Miniflux" ||
+    nok "PUT {}: $code"
+
 # --- discovery, OPML ------------------------------------------------------
 
 # hearth-fetch discover, run by hearth-fcgi, fetches and parses against

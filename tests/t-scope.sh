@@ -75,6 +75,9 @@ UPDATE entry SET is_starred = 1 WHERE id IN (1, 21);
 INSERT INTO label (id, user_id, name) VALUES (1, 1, 'fav-label'),
     (2, 1, 'yum');
 INSERT INTO entry_label (label_id, entry_id) VALUES (1, 1), (2, 23);
+INSERT INTO enclosure (id, entry_id, url, mime_type) VALUES
+    (60, 1, 'http://alpha.example/1.mp3', 'audio/mpeg'),
+    (61, 20, 'http://kids.example/20.mp3', 'audio/mpeg');
 EOS
 } | sqlite3 "$S/var/hearth.db" || { nok "setup: Kids and Kitchen"; exit 1; }
 ok "setup: categories Kids and Kitchen, their feeds and entries"

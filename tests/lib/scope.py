@@ -140,6 +140,11 @@ def miniflux_reads():
         get("Miniflux: " + p, p, 404)
     get("Miniflux: the icon of another category's feed, to a full key",
         "v1/icons/" + ICON, 200, FULL)
+    get("Miniflux: an enclosure of another category's entry",
+        "v1/enclosures/60", 404)
+    e = get("Miniflux: an enclosure of its own", "v1/enclosures/61")
+    check("Miniflux: ... entry 20's", e is not None and
+          e["entry_id"] == 20, str(e))
 
 
 def unread(*entries):
@@ -172,6 +177,14 @@ def miniflux_writes():
           [("Post number 1 of feed 1",)], str(st))
     st, b = mf("PUT", "v1/entries/20", body={"title": "Kids story 20"})
     check("Miniflux: edit its own (201)", st == 201, str(st))
+    st, b = mf("PUT", "v1/enclosures/60", body={"media_progression": 5})
+    check("Miniflux: play another category's enclosure: 404", st == 404
+          and db("SELECT media_progression FROM enclosure WHERE id = 60")
+          == [(0,)], str(st))
+    st, b = mf("PUT", "v1/enclosures/61", body={"media_progression": 5})
+    check("Miniflux: play its own (204)", st == 204 and db(
+        "SELECT media_progression FROM enclosure WHERE id = 61") ==
+        [(5,)], str(st))
     for p in ("v1/feeds/1/mark-all-as-read", "v1/feeds/2/mark-all-as-read",
               "v1/categories/1/mark-all-as-read",
               "v1/categories/0/mark-all-as-read", "v1/feeds/1/refresh",
