@@ -206,6 +206,7 @@ int		 api_mf_feed_update(struct req *);
 int		 api_mf_feed_delete(struct req *);
 int		 api_mf_feed_refresh(struct req *);
 int		 api_mf_feeds_refresh(struct req *);
+int		 api_mf_flush_history(struct req *);
 int		 api_mf_feed_icon(struct req *);
 int		 api_mf_icon(struct req *);
 int		 api_mf_feed_mark(struct req *);

@@ -1198,6 +1198,37 @@ api_mf_category_refresh(struct req *r)
 	return 0;
 }
 
+/*
+ * PUT (or DELETE) /v1/flush-history: the user's read entries, but the
+ * starred and labelled ones, go, as Miniflux deletes them, each leaving
+ * a tombstone so that its feed does not bring it back.  The fetcher's
+ * retention does it (user.flushed_at, STMT_RETENTION_PURGE): the user's
+ * feeds are made due and a pass started, whose upkeep does it (10,000
+ * entries a pass at most: a longer history goes over the next passes).
+ * 202 at once, with no body, as Miniflux answers.  Refused to a key of
+ * some categories (R_ALL).
+ */
+int
+api_mf_flush_history(struct req *r)
+{
+	sqlite3_stmt	*st;
+	int		 n = -1;
+
+	if ((st = db_stmt(r->db, STMT_MF_FLUSH)) == NULL)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, r->user_id) == SQLITE_OK &&
+	    sqlite3_bind_int64(st, 2, (int64_t)time(NULL)) == SQLITE_OK)
+		n = db_step(st);
+	db_stmt_done(st);
+	if (n == -1 || due_now(r, 0) == -1)
+		return -1;
+	log_info("%s flushed the history by the API", r->user_name);
+	spawn_fetch(r, 0);
+	r->resp.status = 202;
+	r->resp.type = "application/json";
+	return 0;
+}
+
 /* PUT /v1/feeds/refresh: every enabled feed due now; 204. */
 int
 api_mf_feeds_refresh(struct req *r)

@@ -683,8 +683,9 @@ out:
 
 /*
  * GET /v1/entries: the user's entries, filtered by status= (repeated:
- * unread, read, removed; hearth removes nothing, so removed alone
- * lists nothing), starred=, feed_id=, category_id=, before= and after=
+ * unread, read, removed; a removed entry is deleted, as Miniflux has
+ * done since 2.2.12, never listed: removed alone lists nothing, which
+ * the clients of those versions expect), starred=, feed_id=, category_id=, before= and after=
  * (published, UNIX seconds; also published_before= and _after=),
  * changed_before= and _after=, before_entry_id= and after_entry_id=,
  * search= (every word, as the web search takes them); ordered by

@@ -111,6 +111,8 @@ const struct route routes[] = {
 	{ M_POST, "/v1/discover", R_MF | R_ALL, api_mf_discover },
 	{ M_GET, "/v1/export", R_MF | R_ALL, api_mf_export },
 	{ M_POST, "/v1/import", R_MF | R_ALL, api_mf_import },
+	{ M_PUT | M_DELETE, "/v1/flush-history", R_MF | R_ALL,
+	    api_mf_flush_history },
 	/*
 	 * Google Reader: stream ids in paths are read from the raw URI;
 	 * the calls under /reader/api/0/ are gr_routes (api_greader.c).

@@ -743,28 +743,35 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_FETCH_REQUEST_PENDING] =
 	    "SELECT EXISTS (SELECT 1 FROM fetch_request)",
 
-	/* Every feed.  Columns: enum retention_col. */
+	/*
+	 * Every feed, with its user's last flush of the history.  Columns:
+	 * enum retention_col.
+	 */
 	[STMT_RETENTION_FEEDS] =
-	    "SELECT id, parsed_at FROM feed ORDER BY id",
+	    "SELECT id, parsed_at, (SELECT flushed_at FROM user"
+	    " WHERE user.id = feed.user_id) FROM feed ORDER BY id",
 	/*
 	 * Delete at most ?5 of feed ?1's entries that retention lets go:
-	 * not starred nor labelled, not in the feed's last stored document
-	 * (seen_at before ?6, the feed's parsed_at, or NULL), read and created
-	 * before ?2 or unread and created before ?3 (0: keep forever), and
-	 * older than the ?4 newest of the feed (0: no such floor).
-	 * Column: the hash, for the tombstones.
+	 * not starred nor labelled; read and last changed at or before ?7,
+	 * the user's flush of the history (NULL: none); or not in the
+	 * feed's last stored document (seen_at before ?6, the feed's
+	 * parsed_at, or NULL), read and created before ?2 or unread and
+	 * created before ?3 (0: keep forever), and older than the ?4
+	 * newest of the feed (0: no such floor).  Column: the hash, for
+	 * the tombstones.
 	 */
 	[STMT_RETENTION_PURGE] =
 	    "DELETE FROM entry WHERE id IN (SELECT e.id FROM entry AS e"
 	    " WHERE e.feed_id = ?1 AND e.is_starred = 0"
 	    " AND NOT EXISTS (SELECT 1 FROM entry_label"
 	    "  WHERE entry_label.entry_id = e.id)"
-	    " AND (e.seen_at IS NULL OR ?6 IS NULL OR e.seen_at < ?6)"
+	    " AND ((e.is_read = 1 AND e.changed_at <= ?7)"
+	    " OR ((e.seen_at IS NULL OR ?6 IS NULL OR e.seen_at < ?6)"
 	    " AND ((e.is_read = 1 AND ?2 > 0 AND e.created_at < ?2)"
 	    "  OR (e.is_read = 0 AND ?3 > 0 AND e.created_at < ?3))"
 	    " AND (?4 <= 0 OR (e.published_at, e.id) < (SELECT published_at, id"
 	    "  FROM entry WHERE feed_id = ?1"
-	    "  ORDER BY published_at DESC, id DESC LIMIT 1 OFFSET ?4 - 1))"
+	    "  ORDER BY published_at DESC, id DESC LIMIT 1 OFFSET ?4 - 1))))"
 	    " LIMIT ?5) RETURNING hash",
 	/* ?1 feed id, ?2 hash, ?3 now. */
 	[STMT_RETENTION_TOMBSTONE] =
@@ -1439,6 +1446,12 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " content = coalesce(?4, content),"
 	    " content_text = coalesce(?5, content_text), edited_at = ?6"
 	    " WHERE id = ?2 AND user_id = ?1" SCOPE("category_id"),
+	/*
+	 * ?1 user id, ?2 now: a flush of the history, which the fetcher's
+	 * retention carries out (STMT_RETENTION_PURGE).
+	 */
+	[STMT_MF_FLUSH] =
+	    "UPDATE user SET flushed_at = ?2 WHERE id = ?1",
 	/* ?1 user id, ?2 entry id, ?3 now: starred flips (Miniflux). */
 	[STMT_MF_BOOKMARK] =
 	    "UPDATE entry SET is_starred = 1 - is_starred, changed_at = ?3"
@@ -1866,6 +1879,7 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_MF_ICON),
 	NAME(STMT_MF_ENTRY_GET),
 	NAME(STMT_MF_ENTRY_EDIT),
+	NAME(STMT_MF_FLUSH),
 	NAME(STMT_MF_BOOKMARK),
 	NAME(STMT_MF_LIST_ALL),
 	NAME(STMT_MF_LIST_ALL_FEED),

@@ -234,6 +234,7 @@ enum stmt {
 	STMT_MF_ICON,
 	STMT_MF_ENTRY_GET,
 	STMT_MF_ENTRY_EDIT,
+	STMT_MF_FLUSH,
 	STMT_MF_BOOKMARK,
 	STMT_MF_LIST_ALL,
 	STMT_MF_LIST_ALL_FEED,
@@ -549,6 +550,7 @@ enum fetch_request_col {
 enum retention_col {
 	RETENTION_COL_FEED_ID,
 	RETENTION_COL_PARSED_AT,
+	RETENTION_COL_FLUSHED_AT,	/* the user's; NULL: never */
 	RETENTION_COL__MAX
 };
 

@@ -39,7 +39,12 @@ CREATE TABLE user (
 	refresh_interval	INTEGER CHECK (refresh_interval >= 1),
 	created_at		INTEGER NOT NULL,
 	-- the previous visit, for the "since last visit" digest
-	last_seen_at		INTEGER
+	last_seen_at		INTEGER,
+	-- the last flush of the history (Miniflux's /v1/flush-history):
+	-- the read entries, not starred nor labelled, last changed (read)
+	-- at or before it go at the fetcher's next retention, with their
+	-- tombstones; NULL: never
+	flushed_at		INTEGER
 );
 
 -- Fever signs in with the key alone.

@@ -442,7 +442,7 @@ A "$U/v1/entries?status=&limit=500&order=&direction=&starred="
 is "empty values are absent (Miniflutt's status=)" 200 "$ids" \
     "12:12,11,10,9,8,7,6,5,4,3,2,1"
 A "$U/v1/entries?status=removed"
-is "status=removed: hearth removes nothing" 200 "$ids" "0:"
+is "status=removed: none listed, as Miniflux since 2.2.12" 200 "$ids" "0:"
 A "$U/v1/entries?status=gone"
 err "an unknown status: 400" 400
 A "$U/v1/entries?starred=true"
@@ -681,6 +681,50 @@ put A /v1/enclosures/5 '{}'
     [ "$(db "SELECT media_progression FROM enclosure WHERE id = 5")" = 0 ] &&
     ok "no media_progression is 0, as Go reads it in Miniflux" ||
     nok "PUT {}: $code"
+
+# --- the history flushed ------------------------------------------------
+#
+# Read entries 1 to 3 go, with tombstones; the starred 5, the labelled
+# 6, the unread ones and bob's read 100 stay.  The fetcher's retention
+# does it, in the pass the request starts.
+
+t0=$(date +%s)
+db "UPDATE entry SET is_read = 0, is_starred = 0 WHERE user_id IN (1, 2);
+    UPDATE entry SET is_read = 1, changed_at = $t0 - 10
+    WHERE id IN (1, 2, 3, 5, 6, 100);
+    UPDATE entry SET is_starred = 1 WHERE id = 5;
+    INSERT INTO label (user_id, name) VALUES (1, 'Keep');
+    INSERT INTO entry_label (label_id, entry_id)
+    SELECT id, 6 FROM label WHERE name = 'Keep'" >/dev/null
+req -H "X-Auth-Token: $rokey" -X PUT "$U/v1/flush-history"
+err "a read-only key flushes nothing: 403" 403
+put A /v1/flush-history
+[ "$code" = 202 ] && [ ! -s "$S/b" ] &&
+    ok "PUT /v1/flush-history: 202 at once, no body" ||
+    nok "flush-history: $code"
+n=0
+while [ "$(db "SELECT count(*) FROM entry WHERE id IN (1, 2, 3)")" != 0 ] &&
+    [ "$n" -lt 300 ]; do
+	n=$((n + 1))
+	sleep 0.2
+done
+[ "$(db "SELECT group_concat(id) FROM (SELECT id FROM entry
+    WHERE is_read = 1 ORDER BY id)")" = "5,6,100" ] &&
+    ok "the pass it started deleted alice's read entries (${n}x0.2 s)" ||
+    nok "flush: read entries left: $(db "SELECT group_concat(id) FROM entry
+    WHERE is_read = 1")"
+[ "$(db "SELECT count(*) FROM tombstone WHERE feed_id = 1")" = 3 ] &&
+    ok "... each with a tombstone: its feed will not bring it back" ||
+    nok "flush: $(db "SELECT count(*) FROM tombstone") tombstones"
+A "$U/v1/entries?status=read"
+is "status=read: the starred and the labelled ones left" 200 "$ids" "2:6,5"
+A "$U/v1/entries/1"
+err "a flushed entry: 404" 404
+A "$U/v1/entries?status=removed"
+is "status=removed: none" 200 "$ids" "0:"
+del A /v1/flush-history
+[ "$code" = 202 ] && ok "DELETE /v1/flush-history: 202 too" ||
+    nok "DELETE flush-history: $code"
 
 # --- discovery, OPML ------------------------------------------------------
 

@@ -215,6 +215,7 @@ def miniflux_refusals():
         ("POST", "v1/discover", {"url": "http://127.0.0.1:9/"}),
         ("GET", "v1/export", None),
         ("POST", "v1/import", "<opml/>"),
+        ("PUT", "v1/flush-history", None),
     ]
     for m, p, body in calls:
         st, b = mf(m, p, body=body)
@@ -224,7 +225,8 @@ def miniflux_refusals():
     check("Miniflux: ... and nothing changed", db(
         "SELECT (SELECT title FROM category WHERE id = 3),"
         " (SELECT coalesce(title, feed_title) FROM feed WHERE id = 4),"
-        " (SELECT count(*) FROM feed)") == [("Kids", "Kids Corner", 5)])
+        " (SELECT count(*) FROM feed)") == [("Kids", "Kids Corner", 5)]
+          and db("SELECT flushed_at FROM user WHERE id = 1") == [(None,)])
     st, b = mf("GET", "v1/entries", READ_ONLY)
     check("Miniflux: a read-only key of Kids reads Kids alone",
           st == 200 and ids(json.loads(b)["entries"]) == {20, 21, 22},
