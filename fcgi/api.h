@@ -237,6 +237,8 @@ int		 api_mf_feed_entry(struct req *);
 int		 api_mf_category_entry(struct req *);
 int		 api_mf_entries_status(struct req *);
 int		 api_mf_bookmark(struct req *);
+int		 api_mf_entry_save(struct req *);
+int		 api_mf_entry_fetch_content(struct req *);
 int		 api_mf_enclosure(struct req *);
 int		 api_mf_enclosure_update(struct req *);
 int		 enclosure_progress(struct req *, int64_t, int64_t);

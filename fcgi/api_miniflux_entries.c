@@ -1025,3 +1025,45 @@ api_mf_bookmark(struct req *r)
 		r->resp.status = 204;
 	return 0;
 }
+
+/* What Miniflux answers when the user has no integration to use. */
+#define MF_NO_INTEGRATION	"no third-party integration enabled"
+
+/*
+ * POST /v1/entries/ID/save: Miniflux sends the entry to the user's
+ * third-party integrations (a read-it-later service); hearth has none,
+ * and answers as Miniflux does for a user without one: 400, before it
+ * looks for the entry.
+ */
+int
+api_mf_entry_save(struct req *r)
+{
+	api_mf_error(r, 400, MF_NO_INTEGRATION);
+	return 0;
+}
+
+/*
+ * GET /v1/entries/ID/fetch-content: Miniflux fetches and scrapes the
+ * entry's page; hearth does not yet, and answers as Miniflux does for a
+ * feature that is not there: 404 for no entry of the user's (or of the
+ * API key's categories), as Miniflux looks for it first, else 400
+ * MF_NO_INTEGRATION.
+ */
+int
+api_mf_entry_fetch_content(struct req *r)
+{
+	sqlite3_stmt	*st;
+	int		 n = -1;
+
+	if ((st = db_stmt(r->db, STMT_MF_ENTRY_GET)) == NULL)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, r->user_id) == SQLITE_OK &&
+	    sqlite3_bind_int64(st, 2, r->id[0]) == SQLITE_OK)
+		n = db_step(st);
+	db_stmt_done(st);
+	if (n == -1)
+		return -1;
+	api_mf_error(r, n == 0 ? 404 : 400, n == 0 ? NULL :
+	    MF_NO_INTEGRATION);
+	return 0;
+}

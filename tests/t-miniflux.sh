@@ -682,6 +682,28 @@ put A /v1/enclosures/5 '{}'
     ok "no media_progression is 0, as Go reads it in Miniflux" ||
     nok "PUT {}: $code"
 
+# --- what hearth has no integration for ---------------------------------
+#
+# As Miniflux answers a user without a read-it-later integration: 400,
+# "no third-party integration enabled" (save, before the entry is
+# looked for; fetch-content, after: 404 for no such entry).
+
+post A /v1/entries/4/save '{}'
+is "POST /v1/entries/4/save: 400, Miniflux's words" 400 \
+    '$j->{error_message}' "no third-party integration enabled"
+post A /v1/entries/999/save '{}'
+is "... whatever the entry, as Miniflux" 400 '$j->{error_message}' \
+    "no third-party integration enabled"
+A "$U/v1/entries/4/fetch-content"
+is "GET /v1/entries/4/fetch-content: 400, the same words" 400 \
+    '$j->{error_message}' "no third-party integration enabled"
+A "$U/v1/entries/999/fetch-content?update_content=true"
+err "fetch-content of no entry: 404" 404
+B "$U/v1/entries/4/fetch-content"
+err "fetch-content of alice's entry by bob: 404" 404
+[ "$(db "SELECT title FROM entry WHERE id = 4")" = "Post number 4 of feed 1" ] &&
+    ok "... and the entry is unchanged" || nok "fetch-content changed it"
+
 # --- the history flushed ------------------------------------------------
 #
 # Read entries 1 to 3 go, with tombstones; the starred 5, the labelled
