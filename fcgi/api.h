@@ -108,6 +108,7 @@ void	retry_after(struct req *);
  * named (r->auth_fail_user, r->auth_fail_why).
  */
 void	api_health(struct req *, const char *, int);
+void	api_health_missing(struct req *, const char *);
 
 /*
  * api_auth.c's parsers, pure (unit-tested): the name and password of a

@@ -262,7 +262,8 @@ retry_after(struct req *r)
 
 /*
  * Name the user whose credential failed, and why, for sync health
- * (api_health()); a user id of 0 names nobody.
+ * (api_health()); a user id of 0 names nobody, a NULL why the
+ * throttle's hold (r->throttled).
  */
 static void
 fail_note(struct req *r, int64_t id, const char *why)
@@ -410,6 +411,8 @@ api_auth_password(struct req *r, const char *name, const char *pw)
 	}
 	if (hash == NULL || !cache_hit(key.p, id, hfp.p)) {
 		if ((v = login_throttled(r, "api", name, &r->throttled)) != 0) {
+			if (v == 1)
+				fail_note(r, id, NULL);
 			rc = v == 1 ? 0 : -1;
 			goto out;
 		}

@@ -90,12 +90,14 @@ preflight(struct req *r)
  * and the answer to a CORS preflight; then, with token, the caller by
  * its GoogleLogin token (or T).  1 to go on (r->user_id set with
  * token); 0 with the answer made: the preflight or 401 (a token is
- * never throttled); -1 on an error.
+ * never throttled); -1 on an error.  A request with no token at all
+ * may be a proxy's doing: api_health_missing().
  */
 int
 gr_auth(struct req *r, int token)
 {
-	int	 rc;
+	const char	*h;
+	int		 rc;
 
 	gr_common_headers(r);
 	if (strcmp(r->method, "OPTIONS") == 0) {
@@ -104,6 +106,9 @@ gr_auth(struct req *r, int token)
 	}
 	if (!token)
 		return 1;
+	if (((h = req_env(r, "HTTP_AUTHORIZATION")) == NULL || *h == '\0') &&
+	    req_form(r, "T") == NULL)
+		api_health_missing(r, "greader");
 	rc = api_auth_greader(r);
 	api_health(r, "greader", rc);
 	if (rc != 0)

@@ -119,18 +119,24 @@ api_mf_error(struct req *r, int status, const char *why)
  * r->user_id set; 0 with the answer made: 401, 429 while wrong API
  * passwords for the name hold its address back, 500.  No
  * WWW-Authenticate goes with the 401, so a browser never caches
- * credentials a page of another site could then use.
+ * credentials a page of another site could then use.  A request with
+ * no credential at all may be a proxy's doing: api_health_missing().
  */
 int
 mf_auth(struct req *r)
 {
-	int	 n;
+	const char	*h;
+	int		 n;
 
 	cors(r);
 	if (req_env(r, "HTTP_X_AUTH_TOKEN") != NULL)
 		n = api_auth_token(r);
-	else
+	else if ((h = req_env(r, "HTTP_AUTHORIZATION")) != NULL && *h != '\0')
 		n = api_auth_basic(r);
+	else {
+		n = 0;
+		api_health_missing(r, "miniflux");
+	}
 	api_health(r, "miniflux", n);
 	if (n == 1)
 		return 1;

@@ -151,6 +151,8 @@ struct req {
 	char		*csrf;		/* this session's form token */
 	int64_t		 throttled;	/* a password check must wait this many
 					   seconds (api_auth_password()) */
+	int64_t		 throttle_failures; /* after that many wrong ones
+					   (login_throttled()) */
 	struct resp	 resp;
 };
 

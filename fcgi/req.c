@@ -643,6 +643,7 @@ req_reset(struct req *r)
 	r->method = r->uri = r->remote = NULL;
 	r->head = r->https = r->params_over = r->form_bad = 0;
 	r->user_id = r->api_key_id = r->auth_fail_user = r->throttled = 0;
+	r->throttle_failures = 0;
 	r->auth_fail_why = NULL;
 	r->api_read_only = 0;
 	/* The worker's connection outlives the request: not its scope. */

@@ -1145,14 +1145,15 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 * API password.  Columns: enum health_col.
 	 */
 	[STMT_HEALTH_GET] =
-	    "SELECT used_at, user_agent FROM api_health WHERE user_id = ?1"
-	    " AND family = ?2 AND coalesce(token_id, 0) = ?3",
+	    "SELECT used_at, user_agent, addr FROM api_health"
+	    " WHERE user_id = ?1 AND family = ?2"
+	    " AND coalesce(token_id, 0) = ?3",
 	[STMT_HEALTH_INSERT] =
 	    "INSERT INTO api_health (user_id, family, token_id)"
 	    " VALUES (?1, ?2, nullif(?3, 0)) ON CONFLICT DO NOTHING",
-	/* ?4 now, ?5 the client's User-Agent. */
+	/* ?4 now, ?5 the client's User-Agent, ?6 its address. */
 	[STMT_HEALTH_USED] =
-	    "UPDATE api_health SET used_at = ?4, user_agent = ?5"
+	    "UPDATE api_health SET used_at = ?4, user_agent = ?5, addr = ?6"
 	    " WHERE user_id = ?1 AND family = ?2"
 	    " AND coalesce(token_id, 0) = ?3",
 	/* ?4 now, ?5 the reason. */
@@ -1160,6 +1161,18 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    "UPDATE api_health SET failed_at = ?4, failure = ?5"
 	    " WHERE user_id = ?1 AND family = ?2"
 	    " AND coalesce(token_id, 0) = ?3",
+	/*
+	 * ?1 family, ?2 a client's address, ?3 its User-Agent: the
+	 * credentials it used, the latest first.  Columns: enum
+	 * health_client_col.
+	 */
+	[STMT_HEALTH_CLIENT] =
+	    "SELECT id, user_id, failed_at, failure FROM api_health"
+	    " WHERE addr = ?2 AND user_agent = ?3 AND family = ?1"
+	    " ORDER BY used_at DESC",
+	/* ?1 a row of api_health, ?2 now, ?3 the reason of its failure. */
+	[STMT_HEALTH_FAILED_ID] =
+	    "UPDATE api_health SET failed_at = ?2, failure = ?3 WHERE id = ?1",
 	/* ?1 user id.  Columns: enum health_list_col. */
 	[STMT_HEALTH_LIST] =
 	    "SELECT h.family, h.token_id, t.label, h.used_at, h.user_agent,"
@@ -1628,6 +1641,7 @@ static const int stmt_ncols[STMT__MAX] = {
 	[STMT_API_KEY_LIST] = API_KEY_COL__MAX,
 	[STMT_HEALTH_GET] = HEALTH_COL__MAX,
 	[STMT_HEALTH_LIST] = HEALTH_LIST__MAX,
+	[STMT_HEALTH_CLIENT] = HEALTH_CLIENT__MAX,
 	[STMT_API_USER_BY_FEVER_KEY] = USER_COL__MAX,
 	[STMT_API_KEY_BY_FEVER_KEY] = FEVER_KEY_COL__MAX,
 	[STMT_GREADER_IDS_CREATED] = GR_IDS_COL__MAX,
@@ -1841,6 +1855,8 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_HEALTH_INSERT),
 	NAME(STMT_HEALTH_USED),
 	NAME(STMT_HEALTH_FAILED),
+	NAME(STMT_HEALTH_CLIENT),
+	NAME(STMT_HEALTH_FAILED_ID),
 	NAME(STMT_HEALTH_LIST),
 	NAME(STMT_MF_CATEGORY_DUE),
 	NAME(STMT_GREADER_IDS_CREATED),

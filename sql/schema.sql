@@ -126,12 +126,16 @@ CREATE TABLE api_health (
 	used_at			INTEGER,
 	user_agent		TEXT,
 	failed_at		INTEGER,
-	failure			TEXT
+	failure			TEXT,
+	-- the client's address at the last use: with user_agent, what
+	-- names the credential of a request that comes without one
+	addr			TEXT
 );
 
 CREATE UNIQUE INDEX api_health_credential
     ON api_health (user_id, family, coalesce(token_id, 0));
 CREATE INDEX api_health_token ON api_health (token_id);
+CREATE INDEX api_health_client ON api_health (addr, user_agent);
 
 -- Sign-in throttling: the wrong passwords tried for an account name
 -- (lowercase, known or not) from a client address, for the web sign-in

@@ -77,6 +77,10 @@ check() {
 		nok "$_w"
 	fi
 }
+# sql_match SQL ERE: the value of SQL matches ERE.
+sql_match() {
+	sql "$1" | grep -Eq "$2"
+}
 check "sync health: a row per credential used" test \
     "$(sql "SELECT group_concat(family || ':' || coalesce(token_id, 0))
     FROM (SELECT * FROM api_health WHERE user_id = 1
@@ -168,6 +172,53 @@ code=$(curl -s -o "$S/login.out" -w '%{http_code}' -A 'Reeder' \
     -d 'Email=bob&Passwd=bob-api-pass' "$U/accounts/ClientLogin")
 check "stale replay: bob's password from the same address works ($code)" \
     test "$code" = 200 && grep -q '^Auth=' "$S/login.out"
+
+# --- sync health: why, in words a person can act on --------------------
+#
+# The stale replay left alice's API password held back at the address:
+# the credential says for how long, after how many.  A request with no
+# credential at all is the failure "Authorization header missing" of the
+# credential its client (address and User-Agent) last used, when that
+# client used one user's credentials only.
+
+missing="Authorization header missing: the proxy strips it; see hearth-api.7"
+check "sync health: a held back password says for how long, after how many" \
+    sql_match "SELECT failure FROM api_health WHERE user_id = 1
+    AND family = 'greader' AND token_id IS NULL" \
+    '^locked for [0-9]+ more minutes? after [0-9]+ failures$'
+$ctl -u alice api-health > "$S/health.out"
+check "hearthctl api-health: ... and so does hearthctl" \
+    grep -Eq '^greader  password .*; locked for [0-9]+ more minutes? after' \
+    "$S/health.out"
+curl -s -o /dev/null -A 'Reeder' -d 'Email=alice&Passwd=alice-api-pass-2' \
+    "$U/accounts/ClientLogin"
+code=$(curl -s -o /dev/null -w '%{http_code}' -A 'Reeder' \
+    "$U/reader/api/0/subscription/list?output=json")
+check "no credential from Reeder, which alice and bob use here ($code)" \
+    test "$code" = 401 -a "$(sql "SELECT count(*) FROM api_health
+    WHERE failure LIKE 'Authorization header missing%'")" = 0
+code=$(curl -s -o /dev/null -w '%{http_code}' -A 'Unheard of' \
+    "$U/reader/api/0/subscription/list?output=json")
+check "no credential from a client nobody used: nobody's failure ($code)" \
+    test "$code" = 401 -a "$(sql "SELECT count(*) FROM api_health
+    WHERE failure LIKE 'Authorization header missing%'")" = 0
+curl -s -o /dev/null -A 'Read You' -d 'Email=alice&Passwd=alice-api-pass-2' \
+    "$U/accounts/ClientLogin"
+code=$(curl -s -o /dev/null -w '%{http_code}' -A 'Read You' \
+    "$U/reader/api/0/subscription/list?output=json")
+check "no credential from Read You, alice's alone: her credential's ($code)" \
+    test "$code" = 401 -a "$(sql "SELECT failure FROM api_health
+    WHERE user_id = 1 AND family = 'greader' AND token_id IS NULL")" = \
+    "$missing"
+pua=$(sql "SELECT user_agent FROM api_health WHERE family = 'miniflux'
+    AND user_agent LIKE 'Python-urllib/%' LIMIT 1")
+code=$(curl -s -o /dev/null -w '%{http_code}' -A "$pua" "$U/v1/me")
+check "no credential from the Miniflux client: alice's last one ($code)" \
+    test "$code" = 401 -a "$(sql "SELECT count(*) FROM api_health
+    WHERE user_id = 1 AND family = 'miniflux' AND failure = '$missing'")" = 1
+$ctl -u alice api-health > "$S/health.out"
+check "hearthctl api-health: the missing header, and where to read" \
+    grep -q "; $missing\$" "$S/health.out"
 
 ngx_stop_all
 stop_fcgi main

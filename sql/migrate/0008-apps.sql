@@ -1,8 +1,8 @@
 -- SPDX-License-Identifier: ISC
 -- 0008-apps.sql: what reader apps asked for next: API keys limited to
 -- some categories, and usable by Google Reader and Fever apps; entries
--- an app edited; how far an enclosure was played; history flushes.
--- Existing keys are left unlimited, and without a
+-- an app edited; how far an enclosure was played; history flushes;
+-- the address an app's credential was last used from.  Existing keys are left unlimited, and without a
 -- Fever key (only the key's hash is kept: its Fever key cannot be made
 -- now).
 
@@ -41,5 +41,8 @@ ALTER TABLE user ADD COLUMN flushed_at INTEGER;
 
 ALTER TABLE enclosure ADD COLUMN media_progression INTEGER NOT NULL
     DEFAULT 0 CHECK (media_progression >= 0);
+
+ALTER TABLE api_health ADD COLUMN addr TEXT;
+CREATE INDEX api_health_client ON api_health (addr, user_agent);
 
 PRAGMA user_version = 8;
