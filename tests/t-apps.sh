@@ -3,12 +3,15 @@
 # t-apps.sh: real reader apps' request sequences replayed through a real
 # nginx running nginx/hearth.conf in front of the sanitized hearth-fcgi:
 # NetNewsWire's ReaderAPI account, Read You's Google Reader and Fever
-# providers, Fever as Reeder speaks it, Miniflutt and the official
-# Miniflux Python client, each written from the app's source and each
-# answer decoded with the field types the app declares
+# providers, Fever as Reeder speaks it, Miniflutt (with a key of all,
+# then as a kitchen display with a key of one category) and the
+# official Miniflux Python client, each written from the app's source
+# and each answer decoded with the field types the app declares
 # (tests/lib/apps.py, which names the source of each sequence).  Then
 # the sync health those replays leave, and NetNewsWire's refreshes with
-# a stale token and an old password beside other apps at its address.
+# a stale token and an old password beside other apps at its address;
+# the reasons sync health gives for a password held back and for a
+# request whose credential a proxy stripped.
 
 top=${HEARTH_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 bin=${HEARTH_BIN:-$top/build/san}
@@ -42,16 +45,18 @@ ctl="$bin/hearthctl -q -c $S/hearth.conf"
 sqlite3 "$S/var/hearth.db" "UPDATE entry SET is_read = 1 WHERE id IN (2, 4);
     UPDATE entry SET is_starred = 1 WHERE id IN (3, 5);"
 if printf 'alice-api-pass\n' | $ctl -u alice api-password &&
-    key=$($ctl -u alice api-key add miniflutt) && [ -n "$key" ]; then
-	ok "setup: alice's API password and an API key"
+    key=$($ctl -u alice api-key add miniflutt) && [ -n "$key" ] &&
+    kitchen=$($ctl -u alice api-key add --category News kitchen) &&
+    [ -n "$kitchen" ]; then
+	ok "setup: alice's API password, an API key, one of News alone"
 else
-	nok "setup: alice's API password and an API key"
+	nok "setup: alice's API password, an API key, one of News alone"
 	exit 1
 fi
 web_start main "$S/hearth.conf" "$S/fcgi.sock" || exit 1
 
 python3 tests/lib/apps.py "$NGX_URL" alice alice-api-pass "$key" \
-    > "$S/apps.out" 2>&1
+    "$kitchen" > "$S/apps.out" 2>&1
 rc=$?
 cat "$S/apps.out"
 pass=$((pass + $(grep -c '^ok - ' "$S/apps.out")))
@@ -67,7 +72,8 @@ sql() {
 	sqlite3 -cmd '.timeout 5000' "$S/var/hearth.db" "$1"
 }
 U=$NGX_URL
-kid=$(sql "SELECT id FROM api_token WHERE kind = 'api' AND user_id = 1")
+kid=$(sql "SELECT id FROM api_token WHERE label = 'miniflutt'")
+kkid=$(sql "SELECT id FROM api_token WHERE label = 'kitchen'")
 check() {
 	_w=$1
 	shift
@@ -85,10 +91,10 @@ check "sync health: a row per credential used" test \
     "$(sql "SELECT group_concat(family || ':' || coalesce(token_id, 0))
     FROM (SELECT * FROM api_health WHERE user_id = 1
     ORDER BY family, coalesce(token_id, 0))")" = \
-    "fever:0,greader:0,miniflux:0,miniflux:$kid"
+    "fever:0,greader:0,miniflux:0,miniflux:$kid,miniflux:$kkid"
 check "sync health: last used now, by the client's User-Agent" test \
     "$(sql "SELECT count(*) FROM api_health WHERE used_at >=
-    strftime('%s', 'now') - 120 AND user_agent LIKE 'Python-urllib/%'")" = 4
+    strftime('%s', 'now') - 120 AND user_agent LIKE 'Python-urllib/%'")" = 5
 check "sync health: no failure yet" test \
     "$(sql "SELECT count(*) FROM api_health WHERE failure IS NOT NULL")" = 0
 curl -s -o /dev/null -A 'NetNewsWire (RSS Reader)' \
@@ -114,7 +120,7 @@ check "sync health: ... and is the credential's failure" test \
     "a token of an old API password: sign in again in the app"
 $ctl -u alice api-health > "$S/health.out"
 check "hearthctl api-health: a line per credential, with the failure" \
-    test "$(grep -c 'ago ' "$S/health.out")" = 4 -a \
+    test "$(grep -c 'ago ' "$S/health.out")" = 5 -a \
     "$(grep -c 'greader  password .*sign in again in the app$' \
     "$S/health.out")" = 1
 check "hearthctl api-health: an API key by id and label" \
