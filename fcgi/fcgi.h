@@ -368,6 +368,7 @@ void		 search_cjk_marks(struct buf *, const char *,
 /* page_settings.c */
 int		 page_settings(struct req *);
 int		 page_settings_api(struct req *);
+int		 page_api_key_delete(struct req *);
 
 /* page_stats.c */
 int		 page_stats(struct req *);

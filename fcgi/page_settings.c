@@ -245,14 +245,12 @@ api_keys(struct req *r)
 		}
 		HTML_LIT(b, " <form method=\"post\" class=\"api-key-delete\""
 		    " action=\"");
-		html_href(r, "/settings/api");
-		HTML_LIT(b, "\">");
+		HREF_LIT(r, "/settings/api/keys/");
+		buf_int(b, sqlite3_column_int64(st, API_KEY_COL_ID));
+		HTML_LIT(b, "/delete\">");
 		csrf_field(r);
-		buf_printf(b, "<input type=\"hidden\" name=\"action\""
-		    " value=\"delete\"><input type=\"hidden\" name=\"key\""
-		    " value=\"%lld\"><button type=\"submit\">Delete</button>"
-		    "</form></li>\n", (long long)sqlite3_column_int64(st,
-		    API_KEY_COL_ID));
+		HTML_LIT(b, "<button type=\"submit\">Delete</button></form>"
+		    "</li>\n");
 	}
 	db_stmt_done(st);
 	if (step == -1)
@@ -597,21 +595,14 @@ out:
 	return rc;
 }
 
-/* POST /settings/api action=delete key=ID: one API key goes; 404. */
-static int
-api_key_delete(struct req *r)
+/* POST /settings/api/keys/ID/delete: one API key goes; 404. */
+int
+page_api_key_delete(struct req *r)
 {
 	sqlite3_stmt	*st;
-	const char	*s, *errstr;
-	int64_t		 id;
+	int64_t		 id = r->id[0];
 	int		 n;
 
-	s = req_param(r, "key");
-	id = strtonum(s != NULL ? s : "", 1, INT64_MAX, &errstr);
-	if (errstr != NULL) {
-		page_error(r, 404, NULL);
-		return 0;
-	}
 	st = db_stmt(r->db, STMT_API_KEY_DELETE);
 	sqlite3_bind_int64(st, 1, r->user_id);
 	sqlite3_bind_int64(st, 2, id);
@@ -630,8 +621,8 @@ api_key_delete(struct req *r)
 
 /*
  * POST /settings/api: action=set with the web password (current) and
- * api_password twice, action=clear, action=revoke (every API key),
- * action=key (a new API key), or action=delete (one).
+ * api_password twice, action=clear, action=revoke (every API key), or
+ * action=key (a new API key).
  * The hash is for the Google Reader and Miniflux interfaces; Fever
  * clients send only md5("name:password"), whose keyed hash is kept as
  * the Fever key (secret_fever_key()).
@@ -653,8 +644,6 @@ page_settings_api(struct req *r)
 		return api_keys_revoke(r);
 	if (action != NULL && strcmp(action, "key") == 0)
 		return api_key_make(r);
-	if (action != NULL && strcmp(action, "delete") == 0)
-		return api_key_delete(r);
 	if (action == NULL || (strcmp(action, "set") != 0 &&
 	    strcmp(action, "clear") != 0)) {
 		page_error(r, 400, "Set or clear the API password.");

@@ -58,6 +58,8 @@ const struct route routes[] = {
 	{ M_POST, "/opml", R_USER | R_CSRF, page_opml_import },
 	{ M_GET | M_POST, "/settings", R_USER | R_CSRF, page_settings },
 	{ M_POST, "/settings/api", R_USER | R_CSRF, page_settings_api },
+	{ M_POST, "/settings/api/keys/*/delete", R_USER | R_CSRF | R_ID0,
+	    page_api_key_delete },
 	{ M_GET, "/search", R_USER, page_search },
 	{ M_GET, "/digest", R_USER, page_digest },
 	{ M_GET, "/stats", R_USER, page_stats },

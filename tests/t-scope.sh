@@ -171,13 +171,11 @@ req -H "X-Auth-Token: $wkey" -X PUT -d '{"entry_ids":[20],"status":"read"}' \
 check "web: ... and changes nothing ($code)" test "$code" = 403
 wid=$(sqlite3 "$S/var/hearth.db" \
     "SELECT id FROM api_token WHERE label = 'web tablet'")
-req -b "$S/alice.jar" -d "csrf=$csrf&action=delete&key=$wid" \
-    "$U/settings/api"
+req -b "$S/alice.jar" -d "csrf=$csrf" "$U/settings/api/keys/$wid/delete"
 check "web: Delete ($code)" test "$code" = 303
 req -H "X-Auth-Token: $wkey" "$U/v1/feeds"
 check "web: ... the key no longer signs in ($code)" test "$code" = 401
-req -b "$S/alice.jar" -d "csrf=$csrf&action=delete&key=$wid" \
-    "$U/settings/api"
+req -b "$S/alice.jar" -d "csrf=$csrf" "$U/settings/api/keys/$wid/delete"
 check "web: deleting it again is a 404 ($code)" test "$code" = 404
 
 python3 tests/lib/scope.py "$U" alice alice-api-pw-1 "$full" "$kitchen" \
