@@ -104,8 +104,10 @@ void	retry_after(struct req *);
 
 /*
  * api_health.c: sync health.  After a sign-in, the credential's use
- * (user, family, r->api_key_id, the User-Agent) or the failure api_auth.c
- * named (r->auth_fail_user, r->auth_fail_why).
+ * (user, family, r->api_key_id, the User-Agent, the address) or the
+ * failure api_auth.c named (r->auth_fail_user, r->auth_fail_why, or the
+ * throttle's hold); for a request with no credential at all, the
+ * credential its client used last (api_health_missing()).
  */
 void	api_health(struct req *, const char *, int);
 void	api_health_missing(struct req *, const char *);
