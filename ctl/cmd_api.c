@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "account.h"
 #include "buf.h"
 #include "compat.h"
 #include "crypto.h"
@@ -11,6 +12,8 @@
 #include "db.h"
 #include "log.h"
 #include "secret.h"
+#include "stmt.h"
+#include "subs.h"
 
 /*
  * Set the API password of the -u user (Google Reader, Fever, Miniflux
@@ -83,29 +86,52 @@ out:
 	return rc;
 }
 
+#define KEY_CATEGORIES_MAX	32	/* --category options of a key */
+
 /*
- * hearthctl api-key add [--read-only] [LABEL]: a new Miniflux API key
- * (X-Auth-Token) for the -u user, printed once; only its SHA-256 is
- * kept.  A key works while the user's APIs are on, until deleted; a
- * read-only one for reading only.
+ * hearthctl api-key add [--read-only] [--category NAME...] [LABEL]: a
+ * new API key for the -u user, printed once; only its SHA-256 is kept.
+ * A key works while the user's APIs are on, until deleted; a read-only
+ * one for reading only; one with categories sees and changes their
+ * feeds and entries only (account_key_add()).
  */
 int
 cmd_api_key_add(struct ctl *c, int argc, char **argv)
 {
-	sqlite3_stmt	*st;
-	struct buf	 tok, hash;
+	struct buf	 tok;
+	int64_t		 cat[KEY_CATEGORIES_MAX], id;
 	const char	*label = NULL;
-	int		 rc = CTL_ERR, r, i, ro = 0;
+	size_t		 ncat = 0, i;
+	int		 rc = CTL_ERR, k, ro = 0, r;
 
-	for (i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "--read-only") == 0 && !ro)
+	for (k = 0; k < argc; k++) {
+		if (strcmp(argv[k], "--read-only") == 0 && !ro)
 			ro = 1;
-		else if (argv[i][0] == '-' || label != NULL) {
-			log_warnx("\"%s\": api-key add takes --read-only and a "
-			    "label", argv[i]);
+		else if (strcmp(argv[k], "--category") == 0 && k + 1 < argc) {
+			if (ncat == KEY_CATEGORIES_MAX) {
+				log_warnx("a key has %d categories at most",
+				    KEY_CATEGORIES_MAX);
+				return CTL_USAGE;
+			}
+			k++;
+			if ((r = subs_category_get(&c->db, c->user_id,
+			    argv[k], 0, &cat[ncat])) == -1)
+				return CTL_ERR;
+			if (r != 1) {
+				log_warnx("%s has no category \"%s\" (see "
+				    "category list)", c->user_name, argv[k]);
+				return CTL_ERR;
+			}
+			for (i = 0; i < ncat && cat[i] != cat[ncat]; i++)
+				continue;
+			if (i == ncat)
+				ncat++;
+		} else if (argv[k][0] == '-' || label != NULL) {
+			log_warnx("\"%s\": api-key add takes --read-only, "
+			    "--category NAME and a label", argv[k]);
 			return CTL_USAGE;
 		} else
-			label = argv[i];
+			label = argv[k];
 	}
 	if (label == NULL)
 		label = "hearthctl";
@@ -116,65 +142,72 @@ cmd_api_key_add(struct ctl *c, int argc, char **argv)
 		return CTL_USAGE;
 	}
 	buf_init(&tok);
-	buf_init(&hash);
-	crypto_token(&tok, 32);
-	if (!tok.oom)
-		crypto_sha256_hex(&hash, tok.p, tok.len);
-	if (tok.oom || hash.oom) {
-		log_warnx("cannot make a key");
-		goto out;
-	}
-	st = db_stmt(&c->db, STMT_API_TOKEN_INSERT);
-	sqlite3_bind_int64(st, 1, c->user_id);
-	sqlite3_bind_text(st, 2, "api", -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, hash.p, (int)hash.len, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, label, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 5, ctl_now());
-	sqlite3_bind_int(st, 7, ro);
-	r = db_step(st);
-	db_stmt_done(st);
-	if (r == -1)
+	if (account_key_add(&c->db, c->user_id, c->user_name, label, ro, cat,
+	    ncat, &tok, &id) == -1)
 		goto out;
 	printf("%s\n", tok.p);
 	if (!c->quiet)
-		fprintf(stderr, "api key %lld for %s (shown once; send it as "
-		    "X-Auth-Token)\n",
-		    (long long)sqlite3_last_insert_rowid(c->db.db), c->user_name);
+		fprintf(stderr, "api key %lld for %s%s (shown once; send it as "
+		    "X-Auth-Token)\n", (long long)id, c->user_name,
+		    ncat > 0 ? ", of some categories" : "");
 	rc = CTL_OK;
 out:
 	if (tok.p != NULL)
 		explicit_bzero(tok.p, tok.cap);
 	buf_release(&tok);
-	buf_release(&hash);
 	return rc;
 }
 
+/*
+ * hearthctl api-key list: each API key of the user, its access and its
+ * categories ("all", or their titles; "none left" when every one of
+ * them was deleted).
+ */
 int
 cmd_api_key_list(struct ctl *c, int argc, char **argv)
 {
 	sqlite3_stmt	*st;
+	struct buf	 cats;
+	const char	*s;
 	char		 made[32], used[32];
 	int64_t		 now = ctl_now();
+	size_t		 i;
 	int		 r;
 
 	(void)argc;
 	(void)argv;
+	buf_init(&cats);
 	st = db_stmt(&c->db, STMT_API_KEY_LIST);
 	sqlite3_bind_int64(st, 1, c->user_id);
-	printf("%5s %-10s %-10s %-9s %s\n", "ID", "CREATED", "USED", "ACCESS",
-	    "LABEL");
+	printf("%5s %-10s %-10s %-9s %-20s %s\n", "ID", "CREATED", "USED",
+	    "ACCESS", "CATEGORIES", "LABEL");
 	while ((r = db_step(st)) == 1) {
 		ctl_when(made, sizeof(made), sqlite3_column_int64(st,
 		    API_KEY_COL_CREATED_AT), now);
 		ctl_when(used, sizeof(used), sqlite3_column_int64(st,
 		    API_KEY_COL_LAST_USED_AT), now);
-		printf("%5lld %-10s %-10s %-9s %s\n",
+		buf_reset(&cats);
+		s = (const char *)sqlite3_column_text(st,
+		    API_KEY_COL_CATEGORIES);
+		if (!sqlite3_column_int(st, API_KEY_COL_SCOPED))
+			BUF_LIT(&cats, "all");
+		else if (s == NULL)
+			BUF_LIT(&cats, "none left");
+		else
+			for (i = 0; s[i] != '\0'; i++)
+				buf_putc(&cats, s[i] == LABEL_SEP ? ',' : s[i]);
+		if (cats.oom) {
+			r = -1;
+			break;
+		}
+		printf("%5lld %-10s %-10s %-9s %-20s %s\n",
 		    (long long)sqlite3_column_int64(st, API_KEY_COL_ID), made,
 		    used, sqlite3_column_int(st, API_KEY_COL_READ_ONLY) ?
-		    "read-only" : "all",
+		    "read-only" : "all", cats.p,
 		    (const char *)sqlite3_column_text(st, API_KEY_COL_LABEL));
 	}
 	db_stmt_done(st);
+	buf_release(&cats);
 	return r == -1 ? CTL_ERR : CTL_OK;
 }
 

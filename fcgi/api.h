@@ -18,6 +18,10 @@ struct json_t;
 struct req;
 
 #define MF_BODY_MAX	(1024 * 1024)	/* bytes of a JSON request body */
+/* Why an API key is refused a call, in the APIs' answers. */
+#define API_READ_ONLY	"This API key is read-only."
+#define API_SCOPED	"This API key is limited to some categories: this " \
+			"call is for a key of every category."
 #define MF_UNCATEGORISED "Uncategorised" /* category 0's title */
 #define FEVER_NO_GROUP	2147483647	/* the uncategorised feeds' group,
 					   as stmt.c's */
@@ -82,7 +86,8 @@ struct gr_page {
  * counted: a wrong one costs a lookup.
  *
  * Passwords are the user's API password (user.api_password_hash), never
- * the web one.  Checking one costs ~100 ms of scrypt, so a verified
+ * the web one, or one of the user's API keys, which then gives its
+ * access (r->api_key_id, r->api_read_only, the scope of r->db).  Checking one costs ~100 ms of scrypt, so a verified
  * (user, password) pair is remembered in a small process-wide cache,
  * keyed by a SHA-256 of both and dropped when the stored hash changes;
  * tokens (Google Reader's Auth, Miniflux's X-Auth-Token) are looked up
@@ -99,10 +104,13 @@ void	retry_after(struct req *);
 
 /*
  * api_health.c: sync health.  After a sign-in, the credential's use
- * (user, family, r->api_key_id, the User-Agent) or the failure api_auth.c
- * named (r->auth_fail_user, r->auth_fail_why).
+ * (user, family, r->api_key_id, the User-Agent, the address) or the
+ * failure api_auth.c named (r->auth_fail_user, r->auth_fail_why, or the
+ * throttle's hold); for a request with no credential at all, the
+ * credential its client used last (api_health_missing()).
  */
 void	api_health(struct req *, const char *, int);
+void	api_health_missing(struct req *, const char *);
 
 /*
  * api_auth.c's parsers, pure (unit-tested): the name and password of a
@@ -116,6 +124,8 @@ const char *api_googlelogin_parse(const char *, size_t *);
 const char *api_trim(const char *, size_t *);
 
 /* api_common.c */
+struct route;
+const char	*api_key_refusal(const struct req *, const struct route *);
 const char	*api_param(const struct req *, const char *);
 size_t		 api_params(const struct req *, const char *, const char **,
 		    size_t);
@@ -199,6 +209,7 @@ int		 api_mf_feed_update(struct req *);
 int		 api_mf_feed_delete(struct req *);
 int		 api_mf_feed_refresh(struct req *);
 int		 api_mf_feeds_refresh(struct req *);
+int		 api_mf_flush_history(struct req *);
 int		 api_mf_feed_icon(struct req *);
 int		 api_mf_icon(struct req *);
 int		 api_mf_feed_mark(struct req *);
@@ -210,6 +221,10 @@ int		 mf_auth(struct req *);
 void		 mf_begin(struct req *, struct json *, int);
 int		 mf_end(struct req *, struct json *);
 struct json_t	*mf_body(struct req *);
+int		 mf_body_str(struct req *, struct json_t *, const char *,
+		    const char **);
+int		 mf_body_int(struct req *, struct json_t *, const char *,
+		    int64_t *);
 int		 mf_feed_exists(struct req *, int64_t);
 int		 mf_category_exists(struct req *, int64_t);
 void		 mf_time(struct json *, const char *, int64_t);
@@ -220,9 +235,15 @@ int		 api_mf_entries(struct req *);
 int		 api_mf_feed_entries(struct req *);
 int		 api_mf_category_entries(struct req *);
 int		 api_mf_entry(struct req *);
+int		 api_mf_entry_update(struct req *);
 int		 api_mf_feed_entry(struct req *);
 int		 api_mf_category_entry(struct req *);
 int		 api_mf_entries_status(struct req *);
 int		 api_mf_bookmark(struct req *);
+int		 api_mf_entry_save(struct req *);
+int		 api_mf_entry_fetch_content(struct req *);
+int		 api_mf_enclosure(struct req *);
+int		 api_mf_enclosure_update(struct req *);
+int		 enclosure_progress(struct req *, int64_t, int64_t);
 
 #endif

@@ -29,6 +29,7 @@
 #define CRED_MAX	2048	/* longest decoded "name:password" */
 #define FEVER_KEY_LEN	32	/* an MD5 in hex */
 #define PW_TAG		"pw:"	/* label of a token tied to a password */
+#define KEY_TAG		"key"	/* label of a token tied to an API key */
 #define PW_TAG_HEX	16	/* digits of the password hash's SHA-256 */
 #define GREADER_KEEP	100	/* Google Reader tokens kept per user */
 #define GREADER_LIFE	(30 * 86400)	/* a Google Reader token, unused */
@@ -49,6 +50,9 @@ struct cache_slot {
 static pthread_mutex_t	 cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct cache_slot cache[CACHE_SLOTS];
 static uint64_t		 cache_clock;
+
+static int	is_hex(const char *, size_t);
+static int	token_check(struct req *, const char *, size_t, const char *);
 
 static int
 cache_hit(const char *key, int64_t user, const char *hash)
@@ -258,7 +262,8 @@ retry_after(struct req *r)
 
 /*
  * Name the user whose credential failed, and why, for sync health
- * (api_health()); a user id of 0 names nobody.
+ * (api_health()); a user id of 0 names nobody, a NULL why the
+ * throttle's hold (r->throttled).
  */
 static void
 fail_note(struct req *r, int64_t id, const char *why)
@@ -284,6 +289,19 @@ user_set(struct req *r, int64_t id, const char *name)
 	return 0;
 }
 
+/*
+ * The request is the API key id's, read-only or not, limited to its
+ * categories (scoped) or not: the statements the APIs run then answer
+ * for those alone (db_stmt() binds the scope).
+ */
+static void
+key_set(struct req *r, int64_t id, int read_only, int scoped)
+{
+	r->api_key_id = id;
+	r->api_read_only = read_only;
+	r->db->scope = scoped ? id : 0;
+}
+
 /* The label that ties a token to the password hash it was issued under. */
 static void
 pw_tag(struct buf *b, const char *hash)
@@ -302,7 +320,37 @@ pw_tag(struct buf *b, const char *hash)
 }
 
 /*
- * Check name and pw against the user's API password: a pair that is in
+ * An API key given as the password of name, by an app that signs in
+ * with a name and a password (Google Reader's ClientLogin, Miniflux's
+ * Basic): 1 when pw is a key of the user called name, with r set as
+ * for the key; 0 when it is none of theirs, for the caller to check it
+ * as a password; -1 on an error.  A key is a token: never throttled.
+ */
+static int
+key_password(struct req *r, const char *name, const char *pw)
+{
+	size_t	 n = strlen(pw);
+	int	 v;
+
+	if (n != TOKEN_HEX || !is_hex(pw, n))
+		return 0;
+	if ((v = token_check(r, pw, n, "api")) != 1)
+		return v;
+	/* Names compare without ASCII case, as the user table does. */
+	if (strcasecmp(r->user_name, name) == 0)
+		return 1;
+	log_debug("%s %s: an API key of another user than %s", r->method,
+	    r->uri, name);
+	free(r->user_name);
+	r->user_name = NULL;
+	r->user_id = 0;
+	key_set(r, 0, 0, 0);
+	return 0;
+}
+
+/*
+ * Check name and pw against the user's API password: an API key of the
+ * user passes as a token does (key_password()); a pair that is in
  * the cache passes at once, whatever the throttle says (a valid
  * credential always works, and costs no scrypt); else, unless the
  * throttle holds the name back from this address (r->throttled set),
@@ -325,6 +373,8 @@ api_auth_password(struct req *r, const char *name, const char *pw)
 
 	if (name == NULL || pw == NULL || *name == '\0')
 		return 0;
+	if ((v = key_password(r, name, pw)) != 0)
+		return v;
 	buf_init(&k);
 	buf_init(&key);
 	buf_init(&hfp);
@@ -361,6 +411,8 @@ api_auth_password(struct req *r, const char *name, const char *pw)
 	}
 	if (hash == NULL || !cache_hit(key.p, id, hfp.p)) {
 		if ((v = login_throttled(r, "api", name, &r->throttled)) != 0) {
+			if (v == 1)
+				fail_note(r, id, NULL);
 			rc = v == 1 ? 0 : -1;
 			goto out;
 		}
@@ -521,10 +573,11 @@ token_check(struct req *r, const char *tok, size_t len, const char *kind)
 		}
 	}
 	tid = sqlite3_column_int64(st, TOKEN_COL_ID);
-	if (strcmp(kind, "api") == 0) {
-		r->api_key_id = tid;
-		r->api_read_only = sqlite3_column_int(st, TOKEN_COL_READ_ONLY);
-	}
+	/* An API key, or a Google Reader token signed in for with one. */
+	if (sqlite3_column_type(st, TOKEN_COL_KEY_ID) != SQLITE_NULL)
+		key_set(r, sqlite3_column_int64(st, TOKEN_COL_KEY_ID),
+		    sqlite3_column_int(st, TOKEN_COL_READ_ONLY),
+		    sqlite3_column_int(st, TOKEN_COL_SCOPED));
 	last = sqlite3_column_int64(st, TOKEN_COL_LAST_USED_AT);
 	if (user_set(r, sqlite3_column_int64(st, TOKEN_COL_USER_ID),
 	    (const char *)sqlite3_column_text(st, TOKEN_COL_USER_NAME)) == -1)
@@ -590,18 +643,32 @@ api_auth_greader(struct req *r)
 }
 
 /*
- * Fever's api_key, the MD5 hex of "name:apipassword", in either case:
- * lowercased, its keyed hash (secret_fever_key()) looked up by index,
- * then compared in constant time.  1, 0 or -1 as api_auth_password();
- * an empty key is 0.  A wrong key is refused as a wrong token is, at
- * the cost of a lookup, uncounted.
+ * Whether the keyed hash h of a Fever api_key is stored, the column col
+ * of st's row (NULL: none), compared in constant time.
+ */
+static int
+fever_match(sqlite3_stmt *st, int col, const struct buf *h)
+{
+	const char	*stored = (const char *)sqlite3_column_text(st, col);
+
+	return stored != NULL && strlen(stored) == h->len &&
+	    crypto_eq(stored, h->p, h->len);
+}
+
+/*
+ * Fever's api_key, the MD5 hex of "name:apipassword", or of "name:KEY"
+ * for an API key made with one (the request then has the key's
+ * access), in either case: lowercased, its keyed hash
+ * (secret_fever_key()) looked up by index, then compared in constant
+ * time.  1, 0 or -1 as api_auth_password(); an empty key is 0.  A
+ * wrong key is refused as a wrong token is, at the cost of a lookup,
+ * uncounted.
  */
 int
 api_auth_fever(struct req *r, const char *key)
 {
 	sqlite3_stmt	*st = NULL;
 	struct buf	 h;
-	const char	*stored;
 	char		 lc[FEVER_KEY_LEN + 1];
 	size_t		 i, n;
 	int		 rc = -1, v;
@@ -622,13 +689,28 @@ api_auth_fever(struct req *r, const char *key)
 	    sqlite3_bind_text(st, 1, h.p, (int)h.len, SQLITE_STATIC) !=
 	    SQLITE_OK || (v = db_step(st)) == -1)
 		goto out;
-	if (v == 0 || (stored = (const char *)sqlite3_column_text(st,
-	    USER_COL_FEVER_KEY)) == NULL || strlen(stored) != h.len ||
-	    !crypto_eq(stored, h.p, h.len))
-		goto bad;
-	if (user_set(r, sqlite3_column_int64(st, USER_COL_ID),
-	    (const char *)sqlite3_column_text(st, USER_COL_NAME)) == -1)
+	if (v == 1 && fever_match(st, USER_COL_FEVER_KEY, &h)) {
+		if (user_set(r, sqlite3_column_int64(st, USER_COL_ID),
+		    (const char *)sqlite3_column_text(st, USER_COL_NAME)) ==
+		    -1)
+			goto out;
+		rc = 1;
 		goto out;
+	}
+	db_stmt_done(st);
+	if ((st = db_stmt(r->db, STMT_API_KEY_BY_FEVER_KEY)) == NULL ||
+	    sqlite3_bind_text(st, 1, h.p, (int)h.len, SQLITE_STATIC) !=
+	    SQLITE_OK || (v = db_step(st)) == -1)
+		goto out;
+	if (v == 0 || !fever_match(st, FEVER_KEY_COL_FEVER_KEY, &h))
+		goto bad;
+	if (user_set(r, sqlite3_column_int64(st, FEVER_KEY_COL_USER_ID),
+	    (const char *)sqlite3_column_text(st, FEVER_KEY_COL_USER_NAME)) ==
+	    -1)
+		goto out;
+	key_set(r, sqlite3_column_int64(st, FEVER_KEY_COL_ID),
+	    sqlite3_column_int(st, FEVER_KEY_COL_READ_ONLY),
+	    sqlite3_column_int(st, FEVER_KEY_COL_SCOPED));
 	rc = 1;
 	goto out;
 bad:
@@ -645,7 +727,9 @@ out:
  * Issue a token of kind ('api' or 'greader') to the signed-in user: a
  * random 64-digit hex token, stored as its SHA-256 and tied to the
  * user's current API password (changing or clearing the password ends
- * it), written into out (reset first).  A Google Reader token expires
+ * it), written into out (reset first); or, when the user signed in
+ * with an API key (r->api_key_id), tied to that key, whose access it
+ * has and with which it goes.  A Google Reader token expires
  * GREADER_LIFE after its last use.  Returns 0, or -1 (logged; out is
  * then not a token).
  */
@@ -683,11 +767,13 @@ api_token_issue(struct req *r, const char *kind, struct buf *out)
 	    sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC) != SQLITE_OK ||
 	    sqlite3_bind_text(st, 3, hash.p, (int)hash.len, SQLITE_STATIC) !=
 	    SQLITE_OK ||
-	    sqlite3_bind_text(st, 4, tag.p, (int)tag.len, SQLITE_STATIC) !=
-	    SQLITE_OK ||
+	    (r->api_key_id != 0 ? sqlite3_bind_text(st, 4, KEY_TAG, -1,
+	    SQLITE_STATIC) : sqlite3_bind_text(st, 4, tag.p, (int)tag.len,
+	    SQLITE_STATIC)) != SQLITE_OK ||
 	    sqlite3_bind_int64(st, 5, now) != SQLITE_OK ||
 	    bind_expiry(st, 6, token_expiry(kind, now)) != SQLITE_OK ||
-	    db_step(st) == -1)
+	    (r->api_key_id != 0 && sqlite3_bind_int64(st, 9, r->api_key_id) !=
+	    SQLITE_OK) || db_step(st) == -1)
 		goto out;
 	db_stmt_done(st);
 	/*

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: ISC */
-/* api_common.c: what the three reader-app APIs share: their parameters */
+/* api_common.c: what the three reader-app APIs share: parameters, keys */
 #include <stddef.h>
 #include <string.h>
 
 #include "api.h"
+#include "db.h"
 #include "fcgi.h"
 
 /*
@@ -21,6 +22,22 @@ api_param(const struct req *r, const char *name)
 	if ((s = req_param(r, name)) == NULL || *s == '\0')
 		return NULL;
 	return s;
+}
+
+/*
+ * Why the caller's API key may not make the call of rt, a row of an
+ * API's route table: API_SCOPED for a call of the whole account
+ * (R_ALL) by a key of some categories, API_READ_ONLY for a write (a
+ * row that takes no GET) by a read-only key; NULL when it may.
+ */
+const char *
+api_key_refusal(const struct req *r, const struct route *rt)
+{
+	if ((rt->flags & R_ALL) && r->db->scope != 0)
+		return API_SCOPED;
+	if (r->api_read_only && !(rt->methods & M_GET))
+		return API_READ_ONLY;
+	return NULL;
 }
 
 /*

@@ -487,7 +487,10 @@ item_set(struct req *r, enum stmt s, int64_t id, int on)
  * FEVER_NO_GROUP the uncategorised ones, -1 (Sparks) none.
  * unread_recently_read marks unread again what was
  * read (or starred) in the last FEVER_RECENT seconds.  Sets *want to
- * the id lists the answer should hold.  0, or -1 on a database error.
+ * the id lists the answer should hold.  A read-only API key marks
+ * nothing: Fever has no way to refuse, and the lists the answer holds
+ * bring the app back to the server's state.  0, or -1 on a database
+ * error.
  */
 static int
 marks(struct req *r, int *want)
@@ -496,6 +499,13 @@ marks(struct req *r, int *want)
 	int64_t		 id, v[3], now = (int64_t)time(NULL);
 	int		 rc = 0;
 
+	if (r->api_read_only && (req_param(r, "mark") != NULL ||
+	    req_param(r, "unread_recently_read") != NULL)) {
+		log_info("fever: marks of a read-only API key of %s ignored",
+		    r->user_name);
+		*want |= WANT_UNREAD | WANT_SAVED;
+		return 0;
+	}
 	if ((mark = api_param(r, "mark")) != NULL &&
 	    (as = api_param(r, "as")) != NULL) {
 		id = num_arg(r, "id", -1, INT64_MAX, -2);

@@ -90,12 +90,14 @@ preflight(struct req *r)
  * and the answer to a CORS preflight; then, with token, the caller by
  * its GoogleLogin token (or T).  1 to go on (r->user_id set with
  * token); 0 with the answer made: the preflight or 401 (a token is
- * never throttled); -1 on an error.
+ * never throttled); -1 on an error.  A request with no token at all
+ * may be a proxy's doing: api_health_missing().
  */
 int
 gr_auth(struct req *r, int token)
 {
-	int	 rc;
+	const char	*h;
+	int		 rc;
 
 	gr_common_headers(r);
 	if (strcmp(r->method, "OPTIONS") == 0) {
@@ -104,6 +106,9 @@ gr_auth(struct req *r, int token)
 	}
 	if (!token)
 		return 1;
+	if (((h = req_env(r, "HTTP_AUTHORIZATION")) == NULL || *h == '\0') &&
+	    req_form(r, "T") == NULL)
+		api_health_missing(r, "greader");
 	rc = api_auth_greader(r);
 	api_health(r, "greader", rc);
 	if (rc != 0)
@@ -518,22 +523,24 @@ out:
 
 /*
  * The calls under /reader/api/0/, sorted, as route.c's table: the
- * writes want a POST; R_GR, which their route checks, for route_test.
+ * writes want a POST (and are refused to a read-only API key); R_GR,
+ * which their route checks, for route_test; R_ALL, refused to an API
+ * key of some categories.
  */
 const struct route gr_routes[] = {
-	{ M_POST, "disable-tag", R_GR, gr_disable_tag },
+	{ M_POST, "disable-tag", R_GR | R_ALL, gr_disable_tag },
 	{ M_POST, "edit-tag", R_GR, gr_edit_tag },
 	{ M_POST, "mark-all-as-read", R_GR, gr_mark_all },
-	{ M_POST, "rename-tag", R_GR, gr_rename_tag },
+	{ M_POST, "rename-tag", R_GR | R_ALL, gr_rename_tag },
 	{ M_GET | M_POST, "stream/contents", R_GR, gr_stream_contents },
 	{ M_GET | M_POST, "stream/contents/**", R_GR, gr_stream_contents },
 	{ M_GET | M_POST, "stream/items/contents", R_GR, gr_items_contents },
 	{ M_GET | M_POST, "stream/items/ids", R_GR, gr_items_ids },
-	{ M_POST, "subscription/edit", R_GR, gr_sub_edit },
-	{ M_GET | M_POST, "subscription/export", R_GR, gr_sub_export },
-	{ M_POST, "subscription/import", R_GR, gr_sub_import },
+	{ M_POST, "subscription/edit", R_GR | R_ALL, gr_sub_edit },
+	{ M_GET | M_POST, "subscription/export", R_GR | R_ALL, gr_sub_export },
+	{ M_POST, "subscription/import", R_GR | R_ALL, gr_sub_import },
 	{ M_GET | M_POST, "subscription/list", R_GR, gr_sub_list },
-	{ M_POST, "subscription/quickadd", R_GR, gr_quickadd },
+	{ M_POST, "subscription/quickadd", R_GR | R_ALL, gr_quickadd },
 	{ M_GET | M_POST, "tag/list", R_GR, gr_tag_list },
 	{ M_GET | M_POST, "token", R_GR, gr_token },
 	{ M_GET | M_POST, "unread-count", R_GR, gr_unread_count },
@@ -552,6 +559,7 @@ int
 api_greader(struct req *r)
 {
 	const struct route	*rt;
+	const char		*why;
 	char			*call = r->args[0];
 	size_t			 i, n;
 	int			 post;
@@ -567,6 +575,11 @@ api_greader(struct req *r)
 		if (!(rt->methods & (post ? M_POST : M_GET))) {
 			resp_header(r, "Allow", "POST, OPTIONS");
 			return gr_answer_text(r, 405, "Method Not Allowed");
+		}
+		if ((why = api_key_refusal(r, rt)) != NULL) {
+			log_info("%s %s: refused to an API key of %s: %s",
+			    r->method, r->uri, r->user_name, why);
+			return gr_answer_text(r, 403, why);
 		}
 		return rt->fn(r);
 	}

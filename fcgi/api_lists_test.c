@@ -105,7 +105,10 @@ populate(struct db *d)
  * The API's reads use an index, never scan the entry table, and sort
  * only a user's feeds (sort 1), never entries; idx is what the plan
  * must name, or NULL.  Feeds may be scanned: the planner does when
- * ANALYZE finds a handful, and a user's feeds are few.
+ * ANALYZE finds a handful, and a user's feeds are few.  An index that
+ * lacks the category is no longer "covering" once a statement has an
+ * API key's scope (stmt.c's SCOPE), but without a scope its table rows
+ * are not read: SQLite seeks a row only when a column of it is wanted.
  */
 static void
 test_plans(struct db *d, const char *when)
@@ -123,8 +126,8 @@ test_plans(struct db *d, const char *when)
 		{ STMT_FEVER_ITEMS_MAX, "INDEX entry_user ", 0 },
 		{ STMT_FEVER_ITEMS_WITH, "PRIMARY KEY", 0 },
 		{ STMT_FEVER_TOTAL, "feed_count USING PRIMARY KEY", 0 },
-		{ STMT_FEVER_UNREAD_IDS, "COVERING INDEX entry_unread ", 0 },
-		{ STMT_FEVER_SAVED_IDS, "COVERING INDEX entry_starred ", 0 },
+		{ STMT_FEVER_UNREAD_IDS, "COVERING INDEX entry_unread", 0 },
+		{ STMT_FEVER_SAVED_IDS, "INDEX entry_starred ", 0 },
 		{ STMT_FEVER_MARK_ALL, "entry_unread ", 0 },
 		{ STMT_FEVER_MARK_FEED, "entry_unread_feed ", 0 },
 		{ STMT_FEVER_MARK_GROUP, "entry_unread_category ", 0 },
@@ -157,13 +160,13 @@ test_plans(struct db *d, const char *when)
 		{ STMT_MF_LIST_STARRED_ASC, "INDEX entry_starred ", 0 },
 		{ STMT_MF_LIST_ID_ASC, "INDEX entry_user ", 0 },
 		{ STMT_MF_LIST_SEARCH_ASC, "INTEGER PRIMARY KEY", 0 },
-		{ STMT_MF_COUNT_ALL, "COVERING INDEX entry_published ", 0 },
+		{ STMT_MF_COUNT_ALL, "INDEX entry_published ", 0 },
 		{ STMT_MF_COUNT_ALL_FEED, "COVERING INDEX entry_feed ", 0 },
 		{ STMT_MF_COUNT_ALL_CATEGORY,
 		    "COVERING INDEX entry_category_published ", 0 },
-		{ STMT_MF_COUNT_UNREAD, "COVERING INDEX entry_unread ", 0 },
+		{ STMT_MF_COUNT_UNREAD, "INDEX entry_unread ", 0 },
 		{ STMT_MF_COUNT_UNREAD_FEED,
-		    "COVERING INDEX entry_unread_feed ", 0 },
+		    "INDEX entry_unread_feed ", 0 },
 		{ STMT_MF_COUNT_UNREAD_CATEGORY,
 		    "COVERING INDEX entry_unread_category ", 0 },
 		{ STMT_MF_COUNT_STARRED, "INDEX entry_starred ", 0 },

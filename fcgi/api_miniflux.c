@@ -119,25 +119,25 @@ api_mf_error(struct req *r, int status, const char *why)
  * r->user_id set; 0 with the answer made: 401, 429 while wrong API
  * passwords for the name hold its address back, 500.  No
  * WWW-Authenticate goes with the 401, so a browser never caches
- * credentials a page of another site could then use.
+ * credentials a page of another site could then use.  A request with
+ * no credential at all may be a proxy's doing: api_health_missing().
  */
 int
 mf_auth(struct req *r)
 {
-	int	 n;
+	const char	*h;
+	int		 n;
 
 	cors(r);
 	if (req_env(r, "HTTP_X_AUTH_TOKEN") != NULL)
 		n = api_auth_token(r);
-	else
+	else if ((h = req_env(r, "HTTP_AUTHORIZATION")) != NULL && *h != '\0')
 		n = api_auth_basic(r);
-	api_health(r, "miniflux", n);
-	/* A read-only API key reads: GET (and HEAD) only. */
-	if (n == 1 && r->api_read_only && strcmp(r->method, "GET") != 0 &&
-	    !r->head) {
-		api_mf_error(r, 403, "This API key is read-only.");
-		return 0;
+	else {
+		n = 0;
+		api_health_missing(r, "miniflux");
 	}
+	api_health(r, "miniflux", n);
 	if (n == 1)
 		return 1;
 	if (n == -1)
@@ -236,13 +236,14 @@ mf_feed_exists(struct req *r, int64_t id)
 
 /*
  * Whether the user has category id: 1, 0, or -1 (logged).  Category 0,
- * the uncategorised feeds, is everyone's.
+ * the uncategorised feeds, is everyone's, but for an API key limited to
+ * some categories, which never sees them.
  */
 int
 mf_category_exists(struct req *r, int64_t id)
 {
 	if (id == 0)
-		return 1;
+		return r->db->scope == 0;
 	return exists(r, STMT_WEB_CATEGORY_GET, id);
 }
 
@@ -336,8 +337,8 @@ mf_feed(struct json *j, const char *key, sqlite3_stmt *st, int base)
  * Member k of a JSON body: 0 when absent or null, 1 when of the wanted
  * kind (string, integer, boolean), -1 with a 400 answered otherwise.
  */
-static int
-body_str(struct req *r, json_t *o, const char *k, const char **v)
+int
+mf_body_str(struct req *r, json_t *o, const char *k, const char **v)
 {
 	json_t	*m = json_object_get(o, k);
 
@@ -353,8 +354,8 @@ body_str(struct req *r, json_t *o, const char *k, const char **v)
 	return 1;
 }
 
-static int
-body_int(struct req *r, json_t *o, const char *k, int64_t *v)
+int
+mf_body_int(struct req *r, json_t *o, const char *k, int64_t *v)
 {
 	json_t	*m = json_object_get(o, k);
 
@@ -570,7 +571,7 @@ api_mf_category_create(struct req *r)
 	if ((o = mf_body(r)) == NULL)
 		return 0;
 	buf_init(&clean);
-	if ((n = body_str(r, o, "title", &title)) == -1) {
+	if ((n = mf_body_str(r, o, "title", &title)) == -1) {
 		rc = 0;
 		goto out;
 	}
@@ -616,7 +617,7 @@ api_mf_category_update(struct req *r)
 	if ((o = mf_body(r)) == NULL)
 		return 0;
 	buf_init(&clean);
-	if ((n = body_str(r, o, "title", &title)) == -1) {
+	if ((n = mf_body_str(r, o, "title", &title)) == -1) {
 		rc = 0;
 		goto out;
 	}
@@ -864,7 +865,7 @@ patch_read(struct req *r, json_t *o, struct feed_patch *p, struct buf *url,
 
 	memset(p, 0, sizeof(*p));
 	p->disabled = -1;
-	if ((n = body_str(r, o, "feed_url", &s)) == -1)
+	if ((n = mf_body_str(r, o, "feed_url", &s)) == -1)
 		return -1;
 	if (n == 1 && *s != '\0') {
 		if ((why = feed_url(s, url)) != NULL) {
@@ -873,7 +874,7 @@ patch_read(struct req *r, json_t *o, struct feed_patch *p, struct buf *url,
 		}
 		p->url = url->p;
 	}
-	if ((n = body_str(r, o, "title", &s)) == -1)
+	if ((n = mf_body_str(r, o, "title", &s)) == -1)
 		return -1;
 	if (n == 1 && *s != '\0') {
 		if ((n = subs_clean_name(title, s, 0)) == -2) {
@@ -884,9 +885,9 @@ patch_read(struct req *r, json_t *o, struct feed_patch *p, struct buf *url,
 		if (n == 0)
 			p->title = title->p;
 	}
-	if (body_int(r, o, "category_id", &p->category) == -1 ||
-	    body_str(r, o, "username", &p->username) == -1 ||
-	    body_str(r, o, "password", &p->password) == -1 ||
+	if (mf_body_int(r, o, "category_id", &p->category) == -1 ||
+	    mf_body_str(r, o, "username", &p->username) == -1 ||
+	    mf_body_str(r, o, "password", &p->password) == -1 ||
 	    (n = body_bool(r, o, "disabled", &b)) == -1)
 		return -1;
 	if (n == 1)
@@ -1011,7 +1012,7 @@ api_mf_feed_create(struct req *r)
 	buf_init(&url);
 	buf_init(&title);
 	if (patch_read(r, o, &p, &url, &title) == -1 ||
-	    (n = body_str(r, o, "feed_url", &s)) == -1) {
+	    (n = mf_body_str(r, o, "feed_url", &s)) == -1) {
 		rc = 0;
 		goto out;
 	}
@@ -1203,6 +1204,37 @@ api_mf_category_refresh(struct req *r)
 	return 0;
 }
 
+/*
+ * PUT (or DELETE) /v1/flush-history: the user's read entries, but the
+ * starred and labelled ones, go, as Miniflux deletes them, each leaving
+ * a tombstone so that its feed does not bring it back.  The fetcher's
+ * retention does it (user.flushed_at, STMT_RETENTION_PURGE): the user's
+ * feeds are made due and a pass started, whose upkeep does it (10,000
+ * entries a pass at most: a longer history goes over the next passes).
+ * 202 at once, with no body, as Miniflux answers.  Refused to a key of
+ * some categories (R_ALL).
+ */
+int
+api_mf_flush_history(struct req *r)
+{
+	sqlite3_stmt	*st;
+	int		 n = -1;
+
+	if ((st = db_stmt(r->db, STMT_MF_FLUSH)) == NULL)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, r->user_id) == SQLITE_OK &&
+	    sqlite3_bind_int64(st, 2, (int64_t)time(NULL)) == SQLITE_OK)
+		n = db_step(st);
+	db_stmt_done(st);
+	if (n == -1 || due_now(r, 0) == -1)
+		return -1;
+	log_info("%s flushed the history by the API", r->user_name);
+	spawn_fetch(r, 0);
+	r->resp.status = 202;
+	r->resp.type = "application/json";
+	return 0;
+}
+
 /* PUT /v1/feeds/refresh: every enabled feed due now; 204. */
 int
 api_mf_feeds_refresh(struct req *r)
@@ -1376,7 +1408,7 @@ api_mf_discover(struct req *r)
 	buf_init(&out);
 	buf_init(&why);
 	buf_init(&msg);
-	if ((n = body_str(r, o, "url", &s)) == -1)
+	if ((n = mf_body_str(r, o, "url", &s)) == -1)
 		goto out;
 	if (n == 0 || (bad = feed_url(s, &url)) != NULL) {
 		api_mf_error(r, 400, n == 0 ? "The URL is mandatory." : bad);

@@ -17,6 +17,7 @@
 #include "json.h"
 #include "log.h"
 #include "stmt.h"
+#include "subs.h"
 
 #define MF_LIMIT	100	/* entries per answer unless limit= says */
 #define MF_LIMIT_MAX	1000	/* limit= above (or 0) is taken as this */
@@ -371,6 +372,23 @@ col_text(sqlite3_stmt *st, int col)
 	return s != NULL ? s : "";
 }
 
+/* The enclosure of st's row (enum enclosure_col) as Miniflux shows it. */
+static void
+enclosure_json(struct req *r, struct json *j, sqlite3_stmt *st)
+{
+	json_obj_open(j, NULL);
+	json_int(j, "id", sqlite3_column_int64(st, ENCLOSURE_COL_ID));
+	json_int(j, "user_id", r->user_id);
+	json_int(j, "entry_id", sqlite3_column_int64(st,
+	    ENCLOSURE_COL_ENTRY_ID));
+	json_str(j, "url", col_text(st, ENCLOSURE_COL_URL));
+	json_str(j, "mime_type", col_text(st, ENCLOSURE_COL_MIME_TYPE));
+	json_int(j, "size", sqlite3_column_int64(st, ENCLOSURE_COL_LENGTH));
+	json_int(j, "media_progression", sqlite3_column_int64(st,
+	    ENCLOSURE_COL_PROGRESSION));
+	json_close(j);
+}
+
 /* The enclosures of the user's entry id, as an array member. */
 static int
 enclosures(struct req *r, struct json *j, int64_t id)
@@ -386,21 +404,87 @@ enclosures(struct req *r, struct json *j, int64_t id)
 		return -1;
 	}
 	json_arr_open(j, "enclosures");
-	while ((step = db_step(st)) == 1) {
-		json_obj_open(j, NULL);
-		json_int(j, "id", sqlite3_column_int64(st, ENCLOSURE_COL_ID));
-		json_int(j, "user_id", r->user_id);
-		json_int(j, "entry_id", id);
-		json_str(j, "url", col_text(st, ENCLOSURE_COL_URL));
-		json_str(j, "mime_type", col_text(st, ENCLOSURE_COL_MIME_TYPE));
-		json_int(j, "size", sqlite3_column_int64(st,
-		    ENCLOSURE_COL_LENGTH));
-		json_int(j, "media_progression", 0);
-		json_close(j);
-	}
+	while ((step = db_step(st)) == 1)
+		enclosure_json(r, j, st);
 	json_close(j);
 	db_stmt_done(st);
 	return step == -1 ? -1 : 0;
+}
+
+/* GET /v1/enclosures/ID: one of the user's entries' enclosures; 404. */
+int
+api_mf_enclosure(struct req *r)
+{
+	struct json	 j;
+	sqlite3_stmt	*st;
+	int		 step = -1;
+
+	if ((st = db_stmt(r->db, STMT_ENCLOSURE_GET)) == NULL)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, r->user_id) == SQLITE_OK &&
+	    sqlite3_bind_int64(st, 2, r->id[0]) == SQLITE_OK)
+		step = db_step(st);
+	if (step == 1) {
+		mf_begin(r, &j, 200);
+		enclosure_json(r, &j, st);
+	} else if (step == 0)
+		api_mf_error(r, 404, NULL);
+	db_stmt_done(st);
+	return step == -1 ? -1 : step == 1 ? mf_end(r, &j) : 0;
+}
+
+/*
+ * Set how far the enclosure of the user's entry (or of the API key's
+ * categories) id was played, seconds: 1 done, 0 none such, -1 (logged).
+ */
+int
+enclosure_progress(struct req *r, int64_t id, int64_t seconds)
+{
+	sqlite3_stmt	*st;
+	int		 n = -1;
+
+	if ((st = db_stmt(r->db, STMT_ENCLOSURE_PROGRESS)) == NULL)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, r->user_id) == SQLITE_OK &&
+	    sqlite3_bind_int64(st, 2, id) == SQLITE_OK &&
+	    sqlite3_bind_int64(st, 3, seconds) == SQLITE_OK)
+		n = db_step(st);
+	db_stmt_done(st);
+	if (n == -1)
+		return -1;
+	return sqlite3_changes(r->db->db) > 0;
+}
+
+/*
+ * PUT /v1/enclosures/ID {"media_progression": N}, the seconds played
+ * (absent: 0), as Miniflux takes it: 204; 400 with Miniflux's words for
+ * a negative N; 404 for no enclosure of the user's.
+ */
+int
+api_mf_enclosure_update(struct req *r)
+{
+	json_t	*o;
+	int64_t	 v;
+	int	 n, rc = 0;
+
+	if ((o = mf_body(r)) == NULL)
+		return 0;
+	if (mf_body_int(r, o, "media_progression", &v) == -1)
+		goto out;
+	if (v < 0) {
+		api_mf_error(r, 400, "media progression must be a non-negative "
+		    "integer");
+		goto out;
+	}
+	if ((n = enclosure_progress(r, r->id[0], v)) == -1)
+		rc = -1;
+	else if (n == 0)
+		api_mf_error(r, 404, NULL);
+	else
+		r->resp.status = 204;
+out:
+	json_decref(o);
+	return rc;
 }
 
 /* The labels tags (LABEL_SEP between them, NULL: none) as "tags". */
@@ -599,8 +683,9 @@ out:
 
 /*
  * GET /v1/entries: the user's entries, filtered by status= (repeated:
- * unread, read, removed; hearth removes nothing, so removed alone
- * lists nothing), starred=, feed_id=, category_id=, before= and after=
+ * unread, read, removed; a removed entry is deleted, as Miniflux has
+ * done since 2.2.12, never listed: removed alone lists nothing, which
+ * the clients of those versions expect), starred=, feed_id=, category_id=, before= and after=
  * (published, UNIX seconds; also published_before= and _after=),
  * changed_before= and _after=, before_entry_id= and after_entry_id=,
  * search= (every word, as the web search takes them); ordered by
@@ -676,6 +761,104 @@ api_mf_entry(struct req *r)
 	int64_t	 id = r->id[0];
 
 	return entry_one(r, id, 0, -1);
+}
+
+/*
+ * PUT /v1/entries/ID {"title": "...", "content": "..."}: change the
+ * entry's title, content or both, as Miniflux does (an app that saves a
+ * whole article, or fixes a title); 201 with the entry.  An empty one
+ * is refused with Miniflux's 400; the title is cleaned as a feed's
+ * name is, the content sanitized as the fetcher sanitizes a feed's,
+ * against the entry's address (by hearth-fetch: spawn_sanitize()).  The search index follows, and the
+ * fetcher no longer updates the entry from its feed (entry.edited_at).
+ * 404 for no entry of the user (or of the API key's categories).
+ */
+int
+api_mf_entry_update(struct req *r)
+{
+	sqlite3_stmt	*st;
+	json_t		*o;
+	struct buf	 title, html, text;
+	const char	*t, *c;
+	char		*url = NULL;
+	int64_t		 id = r->id[0];
+	int		 nt, nc, n, rc = -1;
+
+	if ((o = mf_body(r)) == NULL)
+		return 0;
+	buf_init(&title);
+	buf_init(&html);
+	buf_init(&text);
+	if ((nt = mf_body_str(r, o, "title", &t)) == -1 ||
+	    (nc = mf_body_str(r, o, "content", &c)) == -1) {
+		rc = 0;
+		goto out;
+	}
+	/* Miniflux's checks and words, a title of blanks being empty too. */
+	if (nt == 1 && (n = subs_clean_name(&title, t, 0)) != 0) {
+		if (n == -2)
+			api_mf_error(r, 400, *t == '\0' || title.len == 0 ?
+			    "the entry title cannot be empty" :
+			    "the entry title is too long");
+		rc = n == -2 ? 0 : -1;
+		goto out;
+	}
+	if (nc == 1 && *c == '\0') {
+		api_mf_error(r, 400, "the entry content cannot be empty");
+		rc = 0;
+		goto out;
+	}
+	if ((st = db_stmt(r->db, STMT_MF_ENTRY_GET)) == NULL)
+		goto out;
+	if (sqlite3_bind_int64(st, 1, r->user_id) == SQLITE_OK &&
+	    sqlite3_bind_int64(st, 2, id) == SQLITE_OK &&
+	    (n = db_step(st)) == 1 &&
+	    (url = strdup(col_text(st, MF_COL_URL))) == NULL)
+		log_warn("entry %lld", (long long)id);
+	db_stmt_done(st);
+	if (n != 1 || url == NULL) {
+		if (n == 0) {
+			api_mf_error(r, 404, NULL);
+			rc = 0;
+		}
+		goto out;
+	}
+	if (nc == 1 && (n = spawn_sanitize(c, strlen(c), *url != '\0' ? url :
+	    NULL, &html, &text)) != 0) {
+		if (n == 1) {
+			api_mf_error(r, 400, "the entry content is too large "
+			    "once sanitized");
+			rc = 0;
+		}
+		goto out;
+	}
+	if ((st = db_stmt(r->db, STMT_MF_ENTRY_EDIT)) == NULL)
+		goto out;
+	n = -1;
+	if (sqlite3_bind_int64(st, 1, r->user_id) == SQLITE_OK &&
+	    sqlite3_bind_int64(st, 2, id) == SQLITE_OK &&
+	    (nt == 0 || sqlite3_bind_text(st, 3, title.p, (int)title.len,
+	    SQLITE_STATIC) == SQLITE_OK) &&
+	    (nc == 0 || (sqlite3_bind_text(st, 4, html.p != NULL ? html.p :
+	    "", (int)html.len, SQLITE_STATIC) == SQLITE_OK &&
+	    sqlite3_bind_text(st, 5, text.p != NULL ? text.p : "",
+	    (int)text.len, SQLITE_STATIC) == SQLITE_OK)) &&
+	    sqlite3_bind_int64(st, 6, (int64_t)time(NULL)) == SQLITE_OK)
+		n = db_step(st);
+	db_stmt_done(st);
+	if (n == -1)
+		goto out;
+	log_info("%s edited entry %lld by the API", r->user_name,
+	    (long long)id);
+	if ((rc = entry_one(r, id, 0, -1)) == 0 && r->resp.status == 200)
+		r->resp.status = 201;
+out:
+	json_decref(o);
+	free(url);
+	buf_release(&title);
+	buf_release(&html);
+	buf_release(&text);
+	return rc;
 }
 
 /* GET /v1/feeds/ID/entries/ID */
@@ -840,5 +1023,47 @@ api_mf_bookmark(struct req *r)
 		api_mf_error(r, 404, NULL);
 	else
 		r->resp.status = 204;
+	return 0;
+}
+
+/* What Miniflux answers when the user has no integration to use. */
+#define MF_NO_INTEGRATION	"no third-party integration enabled"
+
+/*
+ * POST /v1/entries/ID/save: Miniflux sends the entry to the user's
+ * third-party integrations (a read-it-later service); hearth has none,
+ * and answers as Miniflux does for a user without one: 400, before it
+ * looks for the entry.
+ */
+int
+api_mf_entry_save(struct req *r)
+{
+	api_mf_error(r, 400, MF_NO_INTEGRATION);
+	return 0;
+}
+
+/*
+ * GET /v1/entries/ID/fetch-content: Miniflux fetches and scrapes the
+ * entry's page; hearth does not yet, and answers as Miniflux does for a
+ * feature that is not there: 404 for no entry of the user's (or of the
+ * API key's categories), as Miniflux looks for it first, else 400
+ * MF_NO_INTEGRATION.
+ */
+int
+api_mf_entry_fetch_content(struct req *r)
+{
+	sqlite3_stmt	*st;
+	int		 n = -1;
+
+	if ((st = db_stmt(r->db, STMT_MF_ENTRY_GET)) == NULL)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, r->user_id) == SQLITE_OK &&
+	    sqlite3_bind_int64(st, 2, r->id[0]) == SQLITE_OK)
+		n = db_step(st);
+	db_stmt_done(st);
+	if (n == -1)
+		return -1;
+	api_mf_error(r, n == 0 ? 404 : 400, n == 0 ? NULL :
+	    MF_NO_INTEGRATION);
 	return 0;
 }

@@ -527,8 +527,8 @@ delay_left(const struct conf *c, int64_t n, int64_t free, int64_t last,
 /*
  * Whether a password for name (kind "web" or "api") from this client
  * must wait, before it is checked.  Returns 1 with *wait the seconds
- * left, 0 when it may be checked now, -1 on a database failure
- * (logged).
+ * left (and r->throttle_failures the wrong passwords that made it),
+ * 0 when it may be checked now, -1 on a database failure (logged).
  */
 int
 login_throttled(struct req *r, const char *kind, const char *name,
@@ -568,8 +568,10 @@ login_throttled(struct req *r, const char *kind, const char *name,
 		else
 			left = names < ADDR_NAMES ? 0 : delay_left(c, n,
 			    ACCOUNT_FACTOR * c->login_max_failures, last, now);
-		if (left > *wait)
+		if (left > *wait) {
 			*wait = left;
+			r->throttle_failures = n;
+		}
 	}
 	rc = *wait > 0;
 	if (rc == 1)

@@ -151,6 +151,8 @@ struct req {
 	char		*csrf;		/* this session's form token */
 	int64_t		 throttled;	/* a password check must wait this many
 					   seconds (api_auth_password()) */
+	int64_t		 throttle_failures; /* after that many wrong ones
+					   (login_throttled()) */
 	struct resp	 resp;
 };
 
@@ -275,6 +277,7 @@ int		 page_digest(struct req *);
 /* page_entry.c */
 int		 page_entry(struct req *);
 int		 page_entry_action(struct req *);
+int		 page_enclosure_progress(struct req *);
 int		 page_mark_read(struct req *);
 
 /* page_feeds.c */
@@ -365,6 +368,7 @@ void		 search_cjk_marks(struct buf *, const char *,
 /* page_settings.c */
 int		 page_settings(struct req *);
 int		 page_settings_api(struct req *);
+int		 page_api_key_delete(struct req *);
 
 /* page_stats.c */
 int		 page_stats(struct req *);
@@ -454,6 +458,9 @@ int		 url_decode(char *, int);
 #define R_ID1		0x100	/* args[1] likewise, into r->id[1] */
 #define R_ID0_ZERO	0x200	/* with R_ID0: "0" too, the Miniflux API's
 				   uncategorised feeds */
+#define R_ALL		0x400	/* with an API's flag: the whole account
+				   (subscriptions, OPML, history), else
+				   403 to an API key of some categories */
 
 struct route {
 	int		  methods;	/* M_* */
@@ -481,5 +488,7 @@ int		 spawn_opml_import(struct req *, const char *, size_t,
 		    struct opml_result *);
 int		 spawn_discover(struct req *, char *, struct buf *,
 		    struct buf *);
+int		 spawn_sanitize(const char *, size_t, char *,
+		    struct buf *, struct buf *);
 
 #endif

@@ -21,6 +21,8 @@ static const struct flash {
 	    "entries appear in a moment." },
 	{ "api-cleared", "API password removed: reader apps can no longer "
 	    "sign in." },
+	{ "api-key-deleted", "API key deleted: the app that used it can no "
+	    "longer sign in." },
 	{ "api-keys-revoked", "Every API key was revoked: apps that "
 	    "signed in with one must be given a new one." },
 	{ "api-set", "API password set: reader apps sign in with your "

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /* page_entry.c: one entry, its read and star actions, marking lists read */
+#include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +10,9 @@
 
 #include <sqlite3.h>
 
+#include "api.h"
 #include "buf.h"
+#include "compat.h"
 #include "db.h"
 #include "fcgi.h"
 #include "html.h"
@@ -131,6 +134,28 @@ url_file(struct buf *b, const char *u)
 		html_text(b, s, (size_t)(e - s));
 }
 
+/*
+ * The start of an audio (or video) player for the enclosure of st's row,
+ * up to its src: where it was left (data-progress, seconds), which the
+ * script seeks to, and where the script saves it as it plays.
+ */
+static void
+player_open(struct req *r, int video, sqlite3_stmt *st)
+{
+	struct buf	*b = &r->resp.body;
+
+	if (video)
+		HTML_LIT(b, "<video");
+	else
+		HTML_LIT(b, "<audio");
+	buf_printf(b, " controls preload=\"none\" data-progress=\"%lld\""
+	    " data-save=\"", (long long)sqlite3_column_int64(st,
+	    ENCLOSURE_COL_PROGRESSION));
+	HREF_LIT(r, "/enclosure/");
+	buf_int(b, sqlite3_column_int64(st, ENCLOSURE_COL_ID));
+	HTML_LIT(b, "/progress\"");
+}
+
 /* The entry's enclosures: players for audio and video, links for all. */
 static int
 enclosures(struct req *r, int64_t id)
@@ -139,7 +164,7 @@ enclosures(struct req *r, int64_t id)
 	sqlite3_stmt	*st;
 	const char	*u, *mime;
 	size_t		 mark;
-	int		 n = 0, step;
+	int		 n = 0, step, video;
 
 	if ((st = db_stmt(r->db, STMT_WEB_ENCLOSURES)) == NULL)
 		return -1;
@@ -161,14 +186,17 @@ enclosures(struct req *r, int64_t id)
 			HTML_LIT(b, "<section class=\"enclosures\">\n"
 			    "<h2>Attachments</h2>\n<ul>\n");
 		HTML_LIT(b, "<li>");
-		if (strncasecmp(mime, "audio/", 6) == 0) {
-			if (URL_ATTR(b, "<audio controls preload=\"none\""
-			    " src=\"", u) == 0)
-				HTML_LIT(b, "></audio>");
-		} else if (strncasecmp(mime, "video/", 6) == 0) {
-			if (URL_ATTR(b, "<video controls preload=\"none\""
-			    " src=\"", u) == 0)
-				HTML_LIT(b, "></video>");
+		if (strncasecmp(mime, "audio/", 6) == 0 ||
+		    strncasecmp(mime, "video/", 6) == 0) {
+			/* A src refused takes the link below with it. */
+			video = tolower((unsigned char)mime[0]) == 'v';
+			player_open(r, video, st);
+			if (URL_ATTR(b, " src=\"", u) == 0) {
+				if (video)
+					HTML_LIT(b, "></video>");
+				else
+					HTML_LIT(b, "></audio>");
+			}
 		} else if (strncasecmp(mime, "image/", 6) == 0) {
 			if (URL_ATTR(b, "<img loading=\"lazy\" alt=\"\" src=\"",
 			    u) == 0)
@@ -381,6 +409,34 @@ done(struct req *r, const char *fallback, struct buf *json)
 		return;
 	}
 	resp_redirect(r, 303, local_path_ok(back) ? back : fallback);
+}
+
+/*
+ * POST /enclosure/ID/progress with progress, the seconds played, which
+ * the entry page's player sends as it plays (hearth.js): 204; 400 for
+ * a progress that is no number of 0 or more, 404 for an enclosure that
+ * is not of the user's entries.
+ */
+int
+page_enclosure_progress(struct req *r)
+{
+	const char	*s, *errstr;
+	long long	 v;
+	int		 n;
+
+	s = req_param(r, "progress");
+	v = strtonum(s != NULL ? s : "", 0, INT64_MAX, &errstr);
+	if (errstr != NULL) {
+		page_error(r, 400, "The progress is a number of seconds.");
+		return 0;
+	}
+	if ((n = enclosure_progress(r, r->id[0], v)) == -1)
+		return -1;
+	if (n == 0)
+		page_error(r, 404, NULL);
+	else
+		r->resp.status = 204;
+	return 0;
 }
 
 /*

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: ISC */
-/* page_settings.c: the user's settings and the reader-app password */
+/* page_settings.c: the user's settings, reader-app password and keys */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +8,8 @@
 
 #include <sqlite3.h>
 
+#include "account.h"
+#include "api.h"
 #include "buf.h"
 #include "compat.h"
 #include "crypto.h"
@@ -173,10 +175,133 @@ sync_health(struct req *r)
 	return step == -1 ? -1 : 0;
 }
 
-/* The settings page; why, when not NULL, is a refusal with status. */
+/* What a key's row shows of its categories: "all", their titles. */
+static void
+key_categories(struct buf *b, sqlite3_stmt *st)
+{
+	const char	*s, *e;
+
+	s = (const char *)sqlite3_column_text(st, API_KEY_COL_CATEGORIES);
+	if (!sqlite3_column_int(st, API_KEY_COL_SCOPED)) {
+		HTML_LIT(b, "every category");
+		return;
+	}
+	if (s == NULL) {
+		HTML_LIT(b, "none left: its categories were deleted");
+		return;
+	}
+	for (; s != NULL; s = e != NULL ? e + 1 : NULL) {
+		e = strchr(s, LABEL_SEP);
+		html_text(b, s, e != NULL ? (size_t)(e - s) : strlen(s));
+		if (e != NULL)
+			HTML_LIT(b, ", ");
+	}
+}
+
+/*
+ * The user's API keys, each with its access, categories, last use and
+ * a form that deletes it; then the form that makes one, of every
+ * category or of those ticked.  0, or -1 on a database failure.
+ */
+static int
+api_keys(struct req *r)
+{
+	struct buf	*b = &r->resp.body;
+	sqlite3_stmt	*st;
+	time_t		 now = time(NULL);
+	int		 step, n = 0;
+
+	HTML_LIT(b, "<h3>API keys</h3>\n<p>A key is a credential for one "
+	    "app, which you can delete on its own: Miniflux apps send it as "
+	    "X-Auth-Token; Google Reader, Fever and Miniflux apps may be "
+	    "given it as the password, with your user name.  A key of some "
+	    "categories shows the app their feeds and entries alone (for a "
+	    "kitchen display or a child's tablet); a read-only one changes "
+	    "nothing.</p>\n");
+	if ((st = db_stmt(r->db, STMT_API_KEY_LIST)) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, r->user_id);
+	while ((step = db_step(st)) == 1) {
+		if (n++ == 0)
+			HTML_LIT(b, "<ul class=\"api-keys\">\n");
+		HTML_LIT(b, "<li><strong>");
+		html_puts(b, (const char *)sqlite3_column_text(st,
+		    API_KEY_COL_LABEL));
+		HTML_LIT(b, "</strong>: ");
+		if (sqlite3_column_int(st, API_KEY_COL_READ_ONLY))
+			HTML_LIT(b, "read-only, ");
+		HTML_LIT(b, "<span class=\"scope\">");
+		key_categories(b, st);
+		HTML_LIT(b, "</span>; made ");
+		time_html(b, sqlite3_column_int64(st, API_KEY_COL_CREATED_AT),
+		    now);
+		if (sqlite3_column_type(st, API_KEY_COL_LAST_USED_AT) ==
+		    SQLITE_NULL)
+			HTML_LIT(b, ", never used");
+		else {
+			HTML_LIT(b, ", last used ");
+			time_html(b, sqlite3_column_int64(st,
+			    API_KEY_COL_LAST_USED_AT), now);
+		}
+		HTML_LIT(b, " <form method=\"post\" class=\"api-key-delete\""
+		    " action=\"");
+		HREF_LIT(r, "/settings/api/keys/");
+		buf_int(b, sqlite3_column_int64(st, API_KEY_COL_ID));
+		HTML_LIT(b, "/delete\">");
+		csrf_field(r);
+		HTML_LIT(b, "<button type=\"submit\">Delete</button></form>"
+		    "</li>\n");
+	}
+	db_stmt_done(st);
+	if (step == -1)
+		return -1;
+	if (n > 0)
+		HTML_LIT(b, "</ul>\n");
+	HTML_LIT(b, "<form method=\"post\" class=\"api-key-add\" action=\"");
+	html_href(r, "/settings/api");
+	HTML_LIT(b, "\">");
+	csrf_field(r);
+	HTML_LIT(b, "<input type=\"hidden\" name=\"action\" value=\"key\">\n"
+	    "<p><label for=\"key_current\">Your sign-in password</label>"
+	    " <input id=\"key_current\" name=\"current\" type=\"password\""
+	    " autocomplete=\"current-password\" required></p>\n"
+	    "<p><label for=\"key_label\">Name</label> <input id=\"key_label\""
+	    " name=\"label\" maxlength=\"64\" required"
+	    " placeholder=\"kitchen display\"></p>\n"
+	    "<p><label><input type=\"checkbox\" name=\"read_only\""
+	    " value=\"1\"> Read-only</label></p>\n");
+	if ((st = db_stmt(r->db, STMT_CATEGORY_TITLES)) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, r->user_id);
+	n = 0;
+	while ((step = db_step(st)) == 1) {
+		if (n++ == 0)
+			HTML_LIT(b, "<fieldset><legend>Its categories (none "
+			    "ticked: every one)</legend>\n");
+		buf_printf(b, "<label><input type=\"checkbox\""
+		    " name=\"category\" value=\"%lld\"> ",
+		    (long long)sqlite3_column_int64(st, CATEGORY_COL_ID));
+		html_puts(b, (const char *)sqlite3_column_text(st,
+		    CATEGORY_COL_TITLE));
+		HTML_LIT(b, "</label>\n");
+	}
+	db_stmt_done(st);
+	if (step == -1)
+		return -1;
+	if (n > 0)
+		HTML_LIT(b, "</fieldset>\n");
+	HTML_LIT(b, "<p><button type=\"submit\">Make a key</button></p>"
+	    "</form>\n");
+	return 0;
+}
+
+/*
+ * The settings page; why, when not NULL, is a refusal with status; key,
+ * when not NULL, an API key just made, shown this once.
+ */
 static int
 settings_render(struct req *r, const struct prefs *p, int status,
-    const char *why)
+    const char *why, const char *key)
 {
 	struct buf		*b = &r->resp.body;
 	const struct conf	*c = &r->app->conf;
@@ -185,7 +310,13 @@ settings_render(struct req *r, const struct prefs *p, int status,
 	HTML_LIT(b, "<h1>Settings</h1>\n");
 	if (why != NULL)
 		flash_error(r, status, why);
-	else
+	else if (key != NULL) {
+		HTML_LIT(b, "<p class=\"flash notice new-key\" role=\"status\">"
+		    "A new API key, shown this once: copy it into the app "
+		    "now. <code>");
+		html_puts(b, key);
+		HTML_LIT(b, "</code></p>\n");
+	} else
 		flash_show(r);
 	HTML_LIT(b, "<form method=\"post\" class=\"settings\" action=\"");
 	html_href(r, "/settings");
@@ -262,12 +393,14 @@ settings_render(struct req *r, const struct prefs *p, int status,
 		    " value=\"clear\"><p><button type=\"submit\">Remove it: "
 		    "turn the reader-app interfaces off</button></p></form>\n");
 	}
+	if (api_keys(r) == -1)
+		return -1;
 	HTML_LIT(b, "<form method=\"post\" class=\"api-revoke\" action=\"");
 	html_href(r, "/settings/api");
 	HTML_LIT(b, "\">");
 	csrf_field(r);
 	HTML_LIT(b, "<input type=\"hidden\" name=\"action\" value=\"revoke\">"
-	    "<p>API keys (X-Auth-Token) outlive a new password.  <button"
+	    "<p>API keys outlive a new password.  <button"
 	    " type=\"submit\">Revoke all API keys</button></p></form>\n");
 	if (sync_health(r) == -1)
 		return -1;
@@ -285,7 +418,7 @@ settings_get(struct req *r)
 
 	if ((n = prefs_load(r, &p)) != 1)
 		return not_found(r, n);
-	return settings_render(r, &p, 200, NULL);
+	return settings_render(r, &p, 200, NULL, NULL);
 }
 
 /* Whether s is the value of one of n choices. */
@@ -349,7 +482,7 @@ settings_post(struct req *r)
 	}
 	if (why != NULL) {
 		prefs_typed(r, &p);
-		return settings_render(r, &p, 422, why);
+		return settings_render(r, &p, 422, why, NULL);
 	}
 	st = db_stmt(r->db, STMT_WEB_PREFS_SET);
 	sqlite3_bind_int64(st, 1, r->user_id);
@@ -396,9 +529,100 @@ api_keys_revoke(struct req *r)
 	return 0;
 }
 
+#define KEY_LABEL_MAX	64	/* bytes of an API key's name */
+#define KEY_CATEGORIES	32	/* categories of an API key, at most */
+
+/*
+ * POST /settings/api action=key: a new API key named label, read-only
+ * with read_only, of the categories ticked (every one when none is),
+ * shown on the page this once (account_key_add()).  It asks for the web
+ * password (current), as setting the API password does.  A name missing
+ * or too long, or a category that is not the user's, is a 422 with the
+ * page; a wrong password password_current()'s status.
+ */
+static int
+api_key_make(struct req *r)
+{
+	struct prefs	 p;
+	struct buf	 key, cur;
+	const char	*v[KEY_CATEGORIES + 1], *label, *errstr, *why = NULL;
+	int64_t		 cat[KEY_CATEGORIES], id;
+	size_t		 nv, i;
+	int		 n, status = 422, rc = -1;
+
+	if ((n = prefs_load(r, &p)) != 1)
+		return not_found(r, n);
+	label = req_param(r, "label");
+	nv = api_params(r, "category", v, KEY_CATEGORIES + 1);
+	if (label == NULL || *label == '\0' ||
+	    strlen(label) > KEY_LABEL_MAX || strncmp(label, "pw:", 3) == 0)
+		why = "A key needs a name of 64 bytes at most (not starting "
+		    "with \"pw:\").";
+	else if (nv > KEY_CATEGORIES)
+		why = "A key has 32 categories at most.";
+	buf_init(&key);
+	buf_init(&cur);
+	for (i = 0; why == NULL && i < nv; i++) {
+		cat[i] = strtonum(v[i], 1, INT64_MAX, &errstr);
+		if (errstr != NULL || (n = mf_category_exists(r, cat[i])) == 0)
+			why = "Choose the key's categories from the list.";
+		else if (n == -1)
+			goto out;
+	}
+	if (why == NULL) {
+		if ((status = password_current(r, req_param(r, "current"),
+		    &cur)) == -1)
+			goto out;
+		if (status != 200)
+			why = cur.oom ? "The current password is wrong." : cur.p;
+	}
+	if (why != NULL) {
+		rc = settings_render(r, &p, status, why, NULL);
+		goto out;
+	}
+	if (account_key_add(r->db, r->user_id, r->user_name, label,
+	    req_param(r, "read_only") != NULL, cat, nv, &key, &id) == -1)
+		goto out;
+	log_info("%s made API key %lld%s", r->user_name, (long long)id,
+	    nv > 0 ? ", of some categories" : "");
+	resp_header(r, "Cache-Control", "no-store");
+	rc = settings_render(r, &p, 200, NULL, key.p);
+out:
+	if (key.p != NULL)
+		explicit_bzero(key.p, key.cap);
+	buf_release(&key);
+	buf_release(&cur);
+	return rc;
+}
+
+/* POST /settings/api/keys/ID/delete: one API key goes; 404. */
+int
+page_api_key_delete(struct req *r)
+{
+	sqlite3_stmt	*st;
+	int64_t		 id = r->id[0];
+	int		 n;
+
+	st = db_stmt(r->db, STMT_API_KEY_DELETE);
+	sqlite3_bind_int64(st, 1, r->user_id);
+	sqlite3_bind_int64(st, 2, id);
+	n = db_step(st);
+	db_stmt_done(st);
+	if (n == -1)
+		return -1;
+	if (sqlite3_changes(r->db->db) == 0) {
+		page_error(r, 404, NULL);
+		return 0;
+	}
+	log_info("%s deleted API key %lld", r->user_name, (long long)id);
+	resp_redirect(r, 303, "/settings?msg=api-key-deleted#api");
+	return 0;
+}
+
 /*
  * POST /settings/api: action=set with the web password (current) and
- * api_password twice, action=clear, or action=revoke (every API key).
+ * api_password twice, action=clear, action=revoke (every API key), or
+ * action=key (a new API key).
  * The hash is for the Google Reader and Miniflux interfaces; Fever
  * clients send only md5("name:password"), whose keyed hash is kept as
  * the Fever key (secret_fever_key()).
@@ -418,6 +642,8 @@ page_settings_api(struct req *r)
 	action = req_param(r, "action");
 	if (action != NULL && strcmp(action, "revoke") == 0)
 		return api_keys_revoke(r);
+	if (action != NULL && strcmp(action, "key") == 0)
+		return api_key_make(r);
 	if (action == NULL || (strcmp(action, "set") != 0 &&
 	    strcmp(action, "clear") != 0)) {
 		page_error(r, 400, "Set or clear the API password.");
@@ -445,7 +671,8 @@ page_settings_api(struct req *r)
 			why = cur.oom ? "The current password is wrong." : cur.p;
 		if (why != NULL) {
 			if ((n = prefs_load(r, &p)) == 1)
-				rc = settings_render(r, &p, status, why);
+				rc = settings_render(r, &p, status, why,
+				    NULL);
 			goto out;
 		}
 		buf_puts(&nk, r->user_name);

@@ -643,8 +643,11 @@ req_reset(struct req *r)
 	r->method = r->uri = r->remote = NULL;
 	r->head = r->https = r->params_over = r->form_bad = 0;
 	r->user_id = r->api_key_id = r->auth_fail_user = r->throttled = 0;
+	r->throttle_failures = 0;
 	r->auth_fail_why = NULL;
 	r->api_read_only = 0;
+	/* The worker's connection outlives the request: not its scope. */
+	r->db->scope = 0;
 	r->page_size = r->asc = 0;
 	r->fcgi_id = r->keep = r->env_over = r->body_over = 0;
 	r->resp.status = 0;

@@ -36,6 +36,8 @@ const struct route routes[] = {
 	{ M_GET, "/entry/*", R_USER | R_ID0, page_entry },
 	{ M_POST, "/entry/*/*", R_USER | R_CSRF | R_ID0, page_entry_action },
 	{ M_POST, "/mark-read", R_USER | R_CSRF, page_mark_read },
+	{ M_POST, "/enclosure/*/progress", R_USER | R_CSRF | R_ID0,
+	    page_enclosure_progress },
 	/* the web reader: subscriptions, settings, search, digest */
 	{ M_GET, "/feeds", R_USER, page_feeds },
 	{ M_POST, "/feeds/add", R_USER | R_CSRF, page_feed_add },
@@ -56,6 +58,8 @@ const struct route routes[] = {
 	{ M_POST, "/opml", R_USER | R_CSRF, page_opml_import },
 	{ M_GET | M_POST, "/settings", R_USER | R_CSRF, page_settings },
 	{ M_POST, "/settings/api", R_USER | R_CSRF, page_settings_api },
+	{ M_POST, "/settings/api/keys/*/delete", R_USER | R_CSRF | R_ID0,
+	    page_api_key_delete },
 	{ M_GET, "/search", R_USER, page_search },
 	{ M_GET, "/digest", R_USER, page_digest },
 	{ M_GET, "/stats", R_USER, page_stats },
@@ -68,9 +72,10 @@ const struct route routes[] = {
 	{ M_PUT, "/v1/users/*/mark-all-as-read", R_MF | R_ID0,
 	    api_mf_user_mark },
 	{ M_GET, "/v1/categories", R_MF, api_mf_categories },
-	{ M_POST, "/v1/categories", R_MF, api_mf_category_create },
-	{ M_PUT, "/v1/categories/*", R_MF | R_ID0, api_mf_category_update },
-	{ M_DELETE, "/v1/categories/*", R_MF | R_ID0,
+	{ M_POST, "/v1/categories", R_MF | R_ALL, api_mf_category_create },
+	{ M_PUT, "/v1/categories/*", R_MF | R_ALL | R_ID0,
+	    api_mf_category_update },
+	{ M_DELETE, "/v1/categories/*", R_MF | R_ALL | R_ID0,
 	    api_mf_category_delete },
 	/* category 0: the uncategorised feeds, as /v1/feeds shows them */
 	{ M_PUT, "/v1/categories/*/mark-all-as-read",
@@ -84,12 +89,12 @@ const struct route routes[] = {
 	{ M_GET, "/v1/categories/*/entries/*",
 	    R_MF | R_ID0 | R_ID0_ZERO | R_ID1, api_mf_category_entry },
 	{ M_GET, "/v1/feeds", R_MF, api_mf_feeds },
-	{ M_POST, "/v1/feeds", R_MF, api_mf_feed_create },
+	{ M_POST, "/v1/feeds", R_MF | R_ALL, api_mf_feed_create },
 	{ M_GET, "/v1/feeds/counters", R_MF, api_mf_counters },
 	{ M_PUT, "/v1/feeds/refresh", R_MF, api_mf_feeds_refresh },
 	{ M_GET, "/v1/feeds/*", R_MF | R_ID0, api_mf_feed },
-	{ M_PUT, "/v1/feeds/*", R_MF | R_ID0, api_mf_feed_update },
-	{ M_DELETE, "/v1/feeds/*", R_MF | R_ID0, api_mf_feed_delete },
+	{ M_PUT, "/v1/feeds/*", R_MF | R_ALL | R_ID0, api_mf_feed_update },
+	{ M_DELETE, "/v1/feeds/*", R_MF | R_ALL | R_ID0, api_mf_feed_delete },
 	{ M_PUT, "/v1/feeds/*/refresh", R_MF | R_ID0, api_mf_feed_refresh },
 	{ M_GET, "/v1/feeds/*/icon", R_MF | R_ID0, api_mf_feed_icon },
 	{ M_PUT, "/v1/feeds/*/mark-all-as-read", R_MF | R_ID0,
@@ -100,11 +105,19 @@ const struct route routes[] = {
 	{ M_GET, "/v1/entries", R_MF, api_mf_entries },
 	{ M_PUT, "/v1/entries", R_MF, api_mf_entries_status },
 	{ M_GET, "/v1/entries/*", R_MF | R_ID0, api_mf_entry },
+	{ M_PUT, "/v1/entries/*", R_MF | R_ID0, api_mf_entry_update },
 	{ M_PUT, "/v1/entries/*/bookmark", R_MF | R_ID0, api_mf_bookmark },
+	{ M_POST, "/v1/entries/*/save", R_MF | R_ID0, api_mf_entry_save },
+	{ M_GET, "/v1/entries/*/fetch-content", R_MF | R_ID0,
+	    api_mf_entry_fetch_content },
 	{ M_GET, "/v1/icons/*", R_MF | R_ID0, api_mf_icon },
-	{ M_POST, "/v1/discover", R_MF, api_mf_discover },
-	{ M_GET, "/v1/export", R_MF, api_mf_export },
-	{ M_POST, "/v1/import", R_MF, api_mf_import },
+	{ M_GET, "/v1/enclosures/*", R_MF | R_ID0, api_mf_enclosure },
+	{ M_PUT, "/v1/enclosures/*", R_MF | R_ID0, api_mf_enclosure_update },
+	{ M_POST, "/v1/discover", R_MF | R_ALL, api_mf_discover },
+	{ M_GET, "/v1/export", R_MF | R_ALL, api_mf_export },
+	{ M_POST, "/v1/import", R_MF | R_ALL, api_mf_import },
+	{ M_PUT | M_DELETE, "/v1/flush-history", R_MF | R_ALL,
+	    api_mf_flush_history },
 	/*
 	 * Google Reader: stream ids in paths are read from the raw URI;
 	 * the calls under /reader/api/0/ are gr_routes (api_greader.c).
@@ -198,7 +211,8 @@ refuse(struct req *r, const struct route *rt, int status)
 static int
 checks(struct req *r, const struct route *rt, int m)
 {
-	int	 f = rt->flags, n = 1;
+	const char	*why;
+	int		 f = rt->flags, n = 1;
 
 	if ((f & R_USER) && (n = need_user(r)) != 1)
 		return n;
@@ -212,6 +226,16 @@ checks(struct req *r, const struct route *rt, int m)
 		return n;
 	if ((f & R_FEVER) && (n = fever_auth(r)) != 1)
 		return n;
+	/* An API key that reads only, or sees some categories only. */
+	if ((f & (R_MF | R_GR)) && (why = api_key_refusal(r, rt)) != NULL) {
+		log_info("%s %s: refused to an API key of %s: %s", r->method,
+		    r->path, r->user_name, why);
+		if (f & R_MF)
+			api_mf_error(r, 403, why);
+		else
+			gr_answer_text(r, 403, why);
+		return 0;
+	}
 	if (((f & R_ID0) && (r->id[0] = id_parse(r->args[0])) == 0 &&
 	    !((f & R_ID0_ZERO) && strcmp(r->args[0], "0") == 0)) ||
 	    ((f & R_ID1) && (r->id[1] = id_parse(r->args[1])) == 0)) {

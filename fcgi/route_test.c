@@ -111,11 +111,14 @@ test_table(const char *name, const struct route *t, size_t n)
 			break;
 		if ((t[i].flags & R_ID0_ZERO) && !(t[i].flags & R_ID0))
 			break;
+		if ((t[i].flags & R_ALL) && !(t[i].flags & (R_MF | R_GR)))
+			break;
 		if (t[i].fn == NULL || t[i].methods == 0)
 			break;
 	}
 	T_OK(i == n, "%s: each route matches its own paths, has a handler, "
-	    "R_USER with R_CSRF, a '*' for each R_ID, R_ID0 with R_ID0_ZERO%s%s", name,
+	    "R_USER with R_CSRF, a '*' for each R_ID, R_ID0 with R_ID0_ZERO, "
+	    "R_ALL with an API's flag%s%s", name,
 	    i < n ? "; not " : "", i < n ? t[i].pattern : "");
 }
 

@@ -2,7 +2,8 @@
 /*
  * spawn.c: "refresh now": a request row, and hearth-fetch started in the
  * background at most once a second, never waited for; run hearthctl for
- * an OPML import and hearth-fetch for a discovery, waiting a bounded time
+ * an OPML import and hearth-fetch for a discovery or to sanitize HTML,
+ * waiting a bounded time
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -41,6 +42,8 @@
 #define OUT_MAX		4096	/* bytes kept of hearthctl's output */
 #define DISCOVER_WAIT_MS 15000	/* for a discovery, then it is killed */
 #define DISCOVER_OUT_MAX 65536	/* bytes kept of its output */
+#define SANITIZE_WAIT_MS 5000	/* for a sanitizing, then it is killed */
+#define SANITIZE_OUT_MAX (4 * 1024 * 1024) /* bytes of its output */
 #define FD_LOOP_MAX	65536	/* descriptors closed one by one, at most */
 #define RUNNER_GAP_MS	1000	/* between two starts of hearth-fetch */
 
@@ -736,5 +739,70 @@ spawn_discover(struct req *r, char *url, struct buf *out,
 	}
 out:
 	buf_release(&err);
+	return rc;
+}
+
+/*
+ * Sanitize the HTML of len bytes at html as the fetcher sanitizes a
+ * feed's, against base (NULL: none): hearth-fetch sanitize, fed it on
+ * its standard input, waited for SANITIZE_WAIT_MS at most.  The
+ * responder parses no HTML itself (and never loads libxml2).  Fills
+ * out with the sanitized HTML and text with its plain text.  Returns
+ * 0; 1 when the result would be over SANITIZE_OUT_MAX bytes; -1 on any
+ * other failure (logged).
+ */
+int
+spawn_sanitize(const char *html, size_t len, char *base,
+    struct buf *out, struct buf *text)
+{
+	struct buf	 all, err, why;
+	char		 path[PATH_MAX];
+	char		*argv[5], *nul;
+	int		 n = 0, status, rc = -1;
+
+	if (prog_path(FETCH_PROG, path, sizeof(path)) == -1) {
+		log_warnx("%s not found beside hearth-fcgi nor in PATH: "
+		    "cannot sanitize", FETCH_PROG);
+		return -1;
+	}
+	buf_init(&all);
+	buf_init(&err);
+	buf_init(&why);
+	argv[n++] = (char *)FETCH_PROG;
+	argv[n++] = (char *)"sanitize";
+	if (base != NULL) {
+		argv[n++] = (char *)"--base-url";
+		argv[n++] = base;
+	}
+	argv[n] = NULL;
+	status = spawn_run(path, argv, html, len, &all, &err,
+	    SANITIZE_OUT_MAX, SANITIZE_WAIT_MS);
+	if (all.oom || err.oom)
+		goto out;
+	if (status != 0) {
+		last_line(&why, &err, FETCH_PROG);
+		if (status >= 0)
+			log_warnx("%s sanitize failed (status %d): %.*s",
+			    FETCH_PROG, status, (int)why.len,
+			    why.p != NULL ? why.p : "");
+		goto out;
+	}
+	if (all.len >= SANITIZE_OUT_MAX) {
+		rc = 1;
+		goto out;
+	}
+	if (all.p == NULL || (nul = memchr(all.p, '\0', all.len)) == NULL) {
+		log_warnx("%s sanitize: no text after the HTML", FETCH_PROG);
+		goto out;
+	}
+	buf_reset(out);
+	buf_reset(text);
+	buf_add(out, all.p, (size_t)(nul - all.p));
+	buf_add(text, nul + 1, all.len - (size_t)(nul - all.p) - 1);
+	rc = out->oom || text->oom ? -1 : 0;
+out:
+	buf_release(&all);
+	buf_release(&err);
+	buf_release(&why);
 	return rc;
 }

@@ -29,6 +29,7 @@
 #include "feed.h"
 #include "fetch.h"
 #include "log.h"
+#include "sanitize.h"
 #include "secret.h"
 
 #define EVERY_MAX	(30 * 86400)	/* --every at most 30 days */
@@ -44,6 +45,7 @@ usage(FILE *fp)
 	    "       hearth-fetch parse [-d] [--base-url URL] "
 	    "[--content-type TYPE] FILE|-\n"
 	    "       hearth-fetch discover [-d] [-c file] URL\n"
+	    "       hearth-fetch sanitize [-d] [--base-url URL]\n"
 	    "       hearth-fetch -V | --version\n");
 }
 
@@ -376,6 +378,105 @@ out:
 	return rc;
 }
 
+#define SANITIZE_IN_MAX	(1024 * 1024)	/* bytes of HTML sanitize reads */
+
+/* Write the n bytes at p to fd, all of them: 0 or -1. */
+static int
+write_all(int fd, const char *p, size_t n)
+{
+	ssize_t	 w;
+
+	while (n > 0) {
+		if ((w = write(fd, p, n)) == -1) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/*
+ * hearth-fetch sanitize [-d] [--base-url URL]: an HTML fragment on
+ * stdin (SANITIZE_IN_MAX bytes at most), its sanitized form on stdout as
+ * the fetcher stores a feed's, then a NUL, then its plain text (for
+ * search).  hearth-fcgi runs it for an entry an app edits, so that the
+ * responder never parses HTML.  Once the input is read the process is
+ * confined as a pass's parse child is (sandbox_enter(), where the
+ * system has it), and ends with _exit().  Exit status 0, 1 on a
+ * failure (said on stderr), 2 on a usage error.
+ */
+static int
+cmd_sanitize(int argc, char *argv[])
+{
+	struct buf	 in, html, text;
+	const char	*base = NULL;
+	char		 piece[64 * 1024];
+	ssize_t		 n;
+	int		 i, debug = 0, confined = 0, rc = 1;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--base-url") == 0 && i + 1 < argc)
+			base = argv[++i];
+		else if (strcmp(argv[i], "-d") == 0)
+			debug = 1;
+		else {
+			usage(stderr);
+			return 2;
+		}
+	}
+	log_init("hearth-fetch", LOG_DEST_STDERR, debug);
+	buf_init(&in);
+	buf_init(&html);
+	buf_init(&text);
+	while ((n = read(STDIN_FILENO, piece, sizeof(piece))) != 0) {
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			fprintf(stderr, "hearth-fetch: stdin: %s\n",
+			    strerror(errno));
+			goto out;
+		}
+		if (in.len + (size_t)n > SANITIZE_IN_MAX) {
+			fprintf(stderr, "hearth-fetch: over %d bytes of HTML\n",
+			    SANITIZE_IN_MAX);
+			goto out;
+		}
+		buf_add(&in, piece, (size_t)n);
+	}
+	/* What is left to do reads nothing: stdout becomes fd 0. */
+	if (dup2(STDOUT_FILENO, STDIN_FILENO) == -1 ||
+	    (confined = sandbox_enter() == 0) == 0)
+		log_debug("sanitize: not confined");
+	if (sanitize_html(&html, in.p != NULL ? in.p : "", in.len, base) ==
+	    -1)
+		goto oom;
+	sanitize_text(&text, html.p != NULL ? html.p : "", html.len);
+	buf_putc(&html, '\0');
+	if (in.oom || html.oom || text.oom)
+		goto oom;
+	if (write_all(STDIN_FILENO, html.p, html.len) == -1 ||
+	    write_all(STDIN_FILENO, text.p != NULL ? text.p : "",
+	    text.len) == -1) {
+		fprintf(stderr, "hearth-fetch: stdout: %s\n", strerror(errno));
+		goto out;
+	}
+	rc = 0;
+	goto out;
+oom:
+	fprintf(stderr, "hearth-fetch: out of memory\n");
+out:
+	buf_release(&in);
+	buf_release(&html);
+	buf_release(&text);
+	/* Confined, only the exit itself is allowed: no exit handlers. */
+	if (confined)
+		_exit(rc);
+	return rc;
+}
+
 /*
  * hearth-fetch [-dv] [-c file] [--every duration | --all | --feed x... |
  * --queued]: one pass over the due feeds (or those named, or all, or
@@ -499,6 +600,7 @@ main(int argc, char *argv[])
 	}
 	if (argc < 2 || (strcmp(argv[1], "parse") != 0 &&
 	    strcmp(argv[1], "discover") != 0 &&
+	    strcmp(argv[1], "sanitize") != 0 &&
 	    strcmp(argv[1], "parse-child") != 0))
 		return cmd_pass(argc, argv);
 	xmlInitParser();
@@ -507,6 +609,8 @@ main(int argc, char *argv[])
 		sandbox_child_main(argc > 2 && strcmp(argv[2], "-d") == 0);
 	if (strcmp(argv[1], "parse") == 0)
 		rc = cmd_parse(argc - 1, argv + 1);
+	else if (strcmp(argv[1], "sanitize") == 0)
+		rc = cmd_sanitize(argc - 1, argv + 1);
 	else
 		rc = cmd_discover(argc - 1, argv + 1);
 	xmlCleanupParser();

@@ -14,6 +14,7 @@
 #include "db.h"
 #include "fetch.h"
 #include "feed.h"
+#include "json.h"
 #include "log.h"
 #include "sanitize.h"
 
@@ -202,28 +203,62 @@ items_sorted(const struct feed *f, int64_t now, size_t *np)
 	return v;
 }
 
-/* Replace an entry's enclosures with the document's. */
+/* Bind an enclosure of an entry as ?1 to ?4 of st. */
+static void
+enclosure_bind(sqlite3_stmt *st, int64_t id, const struct enclosure *en)
+{
+	sqlite3_bind_int64(st, 1, id);
+	bind_str(st, 2, en->url);
+	bind_str(st, 3, en->type);
+	if (en->length >= 0)
+		sqlite3_bind_int64(st, 4, en->length);
+}
+
+/*
+ * Bring an entry's enclosures in line with the document's.  Of a stored
+ * entry (old), those still there keep their rows, ids and how far they
+ * were played; the others go.
+ */
 static int
 enclosures_store(struct db *db, int64_t id, const struct entry *e, int old)
 {
 	sqlite3_stmt	*st;
+	struct json	 j;
+	struct buf	 urls;
 	size_t		 i;
+	int		 r;
 
 	if (old) {
+		buf_init(&urls);
+		json_init(&j, &urls);
+		json_arr_open(&j, NULL);
+		for (i = 0; i < e->nenclosures; i++)
+			if (e->enclosures[i].url != NULL)
+				json_str(&j, NULL, e->enclosures[i].url);
+		json_close_all(&j);
 		st = db_stmt(db, STMT_ENCLOSURE_DELETE);
 		sqlite3_bind_int64(st, 1, id);
-		if (exec_stmt(st) == -1)
+		r = j.err || urls.oom ? -1 : sqlite3_bind_text(st, 2, urls.p,
+		    (int)urls.len, SQLITE_STATIC) != SQLITE_OK ? -1 :
+		    exec_stmt(st);
+		db_stmt_done(st);
+		buf_release(&urls);
+		if (r == -1)
 			return -1;
 	}
 	for (i = 0; i < e->nenclosures; i++) {
 		if (e->enclosures[i].url == NULL)
 			continue;
+		if (old) {
+			st = db_stmt(db, STMT_ENCLOSURE_UPDATE);
+			enclosure_bind(st, id, &e->enclosures[i]);
+			if (exec_stmt(st) == -1)
+				return -1;
+			if (sqlite3_changes(db->db) > 0)
+				continue;
+		}
 		st = db_stmt(db, STMT_ENCLOSURE_INSERT);
-		sqlite3_bind_int64(st, 1, id);
-		bind_str(st, 2, e->enclosures[i].url);
-		bind_str(st, 3, e->enclosures[i].type);
-		if (e->enclosures[i].length >= 0)
-			sqlite3_bind_int64(st, 4, e->enclosures[i].length);
+		enclosure_bind(st, id, &e->enclosures[i]);
 		if (exec_stmt(st) == -1)
 			return -1;
 	}
@@ -656,6 +691,7 @@ store_deferred(struct db *db, struct job *j, struct pass_stats *ps)
 struct ret_feed {
 	int64_t		 id;
 	int64_t		 parsed_at;	/* -1: never stored a document */
+	int64_t		 flushed_at;	/* its user's history flush; -1: none */
 };
 
 /* Every feed's id and parsed_at; *np of them, the caller frees. */
@@ -683,6 +719,9 @@ retention_feeds(struct db *db, size_t *np)
 		v[n].parsed_at = sqlite3_column_type(st,
 		    RETENTION_COL_PARSED_AT) == SQLITE_NULL ?
 		    -1 : sqlite3_column_int64(st, RETENTION_COL_PARSED_AT);
+		v[n].flushed_at = sqlite3_column_type(st,
+		    RETENTION_COL_FLUSHED_AT) == SQLITE_NULL ?
+		    -1 : sqlite3_column_int64(st, RETENTION_COL_FLUSHED_AT);
 		n++;
 	}
 	db_stmt_done(st);
@@ -720,6 +759,8 @@ retention_chunk(struct db *db, const struct conf *conf, int64_t now,
 	sqlite3_bind_int(st, 5, max);
 	if (rf->parsed_at >= 0)
 		sqlite3_bind_int64(st, 6, rf->parsed_at);
+	if (rf->flushed_at >= 0)
+		sqlite3_bind_int64(st, 7, rf->flushed_at);
 	/*
 	 * RETURNING rows are computed by the first step, so writing the
 	 * tombstones between steps is safe.
@@ -763,7 +804,10 @@ retention_tombstones(struct db *db, const struct ret_feed *rf)
  * not in their feed's last stored document, not among the
  * retention_min_per_feed newest of their feed, and older (by the time
  * they were stored) than retention_read_days when read or
- * retention_unread_days when unread (0: kept forever).  Each deleted
+ * retention_unread_days when unread (0: kept forever); and, whatever
+ * their age, the read ones (not starred nor labelled) last changed at
+ * or before their user's flush of the history (user.flushed_at, which
+ * stays: an entry read after it has changed after it).  Each deleted
  * entry leaves a tombstone, so the feed cannot bring it back as new.
  * At most 10,000 entries per call, 500 per transaction, so a big
  * backlog goes over a few passes without long write locks.
@@ -790,7 +834,7 @@ store_retention(struct db *db, const struct conf *conf, int64_t now)
 	purge = conf->retention_read_days > 0 ||
 	    conf->retention_unread_days > 0;
 	for (i = 0; i < n; i++) {
-		while (purge && budget > 0) {
+		while ((purge || feeds[i].flushed_at >= 0) && budget > 0) {
 			r = retention_chunk(db, conf, now, &feeds[i],
 			    budget < RETENTION_CHUNK ? budget :
 			    RETENTION_CHUNK);

@@ -361,7 +361,7 @@ static void
 test_update(void)
 {
 	struct pass_stats	 ps;
-	int64_t			 id, eid, changed;
+	int64_t			 id, eid, changed, encl;
 	char			 s[256];
 
 	id = feed_new("https://update.example/feed");
@@ -417,6 +417,36 @@ test_update(void)
 	    " type=\"audio/mpeg\"/></item>" RSS_TAIL, &ps);
 	T_OK(ps.entries_new == 0 && ps.entries_updated == 0,
 	    "the same again: nothing updated");
+
+	/* An enclosure still there keeps its row and how far it played. */
+	encl = q_int("SELECT id FROM enclosure WHERE entry_id = %lld",
+	    (long long)eid);
+	exec("UPDATE enclosure SET media_progression = 77 WHERE id = %lld",
+	    (long long)encl);
+	memset(&ps, 0, sizeof(ps));
+	store_doc(id, RSS_HEAD "<item><guid>g1</guid><title>New title</title>"
+	    "<link>https://update.example/1?utm_source=rss</link>"
+	    "<description>giraffe text, longer</description>"
+	    "<enclosure url=\"https://update.example/b.mp3\" length=\"30\""
+	    " type=\"audio/mpeg\"/><enclosure"
+	    " url=\"https://update.example/c.mp3\" type=\"audio/mpeg\"/>"
+	    "</item>" RSS_TAIL, &ps);
+	T_OK(ps.entries_updated == 1 && q_int("SELECT media_progression"
+	    " FROM enclosure WHERE id = %lld AND length = 30",
+	    (long long)encl) == 77 && q_int("SELECT count(*) FROM enclosure"
+	    " WHERE entry_id = %lld", (long long)eid) == 2,
+	    "an enclosure kept keeps its id and progression; one added");
+
+	/* An entry the user edited keeps the edit. */
+	exec("UPDATE entry SET title = 'Mine', edited_at = 1 WHERE id = %lld",
+	    (long long)eid);
+	memset(&ps, 0, sizeof(ps));
+	store_doc(id, RSS_HEAD "<item><guid>g1</guid><title>Newer</title>"
+	    "<description>okapi text</description></item>" RSS_TAIL, &ps);
+	T_OK(ps.entries_new == 0 && ps.entries_updated == 0,
+	    "changed again, but edited: nothing updated");
+	T_STR(q_str(s, sizeof(s), "SELECT title FROM entry WHERE id = %lld",
+	    (long long)eid), "Mine", "the user's title kept");
 }
 
 /*
@@ -804,6 +834,61 @@ test_retention(void)
 	    "feed_count follows inserts and retention");
 }
 
+/*
+ * A flush of the history (user.flushed_at): retention deletes the read
+ * entries last changed at or before it, whatever their age and with
+ * retention off, but the starred and labelled ones, with a tombstone
+ * each; the feed cannot bring them back.
+ */
+static void
+test_flush(void)
+{
+	struct pass_stats	 ps;
+	struct conf		 c = conf;
+	int64_t			 id, lab, now = time(NULL);
+	int			 n;
+
+	c.retention_read_days = 0;
+	c.retention_unread_days = 0;
+	id = feed_new("https://flush.example/feed");
+	store_doc(id, RSS_HEAD "<item><guid>f-read</guid></item>"
+	    "<item><guid>f-later</guid></item>" RSS_TAIL, &ps);
+	exec("UPDATE entry SET is_read = 1, changed_at = %lld WHERE feed_id ="
+	    " %lld AND guid = 'f-read'", (long long)(now - 10), (long long)id);
+	exec("UPDATE entry SET is_read = 1, changed_at = %lld WHERE feed_id ="
+	    " %lld AND guid = 'f-later'", (long long)(now + 10), (long long)id);
+	entry_raw(id, "f-unread", now - 100 * D, 0, 0, -1);
+	entry_raw(id, "f-starred", now - 100 * D, 1, 1, -1);
+	lab = entry_raw(id, "f-labelled", now - 100 * D, 1, 0, -1);
+	exec("INSERT INTO entry_label (label_id, entry_id) SELECT id, %lld"
+	    " FROM label WHERE user_id = %lld AND name = 'Keep'",
+	    (long long)lab, (long long)user_id);
+	T_OK(store_retention(&db, &c, now) == 0 && q_int("SELECT count(*)"
+	    " FROM entry WHERE feed_id = %lld", (long long)id) == 5,
+	    "no flush, retention off: every entry kept");
+	exec("UPDATE user SET flushed_at = %lld WHERE id = %lld",
+	    (long long)now, (long long)user_id);
+	/* The user's read entries of the other tests' feeds go too. */
+	n = store_retention(&db, &c, now);
+	T_OK(n >= 1 && q_int("SELECT count(*) FROM entry WHERE feed_id ="
+	    " %lld AND guid = 'f-read'", (long long)id) == 0,
+	    "flushed: the entry read before the flush goes (%d)", n);
+	T_OK(q_int("SELECT count(*) FROM entry WHERE feed_id = %lld AND"
+	    " guid = 'f-later'", (long long)id) == 1 && present("f-unread") &&
+	    present("f-starred") && present("f-labelled"),
+	    "one read after it, an unread, a starred and a labelled one kept");
+	T_OK(q_int("SELECT count(*) FROM tombstone WHERE feed_id = %lld",
+	    (long long)id) == 1, "its tombstone written");
+	memset(&ps, 0, sizeof(ps));
+	store_doc(id, RSS_HEAD "<item><guid>f-read</guid></item>"
+	    "<item><guid>f-later</guid></item>" RSS_TAIL, &ps);
+	T_OK(ps.entries_new == 0 && q_int("SELECT count(*) FROM entry WHERE"
+	    " feed_id = %lld AND guid = 'f-read'", (long long)id) == 0,
+	    "the feed does not bring it back");
+	exec("UPDATE user SET flushed_at = NULL WHERE id = %lld",
+	    (long long)user_id);
+}
+
 /* A pass's upkeep writes one sample row with its figures. */
 static void
 test_sample(void)
@@ -942,6 +1027,7 @@ main(void)
 	test_redirects();
 	test_adopt();
 	test_retention();
+	test_flush();
 	test_sample();
 	test_busy();
 

@@ -1,9 +1,16 @@
 /* SPDX-License-Identifier: ISC */
-/* account.c: a user's web password, and what goes when it changes */
+/* account.c: a user's web password, what goes when it changes; API keys */
 #include <stdint.h>
+#include <string.h>
+#include <time.h>
 
 #include "account.h"
+#include "buf.h"
+#include "compat.h"
+#include "crypto.h"
 #include "db.h"
+#include "log.h"
+#include "secret.h"
 
 /*
  * Store hash as the web password of user uid and, in the same
@@ -47,4 +54,91 @@ account_password_set(struct db *d, int64_t uid, const char *hash,
 		return -1;
 	}
 	return db_commit(d);
+}
+
+/*
+ * A new API key of user uid, whose name is name, labelled label:
+ * read-only when read_only, limited to the ncat categories of cat (the
+ * user's) when ncat > 0.  A random 64-digit hex key is written into key
+ * (reset first; the caller wipes it), stored as its SHA-256, with the
+ * keyed hash of its Fever api_key (the MD5 of "name:KEY", as for the
+ * API password: secret_fever_key()) and its categories, in one
+ * transaction; *id gets its row id.  0; -1 when a category is not the
+ * user's or on a failure (logged, rolled back, key reset).
+ */
+int
+account_key_add(struct db *d, int64_t uid, const char *name,
+    const char *label, int read_only, const int64_t *cat, size_t ncat,
+    struct buf *key, int64_t *id)
+{
+	sqlite3_stmt	*st;
+	struct buf	 hash, nk, md5, fever;
+	size_t		 i;
+	int		 r = -1;
+
+	buf_init(&hash);
+	buf_init(&nk);
+	buf_init(&md5);
+	buf_init(&fever);
+	buf_reset(key);
+	crypto_token(key, ACCOUNT_KEY_BYTES);
+	if (!key->oom) {
+		crypto_sha256_hex(&hash, key->p, key->len);
+		buf_printf(&nk, "%s:%s", name, key->p);
+	}
+	if (!nk.oom)
+		crypto_md5_hex(&md5, nk.p, nk.len);
+	if (key->oom || hash.oom || nk.oom || md5.oom ||
+	    secret_fever_key(&fever, md5.p, md5.len) == -1 || fever.oom) {
+		log_warnx("API key of %s: not made", name);
+		goto out;
+	}
+	if (db_begin(d, 1) == -1)
+		goto out;
+	if ((st = db_stmt(d, STMT_API_TOKEN_INSERT)) == NULL)
+		goto out;
+	if (sqlite3_bind_int64(st, 1, uid) == SQLITE_OK &&
+	    sqlite3_bind_text(st, 2, "api", -1, SQLITE_STATIC) == SQLITE_OK &&
+	    sqlite3_bind_text(st, 3, hash.p, (int)hash.len, SQLITE_STATIC) ==
+	    SQLITE_OK &&
+	    sqlite3_bind_text(st, 4, label, -1, SQLITE_STATIC) == SQLITE_OK &&
+	    sqlite3_bind_int64(st, 5, (int64_t)time(NULL)) == SQLITE_OK &&
+	    sqlite3_bind_int(st, 7, read_only != 0) == SQLITE_OK &&
+	    sqlite3_bind_int(st, 8, ncat > 0) == SQLITE_OK &&
+	    sqlite3_bind_text(st, 10, fever.p, (int)fever.len, SQLITE_STATIC) ==
+	    SQLITE_OK)
+		r = db_step(st);
+	db_stmt_done(st);
+	*id = sqlite3_last_insert_rowid(d->db);
+	for (i = 0; r != -1 && i < ncat; i++) {
+		if ((st = db_stmt(d, STMT_API_KEY_CATEGORY_ADD)) == NULL) {
+			r = -1;
+			break;
+		}
+		if (sqlite3_bind_int64(st, 1, *id) != SQLITE_OK ||
+		    sqlite3_bind_int64(st, 2, cat[i]) != SQLITE_OK)
+			r = -1;
+		else
+			r = db_step(st);
+		db_stmt_done(st);
+	}
+	if (r != -1)
+		r = db_commit(d);
+out:
+	if (r == -1) {
+		db_rollback(d);
+		if (key->p != NULL)
+			explicit_bzero(key->p, key->cap);
+		buf_reset(key);
+	}
+	/* The key went through nk, and md5 is a credential too. */
+	if (nk.p != NULL)
+		explicit_bzero(nk.p, nk.cap);
+	if (md5.p != NULL)
+		explicit_bzero(md5.p, md5.cap);
+	buf_release(&hash);
+	buf_release(&nk);
+	buf_release(&md5);
+	buf_release(&fever);
+	return r == -1 ? -1 : 0;
 }

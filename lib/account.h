@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: ISC */
-/* account.h: a user's web password, and what goes when it changes */
+/* account.h: a user's web password, and what goes when it changes; API keys */
 #ifndef HEARTH_ACCOUNT_H
 #define HEARTH_ACCOUNT_H
 
@@ -7,6 +7,12 @@
 
 #include "db.h"
 
+#define ACCOUNT_KEY_BYTES	32	/* random bytes of an API key */
+
+struct buf;
+
 int	account_password_set(struct db *, int64_t, const char *, const char *);
+int	account_key_add(struct db *, int64_t, const char *, const char *,
+	    int, const int64_t *, size_t, struct buf *, int64_t *);
 
 #endif

@@ -485,6 +485,19 @@ db_stmt(struct db *d, enum stmt s)
 		log_warnx("%s: not done with, reset", stmt_name(s));
 		sqlite3_reset(st);
 	}
+	/*
+	 * A statement of a user's feeds or entries that the APIs run has
+	 * the scope of an API key as its last parameter (stmt.c's SCOPE):
+	 * bound here, every time, so that no handler can forget it and
+	 * none of a request is left to the next.
+	 */
+	if (sqlite3_bind_parameter_count(st) == STMT_SCOPE &&
+	    (d->scope != 0 ? sqlite3_bind_int64(st, STMT_SCOPE, d->scope) :
+	    sqlite3_bind_null(st, STMT_SCOPE)) != SQLITE_OK) {
+		log_warnx("%s: scope: %s", stmt_name(s),
+		    sqlite3_errmsg(d->db));
+		return NULL;
+	}
 	return st;
 }
 

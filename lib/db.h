@@ -19,6 +19,9 @@ struct buf;
 struct db {
 	sqlite3		*db;			/* the connection, or NULL */
 	sqlite3_stmt	*stmt[STMT__MAX];	/* prepared by db_open() */
+	int64_t		 scope;			/* the scoped API key the
+						   statements answer (their
+						   ?STMT_SCOPE); 0: none */
 };
 
 #define DB_CREATE	0x01	/* create the file if it is missing */

@@ -399,7 +399,7 @@ test_from_v5(void)
 	    100 && q_int(d.db, "SELECT count(*) FROM api_token"
 	    " WHERE read_only = 0") == 2 &&
 	    q_int(d.db, "SELECT count(*) FROM api_health") == 0,
-	    "tokens are kept, none read-only; no sync health yet");
+	    "tokens are kept, none read-only or scoped; no sync health yet");
 	T_OK(q_int(d.db, "SELECT count(*) FROM feed") == 2 &&
 	    q_int(d.db, "SELECT count(*) FROM feed_count") == 2,
 	    "feeds and their counters are kept");
@@ -1429,6 +1429,71 @@ map_flags(const char *path, char *out, size_t n)
 	return out;
 }
 
+/* The rows STMT_CATEGORY_TITLES gives user under the db's scope. */
+static int
+titles(struct db *d, long long user)
+{
+	sqlite3_stmt	*st = db_stmt(d, STMT_CATEGORY_TITLES);
+	int		 n = 0;
+
+	sqlite3_bind_int64(st, 1, user);
+	while (db_step(st) == 1)
+		n++;
+	db_stmt_done(st);
+	return n;
+}
+
+/*
+ * An API key's scope (stmt.c's SCOPE, bound by db_stmt()): a key of one
+ * category sees it alone, none of another user's may be given it, and
+ * once it is deleted the key sees nothing; with no scope, everything.
+ * Run last: the fixture's first user is gone by then.
+ */
+static void
+test_scope(struct db *d, const struct fixture *fx)
+{
+	char		 sql[1024], msg[1024];
+	long long	 carol, other, cat, key, all;
+	int		 rc;
+
+	carol = insert_one(d, STMT_USER_INSERT, 0, "carol");
+	other = insert_one(d, STMT_CATEGORY_INSERT, carol, "Carol's");
+	all = titles(d, fx->u2);
+	cat = insert_one(d, STMT_CATEGORY_INSERT, fx->u2, "Kitchen");
+	snprintf(sql, sizeof(sql), "INSERT INTO api_token (user_id, kind,"
+	    " token_hash, created_at, scoped) VALUES (%lld, 'api', 'k', 0,"
+	    " 1)", fx->u2);
+	sqlite3_exec(d->db, sql, NULL, NULL, NULL);
+	key = sqlite3_last_insert_rowid(d->db);
+	snprintf(sql, sizeof(sql), "INSERT INTO api_token_category VALUES"
+	    " (%lld, %lld)", key, cat);
+	T_OK(all > 0 && cat > 0 && sqlite3_exec(d->db, sql, NULL, NULL,
+	    NULL) == SQLITE_OK, "a key of one of its user's categories");
+	snprintf(sql, sizeof(sql), "INSERT INTO api_token_category VALUES"
+	    " (%lld, %lld)", key, other);
+	capture_begin();
+	rc = sqlite3_exec(d->db, sql, NULL, NULL, NULL);
+	capture_end(msg, sizeof(msg));
+	T_OK(rc != SQLITE_OK && strstr(sqlite3_errmsg(d->db), "another user"),
+	    "not of another user's category");
+	T_OK(titles(d, fx->u2) == all + 1, "no scope: %lld categories",
+	    all + 1);
+	d->scope = key;
+	T_OK(titles(d, fx->u2) == 1, "the key's scope: its category alone");
+	d->scope = 0;
+	T_OK(titles(d, fx->u2) == all + 1, "no scope again: every category");
+	snprintf(sql, sizeof(sql), "DELETE FROM category WHERE id = %lld",
+	    cat);
+	sqlite3_exec(d->db, sql, NULL, NULL, NULL);
+	d->scope = key;
+	T_OK(titles(d, fx->u2) == 0, "its category deleted: nothing");
+	d->scope = 0;
+	snprintf(sql, sizeof(sql), "SELECT scoped FROM api_token"
+	    " WHERE id = %lld", key);
+	T_OK(q_int(d->db, sql) == 1 && q_int(d->db, "SELECT count(*) FROM"
+	    " api_token_category") == 0, "the key stays scoped, of none");
+}
+
 /* DB_RANDOM: the database's mapping is advised MADV_RANDOM. */
 static void
 test_random(const char *path)
@@ -1612,6 +1677,7 @@ main(void)
 	counts_check(&d, "after moves and a category deleted");
 	test_cjk(&d, &fx);
 	test_fts_cascade(&d, &fx);
+	test_scope(&d, &fx);
 	db_close(&d);
 	test_random(path);
 	db_unlink(path);

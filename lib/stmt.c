@@ -38,6 +38,26 @@
 	ENTRY_LIST_COLS ", entry.guid, entry.updated_at, entry.content"
 
 /*
+ * An API key's scope: ?30 (STMT_SCOPE), which db_stmt() binds to the
+ * scoped key a request signed in with, and to NULL otherwise.  A row
+ * whose category, col, is not one of the key's (api_token_category) is
+ * out of its sight, and so is a row of no category (NULL, or
+ * feed_count's 0).  The statements the reader-app APIs read and change
+ * a user's categories, feeds and entries with each have it, so that
+ * applying a scope is binding one parameter in one place.  Without a
+ * scope it costs a test a row, and no read of it: SQLite reads the
+ * table row of an index entry only when a column of it is wanted, so
+ * an index that answered a count alone still does.
+ */
+#define SCOPE(col)							\
+	" AND (?30 IS NULL OR " col " IN (SELECT category_id"		\
+	"  FROM api_token_category WHERE token_id = ?30))"
+/* What a scoped key never sees: the uncategorised feeds. */
+#define UNSCOPED	" AND ?30 IS NULL"
+/* A scoped entry, by its category (a copy of its feed's). */
+#define SCOPE_ENTRY	SCOPE("entry.category_id")
+
+/*
  * CROSS JOIN keeps entry the outer loop, so the list is read in index
  * order and the feed is looked up by id for the LIMIT rows only.
  */
@@ -70,7 +90,7 @@
 	" ORDER BY entry.published_at, entry.id LIMIT ?4"
 #define WEB_MARK							\
 	" WHERE user_id = ?1 AND is_read = 0"				\
-	" AND (published_at, id) <= (?2, ?3)"
+	" AND (published_at, id) <= (?2, ?3)" SCOPE("category_id")
 
 /* Fever's items: enum fever_col. */
 #define FEVER_ITEM_COLS							\
@@ -93,7 +113,7 @@
 	" AND (?4 IS NULL OR entry.feed_id IN"				\
 	"  (SELECT value FROM json_each(?4)))"				\
 	" AND (?5 IS NULL OR coalesce(entry.category_id, " FEVER_NO_GROUP	\
-	"  ) IN (SELECT value FROM json_each(?5)))"
+	"  ) IN (SELECT value FROM json_each(?5)))" SCOPE_ENTRY
 
 /*
  * Fever's marks: ?1 user id, ?3 stored at or before, ?4 now.  The unary
@@ -102,7 +122,8 @@
  */
 #define FEVER_MARK							\
 	"UPDATE entry SET is_read = 1, changed_at = ?4"			\
-	" WHERE user_id = ?1 AND is_read = 0 AND +created_at <= ?3"
+	" WHERE user_id = ?1 AND is_read = 0 AND +created_at <= ?3"	\
+	SCOPE("category_id")
 
 /*
  * The labels of the entry of the row, LABEL_SEP between them (NULL for
@@ -200,7 +221,8 @@
 
 /* The lists: ?12 rows at most, past the first ?13. */
 #define MF_LIST								\
-	"SELECT " MF_ENTRY_COLS ENTRY_FROM " WHERE entry.user_id = ?1"
+	"SELECT " MF_ENTRY_COLS ENTRY_FROM " WHERE entry.user_id = ?1"	\
+	SCOPE_ENTRY
 #define MF_PAGE		" LIMIT ?12 OFFSET ?13"
 #define MF_PUB								\
 	MF_FILTER " ORDER BY entry.published_at DESC, entry.id DESC" MF_PAGE
@@ -210,8 +232,9 @@
 	"SELECT " MF_ENTRY_COLS " FROM entry NOT INDEXED"		\
 	" CROSS JOIN feed ON feed.id = entry.feed_id"			\
 	" WHERE entry.user_id = ?1" SEARCH_BY_ID("?14", "?15", "?16")	\
-	MF_FILTER
-#define MF_COUNT	"SELECT count(*) FROM entry WHERE entry.user_id = ?1"
+	MF_FILTER SCOPE_ENTRY
+#define MF_COUNT							\
+	"SELECT count(*) FROM entry WHERE entry.user_id = ?1" SCOPE_ENTRY
 
 /*
  * Google Reader's stream lists, ids only (contents follow by id): ?1
@@ -223,7 +246,8 @@
  * for the others.  Columns: enum gr_ids_col.
  */
 #define GR_COND								\
-	" WHERE user_id = ?1 AND created_at >= ?5 AND created_at < ?6"
+	" WHERE user_id = ?1 AND created_at >= ?5 AND created_at < ?6"	\
+	SCOPE("category_id")
 #define GR_READ		" AND (?7 IS NULL OR is_read = ?7)"
 #define GR_STAR		" AND (?8 IS NULL OR is_starred = ?8)"
 #define GR_CREATED							\
@@ -308,8 +332,13 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_LABEL_LIST] =
 	    "SELECT label.id, label.name, (SELECT count(*) FROM entry_label"
 	    "  CROSS JOIN entry ON entry.id = entry_label.entry_id"
-	    "  WHERE entry_label.label_id = label.id AND entry.is_read = 0)"
-	    " FROM label WHERE label.user_id = ?1 ORDER BY label.name",
+	    "  WHERE entry_label.label_id = label.id AND entry.is_read = 0"
+	    SCOPE_ENTRY ")"
+	    " FROM label WHERE label.user_id = ?1"
+	    " AND (?30 IS NULL OR EXISTS (SELECT 1 FROM entry_label"
+	    "  CROSS JOIN entry ON entry.id = entry_label.entry_id"
+	    "  WHERE entry_label.label_id = label.id" SCOPE_ENTRY "))"
+	    " ORDER BY label.name",
 	/* ?1 user id, ?2 label id, ?3 name (cleaned). */
 	[STMT_LABEL_RENAME] =
 	    "UPDATE label SET name = ?3 WHERE id = ?2 AND user_id = ?1",
@@ -326,11 +355,13 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " SELECT label.id, entry.id FROM label CROSS JOIN entry"
 	    " WHERE label.id = ?2 AND label.user_id = ?1"
 	    " AND entry.id IN (SELECT value FROM json_each(?3))"
-	    " AND entry.user_id = ?1 ON CONFLICT DO NOTHING",
+	    " AND entry.user_id = ?1" SCOPE_ENTRY " ON CONFLICT DO NOTHING",
 	[STMT_ENTRY_LABEL_REMOVE] =
 	    "DELETE FROM entry_label WHERE label_id = ?2"
 	    " AND label_id IN (SELECT id FROM label WHERE user_id = ?1)"
-	    " AND entry_id IN (SELECT value FROM json_each(?3))",
+	    " AND entry_id IN (SELECT entry.id FROM json_each(?3) AS j"
+	    "  CROSS JOIN entry ON entry.id = j.value"
+	    "  WHERE entry.user_id = ?1" SCOPE_ENTRY ")",
 	/* ?1 user id, ?2 entry id.  Columns: enum label_col; by name. */
 	[STMT_WEB_ENTRY_LABELS] =
 	    "SELECT label.id, label.name FROM entry_label"
@@ -360,33 +391,35 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " coalesce(sum(feed_count.unread), 0) FROM category"
 	    " LEFT JOIN feed_count ON feed_count.user_id = ?1"
 	    " AND feed_count.category_id = category.id"
-	    " WHERE category.user_id = ?1"
+	    " WHERE category.user_id = ?1" SCOPE("category.id")
 	    " GROUP BY category.title ORDER BY category.title",
 	/*
 	 * ?1 user id.  Columns: enum category_col; by title (the apps'
 	 * folder lists, which need no counts).
 	 */
 	[STMT_CATEGORY_TITLES] =
-	    "SELECT id, title FROM category WHERE user_id = ?1 ORDER BY title",
+	    "SELECT id, title FROM category WHERE user_id = ?1" SCOPE("id")
+	    " ORDER BY title",
 	/*
 	 * ?1 user id, ?2 title, any ASCII case.  Columns: enum
 	 * category_col.
 	 */
 	[STMT_CATEGORY_GET_BY_TITLE] =
-	    "SELECT id, title FROM category WHERE user_id = ?1 AND title = ?2",
+	    "SELECT id, title FROM category WHERE user_id = ?1 AND title = ?2"
+	    SCOPE("id"),
 	/*
 	 * ?1 user id.  Column: 1 when a feed of the user has no category
 	 * (the APIs then show an Uncategorised one), else 0.
 	 */
 	[STMT_CATEGORY_NONE_USED] =
 	    "SELECT EXISTS (SELECT 1 FROM feed WHERE user_id = ?1"
-	    " AND category_id IS NULL)",
+	    " AND category_id IS NULL" UNSCOPED ")",
 	/* ?1 user id.  Columns: enum none_counts_col. */
 	[STMT_CATEGORY_NONE_COUNTS] =
 	    "SELECT (SELECT count(*) FROM feed WHERE user_id = ?1"
-	    "  AND category_id IS NULL),"
+	    "  AND category_id IS NULL" UNSCOPED "),"
 	    " (SELECT count(*) FROM entry WHERE user_id = ?1"
-	    "  AND category_id IS NULL AND is_read = 0)",
+	    "  AND category_id IS NULL AND is_read = 0" UNSCOPED ")",
 
 	/*
 	 * ?1 user id, ?2 category id or NULL, ?3 URL, ?4 title or NULL,
@@ -409,7 +442,8 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " ORDER BY " FEED_DISPLAY_TITLE " COLLATE NOCASE, feed.id",
 	/* ?1 user id, ?2 feed id.  Columns: enum feed_col. */
 	[STMT_FEED_GET] =
-	    "SELECT " FEED_COLS " FROM feed WHERE id = ?2 AND user_id = ?1",
+	    "SELECT " FEED_COLS " FROM feed WHERE id = ?2 AND user_id = ?1"
+	    SCOPE("category_id"),
 	/* ?1 user id, ?2 URL, exactly.  Columns: enum feed_col. */
 	[STMT_FEED_GET_BY_URL] =
 	    "SELECT " FEED_COLS " FROM feed WHERE user_id = ?1 AND url = ?2",
@@ -616,11 +650,11 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_ENTRY_SET_READ] =
 	    "UPDATE entry SET is_read = ?3, changed_at = ?4"
 	    " WHERE user_id = ?1 AND id IN (SELECT value FROM json_each(?2))"
-	    " AND is_read <> ?3",
+	    " AND is_read <> ?3" SCOPE("category_id"),
 	[STMT_ENTRY_SET_STARRED] =
 	    "UPDATE entry SET is_starred = ?3, changed_at = ?4"
 	    " WHERE user_id = ?1 AND id IN (SELECT value FROM json_each(?2))"
-	    " AND is_starred <> ?3",
+	    " AND is_starred <> ?3" SCOPE("category_id"),
 	/*
 	 * ?1 user id.  Columns: enum unread_count_col; feeds with none left
 	 * out.
@@ -631,13 +665,14 @@ static const char *const stmt_sql[STMT__MAX] = {
 	/*
 	 * An entry met again in its feed: ?1 feed id, ?2 hash, ?3 now.
 	 * Marks it seen and compares it with the document's ?4 title, ?5
-	 * URL, ?6 author and ?7 content.  Columns: enum entry_seen_col.  No
-	 * row: not stored (new, or tombstoned).
+	 * URL, ?6 author and ?7 content; one the user edited is never
+	 * changed.  Columns: enum entry_seen_col.  No row: not stored (new,
+	 * or tombstoned).
 	 */
 	[STMT_ENTRY_SEEN] =
 	    "UPDATE entry SET seen_at = ?3 WHERE feed_id = ?1 AND hash = ?2"
-	    " RETURNING id, title IS NOT coalesce(?4, '') OR url IS NOT ?5"
-	    " OR author IS NOT ?6 OR content IS NOT ?7",
+	    " RETURNING id, edited_at IS NULL AND (title IS NOT coalesce(?4,"
+	    " '') OR url IS NOT ?5 OR author IS NOT ?6 OR content IS NOT ?7)",
 	/*
 	 * An entry changed in its feed: ?1 entry id, ?2 now, ?3 URL, ?4
 	 * title, ?5 author, ?6 content, ?7 content as plain text.  Read and
@@ -646,10 +681,22 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_ENTRY_UPDATE] =
 	    "UPDATE entry SET url = ?3, title = coalesce(?4, ''), author = ?5,"
 	    " content = ?6, content_text = ?7, updated_at = ?2 WHERE id = ?1",
-	/* ?1 entry id. */
+	/*
+	 * ?1 entry id, ?2 a JSON array of the URLs its document has now:
+	 * the enclosures of other URLs go.
+	 */
 	[STMT_ENCLOSURE_DELETE] =
-	    "DELETE FROM enclosure WHERE entry_id = ?1",
-	/* ?1 entry id, ?2 URL, ?3 MIME type or NULL, ?4 bytes or NULL. */
+	    "DELETE FROM enclosure WHERE entry_id = ?1"
+	    " AND url NOT IN (SELECT value FROM json_each(?2))",
+	/*
+	 * ?1 entry id, ?2 URL, ?3 MIME type or NULL, ?4 bytes or NULL:
+	 * an enclosure the entry has already keeps its row (its id and
+	 * progression), the others are added.  UPDATE first: when it
+	 * changes no row, INSERT.
+	 */
+	[STMT_ENCLOSURE_UPDATE] =
+	    "UPDATE enclosure SET mime_type = ?3, length = ?4"
+	    " WHERE entry_id = ?1 AND url = ?2",
 	[STMT_ENCLOSURE_INSERT] =
 	    "INSERT INTO enclosure (entry_id, url, mime_type, length)"
 	    " VALUES (?1, ?2, ?3, ?4)",
@@ -685,28 +732,35 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_FETCH_REQUEST_PENDING] =
 	    "SELECT EXISTS (SELECT 1 FROM fetch_request)",
 
-	/* Every feed.  Columns: enum retention_col. */
+	/*
+	 * Every feed, with its user's last flush of the history.  Columns:
+	 * enum retention_col.
+	 */
 	[STMT_RETENTION_FEEDS] =
-	    "SELECT id, parsed_at FROM feed ORDER BY id",
+	    "SELECT id, parsed_at, (SELECT flushed_at FROM user"
+	    " WHERE user.id = feed.user_id) FROM feed ORDER BY id",
 	/*
 	 * Delete at most ?5 of feed ?1's entries that retention lets go:
-	 * not starred nor labelled, not in the feed's last stored document
-	 * (seen_at before ?6, the feed's parsed_at, or NULL), read and created
-	 * before ?2 or unread and created before ?3 (0: keep forever), and
-	 * older than the ?4 newest of the feed (0: no such floor).
-	 * Column: the hash, for the tombstones.
+	 * not starred nor labelled; read and last changed at or before ?7,
+	 * the user's flush of the history (NULL: none); or not in the
+	 * feed's last stored document (seen_at before ?6, the feed's
+	 * parsed_at, or NULL), read and created before ?2 or unread and
+	 * created before ?3 (0: keep forever), and older than the ?4
+	 * newest of the feed (0: no such floor).  Column: the hash, for
+	 * the tombstones.
 	 */
 	[STMT_RETENTION_PURGE] =
 	    "DELETE FROM entry WHERE id IN (SELECT e.id FROM entry AS e"
 	    " WHERE e.feed_id = ?1 AND e.is_starred = 0"
 	    " AND NOT EXISTS (SELECT 1 FROM entry_label"
 	    "  WHERE entry_label.entry_id = e.id)"
-	    " AND (e.seen_at IS NULL OR ?6 IS NULL OR e.seen_at < ?6)"
+	    " AND ((e.is_read = 1 AND e.changed_at <= ?7)"
+	    " OR ((e.seen_at IS NULL OR ?6 IS NULL OR e.seen_at < ?6)"
 	    " AND ((e.is_read = 1 AND ?2 > 0 AND e.created_at < ?2)"
 	    "  OR (e.is_read = 0 AND ?3 > 0 AND e.created_at < ?3))"
 	    " AND (?4 <= 0 OR (e.published_at, e.id) < (SELECT published_at, id"
 	    "  FROM entry WHERE feed_id = ?1"
-	    "  ORDER BY published_at DESC, id DESC LIMIT 1 OFFSET ?4 - 1))"
+	    "  ORDER BY published_at DESC, id DESC LIMIT 1 OFFSET ?4 - 1))))"
 	    " LIMIT ?5) RETURNING hash",
 	/* ?1 feed id, ?2 hash, ?3 now. */
 	[STMT_RETENTION_TOMBSTONE] =
@@ -886,17 +940,35 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " WHERE id = ?2 AND user_id = ?1",
 	/* ?1 user id, ?2 category id.  Columns: enum category_col. */
 	[STMT_WEB_CATEGORY_GET] =
-	    "SELECT id, title FROM category WHERE id = ?2 AND user_id = ?1",
+	    "SELECT id, title FROM category WHERE id = ?2 AND user_id = ?1"
+	    SCOPE("id"),
 	/*
 	 * ?1 user id, ?2 entry id (the web, Google Reader, Miniflux).
 	 * Columns: enum enclosure_col.
 	 */
 	[STMT_WEB_ENCLOSURES] =
 	    "SELECT enclosure.id, enclosure.url, enclosure.mime_type,"
-	    " enclosure.length"
+	    " enclosure.length, enclosure.media_progression, entry.id"
 	    " FROM enclosure CROSS JOIN entry ON entry.id = enclosure.entry_id"
 	    " WHERE enclosure.entry_id = ?2 AND entry.user_id = ?1"
-	    " ORDER BY enclosure.id",
+	    SCOPE_ENTRY " ORDER BY enclosure.id",
+	/*
+	 * ?1 user id, ?2 enclosure id: one of the user's entries'.
+	 * Columns: enum enclosure_col.
+	 */
+	[STMT_ENCLOSURE_GET] =
+	    "SELECT enclosure.id, enclosure.url, enclosure.mime_type,"
+	    " enclosure.length, enclosure.media_progression, entry.id"
+	    " FROM enclosure CROSS JOIN entry ON entry.id = enclosure.entry_id"
+	    " WHERE enclosure.id = ?2 AND entry.user_id = ?1" SCOPE_ENTRY,
+	/*
+	 * ?1 user id, ?2 enclosure id, ?3 seconds played: the web player's
+	 * and Miniflux's media_progression.  No change: none such.
+	 */
+	[STMT_ENCLOSURE_PROGRESS] =
+	    "UPDATE enclosure SET media_progression = ?3 WHERE id = ?2"
+	    " AND EXISTS (SELECT 1 FROM entry WHERE entry.id ="
+	    " enclosure.entry_id AND entry.user_id = ?1" SCOPE_ENTRY ")",
 	/*
 	 * ?1 user id, ?2 icon id: an icon of one of the user's feeds.
 	 * Columns: enum icon_col.
@@ -904,7 +976,7 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_WEB_ICON_GET] =
 	    "SELECT id, mime_type, data FROM icon WHERE id = ?2"
 	    " AND EXISTS (SELECT 1 FROM feed WHERE feed.icon_id = icon.id"
-	    "  AND feed.user_id = ?1)",
+	    "  AND feed.user_id = ?1" SCOPE("feed.category_id") ")",
 	/*
 	 * Mark read what a list showed: ?1 user id, unread entries at or
 	 * before (published_at, id) = (?2, ?3), ?4 now, ?5 the feed or
@@ -954,7 +1026,8 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_WEB_FEED_DUE] =
 	    "UPDATE feed SET next_check_at = min(next_check_at, ?3)"
 	    " WHERE user_id = ?1"
-	    " AND (id = ?2 OR (?2 IS NULL AND disabled = 0))",
+	    " AND (id = ?2 OR (?2 IS NULL AND disabled = 0))"
+	    SCOPE("category_id"),
 	/*
 	 * ?1 user id, ?2 page size, ?3 sort order, ?4 theme, ?5 refresh
 	 * interval in minutes or NULL (hearth.conf's fetch_interval).
@@ -1047,7 +1120,12 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 * hearthctl api-key issues.  Columns: enum api_key_col.
 	 */
 	[STMT_API_KEY_LIST] =
-	    "SELECT id, label, created_at, last_used_at, read_only"
+	    "SELECT id, label, created_at, last_used_at, read_only, scoped,"
+	    " (SELECT group_concat(title, char(10)) FROM (SELECT"
+	    "  category.title FROM api_token_category CROSS JOIN category"
+	    "  ON category.id = api_token_category.category_id"
+	    "  WHERE api_token_category.token_id = api_token.id"
+	    "  ORDER BY category.title))"
 	    " FROM api_token"
 	    " WHERE user_id = ?1 AND kind = 'api' ORDER BY id",
 	/*
@@ -1056,14 +1134,15 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 * API password.  Columns: enum health_col.
 	 */
 	[STMT_HEALTH_GET] =
-	    "SELECT used_at, user_agent FROM api_health WHERE user_id = ?1"
-	    " AND family = ?2 AND coalesce(token_id, 0) = ?3",
+	    "SELECT used_at, user_agent, addr FROM api_health"
+	    " WHERE user_id = ?1 AND family = ?2"
+	    " AND coalesce(token_id, 0) = ?3",
 	[STMT_HEALTH_INSERT] =
 	    "INSERT INTO api_health (user_id, family, token_id)"
 	    " VALUES (?1, ?2, nullif(?3, 0)) ON CONFLICT DO NOTHING",
-	/* ?4 now, ?5 the client's User-Agent. */
+	/* ?4 now, ?5 the client's User-Agent, ?6 its address. */
 	[STMT_HEALTH_USED] =
-	    "UPDATE api_health SET used_at = ?4, user_agent = ?5"
+	    "UPDATE api_health SET used_at = ?4, user_agent = ?5, addr = ?6"
 	    " WHERE user_id = ?1 AND family = ?2"
 	    " AND coalesce(token_id, 0) = ?3",
 	/* ?4 now, ?5 the reason. */
@@ -1071,6 +1150,18 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    "UPDATE api_health SET failed_at = ?4, failure = ?5"
 	    " WHERE user_id = ?1 AND family = ?2"
 	    " AND coalesce(token_id, 0) = ?3",
+	/*
+	 * ?1 family, ?2 a client's address, ?3 its User-Agent: the
+	 * credentials it used, the latest first.  Columns: enum
+	 * health_client_col.
+	 */
+	[STMT_HEALTH_CLIENT] =
+	    "SELECT id, user_id, failed_at, failure FROM api_health"
+	    " WHERE addr = ?2 AND user_agent = ?3 AND family = ?1"
+	    " ORDER BY used_at DESC",
+	/* ?1 a row of api_health, ?2 now, ?3 the reason of its failure. */
+	[STMT_HEALTH_FAILED_ID] =
+	    "UPDATE api_health SET failed_at = ?2, failure = ?3 WHERE id = ?1",
 	/* ?1 user id.  Columns: enum health_list_col. */
 	[STMT_HEALTH_LIST] =
 	    "SELECT h.family, h.token_id, t.label, h.used_at, h.user_agent,"
@@ -1083,7 +1174,8 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 */
 	[STMT_MF_CATEGORY_DUE] =
 	    "UPDATE feed SET next_check_at = min(next_check_at, ?3)"
-	    " WHERE user_id = ?1 AND category_id IS ?2 AND disabled = 0",
+	    " WHERE user_id = ?1 AND category_id IS ?2 AND disabled = 0"
+	    SCOPE("category_id"),
 	/* ?1 user id, ?2 key id. */
 	[STMT_API_KEY_DELETE] =
 	    "DELETE FROM api_token WHERE id = ?2 AND user_id = ?1"
@@ -1094,21 +1186,34 @@ static const char *const stmt_sql[STMT__MAX] = {
 	/*
 	 * A reader-app token: ?1 user id, ?2 kind ('api', 'greader'), ?3
 	 * SHA-256 hex of the token, ?4 label, ?5 now, ?6 when it expires
-	 * (NULL, or unbound: never).
+	 * (NULL, or unbound: never), ?7 1 for a read-only key and ?8 for
+	 * a key of some categories (NULL, unbound: 0), ?9 the key a
+	 * Google Reader token is signed in for with and ?10 a key's Fever
+	 * key (NULL, unbound: none).
 	 */
 	[STMT_API_TOKEN_INSERT] =
 	    "INSERT INTO api_token (user_id, kind, token_hash, label,"
-	    " created_at, expires_at, read_only)"
-	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, coalesce(?7, 0))",
+	    " created_at, expires_at, read_only, scoped, key_id, fever_key)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, coalesce(?7, 0),"
+	    " coalesce(?8, 0), ?9, ?10)",
+	/* ?1 the key's id, ?2 a category of its user's. */
+	[STMT_API_KEY_CATEGORY_ADD] =
+	    "INSERT INTO api_token_category (token_id, category_id)"
+	    " VALUES (?1, ?2) ON CONFLICT DO NOTHING",
 	/*
 	 * ?1 SHA-256 hex of a token, ?2 its kind, ?3 now: a token not
-	 * expired, of a user whose APIs are on.  Columns: enum token_col.
+	 * expired, of a user whose APIs are on, with the access of the
+	 * API key it is or was signed in for with.  Columns: enum
+	 * token_col.
 	 */
 	[STMT_API_TOKEN_GET] =
 	    "SELECT api_token.id, api_token.user_id, user.name,"
 	    " api_token.label, api_token.last_used_at, user.api_password_hash,"
-	    " api_token.read_only"
+	    " coalesce(k.read_only, api_token.read_only),"
+	    " coalesce(k.scoped, api_token.scoped), CASE api_token.kind"
+	    " WHEN 'api' THEN api_token.id ELSE api_token.key_id END"
 	    " FROM api_token CROSS JOIN user ON user.id = api_token.user_id"
+	    " LEFT JOIN api_token AS k ON k.id = api_token.key_id"
 	    " WHERE api_token.token_hash = ?1 AND api_token.kind = ?2"
 	    " AND (api_token.expires_at IS NULL OR api_token.expires_at > ?3)"
 	    " AND user.api_password_hash IS NOT NULL",
@@ -1137,6 +1242,17 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_API_USER_BY_FEVER_KEY] =
 	    "SELECT " USER_COLS " FROM user WHERE fever_key = ?1"
 	    " AND api_password_hash IS NOT NULL",
+	/*
+	 * ?1 the keyed hash of a Fever api_key: the API key it is of, if
+	 * its user's APIs are on (index api_token_fever_key).  Columns:
+	 * enum fever_key_col.
+	 */
+	[STMT_API_KEY_BY_FEVER_KEY] =
+	    "SELECT api_token.id, api_token.user_id, user.name,"
+	    " api_token.fever_key, api_token.read_only, api_token.scoped"
+	    " FROM api_token CROSS JOIN user ON user.id = api_token.user_id"
+	    " WHERE api_token.fever_key = ?1 AND api_token.kind = 'api'"
+	    " AND user.api_password_hash IS NOT NULL",
 
 	/* Google Reader's lists: GR_COND above.  Columns: enum gr_ids_col. */
 	[STMT_GREADER_IDS_CREATED] = GR_CREATED GR_DESC("created_at"),
@@ -1164,7 +1280,7 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " FROM json_each(?2) AS j CROSS JOIN entry ON entry.id = j.value"
 	    " CROSS JOIN feed ON feed.id = entry.feed_id"
 	    " LEFT JOIN category ON category.id = feed.category_id"
-	    " WHERE entry.user_id = ?1",
+	    " WHERE entry.user_id = ?1" SCOPE_ENTRY,
 	/*
 	 * ?1 user id.  Columns: enum gr_sub_col (the icon's id and token
 	 * NULL when the feed has none); by id, the table read in its order
@@ -1178,7 +1294,8 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " (SELECT token FROM icon WHERE icon.id = feed.icon_id)"
 	    " FROM feed NOT INDEXED"
 	    " LEFT JOIN category ON category.id = feed.category_id"
-	    " WHERE feed.user_id = ?1 ORDER BY feed.id",
+	    " WHERE feed.user_id = ?1" SCOPE("feed.category_id")
+	    " ORDER BY feed.id",
 	/*
 	 * ?1 user id.  Columns: enum gr_unread_col; feeds without unread
 	 * entries left out, by category then feed.  Read from feed_count,
@@ -1186,7 +1303,7 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 */
 	[STMT_GREADER_UNREAD_FEEDS] =
 	    "SELECT category_id, feed_id, unread, newest FROM feed_count"
-	    " WHERE user_id = ?1 AND unread > 0",
+	    " WHERE user_id = ?1 AND unread > 0" SCOPE("category_id"),
 	/*
 	 * ?1 user id.  Columns: enum gr_tag_col: each label on entries
 	 * with its unread entries.
@@ -1195,7 +1312,7 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    "SELECT label.name, count(*), max(entry.created_at) FROM label"
 	    " CROSS JOIN entry_label ON entry_label.label_id = label.id"
 	    " CROSS JOIN entry ON entry.id = entry_label.entry_id"
-	    " WHERE label.user_id = ?1 AND entry.is_read = 0"
+	    " WHERE label.user_id = ?1 AND entry.is_read = 0" SCOPE_ENTRY
 	    " GROUP BY label.id",
 	/*
 	 * Mark all as read: ?1 user id, entries stored at or before ?2, ?3
@@ -1210,7 +1327,7 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " AND (?5 IS NULL OR category_id = ?5)"
 	    " AND (?6 IS NULL OR is_starred = ?6)"
 	    " AND (?7 IS NULL OR id IN (SELECT entry_id FROM entry_label"
-	    "  WHERE label_id = ?7))",
+	    "  WHERE label_id = ?7))" SCOPE("category_id"),
 
 	/*
 	 * ?1 user id.  Column: the last successful check of a feed, or 0;
@@ -1218,11 +1335,12 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 */
 	[STMT_FEVER_REFRESHED] =
 	    "SELECT coalesce(max(last_success_at), 0) FROM feed"
-	    " WHERE user_id = ?1",
+	    " WHERE user_id = ?1" SCOPE("category_id"),
 	/* ?1 user id.  Columns: enum fever_feed_col. */
 	[STMT_FEVER_FEEDS] =
 	    "SELECT id, icon_id, " FEED_DISPLAY_TITLE ", url, site_url,"
-	    " checked_at FROM feed WHERE user_id = ?1 ORDER BY id",
+	    " checked_at FROM feed WHERE user_id = ?1" SCOPE("category_id")
+	    " ORDER BY id",
 	/*
 	 * ?1 user id.  Columns: enum fever_group_col; by category, from
 	 * feed_count's key alone, the uncategorised feeds (category 0,
@@ -1230,14 +1348,16 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 */
 	[STMT_FEVER_FEEDS_GROUPS] =
 	    "SELECT CASE category_id WHEN 0 THEN " FEVER_NO_GROUP
-	    " ELSE category_id END, feed_id FROM feed_count WHERE user_id = ?1",
+	    " ELSE category_id END, feed_id FROM feed_count WHERE user_id = ?1"
+	    SCOPE("category_id"),
 	/*
 	 * ?1 user id: the icons of the user's feeds.  Columns: enum
 	 * icon_col.
 	 */
 	[STMT_FEVER_FAVICONS] =
 	    "SELECT id, mime_type, data FROM icon WHERE id IN"
-	    " (SELECT icon_id FROM feed WHERE user_id = ?1) ORDER BY id",
+	    " (SELECT icon_id FROM feed WHERE user_id = ?1"
+	    SCOPE("category_id") ") ORDER BY id",
 	/*
 	 * Fever's items: ?1 user id, ?2 an id, ?3 at most this many, ?4
 	 * and ?5 filters (FEVER_ITEMS).  _SINCE: ids above ?2, ascending;
@@ -1254,16 +1374,18 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_FEVER_ITEMS_WITH] =
 	    "SELECT " FEVER_ITEM_COLS
 	    " FROM json_each(?2) AS j CROSS JOIN entry ON entry.id = j.value"
-	    " WHERE entry.user_id = ?1",
+	    " WHERE entry.user_id = ?1" SCOPE_ENTRY,
 	/* ?1 user id.  Column: the user's entries (feed_count's sum). */
 	[STMT_FEVER_TOTAL] =
 	    "SELECT coalesce(sum(entries), 0) FROM feed_count"
-	    " WHERE user_id = ?1",
+	    " WHERE user_id = ?1" SCOPE("category_id"),
 	/* ?1 user id.  Column: the id of every unread (starred) entry. */
 	[STMT_FEVER_UNREAD_IDS] =
-	    "SELECT id FROM entry WHERE user_id = ?1 AND is_read = 0",
+	    "SELECT id FROM entry WHERE user_id = ?1 AND is_read = 0"
+	    SCOPE("category_id"),
 	[STMT_FEVER_SAVED_IDS] =
-	    "SELECT id FROM entry WHERE user_id = ?1 AND is_starred = 1",
+	    "SELECT id FROM entry WHERE user_id = ?1 AND is_starred = 1"
+	    SCOPE("category_id"),
 	/*
 	 * Mark read the unread entries stored at or before ?3: ?1 user id,
 	 * ?4 now; of every feed, of feed ?2, or of category ?2
@@ -1279,7 +1401,8 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 */
 	[STMT_FEVER_UNREAD_RECENT] =
 	    "UPDATE entry SET is_read = 0, changed_at = ?3"
-	    " WHERE user_id = ?1 AND is_read = 1 AND changed_at >= ?2",
+	    " WHERE user_id = ?1 AND is_read = 1 AND changed_at >= ?2"
+	    SCOPE("category_id"),
 
 	/*
 	 * ?1 user id, ?2 a feed id and ?3 a category id (0: none; NULL:
@@ -1290,19 +1413,20 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    "SELECT " MF_FEED_COLS " FROM feed WHERE feed.user_id = ?1"
 	    " AND (?2 IS NULL OR feed.id = ?2)"
 	    " AND (?3 IS NULL OR feed.category_id IS nullif(?3, 0))"
-	    " ORDER BY feed.user_id, feed.url",
+	    SCOPE("feed.category_id") " ORDER BY feed.user_id, feed.url",
 	/*
 	 * ?1 user id.  Columns: enum mf_counter_col, by category then id;
 	 * from feed_count, never counted.
 	 */
 	[STMT_MF_COUNTERS] =
 	    "SELECT feed_id, entries, unread FROM feed_count"
-	    " WHERE user_id = ?1",
+	    " WHERE user_id = ?1" SCOPE("category_id"),
 	/* ?1 user id, ?2 feed id.  Columns: enum icon_col. */
 	[STMT_MF_ICON] =
 	    "SELECT icon.id, icon.mime_type, icon.data"
 	    " FROM feed CROSS JOIN icon ON icon.id = feed.icon_id"
-	    " WHERE feed.id = ?2 AND feed.user_id = ?1",
+	    " WHERE feed.id = ?2 AND feed.user_id = ?1"
+	    SCOPE("feed.category_id"),
 	/*
 	 * ?1 user id, ?2 entry id, ?3 its feed and ?4 its category (0:
 	 * none; NULL: any).  Columns: enum mf_col.
@@ -1311,11 +1435,29 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    "SELECT " MF_ENTRY_COLS ENTRY_FROM
 	    " WHERE entry.id = ?2 AND entry.user_id = ?1"
 	    " AND (?3 IS NULL OR entry.feed_id = ?3)"
-	    " AND (?4 IS NULL OR entry.category_id IS nullif(?4, 0))",
+	    " AND (?4 IS NULL OR entry.category_id IS nullif(?4, 0))"
+	    SCOPE_ENTRY,
+	/*
+	 * An entry edited (Miniflux's PUT /v1/entries/ID): ?1 user id, ?2
+	 * entry id, ?3 title, ?4 content (sanitized) and ?5 its plain text
+	 * (NULLs: unchanged), ?6 now.  The search index follows (the
+	 * entry_fts and entry_cjk triggers).
+	 */
+	[STMT_MF_ENTRY_EDIT] =
+	    "UPDATE entry SET title = coalesce(?3, title),"
+	    " content = coalesce(?4, content),"
+	    " content_text = coalesce(?5, content_text), edited_at = ?6"
+	    " WHERE id = ?2 AND user_id = ?1" SCOPE("category_id"),
+	/*
+	 * ?1 user id, ?2 now: a flush of the history, which the fetcher's
+	 * retention carries out (STMT_RETENTION_PURGE).
+	 */
+	[STMT_MF_FLUSH] =
+	    "UPDATE user SET flushed_at = ?2 WHERE id = ?1",
 	/* ?1 user id, ?2 entry id, ?3 now: starred flips (Miniflux). */
 	[STMT_MF_BOOKMARK] =
 	    "UPDATE entry SET is_starred = 1 - is_starred, changed_at = ?3"
-	    " WHERE id = ?2 AND user_id = ?1",
+	    " WHERE id = ?2 AND user_id = ?1" SCOPE("category_id"),
 	/*
 	 * The Miniflux lists: ?1 user id, the filters ?2 to ?11 (MF_FILTER),
 	 * ?12 rows at most, after the first ?13.  Each walks the index of
@@ -1364,10 +1506,18 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 * without reading a row; _STARRED, _ANY (any filter) and _SEARCH
 	 * apply every filter.  Column: the count.
 	 */
-	[STMT_MF_COUNT_ALL] = MF_COUNT MF_RANGE,
+	/*
+	 * Scoped, no index covers the count: the walk is pinned to the
+	 * one of the range, whose table rows are then not read unless a
+	 * scope wants their category.
+	 */
+	[STMT_MF_COUNT_ALL] =
+	    "SELECT count(*) FROM entry INDEXED BY entry_published"
+	    " WHERE entry.user_id = ?1" SCOPE_ENTRY MF_RANGE,
 	[STMT_MF_COUNT_ALL_FEED] =
 	    "SELECT count(*) FROM entry WHERE entry.feed_id ="
-	    " (SELECT id FROM feed WHERE id = ?2 AND user_id = ?1)" MF_RANGE,
+	    " (SELECT id FROM feed WHERE id = ?2 AND user_id = ?1"
+	    SCOPE("feed.category_id") ")" MF_RANGE,
 	[STMT_MF_COUNT_ALL_CATEGORY] =
 	    MF_COUNT MF_CAT MF_RANGE,
 	[STMT_MF_COUNT_UNREAD] = MF_COUNT " AND entry.is_read = 0" MF_RANGE,
@@ -1388,11 +1538,11 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    "SELECT coalesce(sum(entries), 0), coalesce(sum(unread), 0)"
 	    " FROM feed_count WHERE user_id = ?1"
 	    " AND (?2 IS NULL OR feed_id = ?2)"
-	    " AND (?3 IS NULL OR category_id = ?3)",
+	    " AND (?3 IS NULL OR category_id = ?3)" SCOPE("category_id"),
 	[STMT_MF_COUNT_SEARCH] =
 	    "SELECT count(*) FROM entry NOT INDEXED"
 	    " WHERE entry.user_id = ?1" SEARCH_BY_ID("?14", "?15", "?16")
-	    MF_FILTER,
+	    MF_FILTER SCOPE_ENTRY,
 };
 
 /*
@@ -1469,6 +1619,7 @@ static const int stmt_ncols[STMT__MAX] = {
 	[STMT_WEB_ENTRY_STATE] = STATE_COL__MAX,
 	[STMT_WEB_CATEGORY_GET] = CATEGORY_COL__MAX,
 	[STMT_WEB_ENCLOSURES] = ENCLOSURE_COL__MAX,
+	[STMT_ENCLOSURE_GET] = ENCLOSURE_COL__MAX,
 	[STMT_WEB_ICON_GET] = ICON_COL__MAX,
 	[STMT_WEB_SEARCH] = WEB_SEARCH_COL__MAX,
 	[STMT_WEB_SEARCH_ROWS] = SEARCH_COL__MAX,
@@ -1478,7 +1629,9 @@ static const int stmt_ncols[STMT__MAX] = {
 	[STMT_API_KEY_LIST] = API_KEY_COL__MAX,
 	[STMT_HEALTH_GET] = HEALTH_COL__MAX,
 	[STMT_HEALTH_LIST] = HEALTH_LIST__MAX,
+	[STMT_HEALTH_CLIENT] = HEALTH_CLIENT__MAX,
 	[STMT_API_USER_BY_FEVER_KEY] = USER_COL__MAX,
+	[STMT_API_KEY_BY_FEVER_KEY] = FEVER_KEY_COL__MAX,
 	[STMT_GREADER_IDS_CREATED] = GR_IDS_COL__MAX,
 	[STMT_GREADER_IDS_UNREAD] = GR_IDS_COL__MAX,
 	[STMT_GREADER_IDS_STARRED] = GR_IDS_COL__MAX,
@@ -1606,6 +1759,7 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_ENTRY_SEEN),
 	NAME(STMT_ENTRY_UPDATE),
 	NAME(STMT_ENCLOSURE_DELETE),
+	NAME(STMT_ENCLOSURE_UPDATE),
 	NAME(STMT_ENCLOSURE_INSERT),
 	NAME(STMT_TOMBSTONE_SEEN),
 	NAME(STMT_FETCH_REQUEST_INSERT),
@@ -1659,6 +1813,8 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_WEB_ENTRY_STATE),
 	NAME(STMT_WEB_CATEGORY_GET),
 	NAME(STMT_WEB_ENCLOSURES),
+	NAME(STMT_ENCLOSURE_GET),
+	NAME(STMT_ENCLOSURE_PROGRESS),
 	NAME(STMT_WEB_ICON_GET),
 	NAME(STMT_WEB_MARK_READ),
 	NAME(STMT_WEB_MARK_READ_FEED),
@@ -1677,13 +1833,17 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_API_TOKEN_TOUCH),
 	NAME(STMT_API_TOKEN_PRUNE),
 	NAME(STMT_API_KEY_LIST),
+	NAME(STMT_API_KEY_CATEGORY_ADD),
 	NAME(STMT_API_KEY_DELETE),
 	NAME(STMT_API_KEY_DELETE_ALL),
 	NAME(STMT_API_USER_BY_FEVER_KEY),
+	NAME(STMT_API_KEY_BY_FEVER_KEY),
 	NAME(STMT_HEALTH_GET),
 	NAME(STMT_HEALTH_INSERT),
 	NAME(STMT_HEALTH_USED),
 	NAME(STMT_HEALTH_FAILED),
+	NAME(STMT_HEALTH_CLIENT),
+	NAME(STMT_HEALTH_FAILED_ID),
 	NAME(STMT_HEALTH_LIST),
 	NAME(STMT_MF_CATEGORY_DUE),
 	NAME(STMT_GREADER_IDS_CREATED),
@@ -1721,6 +1881,8 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_MF_COUNTERS),
 	NAME(STMT_MF_ICON),
 	NAME(STMT_MF_ENTRY_GET),
+	NAME(STMT_MF_ENTRY_EDIT),
+	NAME(STMT_MF_FLUSH),
 	NAME(STMT_MF_BOOKMARK),
 	NAME(STMT_MF_LIST_ALL),
 	NAME(STMT_MF_LIST_ALL_FEED),

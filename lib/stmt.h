@@ -9,6 +9,13 @@
  * Statements about a user's data take the user id as ?1, so a request
  * can never reach another user's rows.  Times are UNIX seconds.
  */
+/*
+ * The parameter that holds the scoped API key a statement answers for
+ * (stmt.c's SCOPE), bound by db_stmt(): the last of the statements that
+ * have it, and of no other.
+ */
+#define STMT_SCOPE	30
+
 enum stmt {
 	/* users */
 	STMT_USER_INSERT,
@@ -85,6 +92,7 @@ enum stmt {
 	STMT_ENTRY_SEEN,
 	STMT_ENTRY_UPDATE,
 	STMT_ENCLOSURE_DELETE,
+	STMT_ENCLOSURE_UPDATE,
 	STMT_ENCLOSURE_INSERT,
 	STMT_TOMBSTONE_SEEN,
 
@@ -148,6 +156,8 @@ enum stmt {
 	STMT_WEB_ENTRY_STATE,
 	STMT_WEB_CATEGORY_GET,
 	STMT_WEB_ENCLOSURES,
+	STMT_ENCLOSURE_GET,
+	STMT_ENCLOSURE_PROGRESS,
 	STMT_WEB_ICON_GET,
 	STMT_WEB_MARK_READ,
 	STMT_WEB_MARK_READ_FEED,
@@ -170,13 +180,17 @@ enum stmt {
 	STMT_API_TOKEN_TOUCH,
 	STMT_API_TOKEN_PRUNE,
 	STMT_API_KEY_LIST,
+	STMT_API_KEY_CATEGORY_ADD,
 	STMT_API_KEY_DELETE,
 	STMT_API_KEY_DELETE_ALL,
 	STMT_API_USER_BY_FEVER_KEY,
+	STMT_API_KEY_BY_FEVER_KEY,
 	STMT_HEALTH_GET,
 	STMT_HEALTH_INSERT,
 	STMT_HEALTH_USED,
 	STMT_HEALTH_FAILED,
+	STMT_HEALTH_CLIENT,
+	STMT_HEALTH_FAILED_ID,
 	STMT_HEALTH_LIST,
 	STMT_MF_CATEGORY_DUE,
 
@@ -220,6 +234,8 @@ enum stmt {
 	STMT_MF_COUNTERS,
 	STMT_MF_ICON,
 	STMT_MF_ENTRY_GET,
+	STMT_MF_ENTRY_EDIT,
+	STMT_MF_FLUSH,
 	STMT_MF_BOOKMARK,
 	STMT_MF_LIST_ALL,
 	STMT_MF_LIST_ALL_FEED,
@@ -528,6 +544,7 @@ enum fetch_request_col {
 enum retention_col {
 	RETENTION_COL_FEED_ID,
 	RETENTION_COL_PARSED_AT,
+	RETENTION_COL_FLUSHED_AT,	/* the user's; NULL: never */
 	RETENTION_COL__MAX
 };
 
@@ -590,12 +607,14 @@ enum state_col {
 	STATE_COL__MAX
 };
 
-/* STMT_WEB_ENCLOSURES */
+/* STMT_WEB_ENCLOSURES, STMT_ENCLOSURE_GET */
 enum enclosure_col {
 	ENCLOSURE_COL_ID,
 	ENCLOSURE_COL_URL,
 	ENCLOSURE_COL_MIME_TYPE,	/* NULL if not sent */
 	ENCLOSURE_COL_LENGTH,		/* NULL if not sent */
+	ENCLOSURE_COL_PROGRESSION,	/* seconds played */
+	ENCLOSURE_COL_ENTRY_ID,
 	ENCLOSURE_COL__MAX
 };
 
@@ -667,8 +686,23 @@ enum token_col {
 	TOKEN_COL_LABEL,
 	TOKEN_COL_LAST_USED_AT,
 	TOKEN_COL_API_PASSWORD_HASH,	/* the user's */
-	TOKEN_COL_READ_ONLY,
+	TOKEN_COL_READ_ONLY,		/* the key's, for a token of one */
+	TOKEN_COL_SCOPED,		/* 1: api_token_category limits the
+					   key */
+	TOKEN_COL_KEY_ID,		/* the API key it is, or was signed in
+					   for with; NULL: the API password */
 	TOKEN_COL__MAX
+};
+
+/* STMT_API_KEY_BY_FEVER_KEY */
+enum fever_key_col {
+	FEVER_KEY_COL_ID,
+	FEVER_KEY_COL_USER_ID,
+	FEVER_KEY_COL_USER_NAME,
+	FEVER_KEY_COL_FEVER_KEY,
+	FEVER_KEY_COL_READ_ONLY,
+	FEVER_KEY_COL_SCOPED,
+	FEVER_KEY_COL__MAX
 };
 
 /* STMT_API_KEY_LIST */
@@ -678,6 +712,9 @@ enum api_key_col {
 	API_KEY_COL_CREATED_AT,
 	API_KEY_COL_LAST_USED_AT,
 	API_KEY_COL_READ_ONLY,
+	API_KEY_COL_SCOPED,		/* 1: limited to CATEGORIES */
+	API_KEY_COL_CATEGORIES,		/* their titles, LABEL_SEP between
+					   them; NULL: none */
 	API_KEY_COL__MAX
 };
 
@@ -685,7 +722,17 @@ enum api_key_col {
 enum health_col {
 	HEALTH_COL_USED_AT,
 	HEALTH_COL_USER_AGENT,
+	HEALTH_COL_ADDR,
 	HEALTH_COL__MAX
+};
+
+/* STMT_HEALTH_CLIENT */
+enum health_client_col {
+	HEALTH_CLIENT_ID,
+	HEALTH_CLIENT_USER_ID,
+	HEALTH_CLIENT_FAILED_AT,
+	HEALTH_CLIENT_FAILURE,
+	HEALTH_CLIENT__MAX
 };
 
 /* STMT_HEALTH_LIST */

@@ -39,7 +39,12 @@ CREATE TABLE user (
 	refresh_interval	INTEGER CHECK (refresh_interval >= 1),
 	created_at		INTEGER NOT NULL,
 	-- the previous visit, for the "since last visit" digest
-	last_seen_at		INTEGER
+	last_seen_at		INTEGER,
+	-- the last flush of the history (Miniflux's /v1/flush-history):
+	-- the read entries, not starred nor labelled, last changed (read)
+	-- at or before it go at the fetcher's next retention, with their
+	-- tombstones; NULL: never
+	flushed_at		INTEGER
 );
 
 -- Fever signs in with the key alone.
@@ -65,9 +70,10 @@ CREATE TABLE session (
 CREATE INDEX session_user ON session (user_id);
 CREATE INDEX session_expires ON session (expires_at);
 
--- A reader-app credential: a Miniflux X-Auth-Token ("api") or a Google
--- Reader ClientLogin Auth token ("greader").  Only the SHA-256 hex of
--- the token is stored.
+-- A reader-app credential: an API key ("api": a Miniflux X-Auth-Token,
+-- or a password in the place of the API password) or a Google Reader
+-- ClientLogin Auth token ("greader").  Only the SHA-256 hex of the
+-- token is stored.
 CREATE TABLE api_token (
 	id			INTEGER PRIMARY KEY,
 	user_id			INTEGER NOT NULL
@@ -81,12 +87,29 @@ CREATE TABLE api_token (
 	-- 'greader': 30 days after the last use, renewed as it is used;
 	-- NULL ('api' keys): valid until deleted
 	expires_at		INTEGER,
-	-- an API key that reads only: the Miniflux API refuses its writes
+	-- an API key that reads only: the APIs refuse its writes
 	read_only		INTEGER NOT NULL DEFAULT 0
-				    CHECK (read_only IN (0, 1))
+				    CHECK (read_only IN (0, 1)),
+	-- an API key limited to the categories api_token_category lists
+	-- for it: the APIs show it their feeds and entries alone (none
+	-- once they are all deleted) and refuse it changes to the
+	-- subscriptions
+	scoped			INTEGER NOT NULL DEFAULT 0
+				    CHECK (scoped IN (0, 1)),
+	-- 'greader': the API key it was signed in for with, whose access
+	-- it has and with which it goes; NULL: the API password
+	key_id			INTEGER
+				    REFERENCES api_token (id) ON DELETE CASCADE,
+	-- 'api': the key's Fever api_key (the MD5 hex of "name:KEY"), kept
+	-- as user.fever_key is; NULL for keys made before there was one
+	fever_key		TEXT
 );
 
 CREATE INDEX api_token_user ON api_token (user_id);
+CREATE INDEX api_token_key ON api_token (key_id);
+-- Fever signs in with the key alone.
+CREATE INDEX api_token_fever_key ON api_token (fever_key)
+    WHERE fever_key IS NOT NULL;
 
 -- Sync health: when each reader-app credential of a user was last used,
 -- by which client (its User-Agent), and its last failure, in words a
@@ -103,12 +126,16 @@ CREATE TABLE api_health (
 	used_at			INTEGER,
 	user_agent		TEXT,
 	failed_at		INTEGER,
-	failure			TEXT
+	failure			TEXT,
+	-- the client's address at the last use: with user_agent, what
+	-- names the credential of a request that comes without one
+	addr			TEXT
 );
 
 CREATE UNIQUE INDEX api_health_credential
     ON api_health (user_id, family, coalesce(token_id, 0));
 CREATE INDEX api_health_token ON api_health (token_id);
+CREATE INDEX api_health_client ON api_health (addr, user_agent);
 
 -- Sign-in throttling: the wrong passwords tried for an account name
 -- (lowercase, known or not) from a client address, for the web sign-in
@@ -141,6 +168,28 @@ CREATE TABLE category (
 	title			TEXT NOT NULL COLLATE NOCASE,
 	UNIQUE (user_id, title)
 );
+
+-- The categories of a scoped API key.  A category deleted leaves its
+-- keys (api_token.scoped stays), which then see less, never more.
+CREATE TABLE api_token_category (
+	token_id		INTEGER NOT NULL
+				    REFERENCES api_token (id) ON DELETE CASCADE,
+	category_id		INTEGER NOT NULL
+				    REFERENCES category (id) ON DELETE CASCADE,
+	PRIMARY KEY (token_id, category_id)
+) WITHOUT ROWID;
+
+CREATE INDEX api_token_category_category
+    ON api_token_category (category_id);
+
+-- A key's categories are its user's.
+CREATE TRIGGER api_token_category_insert BEFORE INSERT ON api_token_category
+WHEN NOT EXISTS (SELECT 1 FROM api_token CROSS JOIN category
+    ON category.user_id = api_token.user_id
+    WHERE api_token.id = NEW.token_id AND category.id = NEW.category_id)
+BEGIN
+	SELECT RAISE(ABORT, 'category belongs to another user');
+END;
 
 -- A favicon, shared by every feed whose site serves the same bytes.
 -- A row's bytes never change (a new image is a new row), so its id
@@ -278,6 +327,9 @@ CREATE TABLE entry (
 	author			TEXT,
 	content			TEXT,	-- sanitized HTML
 	content_text		TEXT,	-- plain text, for search
+	-- when the user changed its title or content (Miniflux's PUT
+	-- /v1/entries/ID): the fetcher no longer updates it from its feed
+	edited_at		INTEGER,
 	UNIQUE (feed_id, hash)
 );
 
@@ -476,14 +528,19 @@ BEGIN
 	    AND feed_id = NEW.feed_id;
 END;
 
--- A media attachment (podcast episode, image) of an entry.
+-- A media attachment (podcast episode, image) of an entry.  A row
+-- stays while its entry's document still has its URL, keeping its id
+-- and how far it was played.
 CREATE TABLE enclosure (
 	id			INTEGER PRIMARY KEY,
 	entry_id		INTEGER NOT NULL
 				    REFERENCES entry (id) ON DELETE CASCADE,
 	url			TEXT NOT NULL,
 	mime_type		TEXT,
-	length			INTEGER		-- bytes, NULL if unknown
+	length			INTEGER,	-- bytes, NULL if unknown
+	-- seconds played (the web player, Miniflux's media_progression)
+	media_progression	INTEGER NOT NULL DEFAULT 0
+				    CHECK (media_progression >= 0)
 );
 
 CREATE INDEX enclosure_entry ON enclosure (entry_id);
@@ -548,4 +605,4 @@ CREATE INDEX sample_ts ON sample (ts);
 
 -- The version of the last migration: a database made from this file is
 -- current, and the programs open it without migrating.
-PRAGMA user_version = 7;
+PRAGMA user_version = 8;

@@ -256,6 +256,54 @@
 	}
 
 	/*
+	 * An enclosure's player starts where it was left (data-progress,
+	 * seconds) and saves where it is (to data-save, with the page's
+	 * CSRF token) when paused, every PROGRESS_EVERY seconds played,
+	 * and at the end, as 0: played through, it starts over next time.
+	 */
+	var PROGRESS_EVERY = 30;
+
+	function saveProgress(p, t) {
+		var tok = document.querySelector('input[name="csrf"]');
+
+		if (!window.fetch || !window.URLSearchParams || !tok ||
+		    t === p.hearthSaved)
+			return;
+		p.hearthSaved = t;
+		fetch(p.getAttribute('data-save'), {
+			method: 'POST',
+			credentials: 'same-origin',
+			body: new URLSearchParams({ csrf: tok.value,
+			    progress: String(t) })
+		}).catch(function () {});
+	}
+
+	function player(p) {
+		var start = parseInt(p.getAttribute('data-progress'), 10) || 0;
+		var last = start;
+
+		p.hearthSaved = start;
+		p.addEventListener('loadedmetadata', function () {
+			if (start > 0 && p.currentTime < 1 &&
+			    !(start >= p.duration))
+				p.currentTime = start;
+		}, { once: true });
+		p.addEventListener('pause', function () {
+			if (!p.ended)
+				saveProgress(p, Math.floor(p.currentTime));
+		});
+		p.addEventListener('ended', function () {
+			saveProgress(p, 0);
+		});
+		p.addEventListener('timeupdate', function () {
+			if (Math.abs(p.currentTime - last) >= PROGRESS_EVERY) {
+				last = p.currentTime;
+				saveProgress(p, Math.floor(p.currentTime));
+			}
+		});
+	}
+
+	/*
 	 * A row's button is known by the event's submitter; a browser
 	 * without it submits the form as it is, which works too.
 	 */
@@ -274,6 +322,8 @@
 		ev.preventDefault();
 		submitToggle(t);
 	});
+	Array.prototype.forEach.call(document.querySelectorAll(
+	    'audio[data-save], video[data-save]'), player);
 	document.addEventListener('keydown', onKey);
 	document.addEventListener('click', function (ev) {
 		if (ev.target.id === 'help-close' || ev.target.id === 'help')

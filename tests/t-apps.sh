@@ -3,12 +3,15 @@
 # t-apps.sh: real reader apps' request sequences replayed through a real
 # nginx running nginx/hearth.conf in front of the sanitized hearth-fcgi:
 # NetNewsWire's ReaderAPI account, Read You's Google Reader and Fever
-# providers, Fever as Reeder speaks it, Miniflutt and the official
-# Miniflux Python client, each written from the app's source and each
-# answer decoded with the field types the app declares
+# providers, Fever as Reeder speaks it, Miniflutt (with a key of all,
+# then as a kitchen display with a key of one category) and the
+# official Miniflux Python client, each written from the app's source
+# and each answer decoded with the field types the app declares
 # (tests/lib/apps.py, which names the source of each sequence).  Then
 # the sync health those replays leave, and NetNewsWire's refreshes with
-# a stale token and an old password beside other apps at its address.
+# a stale token and an old password beside other apps at its address;
+# the reasons sync health gives for a password held back and for a
+# request whose credential a proxy stripped.
 
 top=${HEARTH_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 bin=${HEARTH_BIN:-$top/build/san}
@@ -42,16 +45,18 @@ ctl="$bin/hearthctl -q -c $S/hearth.conf"
 sqlite3 "$S/var/hearth.db" "UPDATE entry SET is_read = 1 WHERE id IN (2, 4);
     UPDATE entry SET is_starred = 1 WHERE id IN (3, 5);"
 if printf 'alice-api-pass\n' | $ctl -u alice api-password &&
-    key=$($ctl -u alice api-key add miniflutt) && [ -n "$key" ]; then
-	ok "setup: alice's API password and an API key"
+    key=$($ctl -u alice api-key add miniflutt) && [ -n "$key" ] &&
+    kitchen=$($ctl -u alice api-key add --category News kitchen) &&
+    [ -n "$kitchen" ]; then
+	ok "setup: alice's API password, an API key, one of News alone"
 else
-	nok "setup: alice's API password and an API key"
+	nok "setup: alice's API password, an API key, one of News alone"
 	exit 1
 fi
 web_start main "$S/hearth.conf" "$S/fcgi.sock" || exit 1
 
 python3 tests/lib/apps.py "$NGX_URL" alice alice-api-pass "$key" \
-    > "$S/apps.out" 2>&1
+    "$kitchen" > "$S/apps.out" 2>&1
 rc=$?
 cat "$S/apps.out"
 pass=$((pass + $(grep -c '^ok - ' "$S/apps.out")))
@@ -67,7 +72,8 @@ sql() {
 	sqlite3 -cmd '.timeout 5000' "$S/var/hearth.db" "$1"
 }
 U=$NGX_URL
-kid=$(sql "SELECT id FROM api_token WHERE kind = 'api' AND user_id = 1")
+kid=$(sql "SELECT id FROM api_token WHERE label = 'miniflutt'")
+kkid=$(sql "SELECT id FROM api_token WHERE label = 'kitchen'")
 check() {
 	_w=$1
 	shift
@@ -77,14 +83,18 @@ check() {
 		nok "$_w"
 	fi
 }
+# sql_match SQL ERE: the value of SQL matches ERE.
+sql_match() {
+	sql "$1" | grep -Eq "$2"
+}
 check "sync health: a row per credential used" test \
     "$(sql "SELECT group_concat(family || ':' || coalesce(token_id, 0))
     FROM (SELECT * FROM api_health WHERE user_id = 1
     ORDER BY family, coalesce(token_id, 0))")" = \
-    "fever:0,greader:0,miniflux:0,miniflux:$kid"
+    "fever:0,greader:0,miniflux:0,miniflux:$kid,miniflux:$kkid"
 check "sync health: last used now, by the client's User-Agent" test \
     "$(sql "SELECT count(*) FROM api_health WHERE used_at >=
-    strftime('%s', 'now') - 120 AND user_agent LIKE 'Python-urllib/%'")" = 4
+    strftime('%s', 'now') - 120 AND user_agent LIKE 'Python-urllib/%'")" = 5
 check "sync health: no failure yet" test \
     "$(sql "SELECT count(*) FROM api_health WHERE failure IS NOT NULL")" = 0
 curl -s -o /dev/null -A 'NetNewsWire (RSS Reader)' \
@@ -110,7 +120,7 @@ check "sync health: ... and is the credential's failure" test \
     "a token of an old API password: sign in again in the app"
 $ctl -u alice api-health > "$S/health.out"
 check "hearthctl api-health: a line per credential, with the failure" \
-    test "$(grep -c 'ago ' "$S/health.out")" = 4 -a \
+    test "$(grep -c 'ago ' "$S/health.out")" = 5 -a \
     "$(grep -c 'greader  password .*sign in again in the app$' \
     "$S/health.out")" = 1
 check "hearthctl api-health: an API key by id and label" \
@@ -168,6 +178,53 @@ code=$(curl -s -o "$S/login.out" -w '%{http_code}' -A 'Reeder' \
     -d 'Email=bob&Passwd=bob-api-pass' "$U/accounts/ClientLogin")
 check "stale replay: bob's password from the same address works ($code)" \
     test "$code" = 200 && grep -q '^Auth=' "$S/login.out"
+
+# --- sync health: why, in words a person can act on --------------------
+#
+# The stale replay left alice's API password held back at the address:
+# the credential says for how long, after how many.  A request with no
+# credential at all is the failure "Authorization header missing" of the
+# credential its client (address and User-Agent) last used, when that
+# client used one user's credentials only.
+
+missing="Authorization header missing: the proxy strips it; see hearth-api.7"
+check "sync health: a held back password says for how long, after how many" \
+    sql_match "SELECT failure FROM api_health WHERE user_id = 1
+    AND family = 'greader' AND token_id IS NULL" \
+    '^locked for [0-9]+ more minutes? after [0-9]+ failures$'
+$ctl -u alice api-health > "$S/health.out"
+check "hearthctl api-health: ... and so does hearthctl" \
+    grep -Eq '^greader  password .*; locked for [0-9]+ more minutes? after' \
+    "$S/health.out"
+curl -s -o /dev/null -A 'Reeder' -d 'Email=alice&Passwd=alice-api-pass-2' \
+    "$U/accounts/ClientLogin"
+code=$(curl -s -o /dev/null -w '%{http_code}' -A 'Reeder' \
+    "$U/reader/api/0/subscription/list?output=json")
+check "no credential from Reeder, which alice and bob use here ($code)" \
+    test "$code" = 401 -a "$(sql "SELECT count(*) FROM api_health
+    WHERE failure LIKE 'Authorization header missing%'")" = 0
+code=$(curl -s -o /dev/null -w '%{http_code}' -A 'Unheard of' \
+    "$U/reader/api/0/subscription/list?output=json")
+check "no credential from a client nobody used: nobody's failure ($code)" \
+    test "$code" = 401 -a "$(sql "SELECT count(*) FROM api_health
+    WHERE failure LIKE 'Authorization header missing%'")" = 0
+curl -s -o /dev/null -A 'Read You' -d 'Email=alice&Passwd=alice-api-pass-2' \
+    "$U/accounts/ClientLogin"
+code=$(curl -s -o /dev/null -w '%{http_code}' -A 'Read You' \
+    "$U/reader/api/0/subscription/list?output=json")
+check "no credential from Read You, alice's alone: her credential's ($code)" \
+    test "$code" = 401 -a "$(sql "SELECT failure FROM api_health
+    WHERE user_id = 1 AND family = 'greader' AND token_id IS NULL")" = \
+    "$missing"
+pua=$(sql "SELECT user_agent FROM api_health WHERE family = 'miniflux'
+    AND user_agent LIKE 'Python-urllib/%' LIMIT 1")
+code=$(curl -s -o /dev/null -w '%{http_code}' -A "$pua" "$U/v1/me")
+check "no credential from the Miniflux client: alice's last one ($code)" \
+    test "$code" = 401 -a "$(sql "SELECT count(*) FROM api_health
+    WHERE user_id = 1 AND family = 'miniflux' AND failure = '$missing'")" = 1
+$ctl -u alice api-health > "$S/health.out"
+check "hearthctl api-health: the missing header, and where to read" \
+    grep -q "; $missing\$" "$S/health.out"
 
 ngx_stop_all
 stop_fcgi main

@@ -35,6 +35,14 @@ web_scratch || exit 1
 
 web_conf "$S/hearth.conf" "$S/fcgi.sock" "workers = 3"
 web_data "$S/hearth.conf" || exit 1
+# static/ and a four-second silent WAV beside it, for an enclosure to
+# play (entry 2's, added once nginx has an address).
+cp -R "$static" "$S/static" && static=$S/static &&
+    python3 -c 'import sys, wave
+w = wave.open(sys.argv[1], "wb")
+w.setnchannels(1); w.setsampwidth(1); w.setframerate(8000)
+w.writeframes(b"\x80" * 32000); w.close()' "$static/silence.wav" ||
+    { nok "setup: a WAV file to play"; exit 1; }
 if samples_sql "$(date +%s)" 8 | sqlite3 -batch "$S/var/hearth.db"; then
 	ok "setup: 8 days of resource samples"
 else
@@ -50,6 +58,10 @@ if ! NGX_PING=/healthz NGX_PING_STATUS=200 ngx_start "$S/n"; then
 	nok "nginx starts with nginx/hearth.conf"
 	exit 1
 fi
+sqlite3 "$S/var/hearth.db" "INSERT INTO enclosure (id, entry_id, url,
+    mime_type, media_progression) VALUES (50, 2,
+    '$NGX_URL/static/silence.wav', 'audio/wav', 1)" ||
+    { nok "setup: entry 2's enclosure, left at 1 s"; exit 1; }
 
 shots=$top/build/test-out/screenshots
 rm -f "$shots"/*.png

@@ -446,16 +446,17 @@ is "$(q "SELECT last_status FROM feed WHERE id = $fau")" 401 \
     "auth: a wrong password gives 401"
 
 # --- credentials kept by an older version ---------------------------------
-# A database at the schema before the secret file, with a clear feed
-# password: the fetcher's open seals it and the feed's basic auth still
-# works; a backup then holds no clear password; under another secret
-# file the password feed fails, saying why, and the others are stored.
+# A database at the schema before the secret file (the migrations before
+# it), with a clear feed password: the fetcher's open seals it and the
+# feed's basic auth still works; a backup then holds no clear password;
+# under another secret file the password feed fails, saying why, and the
+# others are stored.
 fresh upgrade
 farm_feed rss "$W/f/plain.rss" plain 2
 rm -f "$DB" "$DB-wal" "$DB-shm"
 for m in "$top"/sql/migrate/*.sql; do
 	case $m in
-	*-secrets.sql) ;;
+	*-secrets.sql) break ;;
 	*) sqlite3 -batch "$DB" < "$m" || notok "upgrade: $m applies" ;;
 	esac
 done

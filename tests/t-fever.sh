@@ -397,15 +397,16 @@ is "after many wrong keys from the address alice's key still works" 200 \
     '$j->{auth}' 1
 
 # --- a key stored by an older version ---------------------------------
-# A database at the schema before the secret file, alice's key in clear:
-# the responder's open hashes it and her app still signs in.
+# A database at the schema before the secret file (the migrations
+# before it), alice's key in clear: the responder's open hashes it and
+# her app still signs in.
 
 stop_fcgi main
 mv "$S/var/hearth.db" "$S/var/new.db"
 rm -f "$S/var/hearth.db-wal" "$S/var/hearth.db-shm"
 for m in sql/migrate/*.sql; do
 	case $m in
-	*-secrets.sql) ;;
+	*-secrets.sql) break ;;
 	*) sqlite3 -batch "$S/var/hearth.db" < "$m" ;;
 	esac
 done

@@ -310,11 +310,52 @@ def run(r):
         r.shot(name)
         r.errors_since(path)
 
+    media(r)
     stats(r)
 
     # The whole run, once more, for the record.
     check(not p.errors, "no console errors or CSP violations at all (%d)" %
           len(p.errors))
+
+
+def media(r):
+    """Entry 2's enclosure, a four-second silent WAV left at 1 s
+    (t-browser.sh): its player starts there, saves where it is paused,
+    and saves 0 once played through."""
+    p = r.p
+    a = "document.querySelector('audio[data-save]')"
+    r.go("/entry/2")
+    check(p.eval("(%s || {dataset: {}}).dataset.progress" % a) == "1",
+          "the player carries where it was left (1 s)")
+    p.send("Runtime.evaluate", {"expression": a + ".play()",
+                                "userGesture": True, "awaitPromise": True})
+    try:
+        t = p.wait_for("%s.currentTime > 0 && %s.currentTime" % (a, a), 10)
+        check(t >= 1, "it plays on from 1 s (%s)" % t)
+        p.wait_for("%s.currentTime >= 2.2" % a, 10)
+        p.eval(a + ".pause()")
+        t = p.eval("Math.floor(%s.currentTime)" % a)
+        p.wait_for("true", 1)
+        deadline = time.monotonic() + 5
+        while (r.db("SELECT media_progression FROM enclosure"
+                    " WHERE id = 50") != t and time.monotonic() < deadline):
+            time.sleep(0.1)
+        check(t >= 2 and r.db("SELECT media_progression FROM enclosure"
+                              " WHERE id = 50") == t,
+              "paused, it saves where it is (%s s)" % t)
+        p.send("Runtime.evaluate", {"expression": a + ".play()",
+                                    "userGesture": True,
+                                    "awaitPromise": True})
+        p.wait_for(a + ".ended", 10)
+        deadline = time.monotonic() + 5
+        while (r.db("SELECT media_progression FROM enclosure"
+                    " WHERE id = 50") != 0 and time.monotonic() < deadline):
+            time.sleep(0.1)
+        check(r.db("SELECT media_progression FROM enclosure WHERE id = 50")
+              == 0, "played through, it starts over next time (0 s)")
+    except cdp.CDPError as e:
+        nok("the player plays: %s" % e)
+    r.errors_since("the enclosure's player")
 
 
 def stats(r):

@@ -3,7 +3,11 @@
 # apps.py: replay real reader apps' request sequences against hearth and
 # decode every answer strictly, with the field types each app declares.
 #
-#	python3 tests/lib/apps.py BASE_URL USER API_PASSWORD API_KEY
+#	python3 tests/lib/apps.py BASE_URL USER API_PASSWORD API_KEY \
+#	    [SCOPED_KEY]
+#
+# SCOPED_KEY, a key of the user's category News alone, replays
+# Miniflutt again as a kitchen display would: it must see News alone.
 #
 # Prints one "ok - " or "not ok - " line per check (t-apps.sh counts
 # them).  Each sequence names, above it, the source file of the app it
@@ -20,11 +24,16 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
-BASE, USER, PASSWORD, API_KEY = sys.argv[1:5]
-if not BASE.endswith("/"):
-    BASE += "/"
-
+BASE = USER = PASSWORD = API_KEY = ""
 passed = failed = 0
+
+
+def setup(base, user, password, key):
+    """Where the requests go, and as whom (tests/lib/scope.py too)."""
+    global BASE, USER, PASSWORD, API_KEY
+    BASE, USER, PASSWORD, API_KEY = base, user, password, key
+    if not BASE.endswith("/"):
+        BASE += "/"
 
 
 def ok(what):
@@ -558,40 +567,53 @@ MFL_ENTRY = obj(author=opt(STR), comments_url=opt(STR), content=opt(STR),
 MFL_ENTRIES = obj(total=opt(INT), entries=arr(MFL_ENTRY))
 
 
-def miniflutt():
-    h = {"X-Auth-Token": API_KEY}
+def miniflutt(key=None, feeds=None):
+    """Miniflutt's sync with API key key (API_KEY when None); a key of
+    some categories, whose feeds are feeds, must show those alone."""
+    who = "Miniflutt" if feeds is None else "Miniflutt, a kitchen key"
+    h = {"X-Auth-Token": key or API_KEY}
     hj = dict(h, **{"Content-Type": "application/json"})
     st, _, b = http("GET", "v1/me", None, h)
-    check("Miniflutt: connectCheck() (/v1/me)", st == 200, str(st))
+    check(who + ": connectCheck() (/v1/me)", st == 200, str(st))
     # "show read" on: status is sent empty.
     q = urllib.parse.urlencode([("status", ""), ("limit", "500"),
                                 ("order", "published_at"),
                                 ("direction", "desc")])
     st, _, b = http("GET", "v1/entries?" + q, None, h)
-    check("Miniflutt: entries with status= (show read)", st == 200,
+    check(who + ": entries with status= (show read)", st == 200,
           "%d %s" % (st, b[:80]))
-    e = decode("Miniflutt: entries as Entry.fromJson", b, MFL_ENTRIES) \
+    e = decode(who + ": entries as Entry.fromJson", b, MFL_ENTRIES) \
         if st == 200 else None
     if e is not None:
-        check("Miniflutt: read and unread entries both listed",
+        check(who + ": read and unread entries both listed",
               {x["status"] for x in e["entries"]} >= {"read", "unread"})
+    if e is not None and feeds is not None:
+        check(who + ": its categories' entries alone",
+              {x["feed_id"] for x in e["entries"]} == feeds and
+              e["total"] == len(e["entries"]),
+              str({x["feed_id"] for x in e["entries"]}))
     q = urllib.parse.urlencode([("status", "unread"), ("limit", "500"),
                                 ("order", "published_at"),
                                 ("direction", "asc"), ("starred", "1")])
     st, _, b = http("GET", "v1/entries?" + q, None, h)
-    decode("Miniflutt: starred unread entries", b, MFL_ENTRIES)
+    decode(who + ": starred unread entries", b, MFL_ENTRIES)
     if e is not None and e["entries"]:
         one = e["entries"][0]["id"]
         st, _, _ = http("PUT", "v1/entries",
                         json.dumps({"entry_ids": [one], "status": "unread"}),
                         hj)
-        check("Miniflutt: updateEntries(unread)", st <= 204, str(st))
+        check(who + ": updateEntries(unread)", st <= 204, str(st))
         st, _, _ = http("PUT", "v1/entries/%d/bookmark" % one, "{}", hj)
-        check("Miniflutt: toggleEntryBookmark", st <= 204, str(st))
+        check(who + ": toggleEntryBookmark", st <= 204, str(st))
     st, _, b = http("GET", "v1/categories", None, h)
-    decode("Miniflutt: categories", b, arr(MF_CATEGORY))
+    c = decode(who + ": categories", b, arr(MF_CATEGORY))
     st, _, b = http("GET", "v1/feeds", None, h)
-    decode("Miniflutt: feeds", b, arr(MFL_FEED))
+    f = decode(who + ": feeds", b, arr(MFL_FEED))
+    if feeds is not None and c is not None and f is not None:
+        check(who + ": its categories and feeds alone",
+              {x["id"] for x in f} == feeds and
+              {x["id"] for x in c} == {x["category"]["id"] for x in f},
+              "%s %s" % (c, [x["id"] for x in f]))
 
 
 # --- the official Miniflux Python client ----------------------------------
@@ -659,11 +681,21 @@ def miniflux_python():
           b"<opml" in b)
 
 
-netnewswire()
-readyou_greader()
-readyou_fever()
-miniflutt()
-miniflux_python()
-reeder_fever()
-print("# %d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+def done():
+    """The summary line; the exit status."""
+    print("# %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    setup(*sys.argv[1:5])
+    netnewswire()
+    readyou_greader()
+    readyou_fever()
+    miniflutt()
+    # A kitchen display's key, of alice's News (feed 1) alone.
+    if len(sys.argv) > 5:
+        miniflutt(sys.argv[5], {1})
+    miniflux_python()
+    reeder_fever()
+    sys.exit(done())
