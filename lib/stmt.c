@@ -341,6 +341,87 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_ENTRY_LABELS] =
 	    "SELECT " ENTRY_TAGS " FROM entry WHERE id = ?2 AND user_id = ?1",
 
+	/*
+	 * ?1 user id, ?2 feed id or NULL (every feed of the user), ?3
+	 * action, ?4 label name or NULL, ?5 field, ?6 match, ?7 pattern,
+	 * ?8 now.  A feed of another user is refused (rule_feed_insert).
+	 */
+	[STMT_RULE_INSERT] =
+	    "INSERT INTO rule (user_id, feed_id, action, label, field, match,"
+	    " pattern, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+	/*
+	 * ?1 user id, ?2 feed id or NULL: the user's rules (of that feed
+	 * and of every feed), oldest first.  Columns: enum rule_col.
+	 */
+	[STMT_RULE_LIST] =
+	    "SELECT id, feed_id, action, label, field, match, pattern,"
+	    " created_at FROM rule WHERE user_id = ?1"
+	    " AND (?2 IS NULL OR feed_id IS NULL OR feed_id = ?2)"
+	    " ORDER BY id",
+	/* ?1 user id, ?2 rule id. */
+	[STMT_RULE_DELETE] =
+	    "DELETE FROM rule WHERE id = ?2 AND user_id = ?1",
+	/*
+	 * ?1 user id, ?2 feed id, ?3 action: the feed's own regex rules
+	 * of that action on any field (Miniflux's blocklist_rules and
+	 * keeplist_rules, replaced whole).
+	 */
+	[STMT_RULE_DELETE_FEED_REGEX] =
+	    "DELETE FROM rule WHERE user_id = ?1 AND feed_id = ?2"
+	    " AND action = ?3 AND match = 'regex' AND field = 'any'",
+	/*
+	 * ?1 user id, ?2 the last entry id done (0 at first), ?3 at most
+	 * this many: the user's entries by id, for applying rules to
+	 * stored entries.  Columns: enum rule_entry_col.
+	 */
+	[STMT_RULE_ENTRIES] =
+	    "SELECT id, feed_id, title, url, author, content_text,"
+	    " published_at, created_at, is_starred FROM entry"
+	    " WHERE user_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3",
+	/*
+	 * ?1 user id, ?2 feed id or NULL, ?3 at most this many: the
+	 * newest stored entries of the feed (of the user), for a rule's
+	 * preview.  Columns: enum rule_entry_col.
+	 */
+	[STMT_RULE_PREVIEW] =
+	    "SELECT id, feed_id, title, url, author, content_text,"
+	    " published_at, created_at, is_starred FROM entry"
+	    " WHERE user_id = ?1 AND (?2 IS NULL OR feed_id = ?2)"
+	    " ORDER BY published_at DESC, id DESC LIMIT ?3",
+	/* ?1 user id, ?2 entry id, ?3 now. */
+	[STMT_RULE_ENTRY_READ] =
+	    "UPDATE entry SET is_read = 1, changed_at = ?3"
+	    " WHERE id = ?2 AND user_id = ?1 AND is_read = 0",
+	/* ?1 user id, ?2 entry id, ?3 now. */
+	[STMT_RULE_ENTRY_STAR] =
+	    "UPDATE entry SET is_starred = 1, changed_at = ?3"
+	    " WHERE id = ?2 AND user_id = ?1 AND is_starred = 0",
+	/*
+	 * ?1 user id, ?2 entry id: a blocked stored entry goes, never a
+	 * starred one.  Columns: enum rule_deleted_col, for its
+	 * tombstone.
+	 */
+	[STMT_RULE_ENTRY_DELETE] =
+	    "DELETE FROM entry WHERE id = ?2 AND user_id = ?1"
+	    " AND is_starred = 0 RETURNING feed_id, hash",
+	/* ?1 label id, ?2 entry id (both the fetcher's, of one user). */
+	[STMT_RULE_ENTRY_LABEL] =
+	    "INSERT INTO entry_label (label_id, entry_id) VALUES (?1, ?2)"
+	    " ON CONFLICT DO NOTHING",
+	/*
+	 * ?1 user id, ?2 feed id, ?3 action: the feed's own regex rules
+	 * on any field joined with "|" (Miniflux's blocklist_rules,
+	 * keeplist_rules), "" for none.  Column: ONE_COL_VALUE.
+	 */
+	[STMT_RULE_FEED_REGEX] =
+	    "SELECT coalesce(group_concat(pattern, '|'), '') FROM"
+	    " (SELECT pattern FROM rule WHERE user_id = ?1 AND feed_id = ?2"
+	    "  AND action = ?3 AND match = 'regex' AND field = 'any'"
+	    "  ORDER BY id)",
+	/* ?1 user id, ?2 feed id, ?3 1 muted, 0 not. */
+	[STMT_FEED_SET_HIDE] =
+	    "UPDATE feed SET hide_globally = ?3 WHERE id = ?2 AND user_id = ?1",
+
 	/* ?1 user id, ?2 title. */
 	[STMT_CATEGORY_INSERT] =
 	    "INSERT INTO category (user_id, title) VALUES (?1, ?2)",
@@ -1415,6 +1496,11 @@ static const int stmt_ncols[STMT__MAX] = {
 	[STMT_USER_GET_BY_NAME] = USER_COL__MAX,
 	[STMT_USER_GET_ONLY] = USER_COL__MAX,
 	[STMT_USER_LIST] = USER_LIST__MAX,
+	[STMT_RULE_LIST] = RULE_COL__MAX,
+	[STMT_RULE_ENTRIES] = RULE_ENTRY__MAX,
+	[STMT_RULE_PREVIEW] = RULE_ENTRY__MAX,
+	[STMT_RULE_ENTRY_DELETE] = RULE_DELETED__MAX,
+	[STMT_RULE_FEED_REGEX] = ONE_COL__MAX,
 	[STMT_LABEL_GET_BY_NAME] = LABEL_COL__MAX,
 	[STMT_LABEL_GET] = LABEL_COL__MAX,
 	[STMT_WEB_ENTRY_LABELS] = LABEL_COL__MAX,
@@ -1562,6 +1648,18 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_USER_DELETE),
 	NAME(STMT_USER_SET_PASSWORD),
 	NAME(STMT_USER_SET_API_PASSWORD),
+	NAME(STMT_RULE_INSERT),
+	NAME(STMT_RULE_LIST),
+	NAME(STMT_RULE_DELETE),
+	NAME(STMT_RULE_DELETE_FEED_REGEX),
+	NAME(STMT_RULE_ENTRIES),
+	NAME(STMT_RULE_PREVIEW),
+	NAME(STMT_RULE_ENTRY_READ),
+	NAME(STMT_RULE_ENTRY_STAR),
+	NAME(STMT_RULE_ENTRY_DELETE),
+	NAME(STMT_RULE_ENTRY_LABEL),
+	NAME(STMT_RULE_FEED_REGEX),
+	NAME(STMT_FEED_SET_HIDE),
 	NAME(STMT_LABEL_INSERT),
 	NAME(STMT_LABEL_GET_BY_NAME),
 	NAME(STMT_LABEL_GET),
