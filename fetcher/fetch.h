@@ -12,6 +12,7 @@
 #include "feed.h"
 
 struct icon_work;
+struct rules;
 
 /*
  * One feed to refresh in a pass (or one transfer of a site's icon, with
@@ -70,6 +71,9 @@ struct job {
 	struct sb_doc	*parser;	/* or NULL */
 	struct feed	 feed;		/* what it parsed */
 	int		 parse_failed;	/* it failed before the end */
+
+	/* the user's filter rules, loaded once a pass (pass.c), or NULL */
+	struct rules	*rules;
 
 	/* the result, from store.c */
 	int64_t		 next_check_at;	/* when the feed is due again */

@@ -23,6 +23,7 @@
 #include "fetch.h"
 #include "feed.h"
 #include "log.h"
+#include "rules.h"
 #include "stats.h"
 #include "url.h"
 
@@ -73,6 +74,7 @@ struct pass {
 	int64_t			 t0_us;		/* the hold began: mono_us() */
 	int64_t			 paused_us;	/* given way to reads, in all */
 	struct sandbox		*sb;		/* where documents are parsed */
+	struct rulebook		 rules;		/* the users' filter rules */
 };
 
 /* A request in the fetch_request queue: -1 for NULL. */
@@ -719,6 +721,7 @@ outcome_document(struct pass *p, struct job *j)
 	if (document_end(p, j, &why) == 0) {
 		nnew = p->stats.entries_new;
 		nupd = p->stats.entries_updated;
+		j->rules = rulebook_get(&p->rules, p->db, j->user_id);
 		switch (store_success(p->db, p->conf, j, &j->feed,
 		    &p->stats)) {
 		case 0:
@@ -892,6 +895,7 @@ candidate_done(struct job *c, void *arg)
 		    c->url, *why != '\0' ? why : "not a feed");
 	else {
 		nnew = p->stats.entries_new;
+		c->rules = rulebook_get(&p->rules, p->db, c->user_id);
 		r = store_success(p->db, p->conf, c, &c->feed, &p->stats);
 		if (r == 0) {
 			p->found = 1;
@@ -1455,6 +1459,7 @@ pass_hold(struct db *db, const struct conf *conf, const struct pass_want *w,
 out:
 	jobs_free(&l);
 	icons_free(&p.icons);
+	rulebook_release(&p.rules);
 	stats_close(p.sf);
 	p.stats.paused_ms = p.paused_us / 1000;
 	if (pass_fault(&p)) {

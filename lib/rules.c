@@ -642,6 +642,7 @@ rules_add(struct db *d, int64_t user, int64_t feed, const char *action,
  * The rules of user, loaded the first time a pass asks (rules_load()),
  * kept in rb until rulebook_release().  NULL when they could not be
  * loaded (logged): the entries are then stored as if there were none.
+ * The pointer holds until the next call: rb grows.
  */
 struct rules *
 rulebook_get(struct rulebook *rb, struct db *d, int64_t user)
