@@ -191,6 +191,18 @@ int	 job_parse_end(struct job *, int64_t, struct sandbox *,
 	    const char **);
 void	 job_status_text(const struct job *, char *, size_t);
 
+/* apply.c: rules applied to stored entries (hearth-fetch --apply-rules) */
+struct apply_stats {
+	int64_t		 entries;	/* looked at */
+	int64_t		 blocked;	/* deleted, tombstoned */
+	int64_t		 read;		/* marked read */
+	int64_t		 starred;
+	int64_t		 labelled;	/* labels put on */
+};
+
+int	 apply_rules(struct db *, int64_t, struct apply_stats *);
+int	 pass_apply(const struct conf *, int64_t);
+
 /* find.c: the feeds at an address, for "hearth-fetch discover" */
 int	 find_feeds(const struct conf *, struct sandbox *, const char *,
 	    struct buf *, struct buf *);

@@ -1605,6 +1605,66 @@ out:
 }
 
 /*
+ * hearth-fetch --apply-rules: the filter rules of user (0: of every
+ * user) applied to the entries stored already (apply.c), a line of
+ * counts per user on stdout.  It runs beside a pass, each writing in
+ * short transactions.  0, or -1 (logged).
+ */
+int
+pass_apply(const struct conf *conf, int64_t user)
+{
+	struct apply_stats	 as;
+	struct db		 db;
+	sqlite3_stmt		*st;
+	int64_t			*ids = NULL, *nids;
+	size_t			 n = 0, i;
+	int			 r, rc = -1;
+
+	memset(&db, 0, sizeof(db));
+	if (pass_open(&db, conf) == -1)
+		return -1;
+	if (user > 0) {
+		if ((ids = malloc(sizeof(*ids))) == NULL)
+			goto out;
+		ids[n++] = user;
+	} else {
+		st = db_stmt(&db, STMT_USER_LIST);
+		while ((r = db_step(st)) == 1) {
+			if ((nids = reallocarray(ids, n + 1,
+			    sizeof(*ids))) == NULL) {
+				r = -1;
+				break;
+			}
+			ids = nids;
+			ids[n++] = sqlite3_column_int64(st, USER_LIST_ID);
+		}
+		db_stmt_done(st);
+		if (r == -1)
+			goto out;
+	}
+	for (i = 0; i < n; i++) {
+		memset(&as, 0, sizeof(as));
+		if (apply_rules(&db, ids[i], &as) == -1) {
+			log_warnx("user %lld: rules not applied",
+			    (long long)ids[i]);
+			goto out;
+		}
+		printf("user %lld: %lld entries, %lld blocked (deleted), "
+		    "%lld marked read, %lld starred, %lld labels\n",
+		    (long long)ids[i], (long long)as.entries,
+		    (long long)as.blocked, (long long)as.read,
+		    (long long)as.starred, (long long)as.labelled);
+	}
+	if (fflush(stdout) == EOF)
+		goto out;
+	rc = 0;
+out:
+	free(ids);
+	db_close(&db);
+	return rc;
+}
+
+/*
  * A sample between passes, for --every with passes further apart than
  * sample_interval: the responder's figures and the file sizes, no
  * fetch figures.  Returns 0, or -1 when the database cannot be opened.
