@@ -53,7 +53,6 @@ enum stmt {
 	STMT_RULE_ENTRY_STAR,
 	STMT_RULE_ENTRY_DELETE,
 	STMT_RULE_ENTRY_LABEL,
-	STMT_RULE_FEED_REGEX,
 	STMT_FEED_SET_HIDE,
 
 	/* feeds */
@@ -165,6 +164,7 @@ enum stmt {
 	STMT_WEB_ENCLOSURES,
 	STMT_WEB_ICON_GET,
 	STMT_WEB_MARK_READ,
+	STMT_WEB_MARK_READ_SHOWN,
 	STMT_WEB_MARK_READ_FEED,
 	STMT_WEB_MARK_READ_CATEGORY,
 
@@ -316,6 +316,7 @@ enum feed_col {
 	FEED_COL_PARSED_AT,
 	FEED_COL_ICON_CHECKED_AT, /* the icon last looked for, or NULL */
 	FEED_COL_USER_INTERVAL,	/* the user's refresh_interval, or NULL */
+	FEED_COL_HIDE_GLOBALLY,	/* muted: out of Unread and its count */
 	FEED_COL__MAX
 };
 
@@ -425,6 +426,9 @@ enum mf_feed_col {
 	MF_FEED_CATEGORY_ID,
 	MF_FEED_CATEGORY_TITLE,
 	MF_FEED_ICON_ID,
+	MF_FEED_HIDE_GLOBALLY,
+	MF_FEED_BLOCKLIST,	/* the feed's regex block rules, "|" */
+	MF_FEED_KEEPLIST,	/* its regex keep rules */
 	MF_FEED__MAX
 };
 
