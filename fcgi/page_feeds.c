@@ -501,6 +501,8 @@ feeds_render(struct req *r, int status, const char *why, int open)
 	HTML_LIT(b, "<nav class=\"subnav\"><a href=\"");
 	html_href(r, "/categories");
 	HTML_LIT(b, "\">Categories</a> <a href=\"");
+	html_href(r, "/rules");
+	HTML_LIT(b, "\">Filter rules</a> <a href=\"");
 	html_href(r, "/opml");
 	HTML_LIT(b, "\">Export OPML</a> <form method=\"post\" class=\"refresh\""
 	    " action=\"");
