@@ -259,6 +259,21 @@ main(void)
 		rule_scratch_reset(&sc);
 		T_OK(rule_matches(&r, &t, &sc) == 0,
 		    "a regex sees only the first 64 KiB");
+		/* One byte past the bound: not seen either. */
+		memcpy(big + RULE_TEXT_MAX - 5, "needle", 6);
+		rule_scratch_reset(&sc);
+		T_OK(rule_matches(&r, &t, &sc) == 0,
+		    "a word ending one byte past 64 KiB is not seen");
+		memcpy(big + RULE_TEXT_MAX - 5, "aaaaaa", 6);
+		/* A character across the bound is left out whole. */
+		memcpy(big + RULE_TEXT_MAX - 6, "needl\xc3\xa9", 7);
+		rule_release(&r);
+		rule_make(&r, "block", "content", "regex", "needl.$", NULL,
+		    err, sizeof(err));
+		rule_scratch_reset(&sc);
+		T_OK(rule_matches(&r, &t, &sc) == 0,
+		    "the cut does not split a character");
+		memcpy(big + RULE_TEXT_MAX - 6, "aaaaaaa", 7);
 		rule_release(&r);
 		memcpy(big + RULE_TEXT_MAX - 16, "needle", 6);
 		rule_make(&r, "block", "content", "words", "NEEDLE", NULL, err,
