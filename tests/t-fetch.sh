@@ -455,7 +455,7 @@ farm_feed rss "$W/f/plain.rss" plain 2
 rm -f "$DB" "$DB-wal" "$DB-shm"
 for m in "$top"/sql/migrate/*.sql; do
 	case $m in
-	*-secrets.sql) ;;
+	*-secrets.sql) break ;;
 	*) sqlite3 -batch "$DB" < "$m" || notok "upgrade: $m applies" ;;
 	esac
 done

@@ -405,7 +405,7 @@ mv "$S/var/hearth.db" "$S/var/new.db"
 rm -f "$S/var/hearth.db-wal" "$S/var/hearth.db-shm"
 for m in sql/migrate/*.sql; do
 	case $m in
-	*-secrets.sql) ;;
+	*-secrets.sql) break ;;
 	*) sqlite3 -batch "$S/var/hearth.db" < "$m" ;;
 	esac
 done
