@@ -77,6 +77,12 @@ int	 ctl_category_get(struct ctl *, const char *, int, int64_t *);
 int	 ctl_feed_find(struct ctl *, const char *, int64_t *);
 int	 ctl_feed_by_url(struct ctl *, const char *, int64_t *);
 
+/* cmd_rule.c */
+int	 cmd_rule_add(struct ctl *, int, char **);
+int	 cmd_rule_list(struct ctl *, int, char **);
+int	 cmd_rule_del(struct ctl *, int, char **);
+int	 cmd_rule_apply(struct ctl *, int, char **);
+
 /* cmd_opml.c */
 int	 cmd_opml_import(struct ctl *, int, char **);
 int	 cmd_opml_export(struct ctl *, int, char **);

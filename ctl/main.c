@@ -35,6 +35,12 @@ static const struct ctl_cmd cmds[] = {
 	{ "feed del", "ID|URL", 1, 1, CTL_NEEDS_USER, cmd_feed_del },
 	{ "feed move", "ID|URL CATEGORY|-", 2, 2, CTL_NEEDS_USER,
 	    cmd_feed_move },
+	{ "rule add", "[--feed ID|URL] [--field FIELD] [--match KIND] "
+	    "[--label NAME] ACTION PATTERN", 2, 10, CTL_NEEDS_USER,
+	    cmd_rule_add },
+	{ "rule list", "[--feed ID|URL]", 0, 2, CTL_NEEDS_USER, cmd_rule_list },
+	{ "rule del", "ID", 1, 1, CTL_NEEDS_USER, cmd_rule_del },
+	{ "rule apply", "", 0, 0, CTL_NEEDS_USER, cmd_rule_apply },
 	{ "opml import", "[--user-id ID] [--summary] FILE|-", 1, 4,
 	    CTL_NEEDS_DB, cmd_opml_import },
 	{ "opml export", "[FILE]", 0, 1, CTL_NEEDS_USER, cmd_opml_export },

@@ -20,6 +20,7 @@
 #include "json.h"
 #include "log.h"
 #include "opml.h"
+#include "rules.h"
 #include "secret.h"
 #include "stmt.h"
 #include "subs.h"
@@ -303,8 +304,10 @@ mf_feed(struct json *j, const char *key, sqlite3_stmt *st, int base)
 	    base + MF_FEED_ERROR_COUNT));
 	/* The settings hearth lacks: a page writes them hundreds of times. */
 	JSON_MEMBERS(j, "\"scraper_rules\":\"\",\"rewrite_rules\":\"\","
-	    "\"crawler\":false,\"blocklist_rules\":\"\","
-	    "\"keeplist_rules\":\"\",\"user_agent\":\"\",\"cookie\":\"\"");
+	    "\"crawler\":false");
+	json_str(j, "blocklist_rules", text(st, base + MF_FEED_BLOCKLIST));
+	json_str(j, "keeplist_rules", text(st, base + MF_FEED_KEEPLIST));
+	JSON_MEMBERS(j, "\"user_agent\":\"\",\"cookie\":\"\"");
 	json_str(j, "username", text(st, base + MF_FEED_USERNAME));
 	JSON_MEMBERS(j, "\"password\":\"\"");
 	json_bool(j, "disabled", sqlite3_column_int(st,
@@ -312,7 +315,9 @@ mf_feed(struct json *j, const char *key, sqlite3_stmt *st, int base)
 	JSON_MEMBERS(j, "\"no_media_player\":false,"
 	    "\"ignore_http_cache\":false,"
 	    "\"allow_self_signed_certificates\":false,"
-	    "\"fetch_via_proxy\":false,\"hide_globally\":false");
+	    "\"fetch_via_proxy\":false");
+	json_bool(j, "hide_globally", sqlite3_column_int(st,
+	    base + MF_FEED_HIDE_GLOBALLY) != 0);
 	json_obj_open(j, "category");
 	json_int(j, "id", sqlite3_column_int64(st, base + MF_FEED_CATEGORY_ID));
 	json_str(j, "title", sqlite3_column_type(st,
@@ -849,7 +854,65 @@ struct feed_patch {
 	const char	*username;
 	const char	*password;	/* "" is no change: never shown */
 	int		 disabled;	/* -1: no change */
+	int		 hide;		/* hide_globally; -1: no change */
+	const char	*blocklist;	/* the regex block rule; "" none */
+	const char	*keeplist;	/* the regex keep rule; "" none */
 };
+
+/*
+ * A blocklist_rules or keeplist_rules value checked as a rule
+ * (lib/rules.c: POSIX ERE, at most 256 bytes); "" and NULL are fine.
+ * 0; -1 with a 400 saying what is wrong.
+ */
+static int
+regex_check(struct req *r, const char *s)
+{
+	struct rule	 rule;
+	char		 err[200], msg[240];
+	int		 n;
+
+	if (s == NULL || *s == '\0')
+		return 0;
+	n = rule_make(&rule, "block", "any", "regex", s, NULL, err,
+	    sizeof(err));
+	rule_release(&rule);
+	if (n == -1) {
+		snprintf(msg, sizeof(msg), "Invalid rule: %s.", err);
+		api_mf_error(r, 400, msg);
+	}
+	return n;
+}
+
+/*
+ * Replace the feed's own regex rule of action ("block": blocklist_rules,
+ * "keep": keeplist_rules) with pattern, none when it is "", in the open
+ * transaction.  NULL changes nothing.  0 or -1.
+ */
+static int
+regex_rule_set(struct req *r, int64_t id, const char *action,
+    const char *pattern)
+{
+	sqlite3_stmt	*st;
+	char		 err[200];
+	int		 n;
+
+	if (pattern == NULL)
+		return 0;
+	if ((st = db_stmt(r->db, STMT_RULE_DELETE_FEED_REGEX)) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, r->user_id);
+	sqlite3_bind_int64(st, 2, id);
+	sqlite3_bind_text(st, 3, action, -1, SQLITE_STATIC);
+	n = db_step(st);
+	db_stmt_done(st);
+	if (n == -1)
+		return -1;
+	if (*pattern == '\0')
+		return 0;
+	return rules_add(r->db, r->user_id, id, action, "any", "regex",
+	    pattern, NULL, (int64_t)time(NULL), err, sizeof(err)) == 0 ? 0 :
+	    -1;
+}
 
 /*
  * Read a feed_patch from body o.  0; -1 with a 400 answered for a
@@ -864,7 +927,7 @@ patch_read(struct req *r, json_t *o, struct feed_patch *p, struct buf *url,
 	int		 n, b;
 
 	memset(p, 0, sizeof(*p));
-	p->disabled = -1;
+	p->disabled = p->hide = -1;
 	if ((n = mf_body_str(r, o, "feed_url", &s)) == -1)
 		return -1;
 	if (n == 1 && *s != '\0') {
@@ -892,6 +955,14 @@ patch_read(struct req *r, json_t *o, struct feed_patch *p, struct buf *url,
 		return -1;
 	if (n == 1)
 		p->disabled = b;
+	if ((n = body_bool(r, o, "hide_globally", &b)) == -1 ||
+	    mf_body_str(r, o, "blocklist_rules", &p->blocklist) == -1 ||
+	    mf_body_str(r, o, "keeplist_rules", &p->keeplist) == -1 ||
+	    regex_check(r, p->blocklist) == -1 ||
+	    regex_check(r, p->keeplist) == -1)
+		return -1;
+	if (n == 1)
+		p->hide = b;
 	if (p->category < 0) {
 		api_mf_error(r, 400, "Invalid category ID.");
 		return -1;
@@ -977,7 +1048,11 @@ patch_apply(struct req *r, int64_t id, const struct feed_patch *p,
 	    sqlite3_bind_int(up, 9, p->disabled != -1 ? p->disabled :
 	    disabled) != SQLITE_OK ||
 	    sqlite3_bind_int64(up, 10, (int64_t)time(NULL)) != SQLITE_OK ||
-	    db_step(up) == -1)
+	    sqlite3_bind_int(up, 11, p->hide != -1 ? p->hide :
+	    sqlite3_column_int(st, FEED_COL_HIDE_GLOBALLY)) != SQLITE_OK ||
+	    db_step(up) == -1 ||
+	    regex_rule_set(r, id, "block", p->blocklist) == -1 ||
+	    regex_rule_set(r, id, "keep", p->keeplist) == -1)
 		goto out;
 	rc = 1;
 out:
@@ -1035,7 +1110,8 @@ api_mf_feed_create(struct req *r)
 	if (subs_feed_add(r->db, r->user_id, p.url, p.title, p.category, NULL,
 	    (int64_t)time(NULL), &id) == -1)
 		goto out;
-	if ((p.username != NULL || p.password != NULL || p.disabled != -1) &&
+	if ((p.username != NULL || p.password != NULL || p.disabled != -1 ||
+	    p.hide != -1 || p.blocklist != NULL || p.keeplist != NULL) &&
 	    patch_apply(r, id, &p, &refetch) != 1)
 		goto out;
 	if (db_commit(r->db) == -1)
@@ -1058,7 +1134,8 @@ out:
 
 /*
  * PUT /v1/feeds/ID: change feed_url, title, category_id, username,
- * password, disabled (others are ignored); 201 with the feed, as
+ * password, disabled, hide_globally, blocklist_rules, keeplist_rules
+ * (others are ignored); 201 with the feed, as
  * Miniflux answers.  Empty strings and category 0 change nothing, as
  * in Miniflux; an empty password too, since the password is never
  * shown; an empty username clears both.  A new address is fetched at

@@ -289,6 +289,11 @@ int		 page_feed_refresh(struct req *);
 int		 page_feeds_refresh(struct req *);
 int		 feeds_render(struct req *, int, const char *, int);
 
+/* page_rules.c */
+int		 page_rules(struct req *);
+int		 page_rule_delete(struct req *);
+int		 page_rules_apply(struct req *);
+
 /* page_labels.c */
 int		 page_labels(struct req *);
 int		 entry_labels(struct req *, int64_t, const char *);
@@ -481,6 +486,7 @@ int		 route_match(const char *, const char *, char **);
 
 /* spawn.c: hearth-fetch and hearthctl started from a request */
 int		 spawn_fetch(struct req *, int64_t);
+int		 spawn_apply_rules(struct req *);
 int64_t		 spawn_runner(struct app *);
 int		 spawn_fetch_path(char *, size_t);
 int		 spawn_detached(const char *, char *const []);

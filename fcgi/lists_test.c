@@ -308,6 +308,7 @@ test_plans(struct db *d, const char *when)
 		{ STMT_WEB_LIST_ALL_CATEGORY_ASC, "entry_category_published " },
 		{ STMT_WEB_LIST_STARRED_ASC, "entry_starred " },
 		{ STMT_WEB_MARK_READ, "entry_unread " },
+		{ STMT_WEB_MARK_READ_SHOWN, "entry_unread " },
 		{ STMT_WEB_MARK_READ_FEED, "entry_unread_feed " },
 		{ STMT_WEB_MARK_READ_CATEGORY, "entry_unread_category " },
 		{ STMT_WEB_NAV, "SEARCH feed_count USING PRIMARY KEY" },

@@ -37,6 +37,10 @@ static const struct flash {
 	{ "refreshing", "Refresh requested: the feed is being fetched." },
 	{ "refreshing-all", "Refresh requested: your feeds are being "
 	    "fetched." },
+	{ "rule-added", "Rule added: new entries go through it." },
+	{ "rule-deleted", "Rule deleted." },
+	{ "rules-applying", "The rules are being applied to your stored "
+	    "entries." },
 	{ "saved", "Feed saved." },
 	{ "settings-saved", "Settings saved." },
 };

@@ -519,7 +519,7 @@ page_mark_read(struct req *r)
 		return 0;
 	}
 	if (strcmp(scope, "all") == 0)
-		s = STMT_WEB_MARK_READ;
+		s = STMT_WEB_MARK_READ_SHOWN;	/* muted feeds left out */
 	else if (strcmp(scope, "feed") == 0 &&
 	    (id = id_parse(ids)) != 0)
 		s = STMT_WEB_MARK_READ_FEED;
@@ -537,7 +537,7 @@ page_mark_read(struct req *r)
 	    sqlite3_bind_int64(st, 2, c.published) != SQLITE_OK ||
 	    sqlite3_bind_int64(st, 3, c.id) != SQLITE_OK ||
 	    sqlite3_bind_int64(st, 4, time(NULL)) != SQLITE_OK ||
-	    (s != STMT_WEB_MARK_READ && (id != 0 ?
+	    (s != STMT_WEB_MARK_READ_SHOWN && (id != 0 ?
 	    sqlite3_bind_int64(st, 5, id) : sqlite3_bind_null(st, 5)) !=
 	    SQLITE_OK) || db_step(st) == -1)
 		goto out;

@@ -39,6 +39,7 @@ struct feed_form {
 	char		*username;
 	char		*password;	/* stored, sealed; "" for none */
 	int		 disabled;
+	int		 muted;		/* hide_globally */
 	/* health, from the database only */
 	char		*site_url;
 	char		*last_error;
@@ -116,6 +117,7 @@ feed_load(struct req *r, int64_t id, struct feed_form *f)
 	oom |= set_str(&f->username, col_str(st, FEED_COL_USERNAME));
 	oom |= set_str(&f->password, col_str(st, FEED_COL_PASSWORD));
 	f->disabled = sqlite3_column_int(st, FEED_COL_DISABLED);
+	f->muted = sqlite3_column_int(st, FEED_COL_HIDE_GLOBALLY);
 	oom |= set_str(&f->site_url, col_str(st, FEED_COL_SITE_URL));
 	oom |= set_str(&f->last_error, col_str(st, FEED_COL_LAST_ERROR));
 	f->icon_id = sqlite3_column_int64(st, FEED_COL_ICON_ID);
@@ -499,6 +501,8 @@ feeds_render(struct req *r, int status, const char *why, int open)
 	HTML_LIT(b, "<nav class=\"subnav\"><a href=\"");
 	html_href(r, "/categories");
 	HTML_LIT(b, "\">Categories</a> <a href=\"");
+	html_href(r, "/rules");
+	HTML_LIT(b, "\">Filter rules</a> <a href=\"");
 	html_href(r, "/opml");
 	HTML_LIT(b, "\">Export OPML</a> <form method=\"post\" class=\"refresh\""
 	    " action=\"");
@@ -741,6 +745,12 @@ edit_render(struct req *r, struct feed_form *f, int status, const char *why)
 		HTML_LIT(b, " checked");
 	HTML_LIT(b, "> Check this feed</label><br><small>Unticked, the feed "
 	    "and its entries stay but it is not fetched.</small></p>\n"
+	    "<p><label><input type=\"checkbox\" name=\"muted\" value=\"1\"");
+	if (f->muted)
+		HTML_LIT(b, " checked");
+	HTML_LIT(b, "> Mute</label><br><small>Ticked, the feed is fetched "
+	    "and read here, but its entries stay out of Unread, the digest "
+	    "and the unread count.</small></p>\n"
 	    "<p><button type=\"submit\">Save</button></p>\n</form>\n");
 
 	/* Health. */
@@ -834,6 +844,7 @@ edit_save(struct req *r, struct feed_form *f, const char **why, int *status)
 	/* What was typed goes back into the form if anything is wrong. */
 	f->url = NULL;
 	f->disabled = disabled;
+	f->muted = req_param(r, "muted") != NULL;
 	if (set_str(&f->title, param_trim(r, "title", &t)) == -1 ||
 	    set_str(&f->url, param_trim(r, "url", &t)) == -1 ||
 	    set_str(&f->new_category, param_trim(r, "new_category", &t)) ==
@@ -918,6 +929,7 @@ edit_save(struct req *r, struct feed_form *f, const char **why, int *status)
 	}
 	sqlite3_bind_int(st, 9, disabled);
 	sqlite3_bind_int64(st, 10, (int64_t)time(NULL));
+	sqlite3_bind_int(st, 11, f->muted);
 	n = db_step(st);
 	db_stmt_done(st);
 	if (n == -1 || db_commit(r->db) == -1)

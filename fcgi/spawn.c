@@ -352,6 +352,41 @@ spawn_runner(struct app *app)
 }
 
 /*
+ * "Apply the rules to stored entries": hearth-fetch [-c CONF]
+ * --apply-rules --user ID started in the background as spawn_runner()
+ * starts a pass, never waited for.  0, or -1 (logged) when it could not
+ * be started.
+ */
+int
+spawn_apply_rules(struct req *r)
+{
+	struct app	*app = r->app;
+	char		 path[PATH_MAX], user[32];
+	char		*argv[7];
+	int		 n = 0;
+
+	if (spawn_fetch_path(path, sizeof(path)) == -1) {
+		log_warnx("%s not found beside hearth-fcgi nor in PATH",
+		    FETCH_PROG);
+		return -1;
+	}
+	snprintf(user, sizeof(user), "%lld", (long long)r->user_id);
+	argv[n++] = (char *)FETCH_PROG;
+	if (app->conf.path != NULL) {
+		argv[n++] = (char *)"-c";
+		argv[n++] = app->conf.path;
+	}
+	argv[n++] = (char *)"--apply-rules";
+	argv[n++] = (char *)"--user";
+	argv[n++] = user;
+	argv[n] = NULL;
+	if (spawn_detached(path, argv) == -1)
+		return -1;
+	log_debug("started %s --apply-rules --user %s", path, user);
+	return 0;
+}
+
+/*
  * The child of spawn_run(): fds[0..2] become its standard input, output
  * and error, everything else is closed.  Each is first moved above 2,
  * in case one of them is a standard descriptor already.  Only

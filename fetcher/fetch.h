@@ -12,6 +12,7 @@
 #include "feed.h"
 
 struct icon_work;
+struct rules;
 
 /*
  * One feed to refresh in a pass (or one transfer of a site's icon, with
@@ -70,6 +71,9 @@ struct job {
 	struct sb_doc	*parser;	/* or NULL */
 	struct feed	 feed;		/* what it parsed */
 	int		 parse_failed;	/* it failed before the end */
+
+	/* the user's filter rules, loaded once a pass (pass.c), or NULL */
+	struct rules	*rules;
 
 	/* the result, from store.c */
 	int64_t		 next_check_at;	/* when the feed is due again */
@@ -186,6 +190,18 @@ int64_t	 job_parse_piece(struct job *, const char *, size_t, int64_t,
 int	 job_parse_end(struct job *, int64_t, struct sandbox *,
 	    const char **);
 void	 job_status_text(const struct job *, char *, size_t);
+
+/* apply.c: rules applied to stored entries (hearth-fetch --apply-rules) */
+struct apply_stats {
+	int64_t		 entries;	/* looked at */
+	int64_t		 blocked;	/* deleted, tombstoned */
+	int64_t		 read;		/* marked read */
+	int64_t		 starred;
+	int64_t		 labelled;	/* labels put on */
+};
+
+int	 apply_rules(struct db *, int64_t, struct apply_stats *);
+int	 pass_apply(const struct conf *, int64_t);
 
 /* find.c: the feeds at an address, for "hearth-fetch discover" */
 int	 find_feeds(const struct conf *, struct sandbox *, const char *,

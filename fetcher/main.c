@@ -42,6 +42,7 @@ usage(FILE *fp)
 	fprintf(fp,
 	    "usage: hearth-fetch [-dv] [-c file] [--every duration | --all | "
 	    "--feed id|url ... | --queued]\n"
+	    "       hearth-fetch [-d] [-c file] --apply-rules [--user id]\n"
 	    "       hearth-fetch parse [-d] [--base-url URL] "
 	    "[--content-type TYPE] FILE|-\n"
 	    "       hearth-fetch discover [-d] [-c file] URL\n"
@@ -481,7 +482,8 @@ out:
  * hearth-fetch [-dv] [-c file] [--every duration | --all | --feed x... |
  * --queued]: one pass over the due feeds (or those named, or all, or
  * only the requests queued by hearth-fcgi's "refresh now"), or a pass
- * every duration.  Exit status 0 when the pass ran, whatever happened to
+ * every duration.  With --apply-rules [--user id], the filter rules
+ * applied to the stored entries instead (pass_apply()).  Exit status 0 when the pass ran, whatever happened to
  * the feeds, 1 when it could not (a full disk or a read-only database
  * among the reasons, said as such), 2 on a usage error.
  */
@@ -492,9 +494,9 @@ cmd_pass(int argc, char *argv[])
 	struct pass_want	 w;
 	struct sandbox		*sb = NULL;
 	struct buf		 err;
-	const char		*conf_file = NULL, *o;
-	int64_t			 every = 0;
-	int			 i, debug = 0, rc = 1;
+	const char		*conf_file = NULL, *o, *errstr;
+	int64_t			 every = 0, user = 0;
+	int			 i, debug = 0, rc = 1, apply = 0;
 
 	memset(&w, 0, sizeof(w));
 	memset(&conf, 0, sizeof(conf));
@@ -520,6 +522,17 @@ cmd_pass(int argc, char *argv[])
 			w.all = 1;
 		else if (strcmp(o, "--queued") == 0)
 			w.queued = 1;
+		else if (strcmp(o, "--apply-rules") == 0)
+			apply = 1;
+		else if (strcmp(o, "--user") == 0 && i + 1 < argc) {
+			user = strtonum(argv[++i], 1, INT64_MAX, &errstr);
+			if (errstr != NULL) {
+				fprintf(stderr, "hearth-fetch: --user %s: "
+				    "not a user id\n", argv[i]);
+				rc = 2;
+				goto out;
+			}
+		}
 		else if (o[0] == '-' && o[1] != '-' && o[1] != '\0' &&
 		    strspn(o + 1, "dv") == strlen(o + 1)) {
 			debug |= strchr(o, 'd') != NULL;
@@ -530,7 +543,8 @@ cmd_pass(int argc, char *argv[])
 			goto out;
 		}
 	}
-	if (w.all + (w.nfeeds > 0) + w.queued + (every > 0) > 1) {
+	if (w.all + (w.nfeeds > 0) + w.queued + (every > 0) + apply > 1 ||
+	    (user > 0 && !apply)) {
 		usage(stderr);
 		rc = 2;
 		goto out;
@@ -550,6 +564,10 @@ cmd_pass(int argc, char *argv[])
 	    -1)
 		goto out;
 	lower_priority();
+	if (apply) {
+		rc = pass_apply(&conf, user) == 0 ? 0 : 1;
+		goto out;
+	}
 	xmlInitParser();
 	if ((sb = parser_start(&conf, debug)) == NULL)
 		goto out;

@@ -23,6 +23,7 @@
 #include "fetch.h"
 #include "feed.h"
 #include "log.h"
+#include "rules.h"
 #include "stats.h"
 #include "url.h"
 
@@ -73,6 +74,7 @@ struct pass {
 	int64_t			 t0_us;		/* the hold began: mono_us() */
 	int64_t			 paused_us;	/* given way to reads, in all */
 	struct sandbox		*sb;		/* where documents are parsed */
+	struct rulebook		 rules;		/* the users' filter rules */
 };
 
 /* A request in the fetch_request queue: -1 for NULL. */
@@ -719,6 +721,7 @@ outcome_document(struct pass *p, struct job *j)
 	if (document_end(p, j, &why) == 0) {
 		nnew = p->stats.entries_new;
 		nupd = p->stats.entries_updated;
+		j->rules = rulebook_get(&p->rules, p->db, j->user_id);
 		switch (store_success(p->db, p->conf, j, &j->feed,
 		    &p->stats)) {
 		case 0:
@@ -892,6 +895,7 @@ candidate_done(struct job *c, void *arg)
 		    c->url, *why != '\0' ? why : "not a feed");
 	else {
 		nnew = p->stats.entries_new;
+		c->rules = rulebook_get(&p->rules, p->db, c->user_id);
 		r = store_success(p->db, p->conf, c, &c->feed, &p->stats);
 		if (r == 0) {
 			p->found = 1;
@@ -1455,6 +1459,7 @@ pass_hold(struct db *db, const struct conf *conf, const struct pass_want *w,
 out:
 	jobs_free(&l);
 	icons_free(&p.icons);
+	rulebook_release(&p.rules);
 	stats_close(p.sf);
 	p.stats.paused_ms = p.paused_us / 1000;
 	if (pass_fault(&p)) {
@@ -1596,6 +1601,66 @@ out:
 	db_close(&db);
 	if (fd != -1)
 		close(fd);
+	return rc;
+}
+
+/*
+ * hearth-fetch --apply-rules: the filter rules of user (0: of every
+ * user) applied to the entries stored already (apply.c), a line of
+ * counts per user on stdout.  It runs beside a pass, each writing in
+ * short transactions.  0, or -1 (logged).
+ */
+int
+pass_apply(const struct conf *conf, int64_t user)
+{
+	struct apply_stats	 as;
+	struct db		 db;
+	sqlite3_stmt		*st;
+	int64_t			*ids = NULL, *nids;
+	size_t			 n = 0, i;
+	int			 r, rc = -1;
+
+	memset(&db, 0, sizeof(db));
+	if (pass_open(&db, conf) == -1)
+		return -1;
+	if (user > 0) {
+		if ((ids = malloc(sizeof(*ids))) == NULL)
+			goto out;
+		ids[n++] = user;
+	} else {
+		st = db_stmt(&db, STMT_USER_LIST);
+		while ((r = db_step(st)) == 1) {
+			if ((nids = reallocarray(ids, n + 1,
+			    sizeof(*ids))) == NULL) {
+				r = -1;
+				break;
+			}
+			ids = nids;
+			ids[n++] = sqlite3_column_int64(st, USER_LIST_ID);
+		}
+		db_stmt_done(st);
+		if (r == -1)
+			goto out;
+	}
+	for (i = 0; i < n; i++) {
+		memset(&as, 0, sizeof(as));
+		if (apply_rules(&db, ids[i], &as) == -1) {
+			log_warnx("user %lld: rules not applied",
+			    (long long)ids[i]);
+			goto out;
+		}
+		printf("user %lld: %lld entries, %lld blocked (deleted), "
+		    "%lld marked read, %lld starred, %lld labels\n",
+		    (long long)ids[i], (long long)as.entries,
+		    (long long)as.blocked, (long long)as.read,
+		    (long long)as.starred, (long long)as.labelled);
+	}
+	if (fflush(stdout) == EOF)
+		goto out;
+	rc = 0;
+out:
+	free(ids);
+	db_close(&db);
 	return rc;
 }
 

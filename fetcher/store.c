@@ -16,7 +16,9 @@
 #include "feed.h"
 #include "json.h"
 #include "log.h"
+#include "rules.h"
 #include "sanitize.h"
+#include "subs.h"
 
 #define DAY			86400
 #define WEEK			(7 * DAY)
@@ -39,6 +41,9 @@ struct scratch {
 	struct buf	 text;
 	struct buf	 title;		/* a thin entry's, made up */
 	const char	*feed_title;	/* the document's, or NULL */
+	int64_t		 user_id;	/* the feed's */
+	struct rules	*rules;		/* the user's, or NULL for none */
+	struct rule_scratch rs;		/* for matching them */
 };
 
 /* A random number for the schedule's jitter; the middle if none. */
@@ -291,9 +296,56 @@ entry_title(const struct entry *e, struct scratch *sc)
 }
 
 /*
+ * Apply the rules' verdict v to the new entry id: read, starred,
+ * labelled (each label made the first time a rule of the pass needs
+ * it).  0 or -1 (logged).
+ */
+static int
+verdict_apply(struct db *db, int64_t user, int64_t id, int64_t now,
+    const struct rule_verdict *v)
+{
+	sqlite3_stmt	*st;
+	size_t		 i;
+
+	if (v->read) {
+		st = db_stmt(db, STMT_RULE_ENTRY_READ);
+		sqlite3_bind_int64(st, 1, user);
+		sqlite3_bind_int64(st, 2, id);
+		sqlite3_bind_int64(st, 3, now);
+		if (exec_stmt(st) == -1)
+			return -1;
+	}
+	if (v->star) {
+		st = db_stmt(db, STMT_RULE_ENTRY_STAR);
+		sqlite3_bind_int64(st, 1, user);
+		sqlite3_bind_int64(st, 2, id);
+		sqlite3_bind_int64(st, 3, now);
+		if (exec_stmt(st) == -1)
+			return -1;
+	}
+	for (i = 0; i < v->nlabels; i++) {
+		if (v->labels[i]->label_id == 0 && subs_label_get(db, user,
+		    v->labels[i]->label, 1, &v->labels[i]->label_id) != 1) {
+			log_warnx("user %lld: rule %lld: label \"%s\" not "
+			    "made", (long long)user,
+			    (long long)v->labels[i]->id, v->labels[i]->label);
+			continue;
+		}
+		st = db_stmt(db, STMT_RULE_ENTRY_LABEL);
+		sqlite3_bind_int64(st, 1, v->labels[i]->label_id);
+		sqlite3_bind_int64(st, 2, id);
+		if (exec_stmt(st) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/*
  * Store one entry of feed_id's document, inside the feed's transaction.
- * Returns 1 stored as new, 2 updated, 0 unchanged or tombstoned, -1 on
- * error (logged).
+ * A new entry goes through the user's rules first: a blocked one is
+ * not stored but tombstoned, so that it is not taken for new at the
+ * next fetch.  Returns 1 stored as new, 2 updated, 0 unchanged,
+ * tombstoned or blocked, -1 on error (logged).
  */
 static int
 entry_store(struct db *db, int64_t feed_id, const struct item *it,
@@ -301,6 +353,8 @@ entry_store(struct db *db, int64_t feed_id, const struct item *it,
 {
 	const struct entry	*e = it->e;
 	const char		*content, *title;
+	struct rule_entry	 re;
+	struct rule_verdict	 v;
 	sqlite3_stmt		*st;
 	int64_t			 id = 0;
 	int			 r, changed = 0;
@@ -355,6 +409,26 @@ entry_store(struct db *db, int64_t feed_id, const struct item *it,
 		return 2;
 	}
 
+	memset(&v, 0, sizeof(v));
+	if (sc->rules != NULL && sc->rules->n > 0) {
+		re.title = title;
+		re.url = sc->url.p;
+		re.author = e->author;
+		re.content = sc->text.p;
+		re.categories = e->categories;
+		re.ncategories = e->ncategories;
+		re.published = it->published;
+		re.arrived = now;
+		rules_eval(sc->rules, feed_id, &re, &sc->rs, &v);
+	}
+	if (v.block) {
+		st = db_stmt(db, STMT_RETENTION_TOMBSTONE);
+		sqlite3_bind_int64(st, 1, feed_id);
+		bind_buf(st, 2, &sc->key);
+		sqlite3_bind_int64(st, 3, now);
+		return exec_stmt(st) == -1 ? -1 : 0;
+	}
+
 	st = db_stmt(db, STMT_ENTRY_INSERT);
 	sqlite3_bind_int64(st, 1, feed_id);
 	bind_buf(st, 2, &sc->key);
@@ -371,7 +445,8 @@ entry_store(struct db *db, int64_t feed_id, const struct item *it,
 		return -1;
 	if (sqlite3_changes(db->db) == 1) {
 		id = sqlite3_last_insert_rowid(db->db);
-		if (enclosures_store(db, id, e, 0) == -1)
+		if (enclosures_store(db, id, e, 0) == -1 ||
+		    verdict_apply(db, sc->user_id, id, now, &v) == -1)
 			return -1;
 		return 1;
 	}
@@ -503,6 +578,9 @@ store_success(struct db *db, const struct conf *conf, struct job *j,
 	buf_init(&sc.text);
 	buf_init(&sc.title);
 	sc.feed_title = f->title;
+	sc.user_id = j->user_id;
+	sc.rules = j->rules;
+	rule_scratch_init(&sc.rs);
 	now = (int64_t)time(NULL);
 	items = items_sorted(f, now, &n);
 	if (items == NULL && f->nentries > 0) {
@@ -567,6 +645,7 @@ out:
 	buf_release(&sc.url);
 	buf_release(&sc.text);
 	buf_release(&sc.title);
+	rule_scratch_release(&sc.rs);
 	return rc;
 }
 

@@ -18,6 +18,7 @@
 #include "feed.h"
 #include "fetch.h"
 #include "log.h"
+#include "rules.h"
 #include "test.h"
 
 #define H	3600
@@ -163,6 +164,29 @@ store_doc(int64_t id, const char *doc, struct pass_stats *ps)
 	return rc;
 }
 
+/* Parse doc and store it as feed id's document under rules rs. */
+static int
+store_doc_rules(int64_t id, const char *doc, struct rules *rs)
+{
+	struct pass_stats	 ps;
+	struct job		 j;
+	struct feed		 f;
+	struct buf		 err;
+	int			 rc = -2;
+
+	memset(&ps, 0, sizeof(ps));
+	job_for(&j, id);
+	j.rules = rs;
+	feed_init(&f);
+	buf_init(&err);
+	if (feed_parse(&f, doc, strlen(doc), "https://example.org/", NULL,
+	    &err) == 0)
+		rc = store_success(&db, &conf, &j, &f, &ps);
+	feed_release(&f);
+	buf_release(&err);
+	return rc == 0 ? ps.entries_new : -1;
+}
+
 static char *
 read_file(const char *path, size_t *n)
 {
@@ -191,6 +215,70 @@ read_file(const char *path, size_t *n)
 #define RSS_TAIL	"</channel></rss>"
 
 /* --- tests ------------------------------------------------------------- */
+
+#define RULES_DOC RSS_HEAD						\
+	"<item><guid>r1</guid><title>Big promo sale</title></item>"	\
+	"<item><guid>r2</guid><title>Caf\xc3\xa9 news</title></item>"	\
+	"<item><guid>r3</guid><title>Rust 2.0</title>"			\
+	"<category>Lang</category></item>"				\
+	"<item><guid>r4</guid><title>Promo we like</title></item>"	\
+	"<item><guid>r5</guid><title>Plain</title></item>" RSS_TAIL
+
+/*
+ * Rules as new entries are stored: block (tombstoned, not stored again
+ * at the next fetch), read, star (never blocked), label; another
+ * feed's rules leave this one alone.
+ */
+static void
+test_rules(void)
+{
+	struct rules	 rs = { 0 };
+	char		 err[160];
+	int64_t		 id, other;
+
+	id = feed_new("https://rules.example/feed");
+	other = feed_new("https://rules.example/other");
+	T_OK(rules_add(&db, user_id, 0, "block", "title", "words", "PROMO",
+	    NULL, 0, err, sizeof(err)) == 0 &&
+	    rules_add(&db, user_id, 0, "read", "title", "words", "cafe",
+	    NULL, 0, err, sizeof(err)) == 0 &&
+	    rules_add(&db, user_id, id, "star", "title", "regex", "like$",
+	    NULL, 0, err, sizeof(err)) == 0 &&
+	    rules_add(&db, user_id, id, "label", "category", "words", "lang",
+	    "Languages", 0, err, sizeof(err)) == 0 &&
+	    rules_add(&db, user_id, other, "block", "title", "words",
+	    "plain", NULL, 0, err, sizeof(err)) == 0,
+	    "five rules stored (%s)", err);
+	T_OK(rules_load(&db, user_id, &rs) == 0 && rs.n == 5,
+	    "and loaded");
+	T_OK(store_doc_rules(id, RULES_DOC, &rs) == 4,
+	    "4 of 5 entries stored");
+	T_OK(q_int("SELECT count(*) FROM entry WHERE feed_id = %lld"
+	    " AND guid = 'r1'", (long long)id) == 0 &&
+	    q_int("SELECT count(*) FROM tombstone WHERE feed_id = %lld",
+	    (long long)id) == 1, "the blocked entry is a tombstone");
+	T_OK(q_int("SELECT is_read FROM entry WHERE feed_id = %lld"
+	    " AND guid = 'r2'", (long long)id) == 1 &&
+	    q_int("SELECT unread FROM feed_count WHERE feed_id = %lld",
+	    (long long)id) == 3, "the read rule marks it read, counted");
+	T_OK(q_int("SELECT is_starred FROM entry WHERE feed_id = %lld"
+	    " AND guid = 'r4'", (long long)id) == 1,
+	    "starred by a rule, so not blocked");
+	T_OK(q_int("SELECT count(*) FROM entry_label CROSS JOIN label"
+	    " ON label.id = label_id CROSS JOIN entry ON entry.id = entry_id"
+	    " WHERE label.name = 'Languages' AND entry.guid = 'r3'") == 1,
+	    "the label rule made the label and put it on");
+	T_OK(q_int("SELECT count(*) FROM entry WHERE feed_id = %lld"
+	    " AND guid = 'r5'", (long long)id) == 1,
+	    "another feed's block rule does not apply");
+	T_OK(store_doc_rules(id, RULES_DOC, &rs) == 0 &&
+	    q_int("SELECT count(*) FROM entry WHERE feed_id = %lld",
+	    (long long)id) == 4, "the next fetch stores nothing again");
+	rules_release(&rs);
+	T_OK(store_doc_rules(other, RULES_DOC, NULL) == 5,
+	    "without rules every entry is stored");
+	exec("DELETE FROM rule");
+}
 
 /* A real fixture stored twice: no duplicates, the feed row filled in. */
 static void
@@ -1030,6 +1118,7 @@ main(void)
 	test_flush();
 	test_sample();
 	test_busy();
+	test_rules();
 
 	db_close(&db);
 	conf_release(&conf);

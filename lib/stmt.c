@@ -23,7 +23,8 @@
 	"feed.error_since, feed.last_error, feed.redirect_url, "		\
 	"feed.redirect_count, feed.username, feed.password, "		\
 	"feed.created_at, feed.parsed_at, feed.icon_checked_at, "	\
-	"(SELECT refresh_interval FROM user WHERE user.id = feed.user_id)"
+	"(SELECT refresh_interval FROM user WHERE user.id = feed.user_id), " \
+	"feed.hide_globally"
 
 /* What a feed is called: the user's title, the document's, its URL. */
 #define FEED_DISPLAY_TITLE						\
@@ -91,6 +92,15 @@
 #define WEB_MARK							\
 	" WHERE user_id = ?1 AND is_read = 0"				\
 	" AND (published_at, id) <= (?2, ?3)" SCOPE("category_id")
+/*
+ * Not of a muted feed (hide_globally): for Unread, the digest and the
+ * unread count, whose feed is the row's (?1 the user).
+ */
+#define NOT_MUTED							\
+	" AND NOT feed.hide_globally"
+#define NOT_MUTED_ID(col)						\
+	" AND " col " NOT IN (SELECT id FROM feed WHERE user_id = ?1"	\
+	"  AND hide_globally = 1)"
 
 /* Fever's items: enum fever_col. */
 #define FEVER_ITEM_COLS							\
@@ -134,6 +144,16 @@
 	" CROSS JOIN label ON label.id = entry_label.label_id"		\
 	" WHERE entry_label.entry_id = entry.id)"
 
+/*
+ * Miniflux's blocklist_rules and keeplist_rules of the feed of the row:
+ * its own regex rules of that action on any field, joined with "|"
+ * ("" for none), through the index rule_feed.
+ */
+#define MF_FEED_REGEX(action)						\
+	"(SELECT coalesce(group_concat(pattern, '|'), '') FROM rule"	\
+	" WHERE rule.feed_id = feed.id AND action = '" action "'"	\
+	" AND match = 'regex' AND field = 'any')"
+
 /* A feed as the Miniflux API shows it: enum mf_feed_col. */
 #define MF_FEED_COLS							\
 	"feed.id, feed.user_id, feed.url, feed.site_url, "		\
@@ -141,7 +161,9 @@
 	"feed.etag, feed.last_modified, feed.last_error, "		\
 	"feed.error_count, feed.username, feed.disabled, "		\
 	"feed.category_id, (SELECT title FROM category"			\
-	" WHERE category.id = feed.category_id), feed.icon_id"
+	" WHERE category.id = feed.category_id), feed.icon_id, "	\
+	"feed.hide_globally, " MF_FEED_REGEX("block") ", "		\
+	MF_FEED_REGEX("keep")
 
 /*
  * Whether the entry has enclosures: an index search inside the list's
@@ -371,6 +393,77 @@ static const char *const stmt_sql[STMT__MAX] = {
 	/* ?1 user id, ?2 entry id.  Column: its labels (LABEL_SEP). */
 	[STMT_ENTRY_LABELS] =
 	    "SELECT " ENTRY_TAGS " FROM entry WHERE id = ?2 AND user_id = ?1",
+
+	/*
+	 * ?1 user id, ?2 feed id or NULL (every feed of the user), ?3
+	 * action, ?4 label name or NULL, ?5 field, ?6 match, ?7 pattern,
+	 * ?8 now.  A feed of another user is refused (rule_feed_insert).
+	 */
+	[STMT_RULE_INSERT] =
+	    "INSERT INTO rule (user_id, feed_id, action, label, field, match,"
+	    " pattern, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+	/*
+	 * ?1 user id, ?2 feed id or NULL: the user's rules (of that feed
+	 * and of every feed), oldest first.  Columns: enum rule_col.
+	 */
+	[STMT_RULE_LIST] =
+	    "SELECT id, feed_id, action, label, field, match, pattern,"
+	    " created_at FROM rule WHERE user_id = ?1"
+	    " AND (?2 IS NULL OR feed_id IS NULL OR feed_id = ?2)"
+	    " ORDER BY id",
+	/* ?1 user id, ?2 rule id. */
+	[STMT_RULE_DELETE] =
+	    "DELETE FROM rule WHERE id = ?2 AND user_id = ?1",
+	/*
+	 * ?1 user id, ?2 feed id, ?3 action: the feed's own regex rules
+	 * of that action on any field (Miniflux's blocklist_rules and
+	 * keeplist_rules, replaced whole).
+	 */
+	[STMT_RULE_DELETE_FEED_REGEX] =
+	    "DELETE FROM rule WHERE user_id = ?1 AND feed_id = ?2"
+	    " AND action = ?3 AND match = 'regex' AND field = 'any'",
+	/*
+	 * ?1 user id, ?2 the last entry id done (0 at first), ?3 at most
+	 * this many: the user's entries by id, for applying rules to
+	 * stored entries.  Columns: enum rule_entry_col.
+	 */
+	[STMT_RULE_ENTRIES] =
+	    "SELECT id, feed_id, title, url, author, content_text,"
+	    " published_at, created_at, is_starred FROM entry"
+	    " WHERE user_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3",
+	/*
+	 * ?1 user id, ?2 feed id or NULL, ?3 at most this many: the
+	 * newest stored entries of the feed (of the user), for a rule's
+	 * preview.  Columns: enum rule_entry_col.
+	 */
+	[STMT_RULE_PREVIEW] =
+	    "SELECT id, feed_id, title, url, author, content_text,"
+	    " published_at, created_at, is_starred FROM entry"
+	    " WHERE user_id = ?1 AND (?2 IS NULL OR feed_id = ?2)"
+	    " ORDER BY published_at DESC, id DESC LIMIT ?3",
+	/* ?1 user id, ?2 entry id, ?3 now. */
+	[STMT_RULE_ENTRY_READ] =
+	    "UPDATE entry SET is_read = 1, changed_at = ?3"
+	    " WHERE id = ?2 AND user_id = ?1 AND is_read = 0",
+	/* ?1 user id, ?2 entry id, ?3 now. */
+	[STMT_RULE_ENTRY_STAR] =
+	    "UPDATE entry SET is_starred = 1, changed_at = ?3"
+	    " WHERE id = ?2 AND user_id = ?1 AND is_starred = 0",
+	/*
+	 * ?1 user id, ?2 entry id: a blocked stored entry goes, never a
+	 * starred one.  Columns: enum rule_deleted_col, for its
+	 * tombstone.
+	 */
+	[STMT_RULE_ENTRY_DELETE] =
+	    "DELETE FROM entry WHERE id = ?2 AND user_id = ?1"
+	    " AND is_starred = 0 RETURNING feed_id, hash",
+	/* ?1 label id, ?2 entry id (both the fetcher's, of one user). */
+	[STMT_RULE_ENTRY_LABEL] =
+	    "INSERT INTO entry_label (label_id, entry_id) VALUES (?1, ?2)"
+	    " ON CONFLICT DO NOTHING",
+	/* ?1 user id, ?2 feed id, ?3 1 muted, 0 not. */
+	[STMT_FEED_SET_HIDE] =
+	    "UPDATE feed SET hide_globally = ?3 WHERE id = ?2 AND user_id = ?1",
 
 	/* ?1 user id, ?2 title. */
 	[STMT_CATEGORY_INSERT] =
@@ -896,10 +989,14 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_THROTTLE_UNLOCK] =
 	    "DELETE FROM login_failure WHERE name = ?1",
 
-	/* ?1 user id.  Columns: enum nav_col. */
+	/*
+	 * ?1 user id.  Columns: enum nav_col; the unread count leaves out
+	 * muted feeds.
+	 */
 	[STMT_WEB_NAV] =
 	    "SELECT theme, (SELECT coalesce(sum(unread), 0) FROM feed_count"
-	    " WHERE user_id = ?1) FROM user WHERE id = ?1",
+	    " WHERE user_id = ?1" NOT_MUTED_ID("feed_id") ")"
+	    " FROM user WHERE id = ?1",
 	/*
 	 * The web lists: ?1 user id, ?2 ?3 ?4 paging (WEB_PAGE), ?5 the
 	 * feed, category or label id, a NULL category for the
@@ -908,7 +1005,7 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 * entry_col up to ENTRY_COL_LIST_MAX, then enum web_col's icon id
 	 * (WEB_COL_LIST__MAX in all).
 	 */
-	[STMT_WEB_LIST_UNREAD] = WEB_LIST WEB_UNREAD WEB_PAGE,
+	[STMT_WEB_LIST_UNREAD] = WEB_LIST WEB_UNREAD NOT_MUTED WEB_PAGE,
 	[STMT_WEB_LIST_UNREAD_FEED] = WEB_LIST WEB_UNREAD WEB_FEED WEB_PAGE,
 	[STMT_WEB_LIST_UNREAD_CATEGORY] =
 	    WEB_LIST WEB_UNREAD WEB_CATEGORY WEB_PAGE,
@@ -916,7 +1013,8 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_WEB_LIST_ALL_FEED] = WEB_LIST WEB_FEED WEB_PAGE,
 	[STMT_WEB_LIST_ALL_CATEGORY] = WEB_LIST WEB_CATEGORY WEB_PAGE,
 	[STMT_WEB_LIST_STARRED] = WEB_LIST WEB_STARRED WEB_PAGE,
-	[STMT_WEB_LIST_UNREAD_ASC] = WEB_LIST WEB_UNREAD WEB_PAGE_ASC,
+	[STMT_WEB_LIST_UNREAD_ASC] =
+	    WEB_LIST WEB_UNREAD NOT_MUTED WEB_PAGE_ASC,
 	[STMT_WEB_LIST_UNREAD_FEED_ASC] =
 	    WEB_LIST WEB_UNREAD WEB_FEED WEB_PAGE_ASC,
 	[STMT_WEB_LIST_UNREAD_CATEGORY_ASC] =
@@ -985,6 +1083,10 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 */
 	[STMT_WEB_MARK_READ] =
 	    "UPDATE entry SET is_read = 1, changed_at = ?4" WEB_MARK,
+	/* The web's Unread, as shown: muted feeds left out. */
+	[STMT_WEB_MARK_READ_SHOWN] =
+	    "UPDATE entry SET is_read = 1, changed_at = ?4" WEB_MARK
+	    NOT_MUTED_ID("feed_id"),
 	[STMT_WEB_MARK_READ_FEED] =
 	    "UPDATE entry SET is_read = 1, changed_at = ?4" WEB_MARK
 	    " AND feed_id = ?5",
@@ -996,14 +1098,14 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 * The feed edit page: ?1 user id, ?2 feed id, ?3 title or NULL,
 	 * ?4 URL, ?5 category id or NULL, ?6 refresh interval in minutes
 	 * or NULL, ?7 username and ?8 password or NULLs, ?9 disabled (0
-	 * or 1), ?10 now.  A new URL starts afresh (no validators, no
+	 * or 1), ?10 now, ?11 muted (0 or 1).  A new URL starts afresh (no validators, no
 	 * redirect or error history) and, like a feed enabled again, is
 	 * due now; a shorter interval brings the next check closer.
 	 */
 	[STMT_WEB_FEED_SAVE] =
 	    "UPDATE feed SET title = ?3, url = ?4, category_id = ?5,"
 	    " refresh_interval = ?6, username = ?7, password = ?8,"
-	    " disabled = ?9,"
+	    " disabled = ?9, hide_globally = ?11,"
 	    " next_check_at = CASE"
 	    "  WHEN url IS NOT ?4 OR (disabled = 1 AND ?9 = 0)"
 	    "   THEN min(next_check_at, ?10)"
@@ -1104,7 +1206,7 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    "  count(*) OVER () AS all_new,"
 	    "  sum(entry.is_read = 0) OVER () AS all_unread"
 	    " FROM entry CROSS JOIN feed ON feed.id = entry.feed_id"
-	    " WHERE entry.user_id = ?1 AND entry.created_at > ?2"
+	    " WHERE entry.user_id = ?1 AND entry.created_at > ?2" NOT_MUTED
 	    " WINDOW f AS (PARTITION BY entry.feed_id))"
 	    " WHERE n <= ?3 ORDER BY ft COLLATE NOCASE, feed_id, n",
 	/*
@@ -1554,6 +1656,10 @@ static const int stmt_ncols[STMT__MAX] = {
 	[STMT_USER_GET_BY_NAME] = USER_COL__MAX,
 	[STMT_USER_GET_ONLY] = USER_COL__MAX,
 	[STMT_USER_LIST] = USER_LIST__MAX,
+	[STMT_RULE_LIST] = RULE_COL__MAX,
+	[STMT_RULE_ENTRIES] = RULE_ENTRY__MAX,
+	[STMT_RULE_PREVIEW] = RULE_ENTRY__MAX,
+	[STMT_RULE_ENTRY_DELETE] = RULE_DELETED__MAX,
 	[STMT_LABEL_GET_BY_NAME] = LABEL_COL__MAX,
 	[STMT_LABEL_GET] = LABEL_COL__MAX,
 	[STMT_WEB_ENTRY_LABELS] = LABEL_COL__MAX,
@@ -1703,6 +1809,17 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_USER_DELETE),
 	NAME(STMT_USER_SET_PASSWORD),
 	NAME(STMT_USER_SET_API_PASSWORD),
+	NAME(STMT_RULE_INSERT),
+	NAME(STMT_RULE_LIST),
+	NAME(STMT_RULE_DELETE),
+	NAME(STMT_RULE_DELETE_FEED_REGEX),
+	NAME(STMT_RULE_ENTRIES),
+	NAME(STMT_RULE_PREVIEW),
+	NAME(STMT_RULE_ENTRY_READ),
+	NAME(STMT_RULE_ENTRY_STAR),
+	NAME(STMT_RULE_ENTRY_DELETE),
+	NAME(STMT_RULE_ENTRY_LABEL),
+	NAME(STMT_FEED_SET_HIDE),
 	NAME(STMT_LABEL_INSERT),
 	NAME(STMT_LABEL_GET_BY_NAME),
 	NAME(STMT_LABEL_GET),
@@ -1817,6 +1934,7 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_ENCLOSURE_PROGRESS),
 	NAME(STMT_WEB_ICON_GET),
 	NAME(STMT_WEB_MARK_READ),
+	NAME(STMT_WEB_MARK_READ_SHOWN),
 	NAME(STMT_WEB_MARK_READ_FEED),
 	NAME(STMT_WEB_MARK_READ_CATEGORY),
 	NAME(STMT_WEB_FEED_SAVE),

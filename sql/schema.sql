@@ -262,6 +262,11 @@ CREATE TABLE feed (
 	-- when the site's icon was last looked for (weekly), whatever was
 	-- found; NULL: never
 	icon_checked_at		INTEGER,
+	-- muted (Miniflux's hide_globally): fetched and read on the
+	-- feed's own page, but out of Unread, the digest and the unread
+	-- counts
+	hide_globally		INTEGER NOT NULL DEFAULT 0
+				    CHECK (hide_globally IN (0, 1)),
 	UNIQUE (user_id, url)
 );
 
@@ -558,6 +563,42 @@ CREATE TABLE tombstone (
 	PRIMARY KEY (feed_id, hash)
 ) WITHOUT ROWID;
 
+-- A filter rule (lib/rules.c): what the fetcher does with a new entry
+-- of the user's feeds (feed_id NULL) or of one feed that matches.
+-- action: block (not stored; a tombstone remembers it), keep (only
+-- matching entries are stored), read, star, label (label names it).
+-- field: where to look; match: words (all of them, folded), regex
+-- (POSIX ERE) or age (pattern is N: published more than N days before
+-- it arrived).  Patterns are checked before they are stored.
+CREATE TABLE rule (
+	id			INTEGER PRIMARY KEY,
+	user_id			INTEGER NOT NULL
+				    REFERENCES user (id) ON DELETE CASCADE,
+	feed_id			INTEGER
+				    REFERENCES feed (id) ON DELETE CASCADE,
+	action			TEXT NOT NULL CHECK (action IN ('block',
+				    'keep', 'read', 'star', 'label')),
+	label			TEXT,
+	field			TEXT NOT NULL CHECK (field IN ('title', 'url',
+				    'author', 'content', 'category', 'any')),
+	match			TEXT NOT NULL
+				    CHECK (match IN ('words', 'regex', 'age')),
+	pattern			TEXT NOT NULL,
+	created_at		INTEGER NOT NULL,
+	CHECK ((action = 'label') = (label IS NOT NULL))
+);
+
+CREATE INDEX rule_user ON rule (user_id, feed_id);
+CREATE INDEX rule_feed ON rule (feed_id);
+
+-- A rule's feed must belong to the rule's user.
+CREATE TRIGGER rule_feed_insert BEFORE INSERT ON rule
+WHEN NEW.feed_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM feed
+    WHERE id = NEW.feed_id AND user_id = NEW.user_id)
+BEGIN
+	SELECT RAISE(ABORT, 'feed belongs to another user');
+END;
+
 -- Requests for a fetch ("refresh now"), served ahead of the due feeds
 -- by the single fetcher, which deletes each row as it takes it.  A row
 -- names one feed (feed_id, user_id NULL), or every due feed of user_id
@@ -605,4 +646,4 @@ CREATE INDEX sample_ts ON sample (ts);
 
 -- The version of the last migration: a database made from this file is
 -- current, and the programs open it without migrating.
-PRAGMA user_version = 8;
+PRAGMA user_version = 9;

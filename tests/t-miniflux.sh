@@ -402,6 +402,26 @@ is "PUT a new URL, disabled" 201 '"$j->{feed_url} " . ($j->{disabled} ? "off" : 
     "http://127.0.0.1:9/moved.xml|1|1|1" ] &&
     ok "the URL moved, disabled, an empty username clears the credentials" ||
     nok "update: $(db "SELECT url, disabled, username, password FROM feed WHERE id = $newf")"
+# Muting and Miniflux's regex rules, stored as hearth's rules.
+put A "/v1/feeds/$newf" '{"hide_globally":true,"blocklist_rules":"(sponsored|ad)s?","keeplist_rules":"linux"}'
+is "PUT hide_globally, blocklist_rules, keeplist_rules" 201 \
+    '($j->{hide_globally} ? "muted" : "shown") . " $j->{blocklist_rules} $j->{keeplist_rules}"' \
+    "muted (sponsored|ad)s? linux"
+[ "$(db "SELECT hide_globally FROM feed WHERE id = $newf")" = 1 ] &&
+    [ "$(db "SELECT action, field, match, pattern FROM rule WHERE feed_id = $newf ORDER BY action")" = \
+    "$(printf 'block|any|regex|(sponsored|ad)s?\nkeep|any|regex|linux')" ] &&
+    ok "stored: the feed muted, two regex rules" ||
+    nok "stored: $(db "SELECT hide_globally FROM feed WHERE id = $newf"), $(db "SELECT * FROM rule")"
+put A "/v1/feeds/$newf" '{"blocklist_rules":"a(b"}'
+is "a bad blocklist_rules: 400 with the reason" 400 \
+    '$j->{error_message} =~ /^Invalid rule: bad regular expression: ./ ? "why" : $j->{error_message}' why
+put A "/v1/feeds/$newf" '{"keeplist_rules":"","title":"Renamed"}'
+is "an empty keeplist_rules removes the keep rule, the rest stays" 201 \
+    '($j->{hide_globally} ? "muted" : "shown") . " $j->{blocklist_rules} [$j->{keeplist_rules}]"' \
+    "muted (sponsored|ad)s? []"
+put A "/v1/feeds/$newf" '{"hide_globally":false}'
+is "hide_globally false shows the feed again" 201 \
+    '$j->{hide_globally} ? "muted" : "shown"' shown
 put A /v1/feeds/3 '{"title":"Mine"}'
 err "PUT bob's feed: 404" 404
 put A /v1/feeds/1 '{"title":5}'

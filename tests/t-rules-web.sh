@@ -1,0 +1,174 @@
+#!/bin/sh
+# SPDX-License-Identifier: ISC
+# t-rules-web.sh: filter rules and muted feeds in the web reader, through
+# nginx in front of the sanitized hearth-fcgi: the Rules page, its
+# preview (read from stored entries only), adding and deleting rules
+# (CSRF, a bad regular expression refused with its reason, another
+# user's rule out of reach), "apply to stored entries" starting
+# hearth-fetch, and a muted feed out of Unread, the digest and the
+# unread count but on its own page.
+
+top=${HEARTH_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+bin=${HEARTH_BIN:-$top/build/san}
+static=${HEARTH_STATIC:-$top/static}
+cd "$top" || exit 1
+. tests/lib/nginx.sh
+. tests/lib/webenv.sh
+
+pass=0
+fail=0
+ok() {
+	pass=$((pass + 1))
+	echo "ok - $*"
+}
+nok() {
+	fail=$((fail + 1))
+	echo "not ok - $*"
+}
+# is WHAT STATUS [COMMAND...]: the last status is STATUS and COMMAND
+# succeeds.
+is() {
+	_w=$1
+	_s=$2
+	shift 2
+	if [ "$code" != "$_s" ]; then
+		nok "$_w: status $code, want $_s"
+	elif [ $# -gt 0 ] && ! "$@"; then
+		nok "$_w"
+	else
+		ok "$_w"
+	fi
+}
+has() {
+	grep -qF -- "$1" "$S/b"
+}
+hasnt() {
+	! grep -qF -- "$1" "$S/b"
+}
+db() {
+	sqlite3 -cmd '.timeout 5000' "$S/var/hearth.db" "$1" 2>&1
+}
+as() {
+	_j=$S/$1.jar
+	shift
+	req -b "$_j" -c "$_j" "$@"
+}
+field() {
+	tr '\n' ' ' < "$S/b" | sed 's/<input/\n<input/g' |
+	    grep "name=\"$1\"" | head -n 1 |
+	    sed -n 's/.*value="\([^"]*\)".*/\1/p'
+}
+
+web_check || exit 1
+[ -x "$bin/hearth-fetch" ] || { nok "$bin/hearth-fetch built"; exit 1; }
+web_scratch || exit 1
+web_conf "$S/hearth.conf" "$S/fcgi.sock" "workers = 2"
+web_data "$S/hearth.conf" || exit 1
+web_start main "$S/hearth.conf" "$S/fcgi.sock" || exit 1
+web_login "$S/alice.jar" "$U" -d 'name=alice&password=alice-pass-1'
+is "alice signs in" 303
+web_login "$S/bob.jar" "$U" -d 'name=bob&password=bob-pass-22'
+is "bob signs in" 303
+
+# --- muting ---------------------------------------------------------------
+as alice "$U/"
+is "Unread lists both feeds" 200 has 'Post number 9 of feed 2'
+csrf=$(field csrf)
+as alice "$U/feeds/2/edit"
+is "the edit page offers Mute" 200 has 'name="muted"'
+as alice --data-urlencode "csrf=$csrf" --data-urlencode "url=$(field url)" \
+    -d 'enabled=1&muted=1' "$U/feeds/2/edit"
+is "muting feed 2 is saved" 303 test "$(db "SELECT hide_globally FROM feed
+    WHERE id = 2")" = 1
+as alice "$U/"
+is "Unread leaves the muted feed out" 200 has 'Post number 1 of feed 1'
+is "  no entry of feed 2" 200 hasnt 'of feed 2'
+is "  the unread count leaves it out" 200 \
+    grep -qF 'id="unread-count">8<' "$S/b"
+as alice "$U/feed/2"
+is "the muted feed's own page lists its entries" 200 \
+    has 'Post number 9 of feed 2'
+as alice "$U/digest?since=1"
+is "the digest leaves the muted feed out" 200 hasnt 'of feed 2'
+is "  but has the others" 200 has 'Post number 1 of feed 1'
+before=$(db "SELECT published_at || '.' || id FROM entry WHERE user_id = 1
+    ORDER BY published_at DESC, id DESC LIMIT 1")
+as alice -d "csrf=$csrf&scope=all&before=$before" "$U/mark-read"
+is "mark all read on Unread" 303 test "$(db "SELECT count(*) FROM entry
+    WHERE feed_id = 2 AND is_read = 0")" = 4
+is "  leaves the muted feed's entries unread" 303 test \
+    "$(db "SELECT count(*) FROM entry WHERE feed_id = 1 AND is_read = 0")" = 0
+db "UPDATE entry SET is_read = 0"
+
+# --- the Rules page ---------------------------------------------------------
+as alice "$U/rules"
+is "GET /rules" 200 has 'Filter rules'
+csrf=$(field csrf)
+as alice -G -d preview=1 -d feed=0 -d action=block -d field=title \
+    -d match=regex --data-urlencode 'pattern=number (3|5) of' "$U/rules"
+is "preview: a regex rule on every feed" 200 \
+    has 'This rule matches <strong>2</strong> of the last 12 entries'
+is "  titles listed" 200 has '<li>Post number 5 of feed 1</li>'
+is "  and nothing stored" 200 test "$(db "SELECT count(*) FROM rule")" = 0
+as alice -G -d preview=1 -d feed=2 -d action=read -d field=any \
+    -d match=words --data-urlencode 'pattern=ZEBRA1' "$U/rules"
+is "preview: words on one feed, case folded" 200 \
+    has 'matches <strong>3</strong> of the last 4 entries of this feed'
+as alice -G -d preview=1 -d action=block -d field=title -d match=regex \
+    --data-urlencode 'pattern=a(b' "$U/rules"
+is "preview: a bad regex is a 400 with the reason" 400 \
+    grep -q 'bad regular expression: ' "$S/b"
+as alice -d action=block -d field=title -d match=regex \
+    --data-urlencode 'pattern=number 3 of' "$U/rules"
+is "adding without the CSRF token: 403" 403 test \
+    "$(db "SELECT count(*) FROM rule")" = 0
+as alice -d "csrf=$csrf" -d action=block -d field=title -d match=regex \
+    --data-urlencode 'pattern=a(b' "$U/rules"
+is "adding a bad regex: 400 with the reason, nothing stored" 400 \
+    test "$(db "SELECT count(*) FROM rule")" = 0
+as alice -d "csrf=$csrf" -d feed=3 -d action=block -d field=title \
+    -d match=words -d pattern=secret "$U/rules"
+is "a rule on bob's feed is refused" 400 \
+    test "$(db "SELECT count(*) FROM rule")" = 0
+as alice -d "csrf=$csrf" -d feed=0 -d action=block -d field=title \
+    -d match=regex --data-urlencode 'pattern=number 3 of' "$U/rules"
+is "adding a rule: 303" 303 test "$(db "SELECT user_id, feed_id IS NULL,
+    action, pattern FROM rule")" = "1|1|block|number 3 of"
+id=$(db "SELECT id FROM rule")
+as alice "$U/rules"
+is "the rule is listed" 200 has '<code>number 3 of</code>'
+bcsrf=$(as bob "$U/rules" >/dev/null; field csrf)
+as bob -d "csrf=$bcsrf" "$U/rules/$id/delete"
+is "bob cannot delete alice's rule" 404 \
+    test "$(db "SELECT count(*) FROM rule")" = 1
+as bob "$U/rules"
+is "bob's page does not list it" 200 hasnt 'number 3 of'
+
+# --- apply to stored entries, through hearth-fetch -----------------------------
+db "UPDATE entry SET is_starred = 1 WHERE id = 5"
+as alice -d "csrf=$csrf" -d feed=0 -d action=block -d field=title \
+    -d match=regex --data-urlencode 'pattern=number 5 of' "$U/rules"
+as alice -d "csrf=$csrf" "$U/rules/apply"
+is "apply: 303 at once" 303
+n=0
+while [ "$(db "SELECT count(*) FROM entry WHERE id = 3")" != 0 ] &&
+    [ "$n" -lt 100 ]; do
+	n=$((n + 1))
+	sleep 0.1
+done
+is "apply: hearth-fetch deleted the blocked entry" 303 test \
+    "$(db "SELECT count(*) FROM entry WHERE id = 3")" = 0
+is "  and tombstoned it" 303 test \
+    "$(db "SELECT count(*) FROM tombstone WHERE feed_id = 1")" = 1
+is "  the starred one stays" 303 test \
+    "$(db "SELECT count(*) FROM entry WHERE id = 5")" = 1
+is "  bob's entries untouched" 303 test \
+    "$(db "SELECT count(*) FROM entry WHERE user_id = 2")" = 1
+as alice -d "csrf=$csrf" "$U/rules/$id/delete"
+is "alice deletes her rule" 303 test \
+    "$(db "SELECT count(*) FROM rule WHERE id = $id")" = 0
+
+ngx_stop_all
+stop_fcgi main
+echo "# $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
