@@ -261,8 +261,6 @@ int
 cmd_api_key_del(struct ctl *c, int argc, char **argv)
 {
 	sqlite3_stmt	*st;
-	const char	*errstr;
-	long long	 id;
 	int		 r;
 
 	(void)argc;
@@ -280,24 +278,5 @@ cmd_api_key_del(struct ctl *c, int argc, char **argv)
 			    c->user_name);
 		return CTL_OK;
 	}
-	id = strtonum(argv[0], 1, INT64_MAX, &errstr);
-	if (errstr != NULL) {
-		log_warnx("\"%s\": a key id is a number (see api-key list)",
-		    argv[0]);
-		return CTL_USAGE;
-	}
-	st = db_stmt(&c->db, STMT_API_KEY_DELETE);
-	sqlite3_bind_int64(st, 1, c->user_id);
-	sqlite3_bind_int64(st, 2, id);
-	r = db_step(st);
-	db_stmt_done(st);
-	if (r == -1)
-		return CTL_ERR;
-	if (sqlite3_changes(c->db.db) == 0) {
-		log_warnx("%s has no api key %lld", c->user_name, id);
-		return CTL_ERR;
-	}
-	if (!c->quiet)
-		printf("deleted api key %lld\n", id);
-	return CTL_OK;
+	return ctl_delete_id(c, STMT_API_KEY_DELETE, "api key", argv[0]);
 }

@@ -113,31 +113,8 @@ cmd_rule_list(struct ctl *c, int argc, char **argv)
 int
 cmd_rule_del(struct ctl *c, int argc, char **argv)
 {
-	sqlite3_stmt	*st;
-	const char	*errstr;
-	long long	 id;
-	int		 r;
-
 	(void)argc;
-	id = strtonum(argv[0], 1, INT64_MAX, &errstr);
-	if (errstr != NULL) {
-		log_warnx("rule del: \"%s\" is not a rule id", argv[0]);
-		return CTL_USAGE;
-	}
-	st = db_stmt(&c->db, STMT_RULE_DELETE);
-	sqlite3_bind_int64(st, 1, c->user_id);
-	sqlite3_bind_int64(st, 2, id);
-	r = db_step(st);
-	db_stmt_done(st);
-	if (r == -1)
-		return CTL_ERR;
-	if (sqlite3_changes(c->db.db) == 0) {
-		log_warnx("%s has no rule %lld", c->user_name, id);
-		return CTL_ERR;
-	}
-	if (!c->quiet)
-		printf("deleted rule %lld\n", id);
-	return CTL_OK;
+	return ctl_delete_id(c, STMT_RULE_DELETE, "rule", argv[0]);
 }
 
 /*

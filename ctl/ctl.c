@@ -89,6 +89,42 @@ ctl_now(void)
 	return (int64_t)time(NULL);
 }
 
+/*
+ * Delete the user's row of statement s (?1 user id, ?2 id) whose id is
+ * arg, a thing called what ("rule", "api key"): a CTL_ status.
+ */
+int
+ctl_delete_id(struct ctl *c, enum stmt s, const char *what,
+    const char *arg)
+{
+	sqlite3_stmt	*st;
+	const char	*errstr;
+	long long	 id;
+	int		 r;
+
+	id = strtonum(arg, 1, INT64_MAX, &errstr);
+	if (errstr != NULL) {
+		log_warnx("\"%s\": %s ids are numbers, as the list shows",
+		    arg, what);
+		return CTL_USAGE;
+	}
+	if ((st = db_stmt(&c->db, s)) == NULL)
+		return CTL_ERR;
+	sqlite3_bind_int64(st, 1, c->user_id);
+	sqlite3_bind_int64(st, 2, id);
+	r = db_step(st);
+	db_stmt_done(st);
+	if (r == -1)
+		return CTL_ERR;
+	if (sqlite3_changes(c->db.db) == 0) {
+		log_warnx("%s has no %s %lld", c->user_name, what, id);
+		return CTL_ERR;
+	}
+	if (!c->quiet)
+		printf("deleted %s %lld\n", what, id);
+	return CTL_OK;
+}
+
 /* A time as people read it next to now: "never", "5m ago", "in 2h". */
 void
 ctl_when(char *s, size_t n, int64_t t, int64_t now)

@@ -45,6 +45,8 @@ int	 ctl_user(struct ctl *);
 int64_t	 ctl_now(void);
 void	 ctl_when(char *, size_t, int64_t, int64_t);
 int	 ctl_confirm(struct ctl *, const char *);
+int	 ctl_delete_id(struct ctl *, enum stmt, const char *,
+	    const char *);
 int	 ctl_read_file(const char *, char **, size_t *, size_t);
 
 /* cmd_admin.c */

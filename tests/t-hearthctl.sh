@@ -285,6 +285,19 @@ check "api-key del --all with no key left says 0" \
     eval 'st 0 && out_has "deleted 0 api keys of alice"'
 run -u alice api-key del --al
 check "api-key del --al is a usage error" eval 'st 2'
+bk=$(q "SELECT t.id FROM api_token AS t JOIN user AS u ON u.id = t.user_id
+    WHERE u.name = 'bob' AND t.kind = 'api' LIMIT 1")
+run -u alice api-key del "$bk"
+check "api-key del of bob's key by alice fails, the key kept" \
+    eval 'st 1 && err_has "alice has no api key $bk" &&
+    is "$(q "SELECT count(*) FROM api_token WHERE id = $bk")" 1'
+run -u bob api-key del "$bk"
+check "api-key del ID deletes bob's own key" \
+    eval 'st 0 && out_has "deleted api key $bk" &&
+    is "$(q "SELECT count(*) FROM api_token WHERE id = $bk")" 0'
+run -u bob api-key del x1
+check "api-key del x1 is a usage error" \
+    eval 'st 2 && err_has "api key ids are numbers"'
 check "user passwd changes the hash" \
     eval '! is "$hash2" "$hash1" >/dev/null && case $hash2 in scrypt\$*) true ;; *) false ;; esac'
 check "the new password is nowhere in the database" \
