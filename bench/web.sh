@@ -338,8 +338,14 @@ cookie="Cookie: hearth_session=$tok"
 # Google Reader token from ClientLogin, and the Fever key, the MD5 of
 # "name:password".
 # A Miniflux API key (X-Auth-Token) from hearthctl.
+# The Fever key is stored as a keyed hash, and the key (secret_file) is
+# this run's, not the one mkdb.sh made the cached database with: set the
+# API password again so that the key matches.
 case " $pages " in
 *" greader "*|*" fever"*|*" gr-"*|*" mf-"*)
+	echo bench-api-pass-1 |
+	    "$ctl" -q -c "$C" -u bench api-password >/dev/null 2>&1 ||
+	    die "hearthctl api-password failed"
 	gtok=$(curl -s --max-time 10 \
 	    -d 'Email=bench&Passwd=bench-api-pass-1' \
 	    "$U/accounts/ClientLogin" | sed -n 's/^Auth=//p')
