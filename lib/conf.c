@@ -126,7 +126,7 @@ static const struct conf_key keys[] = {
 	{ "samples_keep_days", CT_INT, O(samples_keep_days), 0, 36500, "90",
 	    NULL, 0 },
 	{ "search_budget", CT_DUR_MS, O(search_budget_ms), 1, 60 * 1000,
-	    "250ms", NULL, 0 },
+	    "200ms", NULL, 0 },
 	{ "secret_file", CT_PATH, O(secret_file), 0, 0, "hearth.secret",
 	    NULL, 0 },
 	{ "session_lifetime", CT_DUR, O(session_lifetime), 5 * MINUTE,
