@@ -8,7 +8,8 @@
 #
 # usage: sh bench/web.sh [-d SECS] [-r ROUNDS] [-w WAIT] [-n BURST]
 #                        [-e ENTRIES] [-o CONF-LINE] [--db FILE] [--quick]
-#                        [--callgrind N | --no-callgrind] [-k] [--no-write]
+#                        [--callgrind N | --no-callgrind] [--cg-pages LIST]
+#                        [-k] [--no-write]
 #                        [--pages LIST] [--no-unread] [--evict N]
 #                        [--farm FEEDS] [--busy N] [--think MS] [--passes N]
 #                        [--search N] [--raw FILE] [-h]
@@ -49,6 +50,9 @@
 #   --callgrind N  requests of each page profiled at the end under
 #                valgrind --tool=callgrind, one worker (300)
 #   --no-callgrind  no profile
+#   --cg-pages LIST  the pages profiled, among those of --pages' list
+#                ("list entry feed"); reader-app pages are requested
+#                one at a time with curl, with their credentials
 #   -k           keep the scratch directory
 #   --no-write   print the report only, not bench/results-web.md
 #
@@ -70,6 +74,7 @@ burst=10000
 nentries=100000
 quick=0
 cg=300
+cgpages="list entry feed"
 keep=0
 write=1
 opts=
@@ -116,6 +121,7 @@ while [ $# -gt 0 ]; do
 	--raw)	raw=$2; shift ;;
 	--callgrind) cg=$2; shift ;;
 	--no-callgrind) cg=0 ;;
+	--cg-pages) cgpages=$2; shift ;;
 	-k)	keep=1 ;;
 	--no-write) write=0 ;;
 	-h|--help) usage; exit 0 ;;
@@ -158,6 +164,12 @@ for p in $pages; do
 	case " list entry feed greader fever healthz $api_pages " in
 	*" $p "*) ;;
 	*)	die "--pages: no page $p" ;;
+	esac
+done
+for p in $cgpages; do
+	case " list entry feed healthz $pages " in
+	*" $p "*) ;;
+	*)	die "--cg-pages: $p is not measured (--pages)" ;;
 	esac
 done
 if [ "$farm" -gt 0 ]; then
@@ -1089,14 +1101,24 @@ if [ "$cg" -gt 0 ]; then
 	export GLIBC_TUNABLES=glibc.malloc.tcache_count=0
 	C1=$S/hearth1.conf
 	{ cat "$C"; echo "workers = 1"; } > "$C1"
-	for p in list entry feed; do
+	for p in $cgpages; do
 		say "callgrind: $cg requests of $p, one worker"
 		fcgi_start "$C1" valgrind --tool=callgrind \
 		    --callgrind-out-file="$S/cg.$p.out" \
 		    --toggle-collect=worker_main ||
 		    die "hearth-fcgi under callgrind did not start"
-		path_of "$p" > "$S/cg.paths"
-		rdur=300 run cg "$p" 1 1 hearth "$U/" -- "$S/cg.paths" "$cg"
+		case $p in
+		list|entry|feed|healthz)
+			path_of "$p" > "$S/cg.paths"
+			rdur=300 run cg "$p" 1 1 hearth "$U/" -- "$S/cg.paths" \
+			    "$cg" ;;
+		*)	# POSTs and credentials: get() knows them.
+			_i=0
+			while [ "$_i" -lt "$cg" ]; do
+				get "$(path_of "$p")" "$S/cg.body" "$p"
+				_i=$((_i + 1))
+			done ;;
+		esac
 		fcgi_stop
 		[ -s "$S/cg.$p.out" ] || die "no callgrind profile for $p"
 		callgrind_annotate --inclusive=no "$S/cg.$p.out" \

@@ -591,7 +591,9 @@ cat > "$S/in.opml" <<'EOF'
 EOF
 ga "$API/subscription/import" -H 'Content-Type: text/x-opml' \
     --data-binary "@$S/in.opml"
-is "subscription/import" 200 OK
+is "subscription/import" 200 OK ||
+    grep -i 'opml\|hearthctl\|busy\|locked' "$S/main.log" | tail -n 5 |
+    sed 's/^/#   /'
 check "import: the new feed in its folder, the known one once" test \
     "$(sql "SELECT category.title FROM feed JOIN category ON
     category.id = feed.category_id WHERE feed.url =

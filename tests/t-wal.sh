@@ -43,7 +43,11 @@ if [ ! -S "$T/fcgi.sock" ]; then
 fi
 
 # The fetcher in a loop: its first pass at once, the next in an hour.
-timeout -s KILL 120 "$fetch" -d -c "$C" --every 1h </dev/null \
+# --foreground: timeout sends stop()'s SIGTERM to the fetcher alone;
+# otherwise it sends it to the fetcher and again to its process group,
+# and the second, when it comes after the first was handled, ends the
+# fetcher at once (as a second signal must) with status 143.
+timeout --foreground -s KILL 120 "$fetch" -d -c "$C" --every 1h </dev/null \
     2>"$T/every.err" &
 epid=$!
 n=0
