@@ -272,14 +272,42 @@ pass_loop(const struct conf *conf, const struct pass_want *w, int64_t every,
  * Linux, the lowest best-effort I/O priority (not the idle class, under
  * which a busy disk could starve the pass's short writes).  Failing is
  * harmless: the pass runs as it would have.
+ *
+ * Where Linux groups processes by session to share the CPU (autogroup,
+ * on by default in Debian), niceness orders only a session's own
+ * processes: the responder, in a session of its own, gets no more of
+ * the CPU for it.  The session's niceness does that, so a fetcher that
+ * leads its session (under cron or systemd, or started by the
+ * responder) sets its session's to 10 as well; one started from a
+ * shell leaves the shell's session alone.
  */
 static void
 lower_priority(void)
 {
+#ifdef __linux__
+	char	 line[64], *p;
+	ssize_t	 n;
+	int	 fd;
+#endif
+
 	errno = 0;
 	if (getpriority(PRIO_PROCESS, 0) < 10 && errno == 0 &&
 	    setpriority(PRIO_PROCESS, 0, 10) == -1)
 		log_debug("setpriority: %s", strerror(errno));
+#ifdef __linux__
+	if (getsid(0) == getpid() &&
+	    (fd = open("/proc/self/autogroup", O_RDWR | O_CLOEXEC)) != -1) {
+		/* "/autogroup-N nice V": lowered to 10, never raised. */
+		if ((n = read(fd, line, sizeof(line) - 1)) > 0) {
+			line[n] = '\0';
+			if ((p = strstr(line, " nice ")) != NULL &&
+			    atoi(p + 6) < 10 && (lseek(fd, 0, SEEK_SET) != 0 ||
+			    write(fd, "10", 2) != 2))
+				log_debug("autogroup: %s", strerror(errno));
+		}
+		close(fd);
+	}
+#endif
 #ifdef SYS_ioprio_set
 	/* IOPRIO_WHO_PROCESS, class 2 (best effort) level 7. */
 	if (syscall(SYS_ioprio_set, 1, 0, (2 << 13) | 7) == -1)

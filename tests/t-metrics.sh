@@ -283,7 +283,8 @@ is "no responder: its columns are NULL, the pass's are there" \
 start_fcgi main "$S/hearth.conf" || nok "hearth-fcgi starts again"
 sed -i -e 's/^sample_interval.*/sample_interval = 1s/' "$S/hearth.conf"
 n0=$(sqlite3 "$S/var/hearth.db" 'SELECT count(*) FROM sample')
-HEARTH_STATIC_DIR=$static "$bin/hearth-fetch" -c "$S/hearth.conf" \
+# In a session of its own, as under cron or systemd.
+HEARTH_STATIC_DIR=$static setsid "$bin/hearth-fetch" -c "$S/hearth.conf" \
     --every 1h >"$S/every.log" 2>&1 &
 epid=$!
 i=0
@@ -297,6 +298,14 @@ done
 is "the fetcher gives way: CPU niceness 10" "$(ps -o ni= -p $epid | tr -d ' ')" 10
 is "and the lowest best-effort I/O priority" "$(ionice -p $epid)" \
     "best-effort: prio 7"
+# Where the kernel shares the CPU between sessions first (autogroup),
+# the session's niceness is what lets the responder's session ahead.
+if [ -r "/proc/$epid/autogroup" ] &&
+    [ "$(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null)" = 1 ]
+then
+	is "and its session's CPU niceness 10 (autogroup)" \
+	    "$(sed 's/.* nice //' "/proc/$epid/autogroup")" 10
+fi
 is "its parse child is named for ps(1)" "$(ps -o comm= --ppid $epid)" \
     hearth-parse
 kill -TERM $epid
