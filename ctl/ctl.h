@@ -54,6 +54,9 @@ int	 cmd_init(struct ctl *, int, char **);
 int	 cmd_backup(struct ctl *, int, char **);
 int	 cmd_stats(struct ctl *, int, char **);
 
+/* cmd_cost.c */
+int	 cmd_feed_cost(struct ctl *, int, char **);
+
 /* cmd_doctor.c */
 int	 cmd_doctor(struct ctl *, int, char **);
 

@@ -32,6 +32,8 @@ static const struct ctl_cmd cmds[] = {
 	{ "feed add", "URL [--category NAME] [--title TITLE]", 1, 5,
 	    CTL_NEEDS_USER, cmd_feed_add },
 	{ "feed list", "", 0, 0, CTL_NEEDS_USER, cmd_feed_list },
+	{ "feed cost", "[--sort bytes|time|size|entries|read]", 0, 2,
+	    CTL_NEEDS_USER, cmd_feed_cost },
 	{ "feed del", "ID|URL", 1, 1, CTL_NEEDS_USER, cmd_feed_del },
 	{ "feed move", "ID|URL CATEGORY|-", 2, 2, CTL_NEEDS_USER,
 	    cmd_feed_move },

@@ -280,6 +280,9 @@ int		 page_entry_action(struct req *);
 int		 page_enclosure_progress(struct req *);
 int		 page_mark_read(struct req *);
 
+/* page_cost.c */
+int		 page_feeds_cost(struct req *);
+
 /* page_feeds.c */
 int		 page_feeds(struct req *);
 int		 page_feed_add(struct req *);
@@ -377,6 +380,10 @@ int		 page_api_key_delete(struct req *);
 
 /* page_stats.c */
 int		 page_stats(struct req *);
+
+/* page_webhook.c */
+int		 webhook_section(struct req *, const char *);
+int		 page_settings_webhook(struct req *);
 
 /* reader.c: helpers the web reader's pages share (lists, cursors) */
 int		 local_path_ok(const char *);

@@ -43,6 +43,9 @@ static const struct flash {
 	    "entries." },
 	{ "saved", "Feed saved." },
 	{ "settings-saved", "Settings saved." },
+	{ "webhook-removed", "Webhook removed, with the deliveries that were "
+	    "waiting." },
+	{ "webhook-saved", "Webhook address saved." },
 };
 
 /* The text of a flash code, a static string; NULL for an unknown code. */

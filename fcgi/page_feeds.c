@@ -503,6 +503,8 @@ feeds_render(struct req *r, int status, const char *why, int open)
 	HTML_LIT(b, "\">Categories</a> <a href=\"");
 	html_href(r, "/rules");
 	HTML_LIT(b, "\">Filter rules</a> <a href=\"");
+	html_href(r, "/feeds/cost");
+	HTML_LIT(b, "\">By cost</a> <a href=\"");
 	html_href(r, "/opml");
 	HTML_LIT(b, "\">Export OPML</a> <form method=\"post\" class=\"refresh\""
 	    " action=\"");

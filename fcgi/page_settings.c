@@ -405,6 +405,8 @@ settings_render(struct req *r, const struct prefs *p, int status,
 	if (sync_health(r) == -1)
 		return -1;
 	HTML_LIT(b, "</section>\n");
+	if (webhook_section(r, NULL) == -1)
+		return -1;
 	page_end(r);
 	return 0;
 }

@@ -138,7 +138,8 @@ static const struct {
 	{ "category-renamed", 1 }, { "category-deleted", 1 },
 	{ "imported", 1 }, { "settings-saved", 1 }, { "api-set", 1 },
 	{ "api-cleared", 1 }, { "api-keys-revoked", 1 },
-	{ "api-key-deleted", 1 },
+	{ "api-key-deleted", 1 }, { "webhook-saved", 1 },
+	{ "webhook-removed", 1 },
 	{ "", 0 }, { "Added", 0 }, { "added ", 0 }, { "<script>", 0 },
 	{ "msg", 0 }, { NULL, 0 },
 };

@@ -316,8 +316,8 @@ fetch_addr_private(const struct sockaddr *sa)
  * proxy, whose address the administrator chose, and the target's address
  * is the proxy's to check, as other readers exempt a configured proxy.
  */
-static int
-proxy_in_env(void)
+int
+fetch_proxy_in_env(void)
 {
 	static const char *const	 names[] = { "http_proxy",
 	    "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy",
@@ -1458,7 +1458,7 @@ fetch_run_more(struct job *jobs, const struct conf *conf, fetch_body_fn body,
 	f.done = done;
 	f.more = more;
 	f.arg = arg;
-	f.allow_private = conf->fetch_allow_private || proxy_in_env();
+	f.allow_private = conf->fetch_allow_private || fetch_proxy_in_env();
 	if ((f.multi = curl_multi_init()) == NULL)
 		goto oom;
 	for (j = jobs; j != NULL; j = j->next) {
@@ -1555,7 +1555,7 @@ job_release_outcome(struct job *j)
 	j->new_last_modified = j->final_url = NULL;
 	j->too_big = j->redirects = j->all_permanent = j->deferred = 0;
 	j->retry_after = j->max_age = j->expires = -1;
-	j->elapsed_ms = 0;
+	j->elapsed_ms = j->parse_us = 0;
 }
 
 /* Free a job and every string it holds (not the jobs after it); NULL ok. */

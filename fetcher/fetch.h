@@ -71,6 +71,7 @@ struct job {
 	struct sb_doc	*parser;	/* or NULL */
 	struct feed	 feed;		/* what it parsed */
 	int		 parse_failed;	/* it failed before the end */
+	int64_t		 parse_us;	/* spent handing it to the parser */
 
 	/* the user's filter rules, loaded once a pass (pass.c), or NULL */
 	struct rules	*rules;
@@ -96,6 +97,7 @@ void	 job_release_outcome(struct job *);
 void	 job_free(struct job *);
 struct sockaddr;
 int	 fetch_addr_private(const struct sockaddr *);
+int	 fetch_proxy_in_env(void);
 int64_t	 fetch_retry_after(const char *, int64_t);
 int64_t	 fetch_max_age(const char *);
 int64_t	 fetch_expires(const char *, const char *, int64_t);
@@ -202,6 +204,28 @@ struct apply_stats {
 
 int	 apply_rules(struct db *, int64_t, struct apply_stats *);
 int	 pass_apply(const struct conf *, int64_t);
+
+/* cost.c: what each feed's checks cost, by day */
+struct cost {
+	int64_t		 feed_id;
+	int64_t		 bytes;		/* received, decoded */
+	int64_t		 fetch_ms;	/* the transfer, parsing left out */
+	int64_t		 parse_ms;
+	int		 entries;	/* stored */
+};
+
+struct costs {
+	struct cost	*v;
+	size_t		 n, cap;
+};
+
+int	 cost_add(struct costs *, int64_t, int64_t, int64_t, int64_t, int);
+int	 cost_flush(struct db *, struct costs *, int64_t);
+void	 costs_release(struct costs *);
+
+/* webhook.c: the entries of a pass, POSTed to the users' webhooks */
+int64_t	 webhook_mark(struct db *);
+void	 webhook_pass(struct db *, const struct conf *, int64_t);
 
 /* find.c: the feeds at an address, for "hearth-fetch discover" */
 int	 find_feeds(const struct conf *, struct sandbox *, const char *,

@@ -75,6 +75,7 @@ struct pass {
 	int64_t			 paused_us;	/* given way to reads, in all */
 	struct sandbox		*sb;		/* where documents are parsed */
 	struct rulebook		 rules;		/* the users' filter rules */
+	struct costs		 costs;		/* what each feed cost */
 };
 
 /* A request in the fetch_request queue: -1 for NULL. */
@@ -666,11 +667,15 @@ static int64_t
 pass_body(struct job *j, const char *s, size_t n, void *arg)
 {
 	struct pass	*p = arg;
+	int64_t		 t, held;
 
 	pass_yield(p);
 	if (j->parser == NULL && !j->parse_failed && same_etag(j))
 		return -1;
-	return job_parse_piece(j, s, n, p->conf->fetch_parse_cpu_ms, p->sb);
+	t = mono_us();
+	held = job_parse_piece(j, s, n, p->conf->fetch_parse_cpu_ms, p->sb);
+	j->parse_us += mono_us() - t;
+	return held;
 }
 
 /* Keep an HTML page's feed links, to try once the transfers are done. */
@@ -702,7 +707,12 @@ discovery_defer(struct pass *p, struct job *j, const char *base)
 static int
 document_end(struct pass *p, struct job *j, const char **why)
 {
-	return job_parse_end(j, p->conf->fetch_parse_cpu_ms, p->sb, why);
+	int64_t	 t = mono_us();
+	int	 rc;
+
+	rc = job_parse_end(j, p->conf->fetch_parse_cpu_ms, p->sb, why);
+	j->parse_us += mono_us() - t;
+	return rc;
 }
 
 /* A 200: the document, unless its ETag says it is the one stored. */
@@ -811,6 +821,8 @@ pass_done(struct job *j, void *arg)
 	struct pass	*p = arg;
 	struct job	*next;
 	char		 msg[256];
+	int64_t		 fetch_ms;
+	int		 nnew;
 
 	if (p->fault) {
 		job_release_outcome(j);
@@ -835,6 +847,9 @@ pass_done(struct job *j, void *arg)
 	}
 	p->stats.checked++;
 	p->stats.bytes += j->body_bytes;
+	/* The transfer's time counts the pieces parsed as they came. */
+	fetch_ms = j->elapsed_ms - j->parse_us / 1000;
+	nnew = p->stats.entries_new;
 	if (j->error != NULL)
 		outcome_failure(p, j, j->error);
 	else if (j->too_big) {
@@ -849,6 +864,8 @@ pass_done(struct job *j, void *arg)
 		job_status_text(j, msg, sizeof(msg));
 		outcome_failure(p, j, msg);
 	}
+	cost_add(&p->costs, j->feed_id, j->body_bytes, fetch_ms,
+	    j->parse_us / 1000, p->stats.entries_new - nnew);
 	pass_fault(p);
 	job_release_outcome(j);
 }
@@ -1422,10 +1439,12 @@ pass_hold(struct db *db, const struct conf *conf, const struct pass_want *w,
 {
 	struct pass	 p;
 	struct jobs	 l;
-	int64_t		*ids = NULL, t0;
+	int64_t		*ids = NULL, t0, mark;
 	size_t		 n = 0, i;
 	int		 rc = -1;
 
+	/* The entries stored from here on go to the webhooks. */
+	mark = webhook_mark(db);
 	memset(&p, 0, sizeof(p));
 	p.db = db;
 	p.conf = conf;
@@ -1462,6 +1481,12 @@ out:
 	rulebook_release(&p.rules);
 	stats_close(p.sf);
 	p.stats.paused_ms = p.paused_us / 1000;
+	if (!pass_fault(&p)) {
+		cost_flush(db, &p.costs, (int64_t)time(NULL));
+		if (mark >= 0)
+			webhook_pass(db, conf, mark);
+	}
+	costs_release(&p.costs);
 	if (pass_fault(&p)) {
 		/* Nothing can be written: no upkeep. */
 		pass_record_fault(conf, p.fault);

@@ -138,6 +138,9 @@ static const struct conf_key keys[] = {
 	    NULL, CF_DATADIR },
 	{ "trusted_proxies", CT_STR, O(trusted_proxies), 0, 0, "127.0.0.1 ::1",
 	    check_addrs, 0 },
+	{ "webhook_retry", CT_DUR, O(webhook_retry), 0, DAY, "1m", NULL, 0 },
+	{ "webhook_timeout", CT_DUR, O(webhook_timeout), 1, 5 * MINUTE, "10s",
+	    NULL, 0 },
 	{ "workers", CT_INT, O(workers), 1, 64, "4", NULL, 0 },
 };
 

@@ -58,6 +58,8 @@ struct conf {
 	int		 fetch_sandbox;		/* parse in confined children */
 	long long	 fetch_yield_ms;	/* give way to reads this
 						   long after one; 0 never */
+	long long	 webhook_timeout;	/* one delivery at most */
+	long long	 webhook_retry;		/* the first retry's wait */
 
 	/* retention and samples */
 	int		 retention_read_days;	/* 0 = keep forever */

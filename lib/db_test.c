@@ -827,6 +827,9 @@ static const struct plan_case {
 	    "SEARCH feed USING INTEGER PRIMARY KEY (rowid=?)" } },
 	{ STMT_USER_GET_BY_NAME, {
 	    "SEARCH user USING INDEX sqlite_autoindex_user_1 (name=?)" } },
+	{ STMT_WEBHOOK_ENTRIES, {
+	    "SEARCH entry USING INDEX entry_user (user_id=? AND rowid>?)",
+	    "SEARCH feed USING INTEGER PRIMARY KEY (rowid=?)" } },
 };
 
 /* Whether the plan has a line containing want, or one of want's "|"

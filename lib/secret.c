@@ -30,7 +30,10 @@
  *    a random 12-byte nonce, the ChaCha20-Poly1305 ciphertext and its
  *    16-byte tag, under HMAC-SHA256(secret, "hearth feed password"),
  *    with "hearth feed N" (N the feed's id) as associated data: a value
- *    moved to another feed does not open.
+ *    moved to another feed does not open;
+ *  - a webhook's signing secret, which the fetcher needs whole to sign
+ *    with, is sealed the same way with "hearth webhook N" (N the user's
+ *    id) as associated data.
  *
  * The key is the process's, read once before any thread or connection
  * starts and never written again: every connection's migration
@@ -41,7 +44,7 @@ static unsigned char	 seal_key[CRYPTO_AEAD_KEY];
 static int		 loaded;
 
 #define SEAL_LABEL	"hearth feed password"
-#define SEAL_AAD_MAX	48	/* "hearth feed " and an int64 */
+#define SEAL_AAD_MAX	48	/* "hearth webhook " and an int64 */
 #define SEAL_PW_MAX	4096	/* longest password sealed */
 
 /*
@@ -204,19 +207,15 @@ secret_fever_key(struct buf *b, const char *key, size_t n)
 }
 
 static size_t
-seal_aad(char aad[SEAL_AAD_MAX], int64_t feed_id)
+seal_aad(char aad[SEAL_AAD_MAX], const char *what, int64_t id)
 {
-	return (size_t)snprintf(aad, SEAL_AAD_MAX, "hearth feed %lld",
-	    (long long)feed_id);
+	return (size_t)snprintf(aad, SEAL_AAD_MAX, "hearth %s %lld", what,
+	    (long long)id);
 }
 
-/*
- * Append the sealed form of the password pw of feed feed_id to b (see
- * above).  Returns 0, or -1 (logged) without a secret, for a password
- * over SEAL_PW_MAX bytes, or out of memory.
- */
-int
-secret_seal(struct buf *b, int64_t feed_id, const char *pw)
+/* Seal pw for the row id of what ("feed", "webhook") into b; see below. */
+static int
+seal(struct buf *b, const char *what, int64_t id, const char *pw)
 {
 	unsigned char	*box = NULL;
 	char		 aad[SEAL_AAD_MAX];
@@ -226,8 +225,8 @@ secret_seal(struct buf *b, int64_t feed_id, const char *pw)
 	if (need_secret() == -1)
 		return -1;
 	if (n > SEAL_PW_MAX) {
-		log_warnx("feed %lld: a password of %zu bytes", (long long)
-		    feed_id, n);
+		log_warnx("%s %lld: a secret of %zu bytes", what,
+		    (long long)id, n);
 		return -1;
 	}
 	total = CRYPTO_AEAD_NONCE + n + CRYPTO_AEAD_TAG;
@@ -238,7 +237,7 @@ secret_seal(struct buf *b, int64_t feed_id, const char *pw)
 	if (crypto_random(box, CRYPTO_AEAD_NONCE) == -1)
 		goto out;
 	crypto_aead_seal(box + CRYPTO_AEAD_NONCE, box + CRYPTO_AEAD_NONCE + n,
-	    seal_key, box, aad, seal_aad(aad, feed_id),
+	    seal_key, box, aad, seal_aad(aad, what, id),
 	    (const unsigned char *)pw, n);
 	BUF_LIT(b, SECRET_SEALED);
 	crypto_b64_add(b, box, total);
@@ -249,14 +248,26 @@ out:
 }
 
 /*
- * Open the sealed password stored for feed feed_id into b (reset
- * first), NUL-terminated; the caller wipes b->p (explicit_bzero over
- * b->cap) once it has used it.  Returns 0, or -1 when stored is not a
- * sealed value, was sealed under another secret or for another feed,
- * or memory ran out; only a missing secret is logged.
+ * Append the sealed form of the password pw of feed feed_id to b (see
+ * above).  Returns 0, or -1 (logged) without a secret, for a password
+ * over SEAL_PW_MAX bytes, or out of memory.
  */
 int
-secret_unseal(struct buf *b, int64_t feed_id, const char *stored)
+secret_seal(struct buf *b, int64_t feed_id, const char *pw)
+{
+	return seal(b, "feed", feed_id, pw);
+}
+
+/* The same for the webhook secret s of user user_id. */
+int
+secret_seal_webhook(struct buf *b, int64_t user_id, const char *s)
+{
+	return seal(b, "webhook", user_id, s);
+}
+
+/* Open the value stored for the row id of what into b; see below. */
+static int
+unseal(struct buf *b, const char *what, int64_t id, const char *stored)
 {
 	struct buf	 box;
 	char		 aad[SEAL_AAD_MAX];
@@ -278,7 +289,7 @@ secret_unseal(struct buf *b, int64_t feed_id, const char *stored)
 	if (buf_grow(b, n) == -1)
 		goto out;
 	if (crypto_aead_open((unsigned char *)b->p, seal_key,
-	    (unsigned char *)box.p, aad, seal_aad(aad, feed_id),
+	    (unsigned char *)box.p, aad, seal_aad(aad, what, id),
 	    (unsigned char *)box.p + CRYPTO_AEAD_NONCE, n,
 	    (unsigned char *)box.p + CRYPTO_AEAD_NONCE + n) == -1)
 		goto out;
@@ -288,6 +299,26 @@ secret_unseal(struct buf *b, int64_t feed_id, const char *stored)
 out:
 	buf_release(&box);
 	return rc;
+}
+
+/*
+ * Open the sealed password stored for feed feed_id into b (reset
+ * first), NUL-terminated; the caller wipes b->p (explicit_bzero over
+ * b->cap) once it has used it.  Returns 0, or -1 when stored is not a
+ * sealed value, was sealed under another secret or for another feed,
+ * or memory ran out; only a missing secret is logged.
+ */
+int
+secret_unseal(struct buf *b, int64_t feed_id, const char *stored)
+{
+	return unseal(b, "feed", feed_id, stored);
+}
+
+/* The same for the webhook secret of user user_id. */
+int
+secret_unseal_webhook(struct buf *b, int64_t user_id, const char *stored)
+{
+	return unseal(b, "webhook", user_id, stored);
 }
 
 /* hearth_fever_key(KEY): secret_fever_key() of KEY, NULL for NULL. */

@@ -12,12 +12,14 @@ struct buf;
 
 #define SECRET_LEN	32	/* bytes in the secret file */
 #define SECRET_CREATE	0x01	/* secret_load(): make a missing file */
-#define SECRET_SEALED	"v1:"	/* prefix of a sealed feed password */
+#define SECRET_SEALED	"v1:"	/* prefix of a sealed value */
 
 int	secret_load(const char *, const char *, int);
 int	secret_fever_key(struct buf *, const char *, size_t);
 int	secret_seal(struct buf *, int64_t, const char *);
 int	secret_unseal(struct buf *, int64_t, const char *);
+int	secret_seal_webhook(struct buf *, int64_t, const char *);
+int	secret_unseal_webhook(struct buf *, int64_t, const char *);
 int	secret_sql_functions(sqlite3 *);
 
 #endif

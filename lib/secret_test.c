@@ -117,6 +117,16 @@ test_keyed(void)
 	T_OK(secret_seal(&a, 5, "") == 0 && secret_unseal(&b, 5, a.p) == 0 &&
 	    b.len == 0, "an empty password seals and opens");
 
+	/* Webhook secrets: bound to their user, apart from passwords. */
+	buf_reset(&a);
+	T_OK(secret_seal_webhook(&a, 5, "hook key") == 0 &&
+	    secret_unseal_webhook(&b, 5, a.p) == 0 &&
+	    strcmp(b.p, "hook key") == 0, "a webhook secret opens for its "
+	    "user");
+	T_OK(secret_unseal_webhook(&b, 6, a.p) == -1 &&
+	    secret_unseal(&b, 5, a.p) == -1, "not for another user, nor as "
+	    "the password of feed 5");
+
 	/* Under another secret nothing opens. */
 	buf_reset(&a);
 	secret_seal(&a, 5, "s3cret pass");

@@ -1645,6 +1645,148 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    "SELECT count(*) FROM entry NOT INDEXED"
 	    " WHERE entry.user_id = ?1" SEARCH_BY_ID("?14", "?15", "?16")
 	    MF_FILTER SCOPE_ENTRY,
+
+	/*
+	 * What a check of a feed cost, added to its row of the day: ?1
+	 * feed id, ?2 day (UNIX time / 86400), ?3 bytes received, ?4 ms
+	 * of transfer, ?5 ms of parsing, ?6 entries stored.  Nothing for
+	 * a feed deleted meanwhile.
+	 */
+	[STMT_COST_ADD] =
+	    "INSERT INTO feed_cost (feed_id, day, fetches, bytes, fetch_ms,"
+	    " parse_ms, entries) SELECT ?1, ?2, 1, ?3, ?4, ?5, ?6"
+	    " WHERE EXISTS (SELECT 1 FROM feed WHERE id = ?1)"
+	    " ON CONFLICT (feed_id, day) DO UPDATE SET fetches = fetches + 1,"
+	    " bytes = bytes + excluded.bytes,"
+	    " fetch_ms = fetch_ms + excluded.fetch_ms,"
+	    " parse_ms = parse_ms + excluded.parse_ms,"
+	    " entries = entries + excluded.entries",
+	/* ?1 the first day kept. */
+	[STMT_COST_PRUNE] =
+	    "DELETE FROM feed_cost WHERE day < ?1",
+	/*
+	 * ?1 user id, ?2 the window's first day, ?3 today (days as in
+	 * feed_cost), ?4 the time 30 days ago, ?5 the order: 0 bytes a
+	 * day, 1 time a day, 2 share of the database, 3 entries a day (each
+	 * the most first), 4 the share of recent entries read (the least
+	 * first, feeds with none last); then by title.  Each feed reads
+	 * its own cost rows (31 at most), two index ranges of its recent
+	 * entries and its feed_count row; the total is one read of
+	 * feed_count, a row per feed.  The order is taken on the rows
+	 * made, so the subqueries run once a feed.  Columns: enum
+	 * cost_col.
+	 */
+	[STMT_FEED_COST] =
+	    "SELECT * FROM (SELECT feed.id AS c_id, " FEED_DISPLAY_TITLE
+	    " AS c_title, ?3 - min(feed_cost.day) + 1 AS c_days,"
+	    " sum(feed_cost.fetches),"
+	    " sum(feed_cost.bytes) AS c_bytes,"
+	    " sum(feed_cost.fetch_ms + feed_cost.parse_ms) AS c_ms,"
+	    " sum(feed_cost.entries) AS c_entries,"
+	    " (SELECT bytes FROM feed_count WHERE feed_count.user_id = ?1"
+	    "  AND feed_count.category_id = coalesce(feed.category_id, 0)"
+	    "  AND feed_count.feed_id = feed.id) AS c_size,"
+	    " (SELECT sum(bytes) FROM feed_count),"
+	    " (SELECT count(*) FROM entry WHERE entry.feed_id = feed.id"
+	    "  AND entry.published_at >= ?4) AS c_recent,"
+	    " (SELECT count(*) FROM entry WHERE entry.feed_id = feed.id"
+	    "  AND entry.published_at >= ?4)"
+	    " - (SELECT count(*) FROM entry WHERE entry.user_id = ?1"
+	    "  AND entry.feed_id = feed.id AND entry.is_read = 0"
+	    "  AND entry.published_at >= ?4) AS c_read"
+	    " FROM feed LEFT JOIN feed_cost ON feed_cost.feed_id = feed.id"
+	    " AND feed_cost.day >= ?2"
+	    " WHERE feed.user_id = ?1 GROUP BY feed.id)"
+	    " ORDER BY CASE ?5"
+	    " WHEN 1 THEN -coalesce(c_ms * 1.0 / c_days, 0)"
+	    " WHEN 2 THEN -coalesce(c_size, 0)"
+	    " WHEN 3 THEN -coalesce(c_entries * 1.0 / c_days, 0)"
+	    " WHEN 4 THEN coalesce(c_read * 1.0 / nullif(c_recent, 0), 2)"
+	    " ELSE -coalesce(c_bytes * 1.0 / c_days, 0) END,"
+	    " c_title COLLATE NOCASE, c_id",
+
+	/* ?1 user id.  Columns: enum webhook_col. */
+	[STMT_WEBHOOK_GET] =
+	    "SELECT url, secret, created_at FROM webhook WHERE user_id = ?1",
+	/* ?1 user id, ?2 URL, ?3 sealed secret, ?4 now. */
+	[STMT_WEBHOOK_INSERT] =
+	    "INSERT INTO webhook (user_id, url, secret, created_at)"
+	    " VALUES (?1, ?2, ?3, ?4)",
+	/* ?1 user id, ?2 URL. */
+	[STMT_WEBHOOK_SET_URL] =
+	    "UPDATE webhook SET url = ?2 WHERE user_id = ?1",
+	/* ?1 user id, ?2 sealed secret. */
+	[STMT_WEBHOOK_SET_SECRET] =
+	    "UPDATE webhook SET secret = ?2 WHERE user_id = ?1",
+	/* ?1 user id.  Its deliveries waiting go with it. */
+	[STMT_WEBHOOK_DELETE] =
+	    "DELETE FROM webhook WHERE user_id = ?1",
+	/* ?1 user id, ?2 rows at most.  Columns: enum webhook_log_col. */
+	[STMT_WEBHOOK_LOG] =
+	    "SELECT at, attempt, entries, status, error FROM webhook_log"
+	    " WHERE user_id = ?1 ORDER BY id DESC LIMIT ?2",
+	/* ?1 user id: its deliveries waiting.  Columns: enum one_col. */
+	[STMT_WEBHOOK_PENDING] =
+	    "SELECT count(*) FROM webhook_outbox WHERE user_id = ?1",
+	/* The newest entry's id, 0 for none.  Columns: enum one_col. */
+	[STMT_ENTRY_LAST_ID] =
+	    "SELECT coalesce(max(id), 0) FROM entry",
+	/* The users with a webhook.  Columns: enum one_col. */
+	[STMT_WEBHOOK_USERS] =
+	    "SELECT user_id FROM webhook ORDER BY user_id",
+	/*
+	 * ?1 user id, ?2 the last entry id already sent, ?3 rows at
+	 * most, ?4 the largest content sent: the user's entries stored
+	 * since, oldest first.  Columns: enum webhook_entry_col.
+	 */
+	[STMT_WEBHOOK_ENTRIES] =
+	    "SELECT entry.id, entry.feed_id, " FEED_DISPLAY_TITLE ","
+	    " entry.title, entry.url, entry.author, entry.published_at,"
+	    " CASE WHEN length(CAST(entry.content AS BLOB)) <= ?4"
+	    "  THEN entry.content END,"
+	    " coalesce(length(CAST(entry.content AS BLOB)), 0)"
+	    " FROM entry JOIN feed ON feed.id = entry.feed_id"
+	    " WHERE entry.user_id = ?1 AND entry.id > ?2"
+	    " ORDER BY entry.id LIMIT ?3",
+	/* ?1 user id, ?2 body, ?3 entries in it, ?4 now. */
+	[STMT_WEBHOOK_QUEUE] =
+	    "INSERT INTO webhook_outbox (user_id, body, entries, created_at,"
+	    " next_at) VALUES (?1, ?2, ?3, ?4, ?4)",
+	/*
+	 * ?1 now, ?2 rows at most: the deliveries of the users whose
+	 * oldest one is due, oldest first (a user's are sent in order; the
+	 * later ones have never been tried, and wait while an older one
+	 * waits).  Columns: enum webhook_due_col.
+	 */
+	[STMT_WEBHOOK_DUE] =
+	    "SELECT webhook_outbox.id, webhook_outbox.user_id, body, entries,"
+	    " attempts, webhook.url, webhook.secret"
+	    " FROM webhook_outbox JOIN webhook"
+	    " ON webhook.user_id = webhook_outbox.user_id"
+	    " WHERE webhook_outbox.user_id IN (SELECT head.user_id"
+	    "  FROM webhook_outbox AS head WHERE head.next_at <= ?1"
+	    "  AND head.id = (SELECT min(id) FROM webhook_outbox AS o"
+	    "  WHERE o.user_id = head.user_id))"
+	    " ORDER BY webhook_outbox.id LIMIT ?2",
+	/* ?1 outbox id: delivered, or given up. */
+	[STMT_WEBHOOK_SENT] =
+	    "DELETE FROM webhook_outbox WHERE id = ?1",
+	/* ?1 outbox id, ?2 attempts made, ?3 when to try again. */
+	[STMT_WEBHOOK_RETRY] =
+	    "UPDATE webhook_outbox SET attempts = ?2, next_at = ?3"
+	    " WHERE id = ?1",
+	/*
+	 * ?1 user id, ?2 time, ?3 attempt, ?4 entries, ?5 HTTP status or
+	 * NULL, ?6 the failure or NULL.
+	 */
+	[STMT_WEBHOOK_LOG_ADD] =
+	    "INSERT INTO webhook_log (user_id, at, attempt, entries, status,"
+	    " error) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	/* ?1 user id, ?2 rows kept: the newest. */
+	[STMT_WEBHOOK_LOG_PRUNE] =
+	    "DELETE FROM webhook_log WHERE user_id = ?1 AND id <= (SELECT id"
+	    " FROM webhook_log WHERE user_id = ?1 ORDER BY id DESC LIMIT 1"
+	    " OFFSET ?2)",
 };
 
 /*
@@ -1796,6 +1938,14 @@ static const int stmt_ncols[STMT__MAX] = {
 	[STMT_MF_COUNT_ANY] = ONE_COL__MAX,
 	[STMT_MF_TOTALS] = MF_TOTALS_COL__MAX,
 	[STMT_MF_COUNT_SEARCH] = ONE_COL__MAX,
+	[STMT_FEED_COST] = COST_COL__MAX,
+	[STMT_WEBHOOK_GET] = WEBHOOK_COL__MAX,
+	[STMT_WEBHOOK_LOG] = WEBHOOK_LOG__MAX,
+	[STMT_WEBHOOK_PENDING] = ONE_COL__MAX,
+	[STMT_ENTRY_LAST_ID] = ONE_COL__MAX,
+	[STMT_WEBHOOK_USERS] = ONE_COL__MAX,
+	[STMT_WEBHOOK_ENTRIES] = WEBHOOK_ENTRY__MAX,
+	[STMT_WEBHOOK_DUE] = WEBHOOK_DUE__MAX,
 };
 
 #define NAME(s)	[s] = #s
@@ -2030,6 +2180,25 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_MF_COUNT_ANY),
 	NAME(STMT_MF_TOTALS),
 	NAME(STMT_MF_COUNT_SEARCH),
+	NAME(STMT_COST_ADD),
+	NAME(STMT_COST_PRUNE),
+	NAME(STMT_FEED_COST),
+	NAME(STMT_WEBHOOK_GET),
+	NAME(STMT_WEBHOOK_INSERT),
+	NAME(STMT_WEBHOOK_SET_URL),
+	NAME(STMT_WEBHOOK_SET_SECRET),
+	NAME(STMT_WEBHOOK_DELETE),
+	NAME(STMT_WEBHOOK_LOG),
+	NAME(STMT_WEBHOOK_PENDING),
+	NAME(STMT_ENTRY_LAST_ID),
+	NAME(STMT_WEBHOOK_USERS),
+	NAME(STMT_WEBHOOK_ENTRIES),
+	NAME(STMT_WEBHOOK_QUEUE),
+	NAME(STMT_WEBHOOK_DUE),
+	NAME(STMT_WEBHOOK_SENT),
+	NAME(STMT_WEBHOOK_RETRY),
+	NAME(STMT_WEBHOOK_LOG_ADD),
+	NAME(STMT_WEBHOOK_LOG_PRUNE),
 };
 
 /*

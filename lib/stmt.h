@@ -280,6 +280,29 @@ enum stmt {
 	STMT_MF_TOTALS,
 	STMT_MF_COUNT_SEARCH,
 
+	/* what each feed costs: the fetcher's, then the feeds page's */
+	STMT_COST_ADD,
+	STMT_COST_PRUNE,
+	STMT_FEED_COST,
+
+	/* the users' webhooks: the settings page's, then the fetcher's */
+	STMT_WEBHOOK_GET,
+	STMT_WEBHOOK_INSERT,
+	STMT_WEBHOOK_SET_URL,
+	STMT_WEBHOOK_SET_SECRET,
+	STMT_WEBHOOK_DELETE,
+	STMT_WEBHOOK_LOG,
+	STMT_WEBHOOK_PENDING,
+	STMT_ENTRY_LAST_ID,
+	STMT_WEBHOOK_USERS,
+	STMT_WEBHOOK_ENTRIES,
+	STMT_WEBHOOK_QUEUE,
+	STMT_WEBHOOK_DUE,
+	STMT_WEBHOOK_SENT,
+	STMT_WEBHOOK_RETRY,
+	STMT_WEBHOOK_LOG_ADD,
+	STMT_WEBHOOK_LOG_PRUNE,
+
 	STMT__MAX
 };
 
@@ -869,6 +892,73 @@ enum mf_totals_col {
 	MF_TOTALS_COL_ALL,
 	MF_TOTALS_COL_UNREAD,
 	MF_TOTALS_COL__MAX
+};
+
+/*
+ * STMT_FEED_COST's ?5, the order, by name (the feeds page's ?sort= and
+ * "hearthctl feed cost"): index 0 first.
+ */
+#define COST_SORT_NAMES	{ "bytes", "time", "size", "entries", "read" }
+#define COST_SORTS	5
+
+/* STMT_FEED_COST: a user's feeds and their costs */
+enum cost_col {
+	COST_COL_ID,
+	COST_COL_TITLE,		/* the display title */
+	COST_COL_DAYS,		/* days the sums below cover, or NULL */
+	COST_COL_FETCHES,	/* over those days */
+	COST_COL_BYTES,
+	COST_COL_MS,		/* fetch and parse */
+	COST_COL_ENTRIES,	/* stored */
+	COST_COL_SIZE,		/* the bytes of its entries stored now */
+	COST_COL_TOTAL,		/* those of every feed of every user */
+	COST_COL_RECENT,	/* entries published in the last 30 days */
+	COST_COL_RECENT_READ,	/* of which read */
+	COST_COL__MAX
+};
+
+/* STMT_WEBHOOK_GET */
+enum webhook_col {
+	WEBHOOK_COL_URL,
+	WEBHOOK_COL_SECRET,	/* sealed (secret_seal_webhook()) */
+	WEBHOOK_COL_CREATED_AT,
+	WEBHOOK_COL__MAX
+};
+
+/* STMT_WEBHOOK_LOG: the latest attempts first */
+enum webhook_log_col {
+	WEBHOOK_LOG_AT,
+	WEBHOOK_LOG_ATTEMPT,
+	WEBHOOK_LOG_ENTRIES,
+	WEBHOOK_LOG_STATUS,	/* HTTP status, NULL when none came */
+	WEBHOOK_LOG_ERROR,	/* NULL on success */
+	WEBHOOK_LOG__MAX
+};
+
+/* STMT_WEBHOOK_ENTRIES: what a delivery says of each entry */
+enum webhook_entry_col {
+	WEBHOOK_ENTRY_ID,
+	WEBHOOK_ENTRY_FEED_ID,
+	WEBHOOK_ENTRY_FEED_TITLE,	/* the display title */
+	WEBHOOK_ENTRY_TITLE,
+	WEBHOOK_ENTRY_URL,
+	WEBHOOK_ENTRY_AUTHOR,
+	WEBHOOK_ENTRY_PUBLISHED_AT,
+	WEBHOOK_ENTRY_CONTENT,		/* NULL when over the bound */
+	WEBHOOK_ENTRY_SIZE,		/* its bytes, whole */
+	WEBHOOK_ENTRY__MAX
+};
+
+/* STMT_WEBHOOK_DUE: deliveries to make, oldest first */
+enum webhook_due_col {
+	WEBHOOK_DUE_ID,
+	WEBHOOK_DUE_USER_ID,
+	WEBHOOK_DUE_BODY,
+	WEBHOOK_DUE_ENTRIES,
+	WEBHOOK_DUE_ATTEMPTS,	/* made before */
+	WEBHOOK_DUE_URL,
+	WEBHOOK_DUE_SECRET,	/* sealed */
+	WEBHOOK_DUE__MAX
 };
 
 const char	*stmt_name(enum stmt);

@@ -473,8 +473,10 @@ END;
 -- are stored in key order, so a user's, and a category's of the user,
 -- are each one short range.  category_id is the feed's, 0 for none
 -- (as the entries' copy, it follows the feed); newest is the created_at
--- of the newest entry stored, never lowered.  Starring changes nothing
--- here.
+-- of the newest entry stored, never lowered.  bytes is the size of the
+-- stored entries' text (title, URL, content and its plain text): the
+-- feeds page's share of the database, with no read of the entries.
+-- Starring changes nothing here.
 CREATE TABLE feed_count (
 	user_id			INTEGER NOT NULL,
 	category_id		INTEGER NOT NULL,
@@ -482,6 +484,7 @@ CREATE TABLE feed_count (
 	entries			INTEGER NOT NULL DEFAULT 0,
 	unread			INTEGER NOT NULL DEFAULT 0,
 	newest			INTEGER NOT NULL DEFAULT 0,
+	bytes			INTEGER NOT NULL DEFAULT 0,
 	PRIMARY KEY (user_id, category_id, feed_id)
 ) WITHOUT ROWID;
 
@@ -505,11 +508,17 @@ BEGIN
 	    AND category_id = coalesce(OLD.category_id, 0) AND feed_id = OLD.id;
 END;
 
+-- An entry's bytes: CAST AS BLOB makes length() count bytes, not
+-- characters, without a copy.
 CREATE TRIGGER feed_count_insert AFTER INSERT ON entry
 BEGIN
 	UPDATE feed_count SET entries = entries + 1,
 	    unread = unread + (NEW.is_read = 0),
-	    newest = max(newest, NEW.created_at)
+	    newest = max(newest, NEW.created_at),
+	    bytes = bytes + length(CAST(NEW.title AS BLOB))
+	    + coalesce(length(CAST(NEW.url AS BLOB)), 0)
+	    + coalesce(length(CAST(NEW.content AS BLOB)), 0)
+	    + coalesce(length(CAST(NEW.content_text AS BLOB)), 0)
 	    WHERE user_id = NEW.user_id
 	    AND category_id = coalesce(NEW.category_id, 0)
 	    AND feed_id = NEW.feed_id;
@@ -518,10 +527,31 @@ END;
 CREATE TRIGGER feed_count_delete AFTER DELETE ON entry
 BEGIN
 	UPDATE feed_count SET entries = entries - 1,
-	    unread = unread - (OLD.is_read = 0)
+	    unread = unread - (OLD.is_read = 0),
+	    bytes = bytes - length(CAST(OLD.title AS BLOB))
+	    - coalesce(length(CAST(OLD.url AS BLOB)), 0)
+	    - coalesce(length(CAST(OLD.content AS BLOB)), 0)
+	    - coalesce(length(CAST(OLD.content_text AS BLOB)), 0)
 	    WHERE user_id = OLD.user_id
 	    AND category_id = coalesce(OLD.category_id, 0)
 	    AND feed_id = OLD.feed_id;
+END;
+
+CREATE TRIGGER feed_count_size AFTER UPDATE OF title, url, content,
+    content_text ON entry
+BEGIN
+	UPDATE feed_count SET bytes = bytes
+	    + length(CAST(NEW.title AS BLOB))
+	    + coalesce(length(CAST(NEW.url AS BLOB)), 0)
+	    + coalesce(length(CAST(NEW.content AS BLOB)), 0)
+	    + coalesce(length(CAST(NEW.content_text AS BLOB)), 0)
+	    - length(CAST(OLD.title AS BLOB))
+	    - coalesce(length(CAST(OLD.url AS BLOB)), 0)
+	    - coalesce(length(CAST(OLD.content AS BLOB)), 0)
+	    - coalesce(length(CAST(OLD.content_text AS BLOB)), 0)
+	    WHERE user_id = NEW.user_id
+	    AND category_id = coalesce(NEW.category_id, 0)
+	    AND feed_id = NEW.feed_id;
 END;
 
 CREATE TRIGGER feed_count_read AFTER UPDATE OF is_read ON entry
@@ -599,6 +629,69 @@ BEGIN
 	SELECT RAISE(ABORT, 'feed belongs to another user');
 END;
 
+-- What fetching a feed costs, a row per feed and UTC day (day: UNIX
+-- time / 86400), added to by the fetcher after each pass and pruned to
+-- the last 31 days: the checks made, the bytes received (decoded), the
+-- milliseconds spent on the transfers and on parsing, and the entries
+-- stored.  The feeds page divides the sums by the days they cover.
+CREATE TABLE feed_cost (
+	feed_id			INTEGER NOT NULL
+				    REFERENCES feed (id) ON DELETE CASCADE,
+	day			INTEGER NOT NULL,
+	fetches			INTEGER NOT NULL DEFAULT 0,
+	bytes			INTEGER NOT NULL DEFAULT 0,
+	fetch_ms		INTEGER NOT NULL DEFAULT 0,
+	parse_ms		INTEGER NOT NULL DEFAULT 0,
+	entries			INTEGER NOT NULL DEFAULT 0,
+	PRIMARY KEY (feed_id, day)
+) WITHOUT ROWID;
+
+-- A user's webhook: after each pass the fetcher POSTs the entries it
+-- stored for the user to url, signed with HMAC-SHA256 under secret.
+-- The fetcher needs the secret itself to sign, so it is sealed as feed
+-- passwords are (lib/secret.c, "hearth webhook N" for user N).
+CREATE TABLE webhook (
+	user_id			INTEGER PRIMARY KEY
+				    REFERENCES user (id) ON DELETE CASCADE,
+	url			TEXT NOT NULL,
+	secret			TEXT NOT NULL,
+	created_at		INTEGER NOT NULL
+);
+
+-- Deliveries to make: a JSON body of at most 100 entries, sent when
+-- next_at comes; attempts made so far.  A delivered row goes; a failed
+-- one waits longer each time, and goes after the last attempt.  Rows go
+-- with their webhook.
+CREATE TABLE webhook_outbox (
+	id			INTEGER PRIMARY KEY,
+	user_id			INTEGER NOT NULL
+				    REFERENCES webhook (user_id) ON DELETE CASCADE,
+	body			TEXT NOT NULL,
+	entries			INTEGER NOT NULL,
+	created_at		INTEGER NOT NULL,
+	attempts		INTEGER NOT NULL DEFAULT 0,
+	next_at			INTEGER NOT NULL
+);
+
+CREATE INDEX webhook_outbox_user ON webhook_outbox (user_id);
+CREATE INDEX webhook_outbox_due ON webhook_outbox (next_at);
+
+-- Each attempt at a delivery, for the settings page: the HTTP status
+-- (NULL when there was no answer) and the failure in words (NULL on
+-- success).  The fetcher keeps the last 50 of each user.
+CREATE TABLE webhook_log (
+	id			INTEGER PRIMARY KEY,
+	user_id			INTEGER NOT NULL
+				    REFERENCES user (id) ON DELETE CASCADE,
+	at			INTEGER NOT NULL,
+	attempt			INTEGER NOT NULL,
+	entries			INTEGER NOT NULL,
+	status			INTEGER,
+	error			TEXT
+);
+
+CREATE INDEX webhook_log_user ON webhook_log (user_id);
+
 -- Requests for a fetch ("refresh now"), served ahead of the due feeds
 -- by the single fetcher, which deletes each row as it takes it.  A row
 -- names one feed (feed_id, user_id NULL), or every due feed of user_id
@@ -646,4 +739,4 @@ CREATE INDEX sample_ts ON sample (ts);
 
 -- The version of the last migration: a database made from this file is
 -- current, and the programs open it without migrating.
-PRAGMA user_version = 9;
+PRAGMA user_version = 10;
