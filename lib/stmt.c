@@ -994,9 +994,9 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 * muted feeds.
 	 */
 	[STMT_WEB_NAV] =
-	    "SELECT theme, (SELECT coalesce(sum(unread), 0) FROM feed_count"
-	    " WHERE user_id = ?1" NOT_MUTED_ID("feed_id") "),"
-	    " list_view, mark_on_scroll"
+	    "SELECT theme, list_view, mark_on_scroll,"
+	    " (SELECT coalesce(sum(unread), 0) FROM feed_count"
+	    " WHERE user_id = ?1" NOT_MUTED_ID("feed_id") ")"
 	    " FROM user WHERE id = ?1",
 	/*
 	 * How the web lists read: ?1 user id, ?2 "compact" or "expanded",

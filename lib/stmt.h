@@ -651,9 +651,9 @@ enum throttle_col {
 /* STMT_WEB_NAV */
 enum nav_col {
 	NAV_COL_THEME,
-	NAV_COL_UNREAD,
 	NAV_COL_LIST_VIEW,	/* "compact" or "expanded" */
 	NAV_COL_MARK_ON_SCROLL,	/* 0 or 1 */
+	NAV_COL_UNREAD,
 	NAV_COL__MAX
 };
 
