@@ -84,7 +84,12 @@ struct worker {
 	int64_t		 nav_changes;	/* sqlite3_total_changes64() then */
 	int64_t		 nav_unread;
 	char		 nav_theme[8];	/* "auto", "light" or "dark" */
+	int		 nav_view;	/* NAV_VIEW_* of the user's lists */
 };
+
+/* How the user's lists read (worker's nav_view): bits. */
+#define NAV_VIEW_EXPANDED	0x1	/* an excerpt and a picture a row */
+#define NAV_VIEW_SCROLL_READ	0x2	/* rows scrolled past go read */
 
 struct param {
 	char		*name;
@@ -242,7 +247,9 @@ int		 password_verify(struct req *, const char *, const char *);
 
 /* layout.c: the frame every HTML page shares */
 void		 page_begin(struct req *, const char *, enum nav);
+void		 page_begin_error(struct req *, const char *);
 void		 page_end(struct req *);
+int		 page_view(const struct req *);
 void		 html_href(struct req *, const char *);
 
 /*
@@ -304,6 +311,8 @@ int		 entry_label_set(struct req *, int64_t, int);
 
 /* page_list.c */
 int		 page_unread(struct req *);
+int		 page_view_set(struct req *);
+void		 view_settings(struct req *);
 int		 page_all(struct req *);
 int		 page_starred(struct req *);
 int		 page_feed(struct req *);

@@ -19,6 +19,7 @@
 #include "stmt.h"
 
 #define ASSET_MAX	(4 * 1024 * 1024)	/* a bigger file is not hashed */
+#define HTML_TYPE	"text/html; charset=utf-8"
 #define VER_LEN		12			/* hex digits in ?v= */
 
 /*
@@ -76,14 +77,18 @@ static const struct navitem {
  */
 #define HELP_KEY(k, what)	"<dt><kbd>" k "</kbd></dt><dd>" what "</dd>\n"
 #define HELP_KEYS							\
-	HELP_KEY("j / k", "next / previous entry")			\
+	HELP_KEY("j / k", "next / previous entry or result")		\
 	HELP_KEY("o, Enter", "open the entry")				\
 	HELP_KEY("v", "open the original in a new tab")			\
 	HELP_KEY("m", "mark read / unread")				\
 	HELP_KEY("s", "star / unstar")					\
+	HELP_KEY("A", "mark the whole list read (asks first)")		\
+	HELP_KEY("[ / ]", "previous / next page")			\
 	HELP_KEY("r", "reload")						\
 	HELP_KEY("/", "search")						\
 	HELP_KEY("g u", "go to unread")					\
+	HELP_KEY("g a", "go to all entries")				\
+	HELP_KEY("g d", "go to the digest")				\
 	HELP_KEY("g s", "go to starred")				\
 	HELP_KEY("g f", "go to feeds")					\
 	HELP_KEY("?", "this help")
@@ -183,7 +188,10 @@ html_href(struct req *r, const char *path)
 static void
 html_headers(struct req *r)
 {
-	r->resp.type = "text/html; charset=utf-8";
+	/* Once: an error page may follow a page that began. */
+	if (r->resp.type != NULL && strcmp(r->resp.type, HTML_TYPE) == 0)
+		return;
+	r->resp.type = HTML_TYPE;
 	BUF_LIT(&r->resp.head, "Content-Security-Policy: " CSP "\r\n"
 	    "Referrer-Policy: no-referrer\r\n"
 	    "X-Frame-Options: DENY\r\n"
@@ -201,7 +209,10 @@ asset_href(struct req *r, enum asset a)
 	html_puts(b, asset_ver[a]);
 }
 
-/* The top bar of a signed-in page: navigation, search, sign out. */
+/*
+ * The top bar of a signed-in page: navigation with the unread count
+ * (none when unread < 0), search, sign out.
+ */
 static void
 top_bar(struct req *r, enum nav nav, long long unread)
 {
@@ -225,7 +236,7 @@ top_bar(struct req *r, enum nav nav, long long unread)
 			HTML_LIT(b, " aria-current=\"page\"");
 		HTML_LIT(b, ">");
 		html_puts(b, navitems[i].label);
-		if (i == NAV_UNREAD) {
+		if (i == NAV_UNREAD && unread >= 0) {
 			HTML_LIT(b, " <span class=\"count\""
 			    " id=\"unread-count\">");
 			buf_int(b, unread);
@@ -291,6 +302,12 @@ nav_load(struct req *r)
 			t = "auto";
 		strlcpy(w->nav_theme, t, sizeof(w->nav_theme));
 		w->nav_unread = sqlite3_column_int64(st, NAV_COL_UNREAD);
+		t = (const char *)sqlite3_column_text(st, NAV_COL_LIST_VIEW);
+		w->nav_view = 0;
+		if (t != NULL && strcmp(t, "expanded") == 0)
+			w->nav_view |= NAV_VIEW_EXPANDED;
+		if (sqlite3_column_int(st, NAV_COL_MARK_ON_SCROLL) == 1)
+			w->nav_view |= NAV_VIEW_SCROLL_READ;
 		w->nav_user = r->user_id;
 		w->nav_version = v;
 		w->nav_changes = changes;
@@ -332,25 +349,17 @@ storage_banner(struct req *r)
 }
 
 /*
- * Start an HTML answer: the security headers, the head with the style
- * sheet and the script, and for a signed-in user the top bar (nav marks
- * the current section).  The page writes its content next and ends with
- * page_end().  title may be NULL.  A database failure only loses the
- * unread count and the theme (logged).
+ * The head and the top bar, with theme and unread count (for a
+ * signed-in user; unread < 0: none known).
  */
-void
-page_begin(struct req *r, const char *title, enum nav nav)
+static void
+page_open(struct req *r, const char *title, enum nav nav, const char *theme,
+    long long unread)
 {
 	struct buf	*b = &r->resp.body;
-	const char	*theme = "auto";
-	long long	 unread = 0;
 
 	pthread_once(&assets_once, assets_init);
 	html_headers(r);
-	if (r->user_id != 0 && nav_load(r) == 0) {
-		theme = r->w->nav_theme;
-		unread = r->w->nav_unread;
-	}
 	HTML_LIT(b, "<!doctype html>\n<html lang=\"en\" data-theme=\"");
 	html_puts(b, theme);
 	HTML_LIT(b, "\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -358,6 +367,12 @@ page_begin(struct req *r, const char *title, enum nav nav)
 	    " content=\"width=device-width, initial-scale=1\">\n"
 	    "<meta name=\"color-scheme\" content=\"light dark\">\n"
 	    "<meta name=\"referrer\" content=\"no-referrer\">\n<title>");
+	/* "(12) Unread · hearth": the count shows in the tab. */
+	if (r->user_id != 0 && unread > 0) {
+		buf_putc(b, '(');
+		buf_int(b, unread);
+		HTML_LIT(b, ") ");
+	}
 	if (title != NULL && *title != '\0') {
 		html_puts(b, title);
 		HTML_LIT(b, " \xc2\xb7 ");
@@ -377,6 +392,49 @@ page_begin(struct req *r, const char *title, enum nav nav)
 		HTML_LIT(b, "<header class=\"top\"><span class=\"brand\">"
 		    "hearth</span></header>\n");
 	HTML_LIT(b, "<main id=\"main\">\n");
+}
+
+/*
+ * Start an HTML answer: the security headers, the head with the style
+ * sheet and the script, and for a signed-in user the top bar (nav marks
+ * the current section).  The page writes its content next and ends with
+ * page_end().  title may be NULL.  A database failure only loses the
+ * unread count and the theme (logged).
+ */
+void
+page_begin(struct req *r, const char *title, enum nav nav)
+{
+	if (r->user_id != 0 && nav_load(r) == 0)
+		page_open(r, title, nav, r->w->nav_theme, r->w->nav_unread);
+	else
+		page_open(r, title, nav, "auto", -1);
+}
+
+/*
+ * page_begin() for an error page, which must not need the database:
+ * the theme and count the worker kept for this user, if any.
+ */
+void
+page_begin_error(struct req *r, const char *title)
+{
+	struct worker	*w = r->w;
+
+	if (r->user_id != 0 && w != NULL && w->nav_user == r->user_id)
+		page_open(r, title, NAV_NONE, w->nav_theme, w->nav_unread);
+	else
+		page_open(r, title, NAV_NONE, "auto", -1);
+}
+
+/*
+ * NAV_VIEW_* bits: how the signed-in user's lists read, as the last
+ * page_begin() found them.
+ */
+int
+page_view(const struct req *r)
+{
+	if (r->user_id == 0 || r->w == NULL || r->w->nav_user != r->user_id)
+		return 0;
+	return r->w->nav_view;
 }
 
 /* End the page page_begin() started; the keyboard help comes last. */

@@ -361,7 +361,7 @@ icon_html(struct req *r, int64_t icon)
 	    " loading=\"lazy\"> ");
 }
 
-/* The health summary of one row of STMT_FEED_LIST. */
+/* The health summary of one row of STMT_WEB_FEEDS. */
 static void
 health_html(struct req *r, sqlite3_stmt *st, time_t now)
 {
@@ -399,21 +399,95 @@ health_html(struct req *r, sqlite3_stmt *st, time_t now)
 }
 
 /*
- * The user's feeds, one block each (a list rather than a table, so it
- * reads on a phone as well): title and unread count, category and
- * links, health, and the actions.
+ * The filter over the feeds page: words in the title or the address
+ * (q), the failing feeds only (errors=1).  Works without the script.
+ */
+static void
+feed_filter(struct req *r, const char *q, int errors)
+{
+	struct buf	*b = &r->resp.body;
+
+	HTML_LIT(b, "<form method=\"get\" class=\"feed-filter\""
+	    " role=\"search\" action=\"");
+	html_href(r, "/feeds");
+	HTML_LIT(b, "\"><input type=\"search\" name=\"q\""
+	    " aria-label=\"Filter the feeds\" placeholder=\"Filter feeds\""
+	    " maxlength=\"256\"");
+	if (q != NULL) {
+		HTML_LIT(b, " value=\"");
+		html_puts(b, q);
+		HTML_LIT(b, "\"");
+	}
+	HTML_LIT(b, "> <label><input type=\"checkbox\" name=\"errors\""
+	    " value=\"1\"");
+	if (errors)
+		HTML_LIT(b, " checked");
+	HTML_LIT(b, "> Failing only</label> <button type=\"submit\">Filter"
+	    "</button>");
+	if (errors || q != NULL) {
+		HTML_LIT(b, " <a href=\"");
+		html_href(r, "/feeds");
+		HTML_LIT(b, "\">All feeds</a>");
+	}
+	HTML_LIT(b, "</form>\n");
+}
+
+/* The badge of a row of STMT_WEB_FEEDS: ok, error or disabled. */
+static void
+badge_html(struct buf *b, sqlite3_stmt *st)
+{
+	if (sqlite3_column_int(st, FEED_LIST_DISABLED))
+		HTML_LIT(b, "<span class=\"badge off\">disabled</span>");
+	else if (sqlite3_column_int(st, FEED_LIST_ERROR_COUNT) > 0)
+		HTML_LIT(b, "<span class=\"badge bad\">error</span>");
+	else if (sqlite3_column_int64(st, FEED_LIST_CHECKED_AT) > 0)
+		HTML_LIT(b, "<span class=\"badge ok\">ok</span>");
+	else
+		HTML_LIT(b, "<span class=\"badge new\">new</span>");
+}
+
+/*
+ * The user's feeds, one row each in natural order of their titles:
+ * icon, title, unread count, category, health badge, actions; the
+ * health's details under it when something is wrong.  q (words) and
+ * errors (failing only) filter them (feed_filter()).
  */
 static int
 feed_list(struct req *r, time_t now)
 {
 	struct buf	*b = &r->resp.body;
+	struct buf	 like;
 	sqlite3_stmt	*st;
+	const char	*q = req_param(r, "q"), *e = req_param(r, "errors");
 	int64_t		 id, cat;
 	char		 p[48];
-	int		 step, n = 0;
+	size_t		 i;
+	int		 step, n = 0, errors;
 
-	st = db_stmt(r->db, STMT_FEED_LIST);
+	errors = e != NULL && strcmp(e, "1") == 0;
+	if (q != NULL && *q == '\0')
+		q = NULL;
+	/* LIKE's wildcards, and its escape, match themselves. */
+	buf_init(&like);
+	if (q != NULL) {
+		buf_putc(&like, '%');
+		for (i = 0; q[i] != '\0'; i++) {
+			if (q[i] == '%' || q[i] == '_' || q[i] == '\\')
+				buf_putc(&like, '\\');
+			buf_putc(&like, q[i]);
+		}
+		buf_putc(&like, '%');
+		if (like.oom) {
+			buf_release(&like);
+			return -1;
+		}
+	}
+	feed_filter(r, q, errors);
+	st = db_stmt(r->db, STMT_WEB_FEEDS);
 	sqlite3_bind_int64(st, 1, r->user_id);
+	sqlite3_bind_int(st, 2, errors);
+	if (q != NULL)
+		sqlite3_bind_text(st, 3, like.p, (int)like.len, SQLITE_STATIC);
 	while ((step = db_step(st)) == 1) {
 		if (n++ == 0)
 			HTML_LIT(b, "<ul class=\"feeds\">\n");
@@ -429,10 +503,11 @@ feed_list(struct req *r, time_t now)
 		snprintf(p, sizeof(p), "/feed/%lld", (long long)id);
 		HTML_LIT(b, "<a href=\"");
 		html_href(r, p);
-		HTML_LIT(b, "\"><strong>");
+		HTML_LIT(b, "\" dir=\"auto\">");
 		html_puts(b, col_str(st, FEED_LIST_TITLE));
-		buf_printf(b, "</strong></a> <span class=\"count\">%lld unread"
-		    "</span></p>\n<p class=\"feed-meta\">",
+		buf_printf(b, "</a></p>\n<span class=\"count\""
+		    " title=\"unread\">%lld<span class=\"unit\"> unread</span>"
+		    "</span>\n",
 		    (long long)sqlite3_column_int64(st, FEED_LIST_UNREAD));
 		if (sqlite3_column_type(st, FEED_LIST_CATEGORY_ID) !=
 		    SQLITE_NULL) {
@@ -443,10 +518,13 @@ feed_list(struct req *r, time_t now)
 			html_href(r, p);
 			HTML_LIT(b, "\">");
 			html_puts(b, col_str(st, FEED_LIST_CATEGORY));
-			HTML_LIT(b, "</a>");
+			HTML_LIT(b, "</a>\n");
 		} else
-			HTML_LIT(b, "<span class=\"category\">No category"
-			    "</span>");
+			HTML_LIT(b, "<span class=\"category none\">No category"
+			    "</span>\n");
+		badge_html(b, st);
+		HTML_LIT(b, "\n<p class=\"health\">");
+		health_html(r, st, now);
 		if (URL_ATTR(b, " \xc2\xb7 <a class=\"site\" rel=\"noreferrer\""
 		    " href=\"", col_str(st, FEED_LIST_SITE_URL)) == 0)
 			HTML_LIT(b, ">site</a>");
@@ -454,8 +532,6 @@ feed_list(struct req *r, time_t now)
 		    " rel=\"noreferrer\" href=\"", col_str(st,
 		    FEED_LIST_URL)) == 0)
 			HTML_LIT(b, ">feed</a>");
-		HTML_LIT(b, "</p>\n<p class=\"health\">");
-		health_html(r, st, now);
 		HTML_LIT(b, "</p>\n<div class=\"feed-actions\"><a href=\"");
 		snprintf(p, sizeof(p), "/feeds/%lld/edit", (long long)id);
 		html_href(r, p);
@@ -466,10 +542,15 @@ feed_list(struct req *r, time_t now)
 		    "</form></div>\n</li>\n");
 	}
 	db_stmt_done(st);
+	buf_release(&like);
 	if (step == -1)
 		return -1;
 	if (n > 0) {
 		HTML_LIT(b, "</ul>\n");
+		return 0;
+	}
+	if (q != NULL || errors) {
+		HTML_LIT(b, "<p class=\"empty\">No feed matches.</p>\n");
 		return 0;
 	}
 	HTML_LIT(b, "<p class=\"empty\">No feeds yet: <a href=\"");

@@ -131,13 +131,45 @@ row_toggles(struct req *r, int64_t id, int is_read, int is_starred)
 }
 
 /*
+ * An expanded row's excerpt and picture (STMT_WEB_ROW_PREVIEW): a
+ * statement of its own, so that compact lists, the default, pay
+ * nothing for them.  A failure only loses them (logged).
+ */
+static void
+row_preview(struct req *r, int64_t id)
+{
+	struct buf	*b = &r->resp.body;
+	sqlite3_stmt	*st;
+	const char	*text;
+
+	if ((st = db_stmt(r->db, STMT_WEB_ROW_PREVIEW)) == NULL)
+		return;
+	if (sqlite3_bind_int64(st, 1, id) == SQLITE_OK && db_step(st) == 1) {
+		if (URL_ATTR(b, "<img class=\"thumb\" alt=\"\""
+		    " loading=\"lazy\" src=\"", (const char *)
+		    sqlite3_column_text(st, PREVIEW_COL_IMAGE)) == 0)
+			HTML_LIT(b, ">");
+		text = (const char *)sqlite3_column_text(st,
+		    PREVIEW_COL_EXCERPT);
+		if (text != NULL && *text != '\0') {
+			HTML_LIT(b, "<p class=\"excerpt\" dir=\"auto\">");
+			html_puts(b, text);
+			HTML_LIT(b, "</p>");
+		}
+	}
+	db_stmt_done(st);
+}
+
+/*
  * Write one row of a list from st, a statement with the columns of
  * STMT_WEB_LIST_* (enum entry_col up to ENTRY_COL_LIST_MAX, then
  * WEB_COL_ICON_ID), inside the form rows_open() wrote.  ltok is the
- * list's short form, for the entry link.
+ * list's short form, for the entry link; expanded adds the excerpt and
+ * the picture.
  */
 static void
-entry_row(struct req *r, sqlite3_stmt *st, const char *ltok, time_t now)
+entry_row(struct req *r, sqlite3_stmt *st, const char *ltok, time_t now,
+    int expanded)
 {
 	struct buf	*b = &r->resp.body;
 	const char	*title;
@@ -171,7 +203,10 @@ entry_row(struct req *r, sqlite3_stmt *st, const char *ltok, time_t now)
 		html_puts(b, title);
 	else
 		HTML_LIT(b, "(untitled)");
-	HTML_LIT(b, "</a>\n<div class=\"row-actions\">");
+	HTML_LIT(b, "</a>\n");
+	if (expanded)
+		row_preview(r, id);
+	HTML_LIT(b, "<div class=\"row-actions\">");
 	row_toggles(r, id, is_read, is_starred);
 	HTML_LIT(b, "</div>\n</li>\n");
 }
@@ -184,7 +219,7 @@ entry_row(struct req *r, sqlite3_stmt *st, const char *ltok, time_t now)
  * post here; every row's button has one.
  */
 static void
-rows_open(struct req *r, const char *back)
+rows_open(struct req *r, const char *back, int view)
 {
 	struct buf	*b = &r->resp.body;
 
@@ -192,7 +227,111 @@ rows_open(struct req *r, const char *back)
 	csrf_field(r);
 	HTML_LIT(b, "<input type=\"hidden\" name=\"back\" value=\"");
 	html_puts(b, back);
-	HTML_LIT(b, "\">\n<ol class=\"entries\">\n");
+	HTML_LIT(b, "\">\n<ol class=\"entries");
+	if (view & NAV_VIEW_EXPANDED)
+		HTML_LIT(b, " expanded");
+	HTML_LIT(b, "\"");
+	/* hearth.js marks the rows read as they leave the top. */
+	if (view & NAV_VIEW_SCROLL_READ)
+		HTML_LIT(b, " data-scroll-read=\"1\"");
+	HTML_LIT(b, ">\n");
+}
+
+/*
+ * The form that sets how lists read (STMT_WEB_VIEW_SET): name=value
+ * for the button labelled label, back= the page to come back to.
+ */
+static void
+view_button(struct req *r, const char *back, const char *name,
+    const char *value, const char *label)
+{
+	struct buf	*b = &r->resp.body;
+
+	HTML_LIT(b, "<form method=\"post\" class=\"view\" action=\"");
+	HREF_LIT(r, "/settings/view");
+	HTML_LIT(b, "\">");
+	csrf_field(r);
+	HTML_LIT(b, "<input type=\"hidden\" name=\"back\" value=\"");
+	html_puts(b, back);
+	HTML_LIT(b, "\"><button type=\"submit\" name=\"");
+	html_puts(b, name);
+	HTML_LIT(b, "\" value=\"");
+	html_puts(b, value);
+	HTML_LIT(b, "\">");
+	html_puts(b, label);
+	HTML_LIT(b, "</button></form>\n");
+}
+
+/*
+ * The settings page's part on lists: the view, and marking read on
+ * scroll, each a button that flips it.
+ */
+void
+view_settings(struct req *r)
+{
+	struct buf	*b = &r->resp.body;
+	int		 v = page_view(r);
+
+	HTML_LIT(b, "<section class=\"lists\" id=\"lists\">\n<h2>Lists"
+	    "</h2>\n<p>Rows are ");
+	html_puts(b, v & NAV_VIEW_EXPANDED ? "expanded: the title, the "
+	    "start of the text and a picture." : "compact: one line each, "
+	    "the title only.");
+	HTML_LIT(b, "</p>\n");
+	if (v & NAV_VIEW_EXPANDED)
+		view_button(r, "/settings#lists", "view", "compact",
+		    "Show compact rows");
+	else
+		view_button(r, "/settings#lists", "view", "expanded",
+		    "Show expanded rows");
+	HTML_LIT(b, "<p>Marking read on scroll is ");
+	html_puts(b, v & NAV_VIEW_SCROLL_READ ? "on: an unread row scrolled "
+	    "past the top of the screen is marked read." : "off.");
+	HTML_LIT(b, "</p>\n");
+	if (v & NAV_VIEW_SCROLL_READ)
+		view_button(r, "/settings#lists", "scroll", "0",
+		    "Stop marking read on scroll");
+	else
+		view_button(r, "/settings#lists", "scroll", "1",
+		    "Mark read on scroll");
+	HTML_LIT(b, "</section>\n");
+}
+
+/*
+ * POST /settings/view: view=compact|expanded and scroll=0|1, either or
+ * both; back to back=.
+ */
+int
+page_view_set(struct req *r)
+{
+	sqlite3_stmt	*st;
+	const char	*view = req_param(r, "view");
+	const char	*scroll = req_param(r, "scroll");
+	const char	*back = req_param(r, "back");
+	int		 n;
+
+	if ((view != NULL && strcmp(view, "compact") != 0 &&
+	    strcmp(view, "expanded") != 0) || (scroll != NULL &&
+	    strcmp(scroll, "0") != 0 && strcmp(scroll, "1") != 0) ||
+	    (view == NULL && scroll == NULL)) {
+		page_error(r, 400, "Choose view=compact or expanded, or "
+		    "scroll=0 or 1.");
+		return 0;
+	}
+	if ((st = db_stmt(r->db, STMT_WEB_VIEW_SET)) == NULL)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, r->user_id) != SQLITE_OK ||
+	    (view != NULL && sqlite3_bind_text(st, 2, view, -1,
+	    SQLITE_STATIC) != SQLITE_OK) || (scroll != NULL &&
+	    sqlite3_bind_int(st, 3, *scroll == '1') != SQLITE_OK))
+		n = -1;
+	else
+		n = db_step(st);
+	db_stmt_done(st);
+	if (n == -1)
+		return -1;
+	resp_redirect(r, 303, local_path_ok(back) ? back : "/");
+	return 0;
 }
 
 /* The "mark as read" form for the rows up to c, or nothing. */
@@ -233,9 +372,14 @@ mark_form(struct req *r, const struct listing *ls, const struct cursor *c,
 	HTML_LIT(b, "</button></form>\n");
 }
 
-/* The page's heading, and for a feed or a category the unread/all switch. */
+/*
+ * The page's heading, the switch between compact and expanded rows,
+ * and for a feed or a category the unread/all switch.  back is this
+ * page's path.
+ */
 static void
-list_head(struct req *r, const struct listing *ls, const char *site)
+list_head(struct req *r, const struct listing *ls, const char *site,
+    const char *back)
 {
 	struct buf	*b = &r->resp.body;
 	struct list	 other = ls->l;
@@ -247,6 +391,10 @@ list_head(struct req *r, const struct listing *ls, const char *site)
 	if (URL_ATTR(b, "<a class=\"site\" rel=\"noopener noreferrer\""
 	    " target=\"_blank\" href=\"", site) == 0)
 		HTML_LIT(b, ">Website</a>\n");
+	if (page_view(r) & NAV_VIEW_EXPANDED)
+		view_button(r, back, "view", "compact", "Compact");
+	else
+		view_button(r, back, "view", "expanded", "Expanded");
 	if (ls->l.kind == LIST_FEED || ls->l.kind == LIST_CATEGORY) {
 		buf_init(&p);
 		other.all = !ls->l.all;
@@ -284,17 +432,116 @@ empty_text(const struct listing *ls)
 	}
 }
 
+/*
+ * The page before the one that begins at first, walking the other way
+ * from it (page_size + 1 rows at most): its cursor into *c and 1, or 0
+ * when that page is the list's first (no cursor), or -1.
+ */
+static int
+prev_page(struct req *r, const struct listing *ls,
+    const struct cursor *first, struct cursor *c)
+{
+	sqlite3_stmt	*st;
+	int		 n = 0, step;
+
+	if ((st = db_stmt(r->db, list_stmt(&ls->l, !ls->asc))) == NULL)
+		return -1;
+	if (list_bind(st, r->user_id, &ls->l, first, !ls->asc,
+	    ls->page_size + 1) == -1) {
+		db_stmt_done(st);
+		return -1;
+	}
+	while ((step = db_step(st)) == 1) {
+		c->published = sqlite3_column_int64(st,
+		    ENTRY_COL_PUBLISHED_AT);
+		c->id = sqlite3_column_int64(st, ENTRY_COL_ID);
+		n++;
+	}
+	db_stmt_done(st);
+	if (step == -1)
+		return -1;
+	return n > ls->page_size;
+}
+
+/*
+ * Write a paging link <a class=cls rel=rel> of ls (rel may be NULL),
+ * labelled label, to the rows past c (NULL: the list's start).  0, or
+ * -1 out of memory.
+ */
+static int
+page_link(struct req *r, const struct listing *ls, const char *cls,
+    const char *rel, const char *label, const struct cursor *c)
+{
+	struct buf	*b = &r->resp.body;
+	struct buf	 p;
+	int		 rc = -1;
+
+	buf_init(&p);
+	list_path(&p, &ls->l);
+	if (c != NULL) {
+		buf_putc(&p, p.p != NULL && strchr(p.p, '?') ? '&' : '?');
+		buf_puts(&p, ls->asc ? "after=" : "before=");
+		cursor_write(&p, c->published, c->id);
+	}
+	if (!p.oom) {
+		HTML_LIT(b, "<a class=\"");
+		html_puts(b, cls);
+		if (rel != NULL) {
+			HTML_LIT(b, "\" rel=\"");
+			html_puts(b, rel);
+		}
+		HTML_LIT(b, "\" href=\"");
+		html_href(r, p.p);
+		HTML_LIT(b, "\">");
+		html_puts(b, label);
+		HTML_LIT(b, "</a> ");
+		rc = 0;
+	}
+	buf_release(&p);
+	return rc;
+}
+
+/*
+ * The paging links: to the list's start and to the page before
+ * (rel=prev) when this one is not the first, to the next (rel=next)
+ * when there are more rows.  first is the top row's cursor (or the
+ * page's, when it has no rows), last the bottom row's.
+ */
+static int
+pager(struct req *r, const struct listing *ls, const struct cursor *first,
+    const struct cursor *last, int more)
+{
+	struct buf	*b = &r->resp.body;
+	struct cursor	 c;
+	int		 has = 0;
+
+	HTML_LIT(b, "<nav class=\"pager\">");
+	if (ls->has_at) {
+		if ((has = prev_page(r, ls, first, &c)) == -1 ||
+		    page_link(r, ls, "first", NULL, ls->asc ? "Oldest" :
+		    "Newest", NULL) == -1 ||
+		    page_link(r, ls, "prev", "prev", ls->asc ? "Older" :
+		    "Newer", has ? &c : NULL) == -1)
+			return -1;
+	}
+	if (more && page_link(r, ls, "more", "next", ls->asc ?
+	    "Newer entries" : "Older entries", last) == -1)
+		return -1;
+	HTML_LIT(b, "</nav>\n");
+	return 0;
+}
+
 /* Write a list page of ls: rows, paging links, mark-as-read forms. */
 static int
 list_page(struct req *r, struct listing *ls, const char *site)
 {
 	struct buf	*b = &r->resp.body;
-	struct buf	 back, ltok, p;
+	struct buf	 back, ltok;
 	struct cursor	 first = { 0, 0 }, last = { 0, 0 };
 	sqlite3_stmt	*st;
 	const char	*at;
 	time_t		 now = time(NULL);
-	int		 n = 0, more = 0, step, rc = -1;
+	int		 n = 0, more = 0, step, view, rc = -1;
 
 	if (user_order(r, &ls->page_size, &ls->asc) == -1)
 		return -1;
@@ -310,7 +557,6 @@ list_page(struct req *r, struct listing *ls, const char *site)
 		return -1;
 	buf_init(&back);
 	buf_init(&ltok);
-	buf_init(&p);
 	back_path(r, &back);
 	list_write(&ltok, &ls->l);
 	if (back.oom || ltok.oom || list_bind(st, r->user_id, &ls->l,
@@ -323,7 +569,8 @@ list_page(struct req *r, struct listing *ls, const char *site)
 		first.id = sqlite3_column_int64(st, ENTRY_COL_ID);
 	}
 	page_begin(r, ls->title, ls->nav);
-	list_head(r, ls, site);
+	view = page_view(r);
+	list_head(r, ls, site, back.p);
 	/* Newest first, the top row bounds everything shown. */
 	if (step == 1 && !ls->asc)
 		mark_form(r, ls, &first, ls->has_at ?
@@ -333,7 +580,7 @@ list_page(struct req *r, struct listing *ls, const char *site)
 		html_puts(b, empty_text(ls));
 		HTML_LIT(b, "</p>\n");
 	} else
-		rows_open(r, back.p);
+		rows_open(r, back.p, view);
 	while (step == 1) {
 		if (n == ls->page_size) {
 			more = 1;
@@ -342,33 +589,18 @@ list_page(struct req *r, struct listing *ls, const char *site)
 		last.published = sqlite3_column_int64(st,
 		    ENTRY_COL_PUBLISHED_AT);
 		last.id = sqlite3_column_int64(st, ENTRY_COL_ID);
-		entry_row(r, st, ltok.p, now);
+		entry_row(r, st, ltok.p, now, view & NAV_VIEW_EXPANDED);
 		n++;
 		if ((step = db_step(st)) == -1)
 			goto out;
 	}
 	if (n > 0)
 		HTML_LIT(b, "</ol>\n</form>\n");
-	HTML_LIT(b, "<nav class=\"pager\">");
-	list_path(&p, &ls->l);
-	if (ls->has_at) {
-		HTML_LIT(b, "<a class=\"first\" href=\"");
-		html_href(r, p.oom ? "/" : p.p);
-		HTML_LIT(b, "\">");
-		html_puts(b, ls->asc ? "Oldest" : "Newest");
-		HTML_LIT(b, "</a> ");
-	}
-	if (more) {
-		buf_putc(&p, strchr(p.p != NULL ? p.p : "", '?') ? '&' : '?');
-		buf_puts(&p, ls->asc ? "after=" : "before=");
-		cursor_write(&p, last.published, last.id);
-		HTML_LIT(b, "<a class=\"more\" rel=\"next\" href=\"");
-		html_href(r, p.oom ? "/" : p.p);
-		HTML_LIT(b, "\">");
-		html_puts(b, ls->asc ? "Newer entries" : "Older entries");
-		HTML_LIT(b, "</a>");
-	}
-	HTML_LIT(b, "</nav>\n");
+	/* The rows are done: the statement may serve prev_page(). */
+	db_stmt_done(st);
+	st = NULL;
+	if (pager(r, ls, n > 0 ? &first : &ls->at, &last, more) == -1)
+		goto out;
 	if (n > 0)
 		mark_form(r, ls, ls->asc ? &last : &first,
 		    ls->asc || ls->has_at ? "Mark these and older as read" :
@@ -376,10 +608,10 @@ list_page(struct req *r, struct listing *ls, const char *site)
 	page_end(r);
 	rc = 0;
 out:
-	db_stmt_done(st);
+	if (st != NULL)
+		db_stmt_done(st);
 	buf_release(&back);
 	buf_release(&ltok);
-	buf_release(&p);
 	return rc;
 }
 

@@ -25,14 +25,53 @@ reason(int status)
 	}
 }
 
+/* The heading of an error page. */
+static const char *
+heading(int status)
+{
+	switch (status) {
+	case 400: return "Bad request";
+	case 401: return "Sign in first";
+	case 403: return "Not allowed";
+	case 404: return "Not found";
+	case 405: return "Method not allowed";
+	case 413: return "Too large";
+	case 429: return "Too many attempts";
+	default: return "Server error";
+	}
+}
+
 /*
- * Answer status with a short reason, as plain text: error pages must work
- * whatever failed, so they use no template and no database.
+ * Whether an error goes to a person in a browser: a page asked for
+ * HTML, not one of the reader-app APIs (which keep their text) nor the
+ * script's in-place actions (which ask for JSON).
+ */
+static int
+wants_html(const struct req *r)
+{
+	static const char *const api[] = { "/accounts/", "/fever",
+	    "/healthz", "/icon/", "/metrics", "/reader/", "/v1/" };
+	const char	*a = req_env(r, "HTTP_ACCEPT");
+	size_t		 i;
+
+	if (a == NULL || strstr(a, "text/html") == NULL || r->path == NULL)
+		return 0;
+	for (i = 0; i < sizeof(api) / sizeof(api[0]); i++)
+		if (strncmp(r->path, api[i], strlen(api[i])) == 0)
+			return 0;
+	return 1;
+}
+
+/*
+ * Answer status with a short reason: a page with the top bar for a
+ * browser, else plain text.  Error pages must work whatever failed, so
+ * they read no database (page_begin_error()).
  */
 void
 page_error(struct req *r, int status, const char *why)
 {
-	int	 f;
+	struct buf	*b = &r->resp.body;
+	int		 f;
 
 	/* A write the disk refused: say so, not "something went wrong". */
 	if (status == 500 && why == NULL &&
@@ -41,11 +80,32 @@ page_error(struct req *r, int status, const char *why)
 		    "saved until space is freed where the database is." :
 		    "The database is read-only: nothing can be saved until "
 		    "it can be written again.";
-	buf_reset(&r->resp.body);
+	if (why == NULL)
+		why = reason(status);
+	buf_reset(b);
 	r->resp.status = status;
-	r->resp.type = "text/plain; charset=utf-8";
-	buf_puts(&r->resp.body, why != NULL ? why : reason(status));
-	buf_putc(&r->resp.body, '\n');
+	if (!wants_html(r)) {
+		r->resp.type = "text/plain; charset=utf-8";
+		buf_puts(b, why);
+		buf_putc(b, '\n');
+		return;
+	}
+	page_begin_error(r, heading(status));
+	buf_printf(b, "<section class=\"error-page\">\n<p class=\"status\">"
+	    "%d</p>\n<h1>", status);
+	html_puts(b, heading(status));
+	HTML_LIT(b, "</h1>\n<p>");
+	html_puts(b, why);
+	HTML_LIT(b, "</p>\n<p><a href=\"");
+	if (r->user_id != 0) {
+		HREF_LIT(r, "/");
+		HTML_LIT(b, "\">Back to the unread entries</a></p>\n");
+	} else {
+		HREF_LIT(r, "/login");
+		HTML_LIT(b, "\">Sign in</a></p>\n");
+	}
+	HTML_LIT(b, "</section>\n");
+	page_end(r);
 }
 
 /*

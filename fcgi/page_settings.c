@@ -344,6 +344,7 @@ settings_render(struct req *r, const struct prefs *p, int status,
 	    "between checks of such feeds, whatever is set here.</small>"
 	    "</p>\n", c->fetch_interval / 60, c->fetch_min_interval / 60);
 	HTML_LIT(b, "<p><button type=\"submit\">Save</button></p>\n</form>\n");
+	view_settings(r);
 
 	HTML_LIT(b, "<section class=\"password\">\n<h2>Sign-in password</h2>\n"
 	    "<p><a href=\"");

@@ -63,6 +63,7 @@ const struct route routes[] = {
 	{ M_POST, "/opml", R_USER | R_CSRF, page_opml_import },
 	{ M_GET | M_POST, "/settings", R_USER | R_CSRF, page_settings },
 	{ M_POST, "/settings/api", R_USER | R_CSRF, page_settings_api },
+	{ M_POST, "/settings/view", R_USER | R_CSRF, page_view_set },
 	{ M_POST, "/settings/api/keys/*/delete", R_USER | R_CSRF | R_ID0,
 	    page_api_key_delete },
 	{ M_POST, "/settings/webhook", R_USER | R_CSRF, page_settings_webhook },
@@ -311,7 +312,11 @@ route(struct req *r)
 		if (m == M_OPTIONS && allowed)
 			return api_mf_options(r);
 		api_mf_error(r, allowed ? 405 : 404, NULL);
-	} else
-		page_error(r, allowed ? 405 : 404, NULL);
+		return 0;
+	}
+	/* The error page shows the menu to whoever is signed in. */
+	if (session_load(r) == -1)
+		r->user_id = 0;
+	page_error(r, allowed ? 405 : 404, NULL);
 	return 0;
 }

@@ -180,6 +180,60 @@ out:
 	return rc;
 }
 
+/*
+ * Compare a[0..na) with b[0..nb) as people sort names: ASCII letters
+ * without case, and runs of digits by their value ("Feed 2" before
+ * "Feed 10", "007" with "7").  Equal so far, the bytes decide, so that
+ * only equal strings compare equal.  Other bytes compare as bytes,
+ * which keeps UTF-8 in code point order.  <0, 0 or >0, as memcmp().
+ */
+int
+db_natural_cmp(const char *a, size_t na, const char *b, size_t nb)
+{
+	size_t	 i = 0, j = 0, si, sj, li, lj;
+	int	 ca, cb;
+
+	while (i < na && j < nb) {
+		if (isdigit((unsigned char)a[i]) &&
+		    isdigit((unsigned char)b[j])) {
+			for (; i < na && a[i] == '0'; i++)
+				;
+			for (; j < nb && b[j] == '0'; j++)
+				;
+			for (si = i; i < na && isdigit((unsigned char)a[i]);
+			    i++)
+				;
+			for (sj = j; j < nb && isdigit((unsigned char)b[j]);
+			    j++)
+				;
+			li = i - si;
+			lj = j - sj;
+			if (li != lj)
+				return li < lj ? -1 : 1;
+			if ((ca = memcmp(a + si, b + sj, li)) != 0)
+				return ca;
+			continue;
+		}
+		ca = tolower((unsigned char)a[i++]);
+		cb = tolower((unsigned char)b[j++]);
+		if (ca != cb)
+			return ca - cb;
+	}
+	if (i < na || j < nb)
+		return i < na ? 1 : -1;
+	if ((ca = memcmp(a, b, na < nb ? na : nb)) != 0)
+		return ca;
+	return na < nb ? -1 : na > nb;
+}
+
+/* db_natural_cmp() as SQLite calls a collation. */
+static int
+natural_collation(void *arg, int na, const void *a, int nb, const void *b)
+{
+	(void)arg;
+	return db_natural_cmp(a, (size_t)na, b, (size_t)nb);
+}
+
 /* The pragmas every connection runs with, in DESIGN's order. */
 static int
 db_configure(struct db *d, int flags)
@@ -342,6 +396,12 @@ db_open(struct db *d, const char *path, int flags)
 		db_fault_note(d->db, r);
 		log_warnx("%s: %s", path, d->db != NULL ?
 		    sqlite3_errmsg(d->db) : "out of memory");
+		goto out;
+	}
+	/* Before any statement is prepared: STMT_WEB_FEEDS sorts by it. */
+	if ((r = sqlite3_create_collation(d->db, "hearth_natural",
+	    SQLITE_UTF8, NULL, natural_collation)) != SQLITE_OK) {
+		log_warnx("%s: collation: %s", path, sqlite3_errstr(r));
 		goto out;
 	}
 	if (db_set_busy_timeout(d, DB_BUSY_MS) == -1 ||

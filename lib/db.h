@@ -57,6 +57,7 @@ extern const char		 db_schema_sql[];	/* sql/schema.sql */
 const char	*db_vfs_random(void);
 
 int		 db_open(struct db *, const char *, int);
+int		 db_natural_cmp(const char *, size_t, const char *, size_t);
 void		 db_fault_note(sqlite3 *, int);
 int		 db_fault_take(void);
 const char	*db_fault_str(int);

@@ -219,6 +219,44 @@ dump_compare(const char *got, const char *want, const char *what)
 
 /* --- tests ------------------------------------------------------------ */
 
+/* The feeds page's order (db_natural_cmp()): sign of a vs b. */
+static void
+test_natural(void)
+{
+	static const struct {
+		const char	*a, *b;
+		int		 want;
+	} t[] = {
+		{ "Feed 2", "Feed 10", -1 },
+		{ "feed 10", "Feed 9", 1 },
+		{ "Alpha", "alpha", -1 },	/* equal but for case: bytes */
+		{ "alpha", "Beta", -1 },
+		{ "a007", "a7", -1 },		/* equal values: bytes */
+		{ "a7b", "a07c", -1 },
+		{ "x", "x1", -1 },
+		{ "99", "100", -1 },
+		{ "item 18446744073709551616", "item 3", 1 },
+		{ "\xc3\xa9t\xc3\xa9", "zoo", 1 },
+		{ "", "", 0 },
+		{ "same 1", "same 1", 0 },
+	};
+	size_t	 i;
+	int	 c;
+
+	T_ROWS();
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		c = db_natural_cmp(t[i].a, strlen(t[i].a), t[i].b,
+		    strlen(t[i].b));
+		T_OK((c > 0) - (c < 0) == t[i].want, "natural %zu: %s vs %s",
+		    i, t[i].a, t[i].b);
+		c = db_natural_cmp(t[i].b, strlen(t[i].b), t[i].a,
+		    strlen(t[i].a));
+		T_OK((c > 0) - (c < 0) == -t[i].want, "natural %zu reversed",
+		    i);
+	}
+	T_ROWS_END("db_natural_cmp: %zu rows, both ways", i);
+}
+
 static void
 test_schema(void)
 {
@@ -1659,6 +1697,7 @@ main(void)
 	}
 
 	test_norm();
+	test_natural();
 	test_schema();
 	test_open();
 	test_ids_kept();

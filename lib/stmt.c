@@ -994,9 +994,48 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 * muted feeds.
 	 */
 	[STMT_WEB_NAV] =
-	    "SELECT theme, (SELECT coalesce(sum(unread), 0) FROM feed_count"
+	    "SELECT theme, list_view, mark_on_scroll,"
+	    " (SELECT coalesce(sum(unread), 0) FROM feed_count"
 	    " WHERE user_id = ?1" NOT_MUTED_ID("feed_id") ")"
 	    " FROM user WHERE id = ?1",
+	/*
+	 * How the web lists read: ?1 user id, ?2 "compact" or "expanded",
+	 * ?3 mark on scroll, 0 or 1; a NULL keeps the stored value.
+	 */
+	[STMT_WEB_VIEW_SET] =
+	    "UPDATE user SET list_view = coalesce(?2, list_view),"
+	    " mark_on_scroll = coalesce(?3, mark_on_scroll) WHERE id = ?1",
+	/*
+	 * An expanded list row's excerpt and picture: ?1 entry id (one of
+	 * the list's, so already the user's).  The first 280 characters of
+	 * the text, and the first image enclosure (media:thumbnail, an
+	 * image media:content or enclosure).  Columns: enum preview_col.
+	 */
+	[STMT_WEB_ROW_PREVIEW] =
+	    "SELECT substr(content_text, 1, 280),"
+	    " (SELECT url FROM enclosure WHERE entry_id = ?1"
+	    "  AND mime_type LIKE 'image/%' ORDER BY id LIMIT 1)"
+	    " FROM entry WHERE id = ?1",
+	/*
+	 * The feeds page: ?1 user id, ?2 1 for the failing feeds only,
+	 * ?3 a LIKE pattern on the display title and the URL (escaped
+	 * with a backslash), or NULL.  Titles in natural order ("Feed 2"
+	 * before "Feed 10", db.c's collation).  Columns: enum
+	 * feed_list_col.
+	 */
+	[STMT_WEB_FEEDS] =
+	    "SELECT feed.id, feed.category_id, category.title, feed.url,"
+	    " feed.site_url, " FEED_DISPLAY_TITLE ", feed.disabled,"
+	    " feed.checked_at, feed.last_success_at, feed.last_status,"
+	    " feed.error_count, feed.last_error, feed.next_check_at,"
+	    " (SELECT count(*) FROM entry WHERE entry.user_id = ?1"
+	    "  AND entry.feed_id = feed.id AND entry.is_read = 0),"
+	    " feed.icon_id"
+	    " FROM feed LEFT JOIN category ON category.id = feed.category_id"
+	    " WHERE feed.user_id = ?1 AND (?2 = 0 OR feed.error_count > 0)"
+	    " AND (?3 IS NULL OR " FEED_DISPLAY_TITLE " LIKE ?3 ESCAPE '\\'"
+	    "  OR feed.url LIKE ?3 ESCAPE '\\')"
+	    " ORDER BY " FEED_DISPLAY_TITLE " COLLATE hearth_natural, feed.id",
 	/*
 	 * The web lists: ?1 user id, ?2 ?3 ?4 paging (WEB_PAGE), ?5 the
 	 * feed, category or label id, a NULL category for the
@@ -1847,6 +1886,8 @@ static const int stmt_ncols[STMT__MAX] = {
 	[STMT_THROTTLE_ACCOUNT] = THROTTLE_COL__MAX,
 	[STMT_THROTTLE_ADDR] = THROTTLE_COL__MAX,
 	[STMT_WEB_NAV] = NAV_COL__MAX,
+	[STMT_WEB_ROW_PREVIEW] = PREVIEW_COL__MAX,
+	[STMT_WEB_FEEDS] = FEED_LIST__MAX,
 	[STMT_WEB_LIST_UNREAD] = WEB_COL_LIST__MAX,
 	[STMT_WEB_LIST_UNREAD_FEED] = WEB_COL_LIST__MAX,
 	[STMT_WEB_LIST_UNREAD_CATEGORY] = WEB_COL_LIST__MAX,
@@ -2060,6 +2101,9 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_THROTTLE_PRUNE),
 	NAME(STMT_THROTTLE_UNLOCK),
 	NAME(STMT_WEB_NAV),
+	NAME(STMT_WEB_VIEW_SET),
+	NAME(STMT_WEB_ROW_PREVIEW),
+	NAME(STMT_WEB_FEEDS),
 	NAME(STMT_WEB_LIST_UNREAD),
 	NAME(STMT_WEB_LIST_UNREAD_FEED),
 	NAME(STMT_WEB_LIST_UNREAD_CATEGORY),

@@ -149,6 +149,9 @@ enum stmt {
 
 	/* the web reader: lists newest first, then oldest first (_ASC) */
 	STMT_WEB_NAV,
+	STMT_WEB_VIEW_SET,
+	STMT_WEB_ROW_PREVIEW,
+	STMT_WEB_FEEDS,
 	STMT_WEB_LIST_UNREAD,
 	STMT_WEB_LIST_UNREAD_FEED,
 	STMT_WEB_LIST_UNREAD_CATEGORY,
@@ -671,8 +674,17 @@ enum throttle_col {
 /* STMT_WEB_NAV */
 enum nav_col {
 	NAV_COL_THEME,
+	NAV_COL_LIST_VIEW,	/* "compact" or "expanded" */
+	NAV_COL_MARK_ON_SCROLL,	/* 0 or 1 */
 	NAV_COL_UNREAD,
 	NAV_COL__MAX
+};
+
+/* STMT_WEB_ROW_PREVIEW */
+enum preview_col {
+	PREVIEW_COL_EXCERPT,	/* the start of the text, NULL if none */
+	PREVIEW_COL_IMAGE,	/* an image enclosure's URL, NULL if none */
+	PREVIEW_COL__MAX
 };
 
 /* STMT_WEB_ENTRY_STATE */

@@ -44,7 +44,14 @@ CREATE TABLE user (
 	-- the read entries, not starred nor labelled, last changed (read)
 	-- at or before it go at the fetcher's next retention, with their
 	-- tombstones; NULL: never
-	flushed_at		INTEGER
+	flushed_at		INTEGER,
+	-- the web lists: one line a row, or with an excerpt and a picture
+	list_view		TEXT NOT NULL DEFAULT 'compact'
+				    CHECK (list_view IN ('compact', 'expanded')),
+	-- the web lists: a row scrolled past the top is marked read
+	-- (hearth.js)
+	mark_on_scroll		INTEGER NOT NULL DEFAULT 0
+				    CHECK (mark_on_scroll IN (0, 1))
 );
 
 -- Fever signs in with the key alone.
@@ -739,4 +746,4 @@ CREATE INDEX sample_ts ON sample (ts);
 
 -- The version of the last migration: a database made from this file is
 -- current, and the programs open it without migrating.
-PRAGMA user_version = 10;
+PRAGMA user_version = 11;

@@ -1,15 +1,21 @@
 /* SPDX-License-Identifier: ISC */
-/* hearth.js: keyboard shortcuts and in-place actions; pages work without it */
+/*
+ * hearth.js: keyboard shortcuts, in-place actions, marking read on
+ * scroll and swipes on phones; pages work without it
+ */
 (function () {
 	'use strict';
 
 	var current = -1;	/* the highlighted row of a list */
-	var gPending = false;	/* "g" pressed, waiting for u, s or f */
+	var gPending = false;	/* "g" pressed, waiting for u, a, d, s or f */
 	var gTimer = null;
+
+	/* What j and k walk: list rows, search results, digest entries. */
+	var ROWS = '.entry-row, .results .result, .digest-feed li:not(.more)';
 
 	function rows() {
 		return Array.prototype.slice.call(
-		    document.querySelectorAll('.entry-row'));
+		    document.querySelectorAll(ROWS));
 	}
 
 	/* The entry the keys act on: the highlighted row, or the page's. */
@@ -85,6 +91,7 @@
 		}
 	}
 
+	/* The top bar's unread count and the title's "(12) ". */
 	function adjustCount(delta) {
 		var c = document.getElementById('unread-count');
 		var n;
@@ -92,8 +99,12 @@
 		if (!c || delta === 0)
 			return;
 		n = parseInt(c.textContent, 10);
-		if (!isNaN(n))
-			c.textContent = String(Math.max(0, n + delta));
+		if (isNaN(n))
+			return;
+		n = Math.max(0, n + delta);
+		c.textContent = String(n);
+		document.title = (n > 0 ? '(' + n + ') ' : '') +
+		    document.title.replace(/^\(\d+\) /, '');
 	}
 
 	/* Submit a toggle with fetch(); a normal submit if that fails. */
@@ -161,10 +172,47 @@
 	}
 
 	function goTo(key) {
-		var nav = { u: 'unread', s: 'starred', f: 'feeds' }[key];
+		var nav = { u: 'unread', a: 'all', d: 'digest', s: 'starred',
+		    f: 'feeds' }[key];
 
 		if (nav)
 			follow('a[data-nav="' + nav + '"]');
+	}
+
+	/*
+	 * A: the list's "Mark all as read" form, once confirmed in a box
+	 * of the page's own (a dialog the CSP need not allow).
+	 */
+	function confirmMarkAll() {
+		var form = document.querySelector('form.mark-read');
+		var box, p, yes, no, n;
+
+		if (!form || document.getElementById('confirm'))
+			return;
+		n = rows().length;
+		box = document.createElement('div');
+		box.id = 'confirm';
+		box.className = 'help';
+		box.innerHTML = '<div class="help-box" role="alertdialog"' +
+		    ' aria-labelledby="confirm-text"><p id="confirm-text">' +
+		    '</p><p class="confirm-buttons"><button type="button"' +
+		    ' id="confirm-yes">Mark all read</button> <button' +
+		    ' type="button" id="confirm-no">Cancel</button></p></div>';
+		p = box.querySelector('#confirm-text');
+		p.textContent = 'Mark ' + (n === 1 ? 'this entry' : 'these ' +
+		    n + ' entries') + (form.querySelector('button')
+		    .textContent.indexOf('older') >= 0 ? ' and older ones' : '') +
+		    ' as read?';
+		yes = box.querySelector('#confirm-yes');
+		no = box.querySelector('#confirm-no');
+		yes.addEventListener('click', function () {
+			form.submit();
+		});
+		no.addEventListener('click', function () {
+			box.remove();
+		});
+		document.body.appendChild(box);
+		yes.focus();
 	}
 
 	function onKey(ev) {
@@ -172,6 +220,11 @@
 
 		if (ev.ctrlKey || ev.metaKey || ev.altKey)
 			return;
+		if (ev.key === 'Escape' && document.getElementById('confirm')) {
+			document.getElementById('confirm').remove();
+			ev.preventDefault();
+			return;
+		}
 		if (typing(ev.target)) {
 			if (ev.key === 'Escape')
 				ev.target.blur();
@@ -203,7 +256,8 @@
 			if (ev.key === 'Enter' && ev.target !== document.body)
 				return;
 			el = current >= 0 ? r[current] : null;
-			a = el && el.querySelector('a.row-title');
+			a = el && (el.querySelector('a.row-title, h2 a') ||
+			    el.querySelector('a'));
 			if (a)
 				window.location.href = a.href;
 			break;
@@ -218,6 +272,15 @@
 			break;
 		case 'r':
 			window.location.reload();
+			break;
+		case 'A':
+			confirmMarkAll();
+			break;
+		case '[':
+			follow('a[rel="prev"]');
+			break;
+		case ']':
+			follow('a[rel="next"]');
 			break;
 		case 'g':
 			gPending = true;
@@ -304,6 +367,84 @@
 	}
 
 	/*
+	 * Marking read on scroll (a setting: the list carries
+	 * data-scroll-read): an unread row whose bottom went above the
+	 * top of the screen, under the sticky bar, is marked read, once.
+	 */
+	function scrollRead() {
+		var list = document.querySelector('ol.entries[data-scroll-read]');
+		var pending = false;
+
+		if (!list)
+			return;
+		function check() {
+			var bar = document.querySelector('.top');
+			var top = bar ? bar.getBoundingClientRect().bottom : 0;
+			var r = list.querySelectorAll('.entry-row.unread');
+			var i, t;
+
+			pending = false;
+			for (i = 0; i < r.length; i++) {
+				if (r[i].getBoundingClientRect().bottom > top)
+					break;
+				if (r[i].hearthScrolled)
+					continue;
+				t = r[i].querySelector('[data-toggle="read"]');
+				if (t && /\/read$/.test(t.getAttribute(
+				    actionAttr(t)))) {
+					r[i].hearthScrolled = true;
+					submitToggle(t);
+				}
+			}
+		}
+		window.addEventListener('scroll', function () {
+			if (!pending) {
+				pending = true;
+				window.requestAnimationFrame(check);
+			}
+		}, { passive: true });
+	}
+
+	/*
+	 * On a touch screen, a row swiped left is marked read (or
+	 * unread), swiped right starred (or not).
+	 */
+	var SWIPE_MIN = 80;	/* px across */
+	var SWIPE_SLANT = 40;	/* px up or down at most */
+
+	function swipes() {
+		var x0 = 0, y0 = 0, row = null;
+
+		document.addEventListener('touchstart', function (ev) {
+			var t = ev.touches[0];
+
+			row = ev.touches.length === 1 && ev.target.closest ?
+			    ev.target.closest('.entry-row') : null;
+			if (row) {
+				x0 = t.clientX;
+				y0 = t.clientY;
+			}
+		}, { passive: true });
+		document.addEventListener('touchend', function (ev) {
+			var t = ev.changedTouches[0];
+			var dx, dy, b;
+
+			if (!row || !t)
+				return;
+			dx = t.clientX - x0;
+			dy = t.clientY - y0;
+			if (Math.abs(dx) >= SWIPE_MIN &&
+			    Math.abs(dy) <= SWIPE_SLANT) {
+				b = row.querySelector('[data-toggle="' +
+				    (dx < 0 ? 'read' : 'star') + '"]');
+				if (b)
+					submitToggle(b);
+			}
+			row = null;
+		}, { passive: true });
+	}
+
+	/*
 	 * A row's button is known by the event's submitter; a browser
 	 * without it submits the form as it is, which works too.
 	 */
@@ -329,5 +470,15 @@
 		if (ev.target.id === 'help-close' || ev.target.id === 'help')
 			help(false);
 	});
+	/* On a phone the menu scrolls sideways: show where we are. */
+	(function () {
+		var nav = document.querySelector('.nav');
+		var cur = nav && nav.querySelector('[aria-current="page"]');
+
+		if (cur && nav.scrollWidth > nav.clientWidth)
+			nav.scrollLeft = cur.offsetLeft - nav.offsetLeft - 16;
+	}());
 	localTimes();
+	scrollRead();
+	swipes();
 }());

@@ -5,8 +5,9 @@
 # real nginx on 127.0.0.1 running the shipped nginx/hearth.conf in front
 # of the sanitized hearth-fcgi from $HEARTH_BIN.
 #
-# Entry titles, an author, feed names (the user's and the document's), a
-# category and a fetch error each hold T <img src=x onerror=alert(1)>
+# Entry titles, an author, an entry's text (an expanded row's excerpt),
+# feed names (the user's and the document's), a category, a fetch error
+# and the feeds page's filter each hold T <img src=x onerror=alert(1)>
 # "q" 'a' &amp; after a marker naming the field; two links are
 # javascript: URLs.  Each page is read by Python's html.parser, not by
 # anything of hearth's: every marked string must come back whole as text
@@ -155,6 +156,7 @@ if sqlite3 "$S/var/hearth.db" "
 	is_starred = 1 WHERE id = 1;
     UPDATE entry SET title = $(hsql E2), url = 'javascript:alert(2)'
 	WHERE id = 2;
+    UPDATE entry SET content_text = $(hsql T1) || ' zebra3' WHERE id = 3;
     UPDATE feed SET title = $(hsql F1), site_url = 'javascript:alert(3)',
 	last_error = $(hsql X1), last_status = 500, error_count = 2
 	WHERE id = 1;
@@ -198,6 +200,13 @@ page /categories C1
 page /feeds F1 F2 C1 X1
 page /feeds/1/edit F1 C1 X1
 page /feeds/2/edit F2
+q=$(printf 'Q2%s' "$H" | python3 -c \
+    'import sys, urllib.parse; print(urllib.parse.quote(sys.stdin.read()))')
+page "/feeds?q=$q" Q2
+# Expanded rows: the start of the text, as text.
+sqlite3 "$S/var/hearth.db" "UPDATE user SET list_view = 'expanded'
+    WHERE id = 1" || nok "setup: expanded rows"
+page /all E1 E2 T1 F1 F2
 
 req -b "$J" "$U/opml"
 check xml "the OPML export" F1 F2 C1

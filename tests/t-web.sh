@@ -637,7 +637,7 @@ before=$(field before)
 # the row then offers Mark unread, which undoes it.
 ntok=$(grep -o 'name="csrf"' "$S/b" | wc -l)
 check "the unread list carries the CSRF token a few times, not per row ($ntok)" \
-    test "$ntok" -ge 1 -a "$ntok" -le 4
+    test "$ntok" -ge 1 -a "$ntok" -le 5
 rows=$(tr '\n' ' ' < "$S/b" |
     sed -n 's/.*<form method="post" class="rows">\(.*\)<\/ol>.*/\1/p')
 rfield() {
@@ -878,6 +878,70 @@ is "rename a feed: 303" 303 test \
     "$(db "SELECT title || ',' || ifnull(category_id, 'none') FROM feed WHERE id = '$gid'")" = "Gamma Renamed,none"
 as alice "$U/feeds/3/edit"
 is "alice cannot open bob's feed settings (404)" 404
+
+# The feeds page: natural order, a filter where LIKE's wildcards are
+# letters, the failing feeds only.
+db "INSERT INTO feed (user_id, url, title, created_at) VALUES
+    (1, 'http://127.0.0.1:9/n10.xml', 'Number 10', 0),
+    (1, 'http://127.0.0.1:9/n9.xml', 'Number 9', 0),
+    (2, 'http://127.0.0.1:9/n8.xml', 'Number 8', 0)" >/dev/null
+as alice "$U/feeds?q=number"
+order=$(grep -o 'Number [0-9]*' "$S/b" | tr '\n' ,)
+check "feeds page: filtered, in natural order, alice's only ($order)" \
+    test "$code" = 200 -a "$order" = "Number 9,Number 10,"
+as alice "$U/feeds?q=%25"
+is "feeds page: a % in the filter matches only itself" 200 \
+    has 'No feed matches'
+as alice "$U/feeds?q=n_mber"
+is "feeds page: so does a _" 200 has 'No feed matches'
+db "UPDATE feed SET error_count = 2, last_error = 'HTTP 404'
+    WHERE user_id = 1 AND title = 'Number 9'" >/dev/null
+as alice "$U/feeds?errors=1"
+failing_only() {
+	has 'Number 9' && ! has 'Number 10' && ! has 'Alpha Weekly' &&
+	    has 'HTTP 404' && has 'class="badge bad"'
+}
+is "feeds page: the failing feeds only, with their error" 200 failing_only
+db "DELETE FROM feed WHERE title LIKE 'Number %'" >/dev/null
+
+# How lists read: compact or expanded, marking read on scroll.
+views="SELECT group_concat(list_view || mark_on_scroll) FROM user"
+as alice -d "view=expanded&back=/all" "$U/settings/view"
+is "lists: a view without a CSRF token is 403" 403 test \
+    "$(db "$views")" = compact0,compact0
+as alice -d "csrf=$csrf&view=expanded&back=/all" "$U/settings/view"
+is "lists: expanded, and back to the list" 303 test \
+    "$(hdr Location)" = /all -a "$(db "$views")" = expanded0,compact0
+as alice "$U/all"
+is "expanded rows carry the start of the text" 200 \
+    has '<p class="excerpt" dir="auto">Body of post 12: bold words'
+as alice -d "csrf=$csrf&view=sideways" "$U/settings/view"
+is "lists: an unknown view is refused (400)" 400 test \
+    "$(db "$views")" = expanded0,compact0
+as alice -d "csrf=$csrf&view=compact&scroll=1&back=//evil.example/" \
+    "$U/settings/view"
+is "lists: compact, marking read on scroll; back stays on the site" \
+    303 test "$(hdr Location)" = / -a "$(db "$views")" = compact1,compact0
+as alice "$U/all"
+is "the list asks the script to mark read on scroll" 200 \
+    has 'data-scroll-read="1"'
+as alice -d "csrf=$csrf&scroll=0" "$U/settings/view"
+is "lists: marking read on scroll off" 303 test \
+    "$(db "$views")" = compact0,compact0
+
+# Errors: a page with the menu for a browser, text for anyone else.
+as alice -H 'Accept: text/html,*/*' "$U/no/such/page"
+error_page() {
+	has 'class="error-page"' && has 'class="nav"' &&
+	    has 'There is nothing here.'
+}
+is "a browser's 404 is a page with the menu" 404 error_page
+as alice "$U/no/such/page"
+is "a 404 for curl stays text" 404 test \
+    "$(cat "$S/b")" = "There is nothing here."
+as alice -H 'Accept: text/html' "$U/v1/feeds"
+is "an API's refusal stays the API's, whatever it accepts" 401 \
+    eval '! has "<html"'
 as alice -d "csrf=$csrf&url=http://127.0.0.1:9/x.xml&title=Mine&enabled=1" \
     "$U/feeds/3/edit"
 is "alice cannot change bob's feed (404)" 404 test \
@@ -974,6 +1038,19 @@ more=$(grep -o 'href="[^"]*after=[^"]*"' "$S/b" | head -n 1 |
     sed 's/^href="//; s/"$//; s/&amp;/\&/g')
 as alice "$U$more"
 is "the next page of a list ($more)" 200 has 'Post number 7 of feed 1'
+# The third page's link back (rel=prev, "Older" here) is the second's.
+third=$(grep -o 'rel="next" href="[^"]*"' "$S/b" | head -n 1 |
+    sed 's/^rel="next" href="//; s/"$//; s/&amp;/\&/g')
+as alice "$U$third"
+back=$(grep -o 'rel="prev" href="[^"]*"' "$S/b" | head -n 1 |
+    sed 's/^rel="prev" href="//; s/"$//; s/&amp;/\&/g')
+check "the page before the third is the second ($back)" test \
+    "$code" = 200 -a -n "$third" -a "$back" = "$more"
+as alice "$U$more"
+back=$(grep -o 'rel="prev" href="[^"]*"' "$S/b" | head -n 1 |
+    sed 's/^rel="prev" href="//; s/"$//')
+check "the page before the second is the list's start ($back)" test \
+    "$code" = 200 -a "$back" = /all
 as alice -d "csrf=$csrf&page_size=0&sort_order=oldest&theme=dark" \
     "$U/settings"
 is "settings: page_size 0 is refused (422)" 422

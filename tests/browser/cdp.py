@@ -254,7 +254,8 @@ document.addEventListener('securitypolicyviolation', function (e) {
 
     KEYS = {"Enter": (13, "Enter", "\r"), "Escape": (27, "Escape", ""),
             "ArrowDown": (40, "ArrowDown", ""), "ArrowUp": (38, "ArrowUp", ""),
-            "/": (191, "Slash", "/"), "?": (191, "Slash", "?")}
+            "/": (191, "Slash", "/"), "?": (191, "Slash", "?"),
+            "[": (219, "BracketLeft", "["), "]": (221, "BracketRight", "]")}
 
     def key(self, k, modifiers=0):
         """Press and release one key, as a person would."""
@@ -277,6 +278,11 @@ document.addEventListener('securitypolicyviolation', function (e) {
         self.send("Emulation.setDeviceMetricsOverride", {
             "width": width, "height": height, "deviceScaleFactor": 1,
             "mobile": mobile})
+
+    def color_scheme(self, scheme):
+        """Emulate prefers-color-scheme: "light" or "dark"."""
+        self.send("Emulation.setEmulatedMedia", {
+            "features": [{"name": "prefers-color-scheme", "value": scheme}]})
 
     def screenshot(self, path):
         """A PNG of the viewport into path."""
