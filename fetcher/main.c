@@ -47,6 +47,7 @@ usage(FILE *fp)
 	    "[--content-type TYPE] FILE|-\n"
 	    "       hearth-fetch discover [-d] [-c file] URL\n"
 	    "       hearth-fetch sanitize [-d] [--base-url URL]\n"
+	    "       hearth-fetch article [-d] [-c file] entry-id\n"
 	    "       hearth-fetch -V | --version\n");
 }
 
@@ -379,6 +380,74 @@ out:
 	return rc;
 }
 
+/*
+ * hearth-fetch article [-d] [-c file] ID: the full article of entry ID
+ * fetched from its page now, extracted in the parse child and stored
+ * (done or failed), whoever owns the entry; no pass lock.  hearth-fcgi
+ * runs it for the entry page's button and Miniflux's fetch-content.
+ * Exit status 0 when the article was stored, 1 with a one-line reason
+ * on stderr when there is none (the reason is stored too), 2 on a
+ * usage error.
+ */
+static int
+cmd_article(int argc, char *argv[])
+{
+	struct conf	 conf;
+	struct sandbox	*sb = NULL;
+	struct buf	 why;
+	const char	*conf_file = NULL, *errstr;
+	int64_t		 id = 0;
+	int		 i, debug = 0, rc = 1;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-c") == 0 && i + 1 < argc)
+			conf_file = argv[++i];
+		else if (strcmp(argv[i], "-d") == 0)
+			debug = 1;
+		else if (id == 0 && argv[i][0] != '-') {
+			id = strtonum(argv[i], 1, INT64_MAX, &errstr);
+			if (errstr != NULL) {
+				fprintf(stderr, "hearth-fetch: %s: not an "
+				    "entry id\n", argv[i]);
+				return 2;
+			}
+		} else {
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (id == 0) {
+		usage(stderr);
+		return 2;
+	}
+	log_init("hearth-fetch", LOG_DEST_STDERR, debug);
+	memset(&conf, 0, sizeof(conf));
+	buf_init(&why);
+	if (conf_load(&conf, conf_file, &why) == -1) {
+		fprintf(stderr, "hearth-fetch: %s\n", why.p != NULL ? why.p :
+		    "configuration");
+		goto out;
+	}
+	buf_reset(&why);
+	lower_priority();
+	if ((sb = parser_start(&conf, debug)) == NULL)
+		goto out;
+	if (fetch_global_init() == -1) {
+		fprintf(stderr, "hearth-fetch: cannot set up libcurl\n");
+		goto out;
+	}
+	if ((rc = pass_article(&conf, sb, id, &why)) != 0)
+		fprintf(stderr, "hearth-fetch: %s\n", why.len > 0 ? why.p :
+		    "the article was not stored");
+	rc = rc == 0 ? 0 : 1;
+	fetch_global_cleanup();
+out:
+	sandbox_free(sb);
+	conf_release(&conf);
+	buf_release(&why);
+	return rc;
+}
+
 #define SANITIZE_IN_MAX	(1024 * 1024)	/* bytes of HTML sanitize reads */
 
 /* Write the n bytes at p to fd, all of them: 0 or -1. */
@@ -619,6 +688,7 @@ main(int argc, char *argv[])
 	if (argc < 2 || (strcmp(argv[1], "parse") != 0 &&
 	    strcmp(argv[1], "discover") != 0 &&
 	    strcmp(argv[1], "sanitize") != 0 &&
+	    strcmp(argv[1], "article") != 0 &&
 	    strcmp(argv[1], "parse-child") != 0))
 		return cmd_pass(argc, argv);
 	xmlInitParser();
@@ -629,6 +699,8 @@ main(int argc, char *argv[])
 		rc = cmd_parse(argc - 1, argv + 1);
 	else if (strcmp(argv[1], "sanitize") == 0)
 		rc = cmd_sanitize(argc - 1, argv + 1);
+	else if (strcmp(argv[1], "article") == 0)
+		rc = cmd_article(argc - 1, argv + 1);
 	else
 		rc = cmd_discover(argc - 1, argv + 1);
 	xmlCleanupParser();
