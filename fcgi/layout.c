@@ -357,7 +357,12 @@ page_begin(struct req *r, const char *title, enum nav nav)
 	    "<meta name=\"viewport\""
 	    " content=\"width=device-width, initial-scale=1\">\n"
 	    "<meta name=\"color-scheme\" content=\"light dark\">\n"
-	    "<meta name=\"referrer\" content=\"no-referrer\">\n<title>");
+	    "<meta name=\"referrer\" content=\"no-referrer\">\n");
+	/* A page that waits for the fetcher looks again, with no script. */
+	if (r->resp.refresh > 0)
+		buf_printf(b, "<meta http-equiv=\"refresh\" content=\"%d\">\n",
+		    r->resp.refresh);
+	HTML_LIT(b, "<title>");
 	if (title != NULL && *title != '\0') {
 		html_puts(b, title);
 		HTML_LIT(b, " \xc2\xb7 ");
