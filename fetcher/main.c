@@ -313,6 +313,35 @@ parser_start(const struct conf *conf, int debug)
 }
 
 /*
+ * What discover and article need before they fetch: logs to stderr,
+ * the configuration (conf set up here, released by the caller even on
+ * failure), a lower priority, the parse child *sb and libcurl.  0; or
+ * -1, said on stderr (libcurl is then not set up; why is empty).
+ */
+static int
+net_start(struct conf *conf, const char *conf_file, int debug,
+    struct sandbox **sb, struct buf *why)
+{
+	log_init("hearth-fetch", LOG_DEST_STDERR, debug);
+	memset(conf, 0, sizeof(*conf));
+	if (conf_load(conf, conf_file, why) == -1) {
+		fprintf(stderr, "hearth-fetch: %s\n", why->p != NULL ? why->p :
+		    "configuration");
+		buf_reset(why);
+		return -1;
+	}
+	buf_reset(why);
+	lower_priority();
+	if ((*sb = parser_start(conf, debug)) == NULL)
+		return -1;
+	if (fetch_global_init() == -1) {
+		fprintf(stderr, "hearth-fetch: cannot set up libcurl\n");
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * hearth-fetch discover [-d] [-c file] URL: the feeds at URL as a JSON
  * array on stdout, as find_feeds() finds them; no database.  hearth-fcgi
  * runs it for the Miniflux API's POST /v1/discover.  Exit status 0 when
@@ -344,23 +373,10 @@ cmd_discover(int argc, char *argv[])
 		usage(stderr);
 		return 2;
 	}
-	log_init("hearth-fetch", LOG_DEST_STDERR, debug);
-	memset(&conf, 0, sizeof(conf));
 	buf_init(&out);
 	buf_init(&why);
-	if (conf_load(&conf, conf_file, &why) == -1) {
-		fprintf(stderr, "hearth-fetch: %s\n", why.p != NULL ? why.p :
-		    "configuration");
+	if (net_start(&conf, conf_file, debug, &sb, &why) == -1)
 		goto out;
-	}
-	buf_reset(&why);
-	lower_priority();
-	if ((sb = parser_start(&conf, debug)) == NULL)
-		goto out;
-	if (fetch_global_init() == -1) {
-		fprintf(stderr, "hearth-fetch: cannot set up libcurl\n");
-		goto out;
-	}
 	if (find_feeds(&conf, sb, url, &out, &why) == 0)
 		buf_putc(&out, '\n');
 	if (why.len > 0 || out.oom)
@@ -420,22 +436,9 @@ cmd_article(int argc, char *argv[])
 		usage(stderr);
 		return 2;
 	}
-	log_init("hearth-fetch", LOG_DEST_STDERR, debug);
-	memset(&conf, 0, sizeof(conf));
 	buf_init(&why);
-	if (conf_load(&conf, conf_file, &why) == -1) {
-		fprintf(stderr, "hearth-fetch: %s\n", why.p != NULL ? why.p :
-		    "configuration");
+	if (net_start(&conf, conf_file, debug, &sb, &why) == -1)
 		goto out;
-	}
-	buf_reset(&why);
-	lower_priority();
-	if ((sb = parser_start(&conf, debug)) == NULL)
-		goto out;
-	if (fetch_global_init() == -1) {
-		fprintf(stderr, "hearth-fetch: cannot set up libcurl\n");
-		goto out;
-	}
 	if ((rc = pass_article(&conf, sb, id, &why)) != 0)
 		fprintf(stderr, "hearth-fetch: %s\n", why.len > 0 ? why.p :
 		    "the article was not stored");
