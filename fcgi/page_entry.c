@@ -342,9 +342,11 @@ article_controls(struct req *r, int64_t id, const char *ltok,
 		HTML_LIT(b, "?l=");
 		html_puts(b, ltok);
 		if (show)
-			HTML_LIT(b, "&amp;view=summary\">The feed's summary</a>");
+			HTML_LIT(b, "&amp;view=summary\">"
+			    "The feed's summary</a>");
 		else
-			HTML_LIT(b, "&amp;view=article\">The full article</a>");
+			HTML_LIT(b, "&amp;view=article\">"
+			    "The full article</a>");
 	}
 	if (!a->pending) {
 		HTML_LIT(b, "<form method=\"post\" class=\"toggle\" action=\"");
@@ -352,7 +354,8 @@ article_controls(struct req *r, int64_t id, const char *ltok,
 		buf_int(b, id);
 		HTML_LIT(b, "/article\">");
 		csrf_field(r);
-		HTML_LIT(b, "<input type=\"hidden\" name=\"back\" value=\"/entry/");
+		HTML_LIT(b, "<input type=\"hidden\" name=\"back\""
+		    " value=\"/entry/");
 		buf_int(b, id);
 		HTML_LIT(b, "?l=");
 		html_puts(b, ltok);
@@ -366,7 +369,8 @@ article_controls(struct req *r, int64_t id, const char *ltok,
 	HTML_LIT(b, "</div>\n");
 	if (a->pending)
 		HTML_LIT(b, "<p class=\"article-state\">Fetching the full "
-		    "article\xe2\x80\xa6 this page looks again in a moment.</p>\n");
+		    "article\xe2\x80\xa6 this page looks again in a "
+		    "moment.</p>\n");
 	else if (a->stale)
 		HTML_LIT(b, "<p class=\"article-state\">The fetch of the full "
 		    "article did not finish.</p>\n");

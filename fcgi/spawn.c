@@ -2,8 +2,8 @@
 /*
  * spawn.c: "refresh now": a request row, and hearth-fetch started in the
  * background at most once a second, never waited for; run hearthctl for
- * an OPML import and hearth-fetch for a discovery or to sanitize HTML,
- * waiting a bounded time
+ * an OPML import and hearth-fetch for a discovery, to sanitize HTML or
+ * for an entry's full article, waiting a bounded time
  */
 #include <sys/stat.h>
 #include <sys/types.h>

@@ -38,7 +38,7 @@
 #define ARTICLE_MAX_NODES	200000	/* nodes of a page's tree */
 #define ARTICLE_MAX_DEPTH	256	/* nesting of a page's tree */
 #define PARA_MIN		25	/* characters of a scoring paragraph */
-#define SIBLING_RATIO		5	/* a sibling's score: a fifth of the best */
+#define SIBLING_RATIO		5	/* a sibling: a fifth of the best */
 #define SIBLING_MIN		10	/* ... and at least this */
 
 /* What the walks know of one element; node->_private points here. */
@@ -321,7 +321,8 @@ count_text(xmlNode *root)
 
 	n = root;
 	for (;;) {
-		if (n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE) {
+		if (n->type == XML_TEXT_NODE ||
+		    n->type == XML_CDATA_SECTION_NODE) {
 			ni = info(n);
 			if (ni != NULL && n->content != NULL)
 				text_count((const char *)n->content, &ni->text,
