@@ -198,7 +198,7 @@ as bob -H "Origin: $U" -d "csrf=$t" "$U/entry/3/article"
 is "bob cannot fetch alice's entry" 404
 
 # --- the Miniflux API ---------------------------------------------------
-A "$U/v1/entries/5/fetch-content"
+A --max-time 40 "$U/v1/entries/5/fetch-content"
 is "fetch-content answers the article" 200 \
     has '"content":"'
 has 'Residents of Millbrook' && ok "the news article" ||
@@ -209,11 +209,11 @@ hasnt 'relatedmarker' && ok "without the related links" ||
 A "$U/v1/entries/5"
 is "the entry's content is the article from then on" 200 \
     has 'Residents of Millbrook'
-A "$U/v1/entries/4/fetch-content"
+A --max-time 40 "$U/v1/entries/4/fetch-content"
 is "fetch-content of a missing page: 500" 500 has '404'
-A "$U/v1/entries/100/fetch-content"
+A --max-time 40 "$U/v1/entries/100/fetch-content"
 is "fetch-content of bob's entry: 404" 404
-A "$U/v1/entries/999/fetch-content"
+A --max-time 40 "$U/v1/entries/999/fetch-content"
 is "fetch-content of no entry: 404" 404
 
 ngx_stop_all

@@ -716,7 +716,7 @@ is "POST /v1/entries/4/save: 400, Miniflux's words" 400 \
 post A /v1/entries/999/save '{}'
 is "... whatever the entry, as Miniflux" 400 '$j->{error_message}' \
     "no third-party integration enabled"
-A "$U/v1/entries/4/fetch-content"
+A --max-time 40 "$U/v1/entries/4/fetch-content"
 is "GET /v1/entries/4/fetch-content of a host that is not there: 500" \
     500 '$j->{error_message} =~ /resolve/ ? 1 : 0' 1
 A "$U/v1/entries/999/fetch-content?update_content=true"
