@@ -303,8 +303,9 @@ mf_feed(struct json *j, const char *key, sqlite3_stmt *st, int base)
 	json_int(j, "parsing_error_count", sqlite3_column_int64(st,
 	    base + MF_FEED_ERROR_COUNT));
 	/* The settings hearth lacks: a page writes them hundreds of times. */
-	JSON_MEMBERS(j, "\"scraper_rules\":\"\",\"rewrite_rules\":\"\","
-	    "\"crawler\":false");
+	JSON_MEMBERS(j, "\"scraper_rules\":\"\",\"rewrite_rules\":\"\"");
+	json_bool(j, "crawler", sqlite3_column_int(st,
+	    base + MF_FEED_CRAWLER) != 0);
 	json_str(j, "blocklist_rules", text(st, base + MF_FEED_BLOCKLIST));
 	json_str(j, "keeplist_rules", text(st, base + MF_FEED_KEEPLIST));
 	JSON_MEMBERS(j, "\"user_agent\":\"\",\"cookie\":\"\"");
@@ -855,6 +856,7 @@ struct feed_patch {
 	const char	*password;	/* "" is no change: never shown */
 	int		 disabled;	/* -1: no change */
 	int		 hide;		/* hide_globally; -1: no change */
+	int		 crawler;	/* -1: no change */
 	const char	*blocklist;	/* the regex block rule; "" none */
 	const char	*keeplist;	/* the regex keep rule; "" none */
 };
@@ -927,7 +929,7 @@ patch_read(struct req *r, json_t *o, struct feed_patch *p, struct buf *url,
 	int		 n, b;
 
 	memset(p, 0, sizeof(*p));
-	p->disabled = p->hide = -1;
+	p->disabled = p->hide = p->crawler = -1;
 	if ((n = mf_body_str(r, o, "feed_url", &s)) == -1)
 		return -1;
 	if (n == 1 && *s != '\0') {
@@ -963,6 +965,10 @@ patch_read(struct req *r, json_t *o, struct feed_patch *p, struct buf *url,
 		return -1;
 	if (n == 1)
 		p->hide = b;
+	if ((n = body_bool(r, o, "crawler", &b)) == -1)
+		return -1;
+	if (n == 1)
+		p->crawler = b;
 	if (p->category < 0) {
 		api_mf_error(r, 400, "Invalid category ID.");
 		return -1;
@@ -1050,7 +1056,8 @@ patch_apply(struct req *r, int64_t id, const struct feed_patch *p,
 	    sqlite3_bind_int64(up, 10, (int64_t)time(NULL)) != SQLITE_OK ||
 	    sqlite3_bind_int(up, 11, p->hide != -1 ? p->hide :
 	    sqlite3_column_int(st, FEED_COL_HIDE_GLOBALLY)) != SQLITE_OK ||
-	    db_step(up) == -1 ||
+	    db_step(up) == -1 || (p->crawler != -1 &&
+	    subs_feed_set_crawler(r->db, r->user_id, id, p->crawler) == -1) ||
 	    regex_rule_set(r, id, "block", p->blocklist) == -1 ||
 	    regex_rule_set(r, id, "keep", p->keeplist) == -1)
 		goto out;

@@ -1043,17 +1043,26 @@ api_mf_entry_save(struct req *r)
 }
 
 /*
- * GET /v1/entries/ID/fetch-content: Miniflux fetches and scrapes the
- * entry's page; hearth does not yet, and answers as Miniflux does for a
- * feature that is not there: 404 for no entry of the user's (or of the
- * API key's categories), as Miniflux looks for it first, else 400
- * MF_NO_INTEGRATION.
+ * GET /v1/entries/ID/fetch-content[?update_content=BOOL]: the entry's
+ * full article, fetched from its page now, as Miniflux answers:
+ * {"content": HTML, "reading_time": MINUTES}.  The responder does not
+ * fetch: hearth-fetch does, and is waited for (spawn_article(): 20 s at
+ * most, one such wait per user, a request for an entry whose fetch runs
+ * joins it).  The article is stored beside the feed's summary whatever
+ * update_content says, and the entries' content gives it from then on.
+ * 404 for no entry of the user's (or of the API key's categories); 500
+ * {"error_message"} with the reason when there is no article (as
+ * Miniflux answers a failed fetch); 429 when the user has a wait
+ * running already.
  */
 int
 api_mf_entry_fetch_content(struct req *r)
 {
+	struct json	 j;
+	struct buf	 why;
 	sqlite3_stmt	*st;
-	int		 n = -1;
+	const char	*state, *html;
+	int		 n = -1, rc = -1;
 
 	if ((st = db_stmt(r->db, STMT_MF_ENTRY_GET)) == NULL)
 		return -1;
@@ -1063,7 +1072,48 @@ api_mf_entry_fetch_content(struct req *r)
 	db_stmt_done(st);
 	if (n == -1)
 		return -1;
-	api_mf_error(r, n == 0 ? 404 : 400, n == 0 ? NULL :
-	    MF_NO_INTEGRATION);
-	return 0;
+	if (n == 0) {
+		api_mf_error(r, 404, NULL);
+		return 0;
+	}
+	buf_init(&why);
+	if ((n = spawn_article(r, r->id[0], 1, &why)) == -1)
+		goto out;
+	if (n == 1 || n == 2) {
+		api_mf_error(r, n == 2 ? 429 : 504, n == 2 ? "Another request "
+		    "of yours waits for a page." : why.p);
+		rc = 0;
+		goto out;
+	}
+	if ((st = db_stmt(r->db, STMT_ARTICLE_GET)) == NULL)
+		goto out;
+	sqlite3_bind_int64(st, 1, r->user_id);
+	sqlite3_bind_int64(st, 2, r->id[0]);
+	if ((n = db_step(st)) == 1) {
+		state = (const char *)sqlite3_column_text(st,
+		    ARTICLE_COL_STATE);
+		html = (const char *)sqlite3_column_text(st,
+		    ARTICLE_COL_CONTENT);
+		if (state != NULL && strcmp(state, "done") == 0 &&
+		    html != NULL) {
+			mf_begin(r, &j, 200);
+			json_obj_open(&j, NULL);
+			json_str(&j, "content", html);
+			json_int(&j, "reading_time", reading_time(html));
+			n = mf_end(r, &j);
+		} else {
+			html = (const char *)sqlite3_column_text(st,
+			    ARTICLE_COL_ERROR);
+			api_mf_error(r, 500, html != NULL ? html :
+			    "The article could not be fetched.");
+			n = 0;
+		}
+	} else if (n == 0) {
+		api_mf_error(r, 500, "The article could not be fetched.");
+	}
+	db_stmt_done(st);
+	rc = n == -1 ? -1 : 0;
+out:
+	buf_release(&why);
+	return rc;
 }

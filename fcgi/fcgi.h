@@ -114,6 +114,7 @@ struct resp {
 	const char	*sent_type;
 	size_t		 sent_head;	/* head.len then */
 	struct sha256	*digest;	/* resp_digest(): flushes go here */
+	int		 refresh;	/* s: page_begin()'s meta refresh; 0 */
 };
 
 /* Request-lifetime state; req_reset() is the one place that frees it. */
@@ -508,6 +509,7 @@ int		 spawn_fetch_path(char *, size_t);
 int		 spawn_detached(const char *, char *const []);
 int		 spawn_opml_import(struct req *, const char *, size_t,
 		    struct opml_result *);
+int		 spawn_article(struct req *, int64_t, int, struct buf *);
 int		 spawn_discover(struct req *, char *, struct buf *,
 		    struct buf *);
 int		 spawn_sanitize(const char *, size_t, char *,

@@ -366,7 +366,12 @@ page_open(struct req *r, const char *title, enum nav nav, const char *theme,
 	    "<meta name=\"viewport\""
 	    " content=\"width=device-width, initial-scale=1\">\n"
 	    "<meta name=\"color-scheme\" content=\"light dark\">\n"
-	    "<meta name=\"referrer\" content=\"no-referrer\">\n<title>");
+	    "<meta name=\"referrer\" content=\"no-referrer\">\n");
+	/* A page that waits for the fetcher looks again, with no script. */
+	if (r->resp.refresh > 0)
+		buf_printf(b, "<meta http-equiv=\"refresh\" content=\"%d\">\n",
+		    r->resp.refresh);
+	HTML_LIT(b, "<title>");
 	/* "(12) Unread · hearth": the count shows in the tab. */
 	if (r->user_id != 0 && unread > 0) {
 		buf_putc(b, '(');

@@ -278,27 +278,135 @@ entry_pager(struct req *r, const struct list *l, const char *ltok,
 	return 0;
 }
 
+#define ARTICLE_REFRESH_S	2	/* a page waiting for an article */
+#define ARTICLE_STALE_S		60	/* a fetch asked for, given up */
+
+/* The entry's full article, as STMT_ARTICLE_GET has it. */
+struct article {
+	sqlite3_stmt	*st;		/* holds the strings; or NULL */
+	const char	*content;	/* sanitized HTML, or NULL */
+	int		 len;
+	const char	*error;		/* why the last fetch failed, or NULL */
+	int		 pending;	/* a fetch runs */
+	int		 stale;		/* one was asked for and never ended */
+};
+
+/* Read the article of entry id into a (a->st to be finished): 0 or -1. */
+static int
+article_get(struct req *r, int64_t id, struct article *a)
+{
+	const char	*state;
+	int		 n;
+
+	memset(a, 0, sizeof(*a));
+	if ((a->st = db_stmt(r->db, STMT_ARTICLE_GET)) == NULL)
+		return -1;
+	sqlite3_bind_int64(a->st, 1, r->user_id);
+	sqlite3_bind_int64(a->st, 2, id);
+	if ((n = db_step(a->st)) != 1)
+		return n;
+	state = (const char *)sqlite3_column_text(a->st, ARTICLE_COL_STATE);
+	if (state != NULL && strcmp(state, "pending") == 0) {
+		if (sqlite3_column_int64(a->st, ARTICLE_COL_REQUESTED_AT) >
+		    (int64_t)time(NULL) - ARTICLE_STALE_S)
+			a->pending = 1;
+		else
+			a->stale = 1;
+	} else if (state != NULL && strcmp(state, "failed") == 0)
+		a->error = (const char *)sqlite3_column_text(a->st,
+		    ARTICLE_COL_ERROR);
+	a->content = (const char *)sqlite3_column_blob(a->st,
+	    ARTICLE_COL_CONTENT);
+	a->len = sqlite3_column_bytes(a->st, ARTICLE_COL_CONTENT);
+	if (a->len <= 0)
+		a->content = NULL;
+	return 0;
+}
+
+/*
+ * The entry page's article controls: the switch between the feed's
+ * summary and the full article (plain links), the button that fetches
+ * it, and what became of the last fetch.
+ */
+static void
+article_controls(struct req *r, int64_t id, const char *ltok,
+    const struct article *a, int show)
+{
+	struct buf	*b = &r->resp.body;
+
+	HTML_LIT(b, "<div class=\"article-switch\">");
+	if (a->content != NULL) {
+		HTML_LIT(b, "<a href=\"");
+		HREF_LIT(r, "/entry/");
+		buf_int(b, id);
+		HTML_LIT(b, "?l=");
+		html_puts(b, ltok);
+		if (show)
+			HTML_LIT(b, "&amp;view=summary\">"
+			    "The feed's summary</a>");
+		else
+			HTML_LIT(b, "&amp;view=article\">"
+			    "The full article</a>");
+	}
+	if (!a->pending) {
+		HTML_LIT(b, "<form method=\"post\" class=\"toggle\" action=\"");
+		HREF_LIT(r, "/entry/");
+		buf_int(b, id);
+		HTML_LIT(b, "/article\">");
+		csrf_field(r);
+		HTML_LIT(b, "<input type=\"hidden\" name=\"back\""
+		    " value=\"/entry/");
+		buf_int(b, id);
+		HTML_LIT(b, "?l=");
+		html_puts(b, ltok);
+		HTML_LIT(b, "&amp;view=article\"><button type=\"submit\">");
+		if (a->content != NULL)
+			HTML_LIT(b, "Fetch the article again");
+		else
+			HTML_LIT(b, "Fetch the full article");
+		HTML_LIT(b, "</button></form>");
+	}
+	HTML_LIT(b, "</div>\n");
+	if (a->pending)
+		HTML_LIT(b, "<p class=\"article-state\">Fetching the full "
+		    "article\xe2\x80\xa6 this page looks again in a "
+		    "moment.</p>\n");
+	else if (a->stale)
+		HTML_LIT(b, "<p class=\"article-state\">The fetch of the full "
+		    "article did not finish.</p>\n");
+	else if (a->error != NULL) {
+		HTML_LIT(b, "<p class=\"article-state\">The full article could "
+		    "not be fetched: ");
+		html_puts(b, a->error);
+		HTML_LIT(b, "</p>\n");
+	}
+}
+
 /*
  * GET /entry/ID[?l=LIST]: the entry, marked read by being opened, with
  * links along the list it was opened from (l=, fcgi.h; unread when
- * absent).
+ * absent).  Its full article, when one was fetched, shows instead of
+ * the feed's content unless view=summary; while one is fetched the page
+ * refreshes itself.
  */
 int
 page_entry(struct req *r)
 {
 	struct buf	*b = &r->resp.body;
 	struct buf	 title, ltok, lpath, self;
+	struct article	 art;
 	struct list	 l;
 	struct cursor	 c;
 	sqlite3_stmt	*st = NULL;
-	const char	*s, *u;
+	const char	*s, *u, *view;
 	int64_t		 id = r->id[0];
-	int		 is_read, is_starred, n, step, rc = -1;
+	int		 is_read, is_starred, n, step, show, rc = -1;
 
 	if (list_parse(req_param(r, "l"), &l) == -1) {
 		memset(&l, 0, sizeof(l));
 		l.kind = LIST_UNREAD;
 	}
+	memset(&art, 0, sizeof(art));
 	buf_init(&title);
 	buf_init(&ltok);
 	buf_init(&lpath);
@@ -339,6 +447,13 @@ page_entry(struct req *r)
 	c.id = id;
 	s = (const char *)sqlite3_column_text(st, ENTRY_COL_TITLE);
 	buf_puts(&title, s != NULL && *s != '\0' ? s : "(untitled)");
+	if (article_get(r, id, &art) == -1)
+		goto out;
+	view = req_param(r, "view");
+	show = art.content != NULL && (view == NULL ||
+	    strcmp(view, "summary") != 0);
+	if (art.pending)
+		r->resp.refresh = ARTICLE_REFRESH_S;
 	page_begin(r, title.p, NAV_NONE);
 	HTML_LIT(b, "<article class=\"entry");
 	if (is_starred)
@@ -368,12 +483,20 @@ page_entry(struct req *r)
 	HTML_LIT(b, "</div>\n");
 	if (entry_labels(r, id, self.p) == -1)
 		goto out;
+	article_controls(r, id, ltok.p, &art, show);
 	HTML_LIT(b, "</header>\n<div class=\"entry-content\">\n");
 	/* Sanitized by the fetcher when stored: written as it is. */
-	s = (const char *)sqlite3_column_blob(st, ENTRY_COL_CONTENT);
-	n = sqlite3_column_bytes(st, ENTRY_COL_CONTENT);
+	if (show) {
+		s = art.content;
+		n = art.len;
+	} else {
+		s = (const char *)sqlite3_column_blob(st, ENTRY_COL_CONTENT);
+		n = sqlite3_column_bytes(st, ENTRY_COL_CONTENT);
+	}
 	if (s != NULL && n > 0)
 		html_trusted(b, s, (size_t)n);
+	db_stmt_done(art.st);
+	art.st = NULL;
 	HTML_LIT(b, "\n</div>\n");
 	db_stmt_done(st);
 	st = NULL;
@@ -385,6 +508,8 @@ page_entry(struct req *r)
 	page_end(r);
 	rc = 0;
 out:
+	if (art.st != NULL)
+		db_stmt_done(art.st);
 	if (st != NULL)
 		db_stmt_done(st);
 	buf_release(&title);
@@ -440,6 +565,39 @@ page_enclosure_progress(struct req *r)
 }
 
 /*
+ * POST /entry/ID/article: fetch the entry's full article now
+ * (spawn_article(), which never waits here), then 303 to back= or the
+ * entry, whose page refreshes itself until the article is there.
+ */
+static int
+entry_article(struct req *r, int64_t id)
+{
+	struct buf	 self, why;
+	const char	*back = req_param(r, "back");
+	int		 n, rc = -1;
+
+	if ((n = entry_state(r, id, NULL)) == -1)
+		return -1;
+	if (n == 2) {
+		page_error(r, 404, "No such entry.");
+		return 0;
+	}
+	buf_init(&self);
+	buf_init(&why);
+	if (spawn_article(r, id, 0, &why) == -1)
+		goto out;
+	buf_printf(&self, "/entry/%lld?view=article", (long long)id);
+	if (self.oom)
+		goto out;
+	resp_redirect(r, 303, local_path_ok(back) ? back : self.p);
+	rc = 0;
+out:
+	buf_release(&self);
+	buf_release(&why);
+	return rc;
+}
+
+/*
  * POST /entry/ID/read, /unread, /star or /unstar: change the entry's
  * state; /label (name=) or /unlabel (label=, its id): put a label on
  * it or take one off (entry_label_set()).  Answers
@@ -465,7 +623,9 @@ page_entry_action(struct req *r)
 	} else if (strcmp(a, "star") == 0 || strcmp(a, "unstar") == 0) {
 		s = STMT_ENTRY_SET_STARRED;
 		on = a[0] == 's';
-	} else {
+	} else if (strcmp(a, "article") == 0)
+		return entry_article(r, id);
+	else {
 		page_error(r, 404, NULL);
 		return 0;
 	}

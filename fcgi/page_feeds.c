@@ -40,6 +40,7 @@ struct feed_form {
 	char		*password;	/* stored, sealed; "" for none */
 	int		 disabled;
 	int		 muted;		/* hide_globally */
+	int		 crawler;	/* fetch full articles */
 	/* health, from the database only */
 	char		*site_url;
 	char		*last_error;
@@ -118,6 +119,7 @@ feed_load(struct req *r, int64_t id, struct feed_form *f)
 	oom |= set_str(&f->password, col_str(st, FEED_COL_PASSWORD));
 	f->disabled = sqlite3_column_int(st, FEED_COL_DISABLED);
 	f->muted = sqlite3_column_int(st, FEED_COL_HIDE_GLOBALLY);
+	f->crawler = sqlite3_column_int(st, FEED_COL_CRAWLER);
 	oom |= set_str(&f->site_url, col_str(st, FEED_COL_SITE_URL));
 	oom |= set_str(&f->last_error, col_str(st, FEED_COL_LAST_ERROR));
 	f->icon_id = sqlite3_column_int64(st, FEED_COL_ICON_ID);
@@ -834,6 +836,13 @@ edit_render(struct req *r, struct feed_form *f, int status, const char *why)
 	HTML_LIT(b, "> Mute</label><br><small>Ticked, the feed is fetched "
 	    "and read here, but its entries stay out of Unread, the digest "
 	    "and the unread count.</small></p>\n"
+	    "<p><label><input type=\"checkbox\" name=\"crawler\""
+	    " value=\"1\"");
+	if (f->crawler)
+		HTML_LIT(b, " checked");
+	HTML_LIT(b, "> Fetch the full article</label><br><small>Ticked, the "
+	    "page of each new entry is fetched and its article kept beside "
+	    "the feed's summary.</small></p>\n"
 	    "<p><button type=\"submit\">Save</button></p>\n</form>\n");
 
 	/* Health. */
@@ -928,6 +937,7 @@ edit_save(struct req *r, struct feed_form *f, const char **why, int *status)
 	f->url = NULL;
 	f->disabled = disabled;
 	f->muted = req_param(r, "muted") != NULL;
+	f->crawler = req_param(r, "crawler") != NULL;
 	if (set_str(&f->title, param_trim(r, "title", &t)) == -1 ||
 	    set_str(&f->url, param_trim(r, "url", &t)) == -1 ||
 	    set_str(&f->new_category, param_trim(r, "new_category", &t)) ==
@@ -1015,6 +1025,9 @@ edit_save(struct req *r, struct feed_form *f, const char **why, int *status)
 	sqlite3_bind_int(st, 11, f->muted);
 	n = db_step(st);
 	db_stmt_done(st);
+	if (n != -1)
+		n = subs_feed_set_crawler(r->db, r->user_id, f->id,
+		    f->crawler);
 	if (n == -1 || db_commit(r->db) == -1)
 		goto out;
 	/* A new address, or a feed enabled again: fetch it now. */

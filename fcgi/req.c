@@ -652,6 +652,7 @@ req_reset(struct req *r)
 	r->fcgi_id = r->keep = r->env_over = r->body_over = 0;
 	r->resp.status = 0;
 	r->resp.type = NULL;
+	r->resp.refresh = 0;
 	r->resp.sent = 0;
 	r->resp.committed = 0;
 	r->resp.digest = NULL;

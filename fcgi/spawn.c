@@ -2,8 +2,8 @@
 /*
  * spawn.c: "refresh now": a request row, and hearth-fetch started in the
  * background at most once a second, never waited for; run hearthctl for
- * an OPML import and hearth-fetch for a discovery or to sanitize HTML,
- * waiting a bounded time
+ * an OPML import and hearth-fetch for a discovery, to sanitize HTML or
+ * for an entry's full article, waiting a bounded time
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -44,6 +44,9 @@
 #define DISCOVER_OUT_MAX 65536	/* bytes kept of its output */
 #define SANITIZE_WAIT_MS 5000	/* for a sanitizing, then it is killed */
 #define SANITIZE_OUT_MAX (4 * 1024 * 1024) /* bytes of its output */
+#define ARTICLE_WAIT_MS	20000	/* for an article fetched on demand */
+#define ARTICLE_POLL_MS	250	/* looking at one another request runs */
+#define ARTICLE_STALE_S	60	/* a pending article asked for again */
 #define FD_LOOP_MAX	65536	/* descriptors closed one by one, at most */
 #define RUNNER_GAP_MS	1000	/* between two starts of hearth-fetch */
 
@@ -839,5 +842,135 @@ out:
 	buf_release(&all);
 	buf_release(&err);
 	buf_release(&why);
+	return rc;
+}
+
+/*
+ * Whether the user's entry id has its article asked for now, single
+ * flight (STMT_ARTICLE_REQUEST): 1 this request is the one to fetch it,
+ * 0 another fetch of it is under way (asked for less than
+ * ARTICLE_STALE_S ago) or there is no such entry, -1 on an error.
+ */
+static int
+article_request(struct req *r, int64_t id)
+{
+	sqlite3_stmt	*st;
+	int64_t		 now = (int64_t)time(NULL);
+	int		 n;
+
+	if ((st = db_stmt(r->db, STMT_ARTICLE_REQUEST)) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, r->user_id);
+	sqlite3_bind_int64(st, 2, id);
+	sqlite3_bind_int64(st, 3, now);
+	sqlite3_bind_int64(st, 4, now - ARTICLE_STALE_S);
+	n = db_step(st);
+	db_stmt_done(st);
+	return n;
+}
+
+/* Whether the article of entry id is pending: 1, 0, or -1. */
+static int
+article_pending(struct req *r, int64_t id)
+{
+	sqlite3_stmt	*st;
+	const char	*s;
+	int		 n, v = 0;
+
+	if ((st = db_stmt(r->db, STMT_ARTICLE_GET)) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, r->user_id);
+	sqlite3_bind_int64(st, 2, id);
+	if ((n = db_step(st)) == 1) {
+		s = (const char *)sqlite3_column_text(st, ARTICLE_COL_STATE);
+		v = s != NULL && strcmp(s, "pending") == 0;
+	}
+	db_stmt_done(st);
+	return n == -1 ? -1 : v;
+}
+
+/*
+ * The full article of the user's entry id, fetched now: hearth-fetch
+ * [-c CONF] article ID, which fetches, extracts (in its parse child)
+ * and stores it; the responder never fetches nor parses.  Single
+ * flight per entry: a request while one runs joins it.  Without wait
+ * (the entry page's button) the program is started detached and this
+ * returns at once; with wait (Miniflux's fetch-content) it is waited
+ * for, or the other request's fetch is, ARTICLE_WAIT_MS at most, and a
+ * user has one such wait at a time (the discovery's slots), so that
+ * waits cannot hold every worker.  Returns 0 when it was started (or
+ * is running), or, with wait, when it ended (STMT_ARTICLE_GET has the
+ * outcome); 1 with why set when it took too long; 2 when the user has
+ * such a wait running already; -1 on another failure (logged).
+ */
+int
+spawn_article(struct req *r, int64_t id, int wait, struct buf *why)
+{
+	struct buf	 out, err;
+	char		 path[PATH_MAX], ids[32];
+	char		*argv[7];
+	int64_t		 deadline;
+	int		 n = 0, mine, status, rc = -1;
+
+	if (prog_path(FETCH_PROG, path, sizeof(path)) == -1) {
+		log_warnx("%s not found beside hearth-fcgi nor in PATH: "
+		    "cannot fetch articles", FETCH_PROG);
+		return -1;
+	}
+	if (wait && discover_take(r->app, r->user_id) == -1)
+		return 2;
+	buf_init(&out);
+	buf_init(&err);
+	if ((mine = article_request(r, id)) == -1)
+		goto out;
+	snprintf(ids, sizeof(ids), "%lld", (long long)id);
+	argv[n++] = (char *)FETCH_PROG;
+	argv[n++] = (char *)"article";
+	if (r->app->conf.path != NULL) {
+		argv[n++] = (char *)"-c";
+		argv[n++] = r->app->conf.path;
+	}
+	argv[n++] = ids;
+	argv[n] = NULL;
+	if (mine && !wait) {
+		if (spawn_detached(path, argv) == -1)
+			goto out;
+		log_debug("started %s article %s", path, ids);
+	} else if (mine) {
+		status = spawn_run(path, argv, NULL, 0, &out, &err,
+		    DISCOVER_OUT_MAX, ARTICLE_WAIT_MS);
+		if (status == -2) {
+			buf_printf(why, "no answer within %d s",
+			    ARTICLE_WAIT_MS / 1000);
+			rc = 1;
+			goto out;
+		}
+		/* 1: failed, the reason stored; the caller reads it. */
+		if (status != 0 && status != 1) {
+			if (status >= 0)
+				log_warnx("%s article %s failed (status %d)",
+				    FETCH_PROG, ids, status);
+			goto out;
+		}
+	} else if (wait) {
+		deadline = mono_us() / 1000 + ARTICLE_WAIT_MS;
+		while ((n = article_pending(r, id)) == 1 &&
+		    mono_us() / 1000 < deadline)
+			usleep(ARTICLE_POLL_MS * 1000);
+		if (n == -1)
+			goto out;
+		if (n == 1) {
+			buf_printf(why, "no answer within %d s",
+			    ARTICLE_WAIT_MS / 1000);
+			rc = 1;
+			goto out;
+		}
+	}
+	rc = why->oom ? -1 : 0;
+out:
+	if (wait)
+		discover_give(r->app, r->user_id);
+	buf_release(&out);
+	buf_release(&err);
 	return rc;
 }

@@ -103,8 +103,15 @@ void	 sandbox_doc_free(struct sb_doc *);
 int	 sandbox_doc_lost(const struct sb_doc *);
 int	 sandbox_discover(struct sandbox *, int, const char *, size_t,
 	    const char *, char ***, size_t *);
+int	 sandbox_article(struct sandbox *, const char *, size_t, const char *,
+	    const char *, struct buf *, struct buf *);
 int	 sandbox_enter(void);
 void	 sandbox_child_main(int) __attribute__((noreturn));
+
+/* article.c: the article of a web page, readability-style */
+#define ARTICLE_MAX_BYTES (2 * 1024 * 1024)	/* a page's HTML, at most */
+int	 article_extract(struct sanitizer *, const char *, size_t,
+	    const char *, const char *, struct buf *, struct buf *);
 
 /* jsonfeed.c: JSON Feed 1.0 and 1.1 */
 int	 jsonfeed_parse(struct feed *, const char *, size_t, const char *,

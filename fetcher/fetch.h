@@ -185,6 +185,8 @@ struct pass_want {
 int	 pass_main(const struct conf *, const struct pass_want *,
 	    struct sandbox *);
 int	 pass_sample_only(const struct conf *);
+int	 pass_article(const struct conf *, struct sandbox *, int64_t,
+	    struct buf *);
 void	 pass_upkeep(struct db *, const struct conf *,
 	    const struct pass_stats *, int64_t);
 int64_t	 job_parse_piece(struct job *, const char *, size_t, int64_t,
@@ -226,6 +228,11 @@ void	 costs_release(struct costs *);
 /* webhook.c: the entries of a pass, POSTed to the users' webhooks */
 int64_t	 webhook_mark(struct db *);
 void	 webhook_pass(struct db *, const struct conf *, int64_t);
+/* crawl.c: the pages of entries, for their full article */
+#define CRAWL_PER_FEED	10	/* article fetches per feed per pass */
+int	 crawl_pass(struct db *, const struct conf *, struct sandbox *);
+int	 crawl_entry(struct db *, const struct conf *, struct sandbox *,
+	    int64_t, struct buf *);
 
 /* find.c: the feeds at an address, for "hearth-fetch discover" */
 int	 find_feeds(const struct conf *, struct sandbox *, const char *,

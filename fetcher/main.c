@@ -47,6 +47,7 @@ usage(FILE *fp)
 	    "[--content-type TYPE] FILE|-\n"
 	    "       hearth-fetch discover [-d] [-c file] URL\n"
 	    "       hearth-fetch sanitize [-d] [--base-url URL]\n"
+	    "       hearth-fetch article [-d] [-c file] entry-id\n"
 	    "       hearth-fetch -V | --version\n");
 }
 
@@ -340,6 +341,35 @@ parser_start(const struct conf *conf, int debug)
 }
 
 /*
+ * What discover and article need before they fetch: logs to stderr,
+ * the configuration (conf set up here, released by the caller even on
+ * failure), a lower priority, the parse child *sb and libcurl.  0; or
+ * -1, said on stderr (libcurl is then not set up; why is empty).
+ */
+static int
+net_start(struct conf *conf, const char *conf_file, int debug,
+    struct sandbox **sb, struct buf *why)
+{
+	log_init("hearth-fetch", LOG_DEST_STDERR, debug);
+	memset(conf, 0, sizeof(*conf));
+	if (conf_load(conf, conf_file, why) == -1) {
+		fprintf(stderr, "hearth-fetch: %s\n", why->p != NULL ? why->p :
+		    "configuration");
+		buf_reset(why);
+		return -1;
+	}
+	buf_reset(why);
+	lower_priority();
+	if ((*sb = parser_start(conf, debug)) == NULL)
+		return -1;
+	if (fetch_global_init() == -1) {
+		fprintf(stderr, "hearth-fetch: cannot set up libcurl\n");
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * hearth-fetch discover [-d] [-c file] URL: the feeds at URL as a JSON
  * array on stdout, as find_feeds() finds them; no database.  hearth-fcgi
  * runs it for the Miniflux API's POST /v1/discover.  Exit status 0 when
@@ -371,23 +401,10 @@ cmd_discover(int argc, char *argv[])
 		usage(stderr);
 		return 2;
 	}
-	log_init("hearth-fetch", LOG_DEST_STDERR, debug);
-	memset(&conf, 0, sizeof(conf));
 	buf_init(&out);
 	buf_init(&why);
-	if (conf_load(&conf, conf_file, &why) == -1) {
-		fprintf(stderr, "hearth-fetch: %s\n", why.p != NULL ? why.p :
-		    "configuration");
+	if (net_start(&conf, conf_file, debug, &sb, &why) == -1)
 		goto out;
-	}
-	buf_reset(&why);
-	lower_priority();
-	if ((sb = parser_start(&conf, debug)) == NULL)
-		goto out;
-	if (fetch_global_init() == -1) {
-		fprintf(stderr, "hearth-fetch: cannot set up libcurl\n");
-		goto out;
-	}
 	if (find_feeds(&conf, sb, url, &out, &why) == 0)
 		buf_putc(&out, '\n');
 	if (why.len > 0 || out.oom)
@@ -403,6 +420,61 @@ out:
 	sandbox_free(sb);
 	conf_release(&conf);
 	buf_release(&out);
+	buf_release(&why);
+	return rc;
+}
+
+/*
+ * hearth-fetch article [-d] [-c file] ID: the full article of entry ID
+ * fetched from its page now, extracted in the parse child and stored
+ * (done or failed), whoever owns the entry; no pass lock.  hearth-fcgi
+ * runs it for the entry page's button and Miniflux's fetch-content.
+ * Exit status 0 when the article was stored, 1 with a one-line reason
+ * on stderr when there is none (the reason is stored too), 2 on a
+ * usage error.
+ */
+static int
+cmd_article(int argc, char *argv[])
+{
+	struct conf	 conf;
+	struct sandbox	*sb = NULL;
+	struct buf	 why;
+	const char	*conf_file = NULL, *errstr;
+	int64_t		 id = 0;
+	int		 i, debug = 0, rc = 1;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-c") == 0 && i + 1 < argc)
+			conf_file = argv[++i];
+		else if (strcmp(argv[i], "-d") == 0)
+			debug = 1;
+		else if (id == 0 && argv[i][0] != '-') {
+			id = strtonum(argv[i], 1, INT64_MAX, &errstr);
+			if (errstr != NULL) {
+				fprintf(stderr, "hearth-fetch: %s: not an "
+				    "entry id\n", argv[i]);
+				return 2;
+			}
+		} else {
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (id == 0) {
+		usage(stderr);
+		return 2;
+	}
+	buf_init(&why);
+	if (net_start(&conf, conf_file, debug, &sb, &why) == -1)
+		goto out;
+	if ((rc = pass_article(&conf, sb, id, &why)) != 0)
+		fprintf(stderr, "hearth-fetch: %s\n", why.len > 0 ? why.p :
+		    "the article was not stored");
+	rc = rc == 0 ? 0 : 1;
+	fetch_global_cleanup();
+out:
+	sandbox_free(sb);
+	conf_release(&conf);
 	buf_release(&why);
 	return rc;
 }
@@ -647,6 +719,7 @@ main(int argc, char *argv[])
 	if (argc < 2 || (strcmp(argv[1], "parse") != 0 &&
 	    strcmp(argv[1], "discover") != 0 &&
 	    strcmp(argv[1], "sanitize") != 0 &&
+	    strcmp(argv[1], "article") != 0 &&
 	    strcmp(argv[1], "parse-child") != 0))
 		return cmd_pass(argc, argv);
 	xmlInitParser();
@@ -657,6 +730,8 @@ main(int argc, char *argv[])
 		rc = cmd_parse(argc - 1, argv + 1);
 	else if (strcmp(argv[1], "sanitize") == 0)
 		rc = cmd_sanitize(argc - 1, argv + 1);
+	else if (strcmp(argv[1], "article") == 0)
+		rc = cmd_article(argc - 1, argv + 1);
 	else
 		rc = cmd_discover(argc - 1, argv + 1);
 	xmlCleanupParser();

@@ -1474,6 +1474,9 @@ pass_hold(struct db *db, const struct conf *conf, const struct pass_want *w,
 	}
 	if (pass_queue(&p) == -1)
 		goto out;
+	/* The full articles of the new entries of crawler feeds. */
+	if (!pass_fault(&p) && crawl_pass(db, conf, sb) == -1)
+		log_warnx("articles: not fetched this pass");
 	rc = 0;
 out:
 	jobs_free(&l);
@@ -1685,6 +1688,28 @@ pass_apply(const struct conf *conf, int64_t user)
 	rc = 0;
 out:
 	free(ids);
+	db_close(&db);
+	return rc;
+}
+
+/*
+ * hearth-fetch article ID: the full article of entry id, now
+ * (crawl_entry()), beside any pass.  0 stored; 1 failed (why says why,
+ * stored too); -1 (why says) when it could not run.
+ */
+int
+pass_article(const struct conf *conf, struct sandbox *sb, int64_t id,
+    struct buf *why)
+{
+	struct db	 db;
+	int		 rc;
+
+	memset(&db, 0, sizeof(db));
+	if (pass_open(&db, conf) == -1) {
+		buf_puts(why, "cannot open the database");
+		return -1;
+	}
+	rc = crawl_entry(&db, conf, sb, id, why);
 	db_close(&db);
 	return rc;
 }

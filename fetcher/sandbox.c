@@ -90,12 +90,14 @@ enum frame_type {
 	R_FEED,		/* the feed's fields and how many entries follow */
 	R_ENTRY,	/* one entry */
 	R_LINKS,	/* u32 n, n str: discovery's answer */
+	R_ARTICLE,	/* u32 rc, str: the article, or why not */
 };
 
 enum doc_kind {
 	DOC_FEED,
 	DOC_LINKS,	/* discover_links() */
 	DOC_ICONS,	/* discover_icon_links() */
+	DOC_ARTICLE,	/* article_extract() */
 };
 
 struct frame {
@@ -433,7 +435,8 @@ struct cdoc {
 	enum doc_kind	 kind;
 	struct feed	 f;
 	struct feed_parser *fp;		/* DOC_FEED */
-	char		*base;		/* DOC_LINKS, DOC_ICONS */
+	char		*base;		/* DOC_LINKS, DOC_ICONS, DOC_ARTICLE */
+	char		*ctype;		/* DOC_ARTICLE's Content-Type */
 	struct buf	 page;		/* their page, held whole */
 };
 
@@ -443,6 +446,7 @@ cdoc_close(struct cdoc *d)
 	feed_parser_free(d->fp);
 	feed_release(&d->f);
 	free(d->base);
+	free(d->ctype);
 	buf_release(&d->page);
 	memset(d, 0, sizeof(*d));
 }
@@ -521,15 +525,44 @@ child_send(struct buf *out, uint32_t type, uint32_t id)
 		child_flush();
 }
 
-/* The end of d: its feed (or its links) and its state. */
+/* The end of a page for its article: R_ARTICLE, 0 and it or 1 and why. */
 static void
-child_end(struct cdoc *d, struct buf *out)
+child_article(struct cdoc *d, struct buf *out, struct sanitizer *san)
+{
+	struct buf	 art, why;
+	int		 rc;
+
+	buf_init(&art);
+	buf_init(&why);
+	if (d->page.oom) {
+		buf_printf(&why, "the page is over %d KiB",
+		    ARTICLE_MAX_BYTES / 1024);
+		rc = -1;
+	} else
+		rc = article_extract(san, d->page.p != NULL ? d->page.p : "",
+		    d->page.len, d->base, d->ctype, &art, &why);
+	buf_reset(out);
+	put_u32(out, rc == 0 ? 0 : 1);
+	put_str(out, rc == 0 ? (art.p != NULL ? art.p : "") :
+	    why.p != NULL ? why.p : "no article found");
+	buf_release(&art);
+	buf_release(&why);
+	child_send(out, R_ARTICLE, d->id);
+}
+
+/* The end of d: its feed (or its links, or its article) and its state. */
+static void
+child_end(struct cdoc *d, struct buf *out, struct sanitizer *san)
 {
 	const struct entry	*e;
 	char			**links = NULL;
 	size_t			 nlinks = 0, i;
 	int			 rc;
 
+	if (d->kind == DOC_ARTICLE) {
+		child_article(d, out, san);
+		return;
+	}
 	if (d->kind != DOC_FEED) {
 		if (d->page.oom)
 			rc = -1;
@@ -662,7 +695,7 @@ child_serve(void)
 			kind = get_u32(&c);
 			base = get_str(&c);
 			ctype = get_str(&c);
-			if (c.bad || kind > DOC_ICONS)
+			if (c.bad || kind > DOC_ARTICLE)
 				_exit(3);
 			d->open = 1;
 			d->id = h.id;
@@ -675,8 +708,10 @@ child_serve(void)
 			if (d->kind == DOC_FEED)
 				d->fp = feed_parser_new(&d->f, base, ctype,
 				    cpu_ms, san);
-			else
+			else {
 				d->base = base, base = NULL;
+				d->ctype = ctype, ctype = NULL;
+			}
 			free(base);
 			free(ctype);
 			if (d->kind == DOC_FEED && d->fp == NULL)
@@ -686,7 +721,8 @@ child_serve(void)
 			if (d->kind == DOC_FEED)
 				rc = feed_parser_push(d->fp, in.p, in.len);
 			else {
-				if (in.len > HOLD_MAX - d->page.len)
+				if (in.len > (d->kind == DOC_ARTICLE ?
+				    ARTICLE_MAX_BYTES : HOLD_MAX) - d->page.len)
 					d->page.oom = 1;
 				else
 					buf_add(&d->page, in.p, in.len);
@@ -696,7 +732,7 @@ child_serve(void)
 			child_send(&out, R_STATE, d->id);
 			break;
 		case T_END:
-			child_end(d, &out);
+			child_end(d, &out, san);
 			cdoc_close(d);
 			break;
 		default:
@@ -1643,4 +1679,68 @@ sandbox_discover(struct sandbox *sb, int icons, const char *html,
 	buf_release(&in);
 	sandbox_doc_free(d);
 	return rc;
+}
+
+/*
+ * The article of the HTML page of len bytes at page, fetched from base
+ * with the Content-Type ctype (may be NULL), as article_extract() finds
+ * it, in a child when sb confines: sanitized HTML into out, 0; or -1
+ * with the reason in why (the page's, or the child's: "parser killed").
+ */
+int
+sandbox_article(struct sandbox *sb, const char *page, size_t len,
+    const char *base, const char *ctype, struct buf *out, struct buf *why)
+{
+	struct sb_doc	*d;
+	struct cursor	 c;
+	struct buf	 in;
+	uint32_t	 failed;
+	char		*s = NULL;
+	int		 rc = -1;
+
+	if (!sb->confine) {
+		if (sb->san == NULL && (sb->san = sanitizer_new()) == NULL) {
+			buf_puts(why, "out of memory");
+			return -1;
+		}
+		return article_extract(sb->san, page, len, base, ctype, out,
+		    why);
+	}
+	if (len > ARTICLE_MAX_BYTES) {
+		buf_printf(why, "the page is over %d KiB",
+		    ARTICLE_MAX_BYTES / 1024);
+		return -1;
+	}
+	if ((d = doc_new(sb, DOC_ARTICLE, NULL, base, ctype, 0)) == NULL) {
+		buf_puts(why, "out of memory");
+		return -1;
+	}
+	buf_init(&in);
+	if (doc_live(d) && doc_send(d, page, len) == 0 &&
+	    doc_frames(d, 0, NULL, 0, 1) == 0) {
+		d->ended = 1;
+		if (doc_read(d, &in, FRAME_MAX) == R_ARTICLE) {
+			c.p = in.p;
+			c.n = in.len;
+			c.bad = 0;
+			failed = get_u32(&c);
+			s = get_str(&c);
+			if (c.bad || c.n != 0 || failed > 1 || s == NULL)
+				doc_lost(d, 0, "its answer is malformed");
+			else if (failed) {
+				buf_puts(why, s);
+				rc = -2;
+			} else {
+				buf_puts(out, s);
+				rc = out->oom ? -1 : 0;
+			}
+		} else if (d->c != NULL)
+			doc_lost(d, 0, "its answer is malformed");
+	}
+	if (rc == -1 && why->len == 0)
+		buf_puts(why, sandbox_doc_error(d));
+	free(s);
+	buf_release(&in);
+	sandbox_doc_free(d);
+	return rc == 0 ? 0 : -1;
 }

@@ -24,7 +24,7 @@
 	"feed.redirect_count, feed.username, feed.password, "		\
 	"feed.created_at, feed.parsed_at, feed.icon_checked_at, "	\
 	"(SELECT refresh_interval FROM user WHERE user.id = feed.user_id), " \
-	"feed.hide_globally"
+	"feed.hide_globally, feed.crawler"
 
 /* What a feed is called: the user's title, the document's, its URL. */
 #define FEED_DISPLAY_TITLE						\
@@ -163,7 +163,7 @@
 	"feed.category_id, (SELECT title FROM category"			\
 	" WHERE category.id = feed.category_id), feed.icon_id, "	\
 	"feed.hide_globally, " MF_FEED_REGEX("block") ", "		\
-	MF_FEED_REGEX("keep")
+	MF_FEED_REGEX("keep") ", feed.crawler"
 
 /*
  * Whether the entry has enclosures: an index search inside the list's
@@ -173,12 +173,18 @@
 #define ENTRY_ENCLOSED							\
 	"EXISTS (SELECT 1 FROM enclosure WHERE enclosure.entry_id = entry.id)"
 
+/* The entry's full article when one was fetched, else its content. */
+#define ARTICLE_OR_CONTENT						\
+	"coalesce((SELECT content FROM article"				\
+	" WHERE article.entry_id = entry.id), entry.content)"
+
 /* An entry as the Miniflux API shows it: enum mf_col. */
 #define MF_ENTRY_COLS							\
 	"entry.id, entry.user_id, entry.feed_id, entry.is_read, "	\
 	"entry.is_starred, entry.hash, entry.title, entry.url, "		\
 	"entry.published_at, entry.created_at, entry.changed_at, "	\
-	"entry.author, entry.content, " ENTRY_ENCLOSED ", " ENTRY_TAGS ", "	\
+	"entry.author, " ARTICLE_OR_CONTENT ", " ENTRY_ENCLOSED ", "	\
+	ENTRY_TAGS ", "							\
 	MF_FEED_COLS
 
 /*
@@ -464,6 +470,61 @@ static const char *const stmt_sql[STMT__MAX] = {
 	/* ?1 user id, ?2 feed id, ?3 1 muted, 0 not. */
 	[STMT_FEED_SET_HIDE] =
 	    "UPDATE feed SET hide_globally = ?3 WHERE id = ?2 AND user_id = ?1",
+
+	/* ?1 user id, ?2 feed id, ?3 1 fetch full articles, 0 not. */
+	[STMT_FEED_SET_CRAWLER] =
+	    "UPDATE feed SET crawler = ?3 WHERE id = ?2 AND user_id = ?1",
+	/*
+	 * The fetcher: the entries of crawler feeds stored since ?1 that
+	 * have a page and no article yet, the newest ?2 of each feed.
+	 * Columns: enum article_due_col.
+	 */
+	[STMT_ARTICLE_DUE] =
+	    "SELECT id, url, feed_id FROM (SELECT entry.id, entry.url,"
+	    " entry.feed_id, row_number() OVER (PARTITION BY entry.feed_id"
+	    "  ORDER BY entry.id DESC) AS n"
+	    " FROM feed CROSS JOIN entry ON entry.feed_id = feed.id"
+	    " WHERE feed.crawler = 1 AND feed.disabled = 0"
+	    " AND entry.created_at >= ?1 AND entry.url IS NOT NULL"
+	    " AND NOT EXISTS (SELECT 1 FROM article"
+	    "  WHERE article.entry_id = entry.id))"
+	    " WHERE n <= ?2 ORDER BY feed_id, id DESC",
+	/* ?1 entry id (hearth-fetch article).  enum article_due_col. */
+	[STMT_ARTICLE_ENTRY] =
+	    "SELECT id, url, feed_id FROM entry WHERE id = ?1",
+	/*
+	 * ?1 entry id, ?2 state ("done" or "failed"), ?3 the article
+	 * (done) or NULL, ?4 why (failed) or NULL, ?5 now.  A failure
+	 * keeps the article an earlier fetch found.
+	 */
+	[STMT_ARTICLE_STORE] =
+	    "INSERT INTO article (entry_id, state, content, error,"
+	    " requested_at, fetched_at) VALUES (?1, ?2, ?3, ?4, ?5, ?5)"
+	    " ON CONFLICT (entry_id) DO UPDATE SET state = ?2,"
+	    " content = coalesce(?3, content), error = ?4, fetched_at = ?5",
+	/*
+	 * ?1 user id, ?2 entry id (the web, Miniflux).  Columns: enum
+	 * article_col.
+	 */
+	[STMT_ARTICLE_GET] =
+	    "SELECT article.state, article.content, article.error,"
+	    " article.requested_at"
+	    " FROM entry CROSS JOIN article ON article.entry_id = entry.id"
+	    " WHERE entry.id = ?2 AND entry.user_id = ?1" SCOPE_ENTRY,
+	/*
+	 * Ask for the article of the user's entry ?2 (?1 user id) at ?3
+	 * (now), single flight: a row comes back only when this request
+	 * is the one to start the fetch, none while one asked for after
+	 * ?4 is pending.  Columns: enum one_col (the entry id).
+	 */
+	[STMT_ARTICLE_REQUEST] =
+	    "INSERT INTO article (entry_id, state, requested_at)"
+	    " SELECT id, 'pending', ?3 FROM entry"
+	    " WHERE id = ?2 AND user_id = ?1" SCOPE_ENTRY
+	    " ON CONFLICT (entry_id) DO UPDATE SET state = 'pending',"
+	    " requested_at = ?3"
+	    " WHERE state != 'pending' OR requested_at < ?4"
+	    " RETURNING entry_id",
 
 	/* ?1 user id, ?2 title. */
 	[STMT_CATEGORY_INSERT] =
@@ -1873,6 +1934,10 @@ static const int stmt_ncols[STMT__MAX] = {
 	[STMT_ENTRY_SEEN] = ENTRY_SEEN__MAX,
 	[STMT_FETCH_REQUEST_TAKE] = FETCH_REQUEST_COL__MAX,
 	[STMT_FETCH_REQUEST_PENDING] = ONE_COL__MAX,
+	[STMT_ARTICLE_DUE] = ARTICLE_DUE__MAX,
+	[STMT_ARTICLE_ENTRY] = ARTICLE_DUE__MAX,
+	[STMT_ARTICLE_GET] = ARTICLE_COL__MAX,
+	[STMT_ARTICLE_REQUEST] = ONE_COL__MAX,
 	[STMT_RETENTION_FEEDS] = RETENTION_COL__MAX,
 	[STMT_RETENTION_PURGE] = ONE_COL__MAX,
 	[STMT_STATS_COUNTS] = STATS_COL__MAX,
@@ -2011,6 +2076,12 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_RULE_ENTRY_DELETE),
 	NAME(STMT_RULE_ENTRY_LABEL),
 	NAME(STMT_FEED_SET_HIDE),
+	NAME(STMT_FEED_SET_CRAWLER),
+	NAME(STMT_ARTICLE_DUE),
+	NAME(STMT_ARTICLE_ENTRY),
+	NAME(STMT_ARTICLE_STORE),
+	NAME(STMT_ARTICLE_GET),
+	NAME(STMT_ARTICLE_REQUEST),
 	NAME(STMT_LABEL_INSERT),
 	NAME(STMT_LABEL_GET_BY_NAME),
 	NAME(STMT_LABEL_GET),

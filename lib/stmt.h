@@ -62,6 +62,14 @@ enum stmt {
 	STMT_RULE_ENTRY_LABEL,
 	STMT_FEED_SET_HIDE,
 
+	/* full articles (fetcher/article.c) */
+	STMT_FEED_SET_CRAWLER,
+	STMT_ARTICLE_DUE,
+	STMT_ARTICLE_ENTRY,
+	STMT_ARTICLE_STORE,
+	STMT_ARTICLE_GET,
+	STMT_ARTICLE_REQUEST,
+
 	/* feeds */
 	STMT_FEED_INSERT,
 	STMT_FEED_LIST,
@@ -358,6 +366,7 @@ enum feed_col {
 	FEED_COL_ICON_CHECKED_AT, /* the icon last looked for, or NULL */
 	FEED_COL_USER_INTERVAL,	/* the user's refresh_interval, or NULL */
 	FEED_COL_HIDE_GLOBALLY,	/* muted: out of Unread and its count */
+	FEED_COL_CRAWLER,	/* fetch the full article of new entries */
 	FEED_COL__MAX
 };
 
@@ -470,7 +479,25 @@ enum mf_feed_col {
 	MF_FEED_HIDE_GLOBALLY,
 	MF_FEED_BLOCKLIST,	/* the feed's regex block rules, "|" */
 	MF_FEED_KEEPLIST,	/* its regex keep rules */
+	MF_FEED_CRAWLER,	/* fetch the full article */
 	MF_FEED__MAX
+};
+
+/* Result columns of STMT_ARTICLE_DUE and STMT_ARTICLE_ENTRY. */
+enum article_due_col {
+	ARTICLE_DUE_ENTRY_ID,
+	ARTICLE_DUE_URL,	/* the entry's page */
+	ARTICLE_DUE_FEED_ID,
+	ARTICLE_DUE__MAX
+};
+
+/* Result columns of STMT_ARTICLE_GET. */
+enum article_col {
+	ARTICLE_COL_STATE,	/* "pending", "done", "failed" */
+	ARTICLE_COL_CONTENT,	/* sanitized HTML, or NULL */
+	ARTICLE_COL_ERROR,	/* why it failed, or NULL */
+	ARTICLE_COL_REQUESTED_AT,
+	ARTICLE_COL__MAX
 };
 
 /* Result columns of STMT_MF_ENTRY_GET and STMT_MF_LIST_*. */

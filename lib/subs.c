@@ -170,6 +170,26 @@ subs_feed_by_url(struct db *d, int64_t user, const char *url, int64_t *id)
 }
 
 /*
+ * Whether the fetcher fetches the full article of the new entries of
+ * the user's feed id (on 1) or not (0).  0, or -1 (logged).
+ */
+int
+subs_feed_set_crawler(struct db *d, int64_t user, int64_t id, int on)
+{
+	sqlite3_stmt	*st;
+	int		 r;
+
+	if ((st = db_stmt(d, STMT_FEED_SET_CRAWLER)) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, user);
+	sqlite3_bind_int64(st, 2, id);
+	sqlite3_bind_int(st, 3, on != 0);
+	r = db_step(st);
+	db_stmt_done(st);
+	return r == -1 ? -1 : 0;
+}
+
+/*
  * Subscribe the user to url, an http(s) URL the caller checked and
  * found new, with a cleaned title or NULL, in category cat (0: none),
  * with the site's URL or NULL.  The feed is due at once.  Its id goes

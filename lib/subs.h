@@ -35,6 +35,7 @@ int	subs_label_get(struct db *, int64_t, const char *, int, int64_t *);
 int	subs_category_rename(struct db *, int64_t, int64_t, const char *,
 	    struct buf *);
 int	subs_feed_by_url(struct db *, int64_t, const char *, int64_t *);
+int	subs_feed_set_crawler(struct db *, int64_t, int64_t, int);
 int	subs_feed_add(struct db *, int64_t, const char *, const char *,
 	    int64_t, const char *, int64_t, int64_t *);
 int	subs_import_item(struct db *, int64_t, struct subs_import *,

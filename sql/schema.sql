@@ -274,6 +274,10 @@ CREATE TABLE feed (
 	-- counts
 	hide_globally		INTEGER NOT NULL DEFAULT 0
 				    CHECK (hide_globally IN (0, 1)),
+	-- fetch the full article of each new entry from its page
+	-- (Miniflux's crawler): kept in article, beside the summary
+	crawler			INTEGER NOT NULL DEFAULT 0
+				    CHECK (crawler IN (0, 1)),
 	UNIQUE (user_id, url)
 );
 
@@ -587,6 +591,23 @@ CREATE TABLE enclosure (
 
 CREATE INDEX enclosure_entry ON enclosure (entry_id);
 
+-- The full article of an entry, fetched from its page and extracted by
+-- the fetcher (fetcher/article.c), sanitized as feed content is: for
+-- each new entry of a feed with crawler set, or on demand.  The feed's
+-- own content stays in entry.content.  state: pending (asked for at
+-- requested_at, hearth-fetch article running), done (content holds
+-- it), failed (error says why; content keeps an earlier success).
+CREATE TABLE article (
+	entry_id		INTEGER PRIMARY KEY
+				    REFERENCES entry (id) ON DELETE CASCADE,
+	state			TEXT NOT NULL
+				    CHECK (state IN ('pending', 'done', 'failed')),
+	content			TEXT,	-- sanitized HTML
+	error			TEXT,
+	requested_at		INTEGER NOT NULL,
+	fetched_at		INTEGER
+);
+
 -- The hash of an entry removed by retention or by the user, so that it
 -- is not stored again while the feed still carries it.  The fetcher
 -- moves deleted_at forward each time the feed's document still carries
@@ -746,4 +767,4 @@ CREATE INDEX sample_ts ON sample (ts);
 
 -- The version of the last migration: a database made from this file is
 -- current, and the programs open it without migrating.
-PRAGMA user_version = 11;
+PRAGMA user_version = 12;

@@ -66,6 +66,14 @@
 #	/bare/			a page without icon links: /favicon.ico
 #	/svg/			a page whose icons are an SVG image and
 #				/icons/huge.png, 300 KiB, over the cap
+#	/articles/NAME.html	the article pages of tests/articles (a blog
+#				post with a sidebar and comments, a news
+#				page with related links, an article split
+#				by figures), each with NAME.txt, its
+#				hand-marked text; /articles/feed.rss links
+#				to the three, then to /articles/big.html
+#				(3 MiB, over the page cap) and
+#				/articles/missing.html (404)
 #
 # The expected text of /latin.rss is in FARM_LATIN_TITLE (UTF-8).
 
@@ -282,6 +290,32 @@ EOF
 
 # farm_faults DIR: write the files and DIR/server.conf locations of the
 # endpoints listed at the top into the nginx.sh prefix DIR.
+# farm_articles DIR: the article pages and their feed (see above).
+farm_articles() {
+	mkdir -p "$1" || return 1
+	cp "${HEARTH_TOP:-$top}"/tests/articles/*.html \
+	    "${HEARTH_TOP:-$top}"/tests/articles/*.txt "$1"/ || return 1
+	{
+		printf '<html><body><p>'
+		yes 'big page of text, ' | head -c 3145728
+		printf '</p></body></html>\n'
+	} > "$1/big.html" || return 1
+	{
+		printf '<?xml version="1.0" encoding="utf-8"?>\n'
+		printf '<rss version="2.0"><channel><title>Articles</title>\n'
+		printf '<link>http://site.hearth.test/articles/</link>\n'
+		for _a in missing big figures news blog; do
+			printf '<item><guid>art-%s</guid><title>%s</title>' \
+			    "$_a" "$_a"
+			printf '<link>/articles/%s.html</link>' "$_a"
+			printf '<description>The summary of %s.</description>' \
+			    "$_a"
+			printf '</item>\n'
+		done
+		printf '</channel></rss>\n'
+	} > "$1/feed.rss"
+}
+
 farm_faults() {
 	_w=$1/www
 	mkdir -p "$_w/f" "$_w/raw" || return 1
@@ -311,6 +345,7 @@ farm_faults() {
 		printf '</channel></rss>\n'
 	} | gzip -9 > "$_w/bomb.rss.gz" || return 1
 	farm_icons "$1" || return 1
+	farm_articles "$_w/articles" || return 1
 	cat > "$_w/page.html" <<'EOF'
 <!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
