@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * spawn.c: "refresh now": a request row, and hearth-fetch started in the
- * background at most once a second, never waited for; run hearthctl for
+ * background at most once a second, never waited for, as it is for the
+ * add form's checks; run hearthctl for
  * an OPML import and hearth-fetch for a discovery or to sanitize HTML,
  * waiting a bounded time
  */
@@ -387,6 +388,40 @@ spawn_apply_rules(struct req *r)
 }
 
 /*
+ * The add form's check id: hearth-fetch [-c CONF] --check ID started in
+ * the background as spawn_runner() starts a pass, never waited for; it
+ * writes its outcome into the check's row.  0, or -1 (logged) when it
+ * could not be started.
+ */
+int
+spawn_check(struct req *r, int64_t id)
+{
+	struct app	*app = r->app;
+	char		 path[PATH_MAX], s[32];
+	char		*argv[6];
+	int		 n = 0;
+
+	if (spawn_fetch_path(path, sizeof(path)) == -1) {
+		log_warnx("%s not found beside hearth-fcgi nor in PATH",
+		    FETCH_PROG);
+		return -1;
+	}
+	snprintf(s, sizeof(s), "%lld", (long long)id);
+	argv[n++] = (char *)FETCH_PROG;
+	if (app->conf.path != NULL) {
+		argv[n++] = (char *)"-c";
+		argv[n++] = app->conf.path;
+	}
+	argv[n++] = (char *)"--check";
+	argv[n++] = s;
+	argv[n] = NULL;
+	if (spawn_detached(path, argv) == -1)
+		return -1;
+	log_debug("started %s --check %s", path, s);
+	return 0;
+}
+
+/*
  * The child of spawn_run(): fds[0..2] become its standard input, output
  * and error, everything else is closed.  Each is first moved above 2,
  * in case one of them is a standard descriptor already.  Only
@@ -637,8 +672,9 @@ spawn_opml_import(struct req *r, const char *doc, size_t len,
 	if (out.p != NULL && (nl = strchr(out.p, '\n')) != NULL)
 		*nl = '\0';
 	if (status == 0 && out.p != NULL && sscanf(out.p,
-	    "imported %zu %zu %zu %zu %zu", &res->added, &res->categories,
-	    &res->existing, &res->duplicates, &res->bad) == 5)
+	    "imported added=%zu categories=%zu existing=%zu duplicates=%zu "
+	    "bad=%zu", &res->added, &res->categories, &res->existing,
+	    &res->duplicates, &res->bad) == 5)
 		rc = 0;
 	else if (status == 1 && out.p != NULL &&
 	    strncmp(out.p, "not-opml ", 9) == 0) {

@@ -203,8 +203,13 @@ struct apply_stats {
 int	 apply_rules(struct db *, int64_t, struct apply_stats *);
 int	 pass_apply(const struct conf *, int64_t);
 
-/* find.c: the feeds at an address, for "hearth-fetch discover" */
+/* find.c: the feeds at an address, for "discover" and --check */
+typedef void	(*find_cb)(void *, const char *, const char *, const char *);
+
+int	 pass_open(struct db *, const struct conf *);
 int	 find_feeds(const struct conf *, struct sandbox *, const char *,
-	    struct buf *, struct buf *);
+	    find_cb, void *, struct buf *);
+int	 find_check(const struct conf *, struct sandbox *, int64_t,
+	    int64_t *);
 
 #endif
