@@ -353,52 +353,16 @@ spawn_runner(struct app *app)
 }
 
 /*
- * "Apply the rules to stored entries": hearth-fetch [-c CONF]
- * --apply-rules --user ID started in the background as spawn_runner()
- * starts a pass, never waited for.  0, or -1 (logged) when it could not
- * be started.
+ * hearth-fetch [-c CONF] A1 [A2] ID started in the background as
+ * spawn_runner() starts a pass, never waited for.  0, or -1 (logged)
+ * when it could not be started.
  */
-int
-spawn_apply_rules(struct req *r)
-{
-	struct app	*app = r->app;
-	char		 path[PATH_MAX], user[32];
-	char		*argv[7];
-	int		 n = 0;
-
-	if (spawn_fetch_path(path, sizeof(path)) == -1) {
-		log_warnx("%s not found beside hearth-fcgi nor in PATH",
-		    FETCH_PROG);
-		return -1;
-	}
-	snprintf(user, sizeof(user), "%lld", (long long)r->user_id);
-	argv[n++] = (char *)FETCH_PROG;
-	if (app->conf.path != NULL) {
-		argv[n++] = (char *)"-c";
-		argv[n++] = app->conf.path;
-	}
-	argv[n++] = (char *)"--apply-rules";
-	argv[n++] = (char *)"--user";
-	argv[n++] = user;
-	argv[n] = NULL;
-	if (spawn_detached(path, argv) == -1)
-		return -1;
-	log_debug("started %s --apply-rules --user %s", path, user);
-	return 0;
-}
-
-/*
- * The add form's check id: hearth-fetch [-c CONF] --check ID started in
- * the background as spawn_runner() starts a pass, never waited for; it
- * writes its outcome into the check's row.  0, or -1 (logged) when it
- * could not be started.
- */
-int
-spawn_check(struct req *r, int64_t id)
+static int
+spawn_bg(struct req *r, char *a1, char *a2, int64_t id)
 {
 	struct app	*app = r->app;
 	char		 path[PATH_MAX], s[32];
-	char		*argv[6];
+	char		*argv[7];
 	int		 n = 0;
 
 	if (spawn_fetch_path(path, sizeof(path)) == -1) {
@@ -412,13 +376,38 @@ spawn_check(struct req *r, int64_t id)
 		argv[n++] = (char *)"-c";
 		argv[n++] = app->conf.path;
 	}
-	argv[n++] = (char *)"--check";
+	argv[n++] = a1;
+	if (a2 != NULL)
+		argv[n++] = a2;
 	argv[n++] = s;
 	argv[n] = NULL;
 	if (spawn_detached(path, argv) == -1)
 		return -1;
-	log_debug("started %s --check %s", path, s);
+	log_debug("started %s %s%s%s %s", path, a1, a2 != NULL ? " " : "",
+	    a2 != NULL ? a2 : "", s);
 	return 0;
+}
+
+/*
+ * "Apply the rules to stored entries": hearth-fetch [-c CONF]
+ * --apply-rules --user ID in the background (spawn_bg()).  0 or -1.
+ */
+int
+spawn_apply_rules(struct req *r)
+{
+	return spawn_bg(r, (char *)"--apply-rules", (char *)"--user",
+	    r->user_id);
+}
+
+/*
+ * The add form's check id: hearth-fetch [-c CONF] --check ID in the
+ * background (spawn_bg()); it writes its outcome into the check's row.
+ * 0 or -1.
+ */
+int
+spawn_check(struct req *r, int64_t id)
+{
+	return spawn_bg(r, (char *)"--check", NULL, id);
 }
 
 /*
