@@ -66,7 +66,7 @@ names_fit(const struct opml *o)
  * hearth-fcgi, which hands its uploads over to this command so that it
  * never parses a document itself: the outcome goes to standard output as
  * one line,
- *	imported ADDED CATEGORIES EXISTING DUPLICATES BAD
+ *	imported added=N categories=N existing=N duplicates=N bad=N
  *	not-opml REASON		(status 1)
  *	long-folder		(status 1)
  * and any other failure is status 1 with the reason on standard error.
@@ -151,8 +151,9 @@ cmd_opml_import(struct ctl *c, int argc, char **argv)
 			log_warnx("skipped, listed twice in the file: %s",
 			    o.dups[i].xml_url);
 	if (summary)
-		printf("imported %zu %zu %zu %zu %zu\n", im.added,
-		    im.categories, im.existing, o.duplicates, im.bad);
+		printf("imported added=%zu categories=%zu existing=%zu "
+		    "duplicates=%zu bad=%zu\n", im.added, im.categories,
+		    im.existing, o.duplicates, im.bad);
 	else
 		printf("imported %zu feeds and %zu new categories; %zu "
 		    "already subscribed, %zu duplicates and %zu bad URLs "

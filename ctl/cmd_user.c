@@ -205,6 +205,7 @@ cmd_user_passwd(struct ctl *c, int argc, char **argv)
 	/* An account reset signs out whoever held it: web and apps. */
 	if (account_password_set(&c->db, id, h.p, NULL) == -1)
 		goto out;
+	(void)account_note_drop(c->conf.data_dir, argv[0]);
 	if (!c->quiet)
 		printf("changed the password of %s: every web sign-in was "
 		    "ended and the API password removed (API keys stay: "

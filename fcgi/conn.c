@@ -481,6 +481,48 @@ env_parse(struct buf *b)
 	return 0;
 }
 
+/* A FastCGI parameter (REQUEST_URI, HTTP_COOKIE...), or NULL. */
+const char *
+req_env(const struct req *r, const char *name)
+{
+	const char	*p = r->env.p, *end, *v;
+
+	if (p == NULL)
+		return NULL;
+	end = p + r->env.len;
+	while (p < end) {
+		v = p + strlen(p) + 1;
+		if (strcmp(p, name) == 0)
+			return v;
+		p = v + strlen(v) + 1;
+	}
+	return NULL;
+}
+
+/*
+ * The largest body the request may bring: opml_max_body for a POST to
+ * /opml under the prefix (the web's OPML upload), else max_body.  From
+ * the parameters alone, before the body comes; the path as the client
+ * sent it, so that a spelling of it other than "/opml" gets max_body.
+ */
+long long
+conn_body_max(const struct req *r)
+{
+	const struct conf	*c = &r->app->conf;
+	const char		*m, *u;
+	size_t			 n = r->app->prefix_len;
+
+	m = req_env(r, "REQUEST_METHOD");
+	u = req_env(r, "REQUEST_URI");
+	if (m == NULL || u == NULL || strcmp(m, "POST") != 0 ||
+	    c->opml_max_body <= c->max_body ||
+	    strncmp(u, r->app->prefix, n) != 0 ||
+	    strncmp(u + n, "/opml", 5) != 0 ||
+	    (u[n + 5] != '\0' && u[n + 5] != '?'))
+		return c->max_body;
+	return c->opml_max_body;
+}
+
 /*
  * Read the next request of the connection into r: its parameters into
  * r->env and its body into r->body (r->env_over and r->body_over say
@@ -494,7 +536,7 @@ int
 conn_request(struct conn *c, struct req *r)
 {
 	unsigned char	 h[FCGI_HEADER_LEN], b[8];
-	size_t		 n;
+	size_t		 n, max = 0;
 	int		 type, id, state = 0;	/* 0 begin, 1 params, 2 stdin */
 
 	for (;;) {
@@ -565,6 +607,7 @@ conn_request(struct conn *c, struct req *r)
 			if (n == 0) {
 				if (env_parse(&r->env) == -1)
 					goto bad;
+				max = (size_t)conn_body_max(r);
 				state = 2;
 			} else if (conn_read_buf(c, &r->env, n, ENV_MAX,
 			    &r->env_over) == -1)
@@ -578,8 +621,8 @@ conn_request(struct conn *c, struct req *r)
 					goto cut;
 				return r->env.oom || r->body.oom ? -1 : 1;
 			}
-			if (conn_read_buf(c, &r->body, n,
-			    (size_t)r->app->conf.max_body, &r->body_over) == -1)
+			if (conn_read_buf(c, &r->body, n, max,
+			    &r->body_over) == -1)
 				goto cut;
 			break;
 		case FCGI_ABORT_REQUEST:

@@ -281,6 +281,7 @@ int		 page_category_delete(struct req *);
 
 /* page_digest.c */
 int		 page_digest(struct req *);
+int		 page_digest_read(struct req *);
 
 /* page_entry.c */
 int		 page_entry(struct req *);
@@ -294,6 +295,7 @@ int		 page_feeds_cost(struct req *);
 /* page_feeds.c */
 int		 page_feeds(struct req *);
 int		 page_feed_add(struct req *);
+int		 page_feed_check(struct req *);
 int		 page_feed_edit(struct req *);
 int		 page_feed_delete(struct req *);
 int		 page_feed_refresh(struct req *);
@@ -426,6 +428,8 @@ void		 conn_take(struct conn *, int);
 void		 conn_done(struct app *, struct conn *, int);
 int		 conn_pending(const struct conn *);
 int		 conn_request(struct conn *, struct req *);
+const char	*req_env(const struct req *, const char *);
+long long	 conn_body_max(const struct req *);
 int		 conn_stdout(struct conn *, int, const struct iovec *, int,
 		    int);
 
@@ -434,7 +438,6 @@ void		 req_init(struct req *, struct worker *);
 int		 req_read(struct req *);
 void		 req_reset(struct req *);
 void		 req_release(struct req *);
-const char	*req_env(const struct req *, const char *);
 const char	*req_param(const struct req *, const char *);
 const char	*req_form(const struct req *, const char *);
 size_t		 req_params(const struct req *, const char *, const char **,
@@ -504,6 +507,7 @@ int		 route_match(const char *, const char *, char **);
 /* spawn.c: hearth-fetch and hearthctl started from a request */
 int		 spawn_fetch(struct req *, int64_t);
 int		 spawn_apply_rules(struct req *);
+int		 spawn_check(struct req *, int64_t);
 int64_t		 spawn_runner(struct app *);
 int		 spawn_fetch_path(char *, size_t);
 int		 spawn_detached(const char *, char *const []);

@@ -17,8 +17,6 @@ static const struct flash {
 	const char	*code;
 	const char	*text;
 } flashes[] = {
-	{ "added", "Feed added. hearth is fetching it now: its title and "
-	    "entries appear in a moment." },
 	{ "api-cleared", "API password removed: reader apps can no longer "
 	    "sign in." },
 	{ "api-key-deleted", "API key deleted: the app that used it can no "
@@ -32,8 +30,6 @@ static const struct flash {
 	    "uncategorised." },
 	{ "category-renamed", "Category renamed." },
 	{ "deleted", "Feed deleted, with its entries." },
-	{ "imported", "OPML file imported. hearth is fetching the new "
-	    "feeds now." },
 	{ "refreshing", "Refresh requested: the feed is being fetched." },
 	{ "refreshing-all", "Refresh requested: your feeds are being "
 	    "fetched." },
@@ -62,42 +58,17 @@ flash_text(const char *code)
 	return NULL;
 }
 
-/* A count from the query (OPML import summary), or -1. */
-static long long
-count_arg(struct req *r, const char *name)
-{
-	const char	*s, *errstr;
-	long long	 n;
-
-	if ((s = req_param(r, name)) == NULL)
-		return -1;
-	n = strtonum(s, 0, 10000000, &errstr);
-	return errstr == NULL ? n : -1;
-}
-
-/*
- * Show the message the query's msg= names, if the table has it.  The
- * import adds its counts (a= added, c= new categories, e= subscribed
- * already, d= listed twice, b= bad URLs), numbers only.
- */
+/* Show the message the query's msg= names, if the table has it. */
 void
 flash_show(struct req *r)
 {
 	struct buf	*b = &r->resp.body;
-	const char	*code, *text;
-	long long	 a, c, e, d, x;
+	const char	*text;
 
-	code = req_param(r, "msg");
-	if ((text = flash_text(code)) == NULL)
+	if ((text = flash_text(req_param(r, "msg"))) == NULL)
 		return;
 	HTML_LIT(b, "<p class=\"flash notice\" role=\"status\">");
 	html_puts(b, text);
-	if (strcmp(code, "imported") == 0 && (a = count_arg(r, "a")) >= 0 &&
-	    (c = count_arg(r, "c")) >= 0 && (e = count_arg(r, "e")) >= 0 &&
-	    (d = count_arg(r, "d")) >= 0 && (x = count_arg(r, "b")) >= 0)
-		buf_printf(b, " %lld feeds and %lld new categories added; "
-		    "%lld already subscribed, %lld listed twice and %lld "
-		    "without an http or https address skipped.", a, c, e, d, x);
 	HTML_LIT(b, "</p>\n");
 }
 

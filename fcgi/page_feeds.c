@@ -15,6 +15,7 @@
 #include "fcgi.h"
 #include "html.h"
 #include "log.h"
+#include "opml.h"
 #include "secret.h"
 #include "stmt.h"
 #include "subs.h"
@@ -22,6 +23,10 @@
 
 #define URL_MAX		2048	/* bytes in a feed address */
 #define CRED_MAX	256	/* bytes in an HTTP user name or password */
+#define CHECK_WAIT	30	/* s a check (or a first fetch) is waited for */
+#define CHECK_KEEP	86400	/* s a check is kept */
+#define CHECK_REFRESH	"1"	/* s between two reloads of its page */
+#define CHECK_ENTRIES	10	/* entries shown of a new feed */
 
 /*
  * The edit form's values: from the database, then, when a save is
@@ -201,11 +206,14 @@ url_check(struct req *r, struct buf *b)
 
 /*
  * The category the form chose into *cat (0: none): a new one typed in
- * new_category, made in the open transaction, else the one selected.
- * 0; 1 with *why set (the form was wrong); -1 on a database error.
+ * new_category, else the one selected.  A new one is made in the open
+ * transaction, or, when make is not NULL, its cleaned name put there
+ * for later (*cat 0) unless the user has it.  0; 1 with *why set (the
+ * form was wrong); -1 on a database error.
  */
 static int
-category_choice(struct req *r, int64_t *cat, const char **why)
+category_choice(struct req *r, int64_t *cat, const char **why,
+    struct buf *make)
 {
 	sqlite3_stmt	*st;
 	struct buf	 t;
@@ -215,12 +223,14 @@ category_choice(struct req *r, int64_t *cat, const char **why)
 	buf_init(&t);
 	*cat = 0;
 	if (*(s = param_trim(r, "new_category", &t)) != '\0') {
-		if ((n = subs_category_get(r->db, r->user_id, s, 1, cat)) ==
-		    -2) {
+		n = subs_category_get(r->db, r->user_id, s, make == NULL, cat);
+		if (n == 0 && make != NULL)
+			n = subs_clean_name(make, s, 1);
+		if (n == -2) {
 			*why = "A category name needs 1 to 1024 bytes besides "
 			    "white space.";
 			rc = 1;
-		} else if (n == 1)
+		} else if (n >= 0)
 			rc = 0;
 		goto out;
 	}
@@ -657,8 +667,8 @@ feeds_render(struct req *r, int status, const char *why, int open)
 	    " accept=\".opml,.xml,text/x-opml,text/xml,application/xml\"> "
 	    "<button type=\"submit\">Import</button><br><small>Feeds you "
 	    "have already are left as they are; folders become categories. ");
-	buf_printf(b, "At most %lld KiB.</small></p>\n</form>\n</section>\n",
-	    r->app->conf.max_body / 1024);
+	buf_printf(b, "At most %lld MiB.</small></p>\n</form>\n</section>\n",
+	    (long long)OPML_BYTES_MAX / (1024 * 1024));
 	page_end(r);
 	return 0;
 }
@@ -670,23 +680,29 @@ page_feeds(struct req *r)
 	return feeds_render(r, 200, NULL, FORM_NONE);
 }
 
-/* POST /feeds/add: subscribe, start fetching, then the feed's page. */
+/*
+ * POST /feeds/add: the address is checked by hearth-fetch --check (the
+ * responder never fetches), started now; the answer is a 303 to the
+ * page that waits for it, /feeds/add/ID.  The check subscribes when it
+ * finds one feed, with the title and category chosen here.  A user has
+ * one check running at a time.
+ */
 int
 page_feed_add(struct req *r)
 {
-	struct buf	 url, title, loc;
+	sqlite3_stmt	*st;
+	struct buf	 url, title, make, loc;
 	const char	*why = NULL;
-	int64_t		 cat = 0, id = 0;
+	int64_t		 cat = 0, id = 0, now = (int64_t)time(NULL);
 	int		 status = 422, n, rc = -1;
 
 	buf_init(&url);
 	buf_init(&title);
+	buf_init(&make);
 	buf_init(&loc);
 	if ((why = url_check(r, &url)) != NULL ||
 	    (why = title_check(r, "title", &title)) != NULL)
 		goto refuse;
-	if (db_begin(r->db, 1) == -1)
-		goto out;
 	if ((n = subs_feed_by_url(r->db, r->user_id, url.p, &id)) != 0) {
 		if (n == 1) {
 			why = "You are subscribed to that feed already.";
@@ -694,31 +710,362 @@ page_feed_add(struct req *r)
 		}
 		goto refuse;
 	}
-	if ((n = category_choice(r, &cat, &why)) != 0)
+	if ((n = category_choice(r, &cat, &why, &make)) != 0)
 		goto refuse;
-	if (subs_feed_add(r->db, r->user_id, url.p,
-	    title.len > 0 ? title.p : NULL, cat, NULL, (int64_t)time(NULL),
-	    &id) == -1 || db_commit(r->db) == -1)
+	st = db_stmt(r->db, STMT_FEED_CHECK_PRUNE);
+	sqlite3_bind_int64(st, 1, now - CHECK_KEEP);
+	n = db_step(st);
+	db_stmt_done(st);
+	if (n == -1)
 		goto out;
-	log_info("%s subscribed to %s (feed %lld)", r->user_name, url.p,
+	st = db_stmt(r->db, STMT_FEED_CHECK_RUNNING);
+	sqlite3_bind_int64(st, 1, r->user_id);
+	sqlite3_bind_int64(st, 2, now - CHECK_WAIT);
+	if ((n = db_step(st)) == 1)
+		n = sqlite3_column_int(st, ONE_COL_VALUE) > 0 ? 2 : 1;
+	db_stmt_done(st);
+	if (n == -1)
+		goto out;
+	if (n == 2) {
+		why = "Another address of yours is being checked: wait for it "
+		    "(a few seconds), then add this one.";
+		status = 429;
+		goto refuse;
+	}
+	st = db_stmt(r->db, STMT_FEED_CHECK_INSERT);
+	sqlite3_bind_int64(st, 1, r->user_id);
+	sqlite3_bind_text(st, 2, url.p, (int)url.len, SQLITE_STATIC);
+	if (title.len > 0)
+		sqlite3_bind_text(st, 3, title.p, (int)title.len,
+		    SQLITE_STATIC);
+	if (cat > 0)
+		sqlite3_bind_int64(st, 4, cat);
+	sqlite3_bind_int64(st, 5, now);
+	if (make.len > 0)
+		sqlite3_bind_text(st, 6, make.p, (int)make.len, SQLITE_STATIC);
+	n = db_step(st);
+	db_stmt_done(st);
+	if (n == -1)
+		goto out;
+	id = sqlite3_last_insert_rowid(r->db->db);
+	log_info("%s asked to add %s (check %lld)", r->user_name, url.p,
 	    (long long)id);
-	spawn_fetch(r, id);
-	feed_path(&loc, id, "/edit?msg=added");
+	if (spawn_check(r, id) == -1) {
+		/* Said on the page, which would wait for nothing. */
+		st = db_stmt(r->db, STMT_FEED_CHECK_DONE);
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_int64(st, 2, now);
+		sqlite3_bind_text(st, 3, "hearth-fetch could not be started "
+		    "(see the log of hearth-fcgi)", -1, SQLITE_STATIC);
+		n = db_step(st);
+		db_stmt_done(st);
+		if (n == -1)
+			goto out;
+	}
+	buf_printf(&loc, "/feeds/add/%lld", (long long)id);
 	if (loc.oom)
 		goto out;
 	resp_redirect(r, 303, loc.p);
 	rc = 0;
 	goto out;
 refuse:
-	db_rollback(r->db);
-	if (why == NULL)
-		goto out;	/* a database error */
-	rc = feeds_render(r, status, why, FORM_ADD);
+	if (why != NULL)
+		rc = feeds_render(r, status, why, FORM_ADD);
 out:
-	db_rollback(r->db);
 	buf_release(&url);
 	buf_release(&title);
+	buf_release(&make);
 	buf_release(&loc);
+	return rc;
+}
+
+/* The check's address as a link, rel=noreferrer. */
+static void
+check_url_html(struct req *r, const char *url)
+{
+	struct buf	*b = &r->resp.body;
+
+	if (URL_ATTR(b, "<a rel=\"noreferrer\" href=\"", url) == 0) {
+		HTML_LIT(b, ">");
+		html_puts(b, url);
+		HTML_LIT(b, "</a>");
+	} else
+		html_puts(b, url);
+}
+
+/*
+ * The add form again, filled with url, for another try or a choice:
+ * the check's title and category come along as hidden fields.
+ */
+static void
+check_form_open(struct req *r, sqlite3_stmt *st)
+{
+	struct buf	*b = &r->resp.body;
+	const char	*s;
+
+	HTML_LIT(b, "<form method=\"post\" class=\"add-feed\" action=\"");
+	html_href(r, "/feeds/add");
+	HTML_LIT(b, "\">");
+	csrf_field(r);
+	if ((s = col_str(st, CHECK_COL_TITLE)) != NULL && *s != '\0') {
+		HTML_LIT(b, "<input type=\"hidden\" name=\"title\" value=\"");
+		html_puts(b, s);
+		HTML_LIT(b, "\">");
+	}
+	if (sqlite3_column_type(st, CHECK_COL_CATEGORY_ID) != SQLITE_NULL)
+		buf_printf(b, "<input type=\"hidden\" name=\"category\""
+		    " value=\"%lld\">", (long long)sqlite3_column_int64(st,
+		    CHECK_COL_CATEGORY_ID));
+	if ((s = col_str(st, CHECK_COL_NEW_CATEGORY)) != NULL && *s != '\0') {
+		HTML_LIT(b, "<input type=\"hidden\" name=\"new_category\""
+		    " value=\"");
+		html_puts(b, s);
+		HTML_LIT(b, "\">");
+	}
+	HTML_LIT(b, "\n");
+}
+
+/*
+ * The feeds a page named, to choose from: a radio button each, or, for
+ * one the user has, a link to it marked "subscribed already".
+ */
+static int
+check_choice(struct req *r, int64_t id, sqlite3_stmt *cst)
+{
+	struct buf	*b = &r->resp.body;
+	sqlite3_stmt	*st;
+	const char	*url;
+	char		 p[48];
+	int		 step, n = 0, free_n = 0;
+
+	st = db_stmt(r->db, STMT_FEED_CHECK_FOUND);
+	sqlite3_bind_int64(st, 1, r->user_id);
+	sqlite3_bind_int64(st, 2, id);
+	while ((step = db_step(st)) == 1) {
+		if (n++ == 0) {
+			HTML_LIT(b, "<p>That page links to more than one feed, "
+			    "or to one you have: choose.</p>\n");
+			check_form_open(r, cst);
+			HTML_LIT(b, "<fieldset class=\"found\"><legend>Feeds "
+			    "found</legend>\n<ul class=\"found\">\n");
+		}
+		url = col_str(st, FOUND_COL_URL);
+		if (sqlite3_column_type(st, FOUND_COL_FEED_ID) !=
+		    SQLITE_NULL) {
+			snprintf(p, sizeof(p), "/feed/%lld", (long long)
+			    sqlite3_column_int64(st, FOUND_COL_FEED_ID));
+			HTML_LIT(b, "<li class=\"subscribed\"><a href=\"");
+			html_href(r, p);
+			HTML_LIT(b, "\">");
+			html_puts(b, col_str(st, FOUND_COL_TITLE));
+			HTML_LIT(b, "</a> <small>");
+			html_puts(b, url);
+			HTML_LIT(b, "</small> <strong>subscribed already"
+			    "</strong></li>\n");
+			continue;
+		}
+		buf_printf(b, "<li><input type=\"radio\" name=\"url\""
+		    " id=\"found-%d\" value=\"", n);
+		html_puts(b, url);
+		HTML_LIT(b, "\"");
+		if (free_n++ == 0)
+			HTML_LIT(b, " checked");
+		buf_printf(b, "> <label for=\"found-%d\">", n);
+		html_puts(b, col_str(st, FOUND_COL_TITLE));
+		HTML_LIT(b, " <small>");
+		html_puts(b, url);
+		HTML_LIT(b, "</small></label></li>\n");
+	}
+	db_stmt_done(st);
+	if (step == -1)
+		return -1;
+	if (n == 0) {
+		HTML_LIT(b, "<p class=\"flash error\" role=\"alert\">No feed "
+		    "was found there.</p>\n");
+		return 0;
+	}
+	HTML_LIT(b, "</ul>\n</fieldset>\n");
+	if (free_n > 0)
+		HTML_LIT(b, "<p><button type=\"submit\">Add this feed</button>"
+		    "</p>\n");
+	else
+		HTML_LIT(b, "<p>You are subscribed to every feed found "
+		    "there.</p>\n");
+	HTML_LIT(b, "</form>\n");
+	return n;
+}
+
+/*
+ * Whether the new subscription feed waits for its first fetch: 1, 0 (it
+ * was fetched, or it is too late to wait), -1 on a database error.
+ */
+static int
+feed_waits(struct req *r, int64_t feed, time_t now)
+{
+	sqlite3_stmt	*st;
+	int		 step;
+
+	st = db_stmt(r->db, STMT_FEED_GET);
+	sqlite3_bind_int64(st, 1, r->user_id);
+	sqlite3_bind_int64(st, 2, feed);
+	if ((step = db_step(st)) == 1)
+		step = sqlite3_column_type(st, FEED_COL_CHECKED_AT) ==
+		    SQLITE_NULL && now - sqlite3_column_int64(st,
+		    FEED_COL_CREATED_AT) < CHECK_WAIT;
+	db_stmt_done(st);
+	return step;
+}
+
+/* The new subscription: its first entries, or why its fetch failed. */
+static int
+check_feed(struct req *r, int64_t feed, time_t now)
+{
+	struct buf	*b = &r->resp.body;
+	sqlite3_stmt	*st;
+	const char	*t;
+	char		 p[48];
+	int		 step, n = 0;
+
+	st = db_stmt(r->db, STMT_FEED_GET);
+	sqlite3_bind_int64(st, 1, r->user_id);
+	sqlite3_bind_int64(st, 2, feed);
+	if ((step = db_step(st)) == 1) {
+		HTML_LIT(b, "<p class=\"flash notice\" role=\"status\">"
+		    "Subscribed to <a href=\"");
+		snprintf(p, sizeof(p), "/feed/%lld", (long long)feed);
+		html_href(r, p);
+		HTML_LIT(b, "\">");
+		if ((t = col_str(st, FEED_COL_TITLE)) == NULL || *t == '\0')
+			t = col_str(st, FEED_COL_FEED_TITLE);
+		html_puts(b, t != NULL && *t != '\0' ? t :
+		    col_str(st, FEED_COL_URL));
+		HTML_LIT(b, "</a>.</p>\n");
+		if ((t = col_str(st, FEED_COL_LAST_ERROR)) != NULL &&
+		    *t != '\0') {
+			HTML_LIT(b, "<p class=\"flash error\" role=\"alert\">"
+			    "Its first fetch failed: ");
+			html_puts(b, t);
+			HTML_LIT(b, "</p>\n");
+		}
+	} else if (step == 0)
+		HTML_LIT(b, "<p class=\"flash error\" role=\"alert\">The feed "
+		    "was subscribed to, then deleted.</p>\n");
+	db_stmt_done(st);
+	if (step != 1)
+		return step;
+	st = db_stmt(r->db, STMT_FEED_CHECK_ENTRIES);
+	sqlite3_bind_int64(st, 1, r->user_id);
+	sqlite3_bind_int64(st, 2, feed);
+	sqlite3_bind_int(st, 3, CHECK_ENTRIES);
+	while ((step = db_step(st)) == 1) {
+		if (n++ == 0)
+			HTML_LIT(b, "<h2>Its newest entries</h2>\n"
+			    "<ul class=\"entries\">\n");
+		snprintf(p, sizeof(p), "/entry/%lld", (long long)
+		    sqlite3_column_int64(st, CHECK_ENTRY_COL_ID));
+		HTML_LIT(b, "<li><a href=\"");
+		html_href(r, p);
+		HTML_LIT(b, "\">");
+		t = col_str(st, CHECK_ENTRY_COL_TITLE);
+		if (t != NULL && *t != '\0')
+			html_puts(b, t);
+		else
+			HTML_LIT(b, "(untitled)");
+		HTML_LIT(b, "</a> ");
+		time_html(b, sqlite3_column_int64(st,
+		    CHECK_ENTRY_COL_PUBLISHED_AT), now);
+		HTML_LIT(b, "</li>\n");
+	}
+	db_stmt_done(st);
+	if (step == -1)
+		return -1;
+	if (n > 0)
+		HTML_LIT(b, "</ul>\n");
+	else
+		HTML_LIT(b, "<p class=\"empty\">It has no entries yet.</p>\n");
+	snprintf(p, sizeof(p), "/feeds/%lld/edit", (long long)feed);
+	HTML_LIT(b, "<p><a href=\"");
+	html_href(r, p);
+	HTML_LIT(b, "\">Edit the feed</a> \xc2\xb7 <a href=\"");
+	html_href(r, "/feeds?add=1#add");
+	HTML_LIT(b, "\">Add another</a></p>\n");
+	return 0;
+}
+
+/*
+ * GET /feeds/add/ID: the check of an address, while it runs a page that
+ * reloads itself every second (a Refresh header, which browsers take as
+ * a meta refresh: no script), then its outcome: the new feed's first
+ * entries, why the address gave no feed, or the feeds a page named to
+ * choose from, those the user has marked.
+ */
+int
+page_feed_check(struct req *r)
+{
+	struct buf	*b = &r->resp.body;
+	sqlite3_stmt	*st;
+	const char	*why;
+	time_t		 now = time(NULL);
+	int64_t		 id = r->id[0], feed = 0;
+	int		 step, done, wait = 0, rc = -1;
+
+	st = db_stmt(r->db, STMT_FEED_CHECK_GET);
+	sqlite3_bind_int64(st, 1, r->user_id);
+	sqlite3_bind_int64(st, 2, id);
+	if ((step = db_step(st)) != 1) {
+		db_stmt_done(st);
+		return not_found(r, step);
+	}
+	done = sqlite3_column_type(st, CHECK_COL_DONE_AT) != SQLITE_NULL;
+	if (sqlite3_column_type(st, CHECK_COL_FEED_ID) != SQLITE_NULL)
+		feed = sqlite3_column_int64(st, CHECK_COL_FEED_ID);
+	if (!done)
+		wait = now - sqlite3_column_int64(st, CHECK_COL_CREATED_AT) <
+		    CHECK_WAIT;
+	else if (feed > 0 && (wait = feed_waits(r, feed, now)) == -1)
+		goto out;
+	if (wait)
+		resp_header(r, "Refresh", CHECK_REFRESH);
+	resp_header(r, "Cache-Control", "no-store");
+	page_begin(r, "Add a feed", NAV_FEEDS);
+	HTML_LIT(b, "<h1>Add a feed</h1>\n<p class=\"check-url\">");
+	check_url_html(r, col_str(st, CHECK_COL_URL));
+	HTML_LIT(b, "</p>\n");
+	if (wait && !done)
+		HTML_LIT(b, "<p class=\"pending\" role=\"status\">Checking the "
+		    "address&#8230; This page reloads itself.</p>\n");
+	else if (wait)
+		HTML_LIT(b, "<p class=\"pending\" role=\"status\">Subscribed: "
+		    "fetching its entries&#8230; This page reloads "
+		    "itself.</p>\n");
+	else if (!done)
+		HTML_LIT(b, "<p class=\"flash error\" role=\"alert\">The check "
+		    "gave no answer: hearth-fetch may not have started (see "
+		    "the logs).</p>\n");
+	else if ((why = col_str(st, CHECK_COL_ERROR)) != NULL) {
+		HTML_LIT(b, "<p class=\"flash error\" role=\"alert\">Not "
+		    "subscribed: ");
+		html_puts(b, why);
+		HTML_LIT(b, ".</p>\n");
+		check_form_open(r, st);
+		HTML_LIT(b, "<p><label for=\"url\">Address</label> <input"
+		    " id=\"url\" name=\"url\" type=\"text\" inputmode=\"url\""
+		    " required maxlength=\"2048\" value=\"");
+		html_puts(b, col_str(st, CHECK_COL_URL));
+		HTML_LIT(b, "\"> <button type=\"submit\">Try again</button>"
+		    "</p>\n</form>\n");
+	} else if (feed > 0) {
+		if (check_feed(r, feed, now) == -1)
+			goto out;
+	} else if (check_choice(r, id, st) == -1)
+		goto out;
+	HTML_LIT(b, "<p><a href=\"");
+	html_href(r, "/feeds");
+	HTML_LIT(b, "\">Back to your feeds</a></p>\n");
+	page_end(r);
+	rc = 0;
+out:
+	db_stmt_done(st);
 	return rc;
 }
 
@@ -996,7 +1343,7 @@ edit_save(struct req *r, struct feed_form *f, const char **why, int *status)
 		rc = 1;
 		goto out;
 	}
-	if ((n = category_choice(r, &cat, why)) != 0) {
+	if ((n = category_choice(r, &cat, why, NULL)) != 0) {
 		rc = n;
 		goto out;
 	}

@@ -350,6 +350,7 @@ password_post(struct req *r)
 	if (account_password_set(r->db, r->user_id, h.p, keep.p) == -1)
 		goto out;
 	log_info("%s changed the password", r->user_name);
+	(void)account_note_drop(r->app->conf.data_dir, r->user_name);
 	password_form(r, 200, "Password changed.  Every other sign-in was "
 	    "ended, and the reader apps' API password was removed: set a new "
 	    "one in Settings to use them again.  API keys were kept; delete "

@@ -10,6 +10,7 @@
 #include "buf.h"
 #include "db.h"
 #include "fcgi.h"
+#include "html.h"
 #include "log.h"
 #include "multipart.h"
 #include "subs.h"
@@ -32,15 +33,26 @@ page_opml_export(struct req *r)
 	return 0;
 }
 
+/* One count of the import's summary: <dt>label</dt><dd>n</dd>. */
+static void
+count_html(struct buf *b, const char *label, size_t n)
+{
+	HTML_LIT(b, "<dt>");
+	html_puts(b, label);
+	buf_printf(b, "</dt><dd>%zu</dd>\n", n);
+}
+
 /*
  * POST /opml, multipart/form-data with the file in "file": every feed
  * of the list the user lacks is subscribed, all in one transaction,
- * then one fetch pass starts.  The summary comes back as counts.
+ * then one fetch pass starts.  The answer is the summary page, its
+ * counts labelled (posting it again imports nothing more).
  */
 int
 page_opml_import(struct req *r)
 {
 	const struct multipart_part	*file;
+	struct buf			*b = &r->resp.body;
 	struct opml_result		 res;
 	struct buf			 loc;
 	int				 rc = -1;
@@ -75,11 +87,21 @@ page_opml_import(struct req *r)
 	    res.existing, res.duplicates, res.bad);
 	if (res.added > 0)
 		spawn_fetch(r, 0);
-	buf_printf(&loc, "/feeds?msg=imported&a=%zu&c=%zu&e=%zu&d=%zu&b=%zu",
-	    res.added, res.categories, res.existing, res.duplicates, res.bad);
-	if (loc.oom)
-		goto out;
-	resp_redirect(r, 303, loc.p);
+	page_begin(r, "OPML import", NAV_FEEDS);
+	HTML_LIT(b, "<h1>OPML import</h1>\n<p class=\"flash notice\""
+	    " role=\"status\">The file was imported.");
+	if (res.added > 0)
+		HTML_LIT(b, " hearth is fetching the new feeds now.");
+	HTML_LIT(b, "</p>\n<dl class=\"summary\">\n");
+	count_html(b, "Feeds added", res.added);
+	count_html(b, "New categories", res.categories);
+	count_html(b, "Already subscribed", res.existing);
+	count_html(b, "Listed twice", res.duplicates);
+	count_html(b, "Without an http or https address", res.bad);
+	HTML_LIT(b, "</dl>\n<p><a href=\"");
+	html_href(r, "/feeds");
+	HTML_LIT(b, "\">Your feeds</a></p>\n");
+	page_end(r);
 	rc = 0;
 out:
 	buf_release(&res.why);

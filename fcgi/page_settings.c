@@ -43,6 +43,77 @@ static const char *const themes[][2] = {
 	{ "dark", "Dark" },
 };
 
+/*
+ * The server address this request came to, as apps are to be given it,
+ * into b: the scheme the browser used and its Host, as nginx passes
+ * them (HTTPS, HTTP_HOST: the shipped configurations set them from a
+ * trusted proxy's forwarded headers), and the path prefix, with a final
+ * slash.  0, or -1 when the Host is missing or holds anything but a
+ * host name, an address and a port.
+ */
+static int
+server_address(struct req *r, struct buf *b)
+{
+	const char	*host = req_env(r, "HTTP_HOST");
+
+	if (host == NULL || *host == '\0' || strspn(host,
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789.-:[]") != strlen(host))
+		return -1;
+	buf_printf(b, "%s://%s", r->https ? "https" : "http", host);
+	buf_add(b, r->app->prefix, r->app->prefix_len);
+	buf_putc(b, '/');
+	return 0;
+}
+
+/*
+ * What to type into each reader app: the server address of every
+ * interface (as this page was reached), the user name, and where the
+ * API password is set.
+ */
+static int
+api_addresses(struct req *r)
+{
+	static const struct {
+		const char	*apps;		/* the interface, its apps */
+		const char	*path;		/* under the server address */
+	} api[] = {
+		{ "Miniflux /v1: ReadYou, FeedMe, newsboat, Miniflux apps", "" },
+		{ "Google Reader: NetNewsWire, Reeder, FeedMe, ReadYou, "
+		    "Unread", "" },
+		{ "Fever: Reeder, Unread, ReadKit", "fever/" },
+	};
+	struct buf	*b = &r->resp.body;
+	struct buf	 base;
+	size_t		 i;
+
+	buf_init(&base);
+	if (server_address(r, &base) == -1 || base.oom) {
+		buf_release(&base);
+		HTML_LIT(b, "<p>The server address cannot be told from this "
+		    "request (no usable Host header): it is the address of "
+		    "this page without <code>settings</code>.</p>\n");
+		return base.oom ? -1 : 0;
+	}
+	HTML_LIT(b, "<table class=\"api-addresses\">\n<thead><tr>"
+	    "<th scope=\"col\">Interface</th><th scope=\"col\">Server "
+	    "address</th><th scope=\"col\">User name</th></tr></thead>\n"
+	    "<tbody>\n");
+	for (i = 0; i < sizeof(api) / sizeof(api[0]); i++) {
+		HTML_LIT(b, "<tr><th scope=\"row\">");
+		html_puts(b, api[i].apps);
+		HTML_LIT(b, "</th><td><code class=\"address\">");
+		html_puts(b, base.p);
+		html_puts(b, api[i].path);
+		HTML_LIT(b, "</code></td><td><code>");
+		html_puts(b, r->user_name);
+		HTML_LIT(b, "</code></td></tr>\n");
+	}
+	HTML_LIT(b, "</tbody>\n</table>\n");
+	buf_release(&base);
+	return 0;
+}
+
 /* The stored settings into p: 1, 0 when the user is gone, -1 error. */
 static int
 prefs_load(struct req *r, struct prefs *p)
@@ -363,7 +434,11 @@ settings_render(struct req *r, const struct prefs *p, int status,
 	    "name, <strong>");
 	html_puts(b, r->user_name);
 	HTML_LIT(b, "</strong> (Fever apps: exactly so written), and an API "
-	    "password of its own, not your sign-in password.</p>\n<p>");
+	    "password of its own, not your sign-in password: set it "
+	    "<a href=\"#api-password\">below</a>.</p>\n");
+	if (api_addresses(r) == -1)
+		return -1;
+	HTML_LIT(b, "<h3 id=\"api-password\">API password</h3>\n<p>");
 	if (p->api_on)
 		HTML_LIT(b, "An API password is set: the apps may sign in.");
 	else

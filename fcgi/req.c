@@ -35,24 +35,6 @@ req_init(struct req *r, struct worker *w)
 	buf_bound(&r->resp.body, RESP_CHUNK, resp_flush, r);
 }
 
-/* A FastCGI parameter (REQUEST_URI, HTTP_COOKIE...), or NULL. */
-const char *
-req_env(const struct req *r, const char *name)
-{
-	const char	*p = r->env.p, *end, *v;
-
-	if (p == NULL)
-		return NULL;
-	end = p + r->env.len;
-	while (p < end) {
-		v = p + strlen(p) + 1;
-		if (strcmp(p, name) == 0)
-			return v;
-		p = v + strlen(v) + 1;
-	}
-	return NULL;
-}
-
 static int
 hexval(int c)
 {
@@ -272,7 +254,7 @@ req_read(struct req *r)
 			return -1;
 		}
 	}
-	if (len > r->app->conf.max_body || r->body_over) {
+	if (len > conn_body_max(r) || r->body_over) {
 		r->resp.status = 413;
 		return -1;
 	}

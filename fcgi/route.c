@@ -41,6 +41,7 @@ const struct route routes[] = {
 	/* the web reader: subscriptions, settings, search, digest */
 	{ M_GET, "/feeds", R_USER, page_feeds },
 	{ M_POST, "/feeds/add", R_USER | R_CSRF, page_feed_add },
+	{ M_GET, "/feeds/add/*", R_USER | R_ID0, page_feed_check },
 	{ M_POST, "/feeds/refresh", R_USER | R_CSRF, page_feeds_refresh },
 	{ M_GET, "/feeds/cost", R_USER, page_feeds_cost },
 	{ M_GET | M_POST, "/feeds/*/edit", R_USER | R_CSRF | R_ID0,
@@ -69,6 +70,7 @@ const struct route routes[] = {
 	{ M_POST, "/settings/webhook", R_USER | R_CSRF, page_settings_webhook },
 	{ M_GET, "/search", R_USER, page_search },
 	{ M_GET, "/digest", R_USER, page_digest },
+	{ M_POST, "/digest/read", R_USER | R_CSRF, page_digest_read },
 	{ M_GET, "/stats", R_USER, page_stats },
 	/* Fever, with or without the slash */
 	{ M_GET | M_POST, "/fever", R_FEVER, api_fever },

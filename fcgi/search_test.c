@@ -133,10 +133,10 @@ static const struct {
 	const char	*code;
 	int		 known;
 } flashes[] = {
-	{ "added", 1 }, { "saved", 1 }, { "deleted", 1 }, { "refreshing", 1 },
+	{ "added", 0 }, { "saved", 1 }, { "deleted", 1 }, { "refreshing", 1 },
 	{ "refreshing-all", 1 }, { "category-added", 1 },
 	{ "category-renamed", 1 }, { "category-deleted", 1 },
-	{ "imported", 1 }, { "settings-saved", 1 }, { "api-set", 1 },
+	{ "imported", 0 }, { "settings-saved", 1 }, { "api-set", 1 },
 	{ "api-cleared", 1 }, { "api-keys-revoked", 1 },
 	{ "api-key-deleted", 1 }, { "webhook-saved", 1 },
 	{ "webhook-removed", 1 },

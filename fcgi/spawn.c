@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * spawn.c: "refresh now": a request row, and hearth-fetch started in the
- * background at most once a second, never waited for; run hearthctl for
- * an OPML import and hearth-fetch for a discovery, to sanitize HTML or
- * for an entry's full article, waiting a bounded time
+ * background at most once a second, never waited for, as it is for the
+ * add form's checks; run hearthctl for an OPML import and hearth-fetch
+ * for a discovery, to sanitize HTML or for an entry's full article,
+ * waiting a bounded time
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -355,16 +356,15 @@ spawn_runner(struct app *app)
 }
 
 /*
- * "Apply the rules to stored entries": hearth-fetch [-c CONF]
- * --apply-rules --user ID started in the background as spawn_runner()
- * starts a pass, never waited for.  0, or -1 (logged) when it could not
- * be started.
+ * hearth-fetch [-c CONF] A1 [A2] ID started in the background as
+ * spawn_runner() starts a pass, never waited for.  0, or -1 (logged)
+ * when it could not be started.
  */
-int
-spawn_apply_rules(struct req *r)
+static int
+spawn_bg(struct req *r, char *a1, char *a2, int64_t id)
 {
 	struct app	*app = r->app;
-	char		 path[PATH_MAX], user[32];
+	char		 path[PATH_MAX], s[32];
 	char		*argv[7];
 	int		 n = 0;
 
@@ -373,20 +373,44 @@ spawn_apply_rules(struct req *r)
 		    FETCH_PROG);
 		return -1;
 	}
-	snprintf(user, sizeof(user), "%lld", (long long)r->user_id);
+	snprintf(s, sizeof(s), "%lld", (long long)id);
 	argv[n++] = (char *)FETCH_PROG;
 	if (app->conf.path != NULL) {
 		argv[n++] = (char *)"-c";
 		argv[n++] = app->conf.path;
 	}
-	argv[n++] = (char *)"--apply-rules";
-	argv[n++] = (char *)"--user";
-	argv[n++] = user;
+	argv[n++] = a1;
+	if (a2 != NULL)
+		argv[n++] = a2;
+	argv[n++] = s;
 	argv[n] = NULL;
 	if (spawn_detached(path, argv) == -1)
 		return -1;
-	log_debug("started %s --apply-rules --user %s", path, user);
+	log_debug("started %s %s%s%s %s", path, a1, a2 != NULL ? " " : "",
+	    a2 != NULL ? a2 : "", s);
 	return 0;
+}
+
+/*
+ * "Apply the rules to stored entries": hearth-fetch [-c CONF]
+ * --apply-rules --user ID in the background (spawn_bg()).  0 or -1.
+ */
+int
+spawn_apply_rules(struct req *r)
+{
+	return spawn_bg(r, (char *)"--apply-rules", (char *)"--user",
+	    r->user_id);
+}
+
+/*
+ * The add form's check id: hearth-fetch [-c CONF] --check ID in the
+ * background (spawn_bg()); it writes its outcome into the check's row.
+ * 0 or -1.
+ */
+int
+spawn_check(struct req *r, int64_t id)
+{
+	return spawn_bg(r, (char *)"--check", NULL, id);
 }
 
 /*
@@ -640,8 +664,9 @@ spawn_opml_import(struct req *r, const char *doc, size_t len,
 	if (out.p != NULL && (nl = strchr(out.p, '\n')) != NULL)
 		*nl = '\0';
 	if (status == 0 && out.p != NULL && sscanf(out.p,
-	    "imported %zu %zu %zu %zu %zu", &res->added, &res->categories,
-	    &res->existing, &res->duplicates, &res->bad) == 5)
+	    "imported added=%zu categories=%zu existing=%zu duplicates=%zu "
+	    "bad=%zu", &res->added, &res->categories, &res->existing,
+	    &res->duplicates, &res->bad) == 5)
 		rc = 0;
 	else if (status == 1 && out.p != NULL &&
 	    strncmp(out.p, "not-opml ", 9) == 0) {

@@ -234,8 +234,13 @@ int	 crawl_pass(struct db *, const struct conf *, struct sandbox *);
 int	 crawl_entry(struct db *, const struct conf *, struct sandbox *,
 	    int64_t, struct buf *);
 
-/* find.c: the feeds at an address, for "hearth-fetch discover" */
+/* find.c: the feeds at an address, for "discover" and --check */
+typedef void	(*find_cb)(void *, const char *, const char *, const char *);
+
+int	 pass_open(struct db *, const struct conf *);
 int	 find_feeds(const struct conf *, struct sandbox *, const char *,
-	    struct buf *, struct buf *);
+	    find_cb, void *, struct buf *);
+int	 find_check(const struct conf *, struct sandbox *, int64_t,
+	    int64_t *);
 
 #endif

@@ -4,19 +4,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#include <sqlite3.h>
 
 #include "buf.h"
 #include "compat.h"
 #include "conf.h"
+#include "db.h"
 #include "feed.h"
 #include "fetch.h"
-#include "json.h"
 #include "log.h"
+#include "stmt.h"
+#include "subs.h"
 #include "url.h"
 
 #define FIND_TRY	5	/* candidate URLs fetched, at most */
 #define FIND_BUDGET_S	12	/* s for the whole discovery */
 #define FIND_PAGE_S	8	/* s for the address itself, at most */
+#define FOUND_MAX	(FIND_TRY + 1)	/* feeds a check keeps: page, links */
 
 /* One address fetched, and what its document turned out to be. */
 struct probe {
@@ -160,40 +166,35 @@ probe_run(const struct conf *conf, struct sandbox *sb, struct probe **v,
 	    &fr);
 }
 
-/* One candidate: {"url", "title", "type"}, the title else the URL. */
+/* One candidate to each: its URL, its title else the URL, its type. */
 static void
-cand_json(struct json *j, const struct probe *pr)
+cand_each(find_cb each, void *arg, const struct probe *pr)
 {
 	const char	*url = pr->url != NULL ? pr->url : pr->job.url;
 
-	json_obj_open(j, NULL);
-	json_str(j, "url", url);
-	json_str(j, "title", pr->title != NULL ? pr->title : url);
-	json_str(j, "type", pr->format);
-	json_close(j);
+	each(arg, url, pr->title != NULL ? pr->title : url, pr->format);
 }
 
 /*
- * The feeds at url, as Miniflux's POST /v1/discover answers them, into
- * out: a JSON array of {"url", "title", "type"} ("rss", "rdf", "atom"
- * or "json"), written here by this fetcher so that hearth-fcgi never
+ * The feeds at url, as Miniflux's POST /v1/discover answers them, each
+ * handed to each(arg, url, title, type) (type "rss", "rdf", "atom" or
+ * "json"), found here by this fetcher so that hearth-fcgi never
  * fetches nor parses.  A feed is its own one candidate.  An HTML page's
  * candidates are its feed links (discover_links()), else the usual feed
  * paths of its site (discover_paths), FIND_TRY at most, fetched at once
  * and kept when they parse as feeds, in the page's order, each once.
  * The fetcher's rules apply (http and https only, the private-address
  * check, fetch_max_bytes, the User-Agent), and the whole takes
- * FIND_BUDGET_S seconds at most; documents are parsed in sb.  The
- * array may be empty.  Returns 0, or
+ * FIND_BUDGET_S seconds at most; documents are parsed in sb.  There
+ * may be none.  Returns 0, or
  * -1 with the reason in why when the address itself gave no document
  * (an error, a status other than 200) or memory ran out.
  */
 int
 find_feeds(const struct conf *conf, struct sandbox *sb, const char *url,
-    struct buf *out, struct buf *why)
+    find_cb each, void *arg, struct buf *why)
 {
 	struct probe	*page = NULL, *v[FIND_TRY];
-	struct json	 j;
 	char		*u;
 	int64_t		 t0 = mono_us() / 1000000, left;
 	size_t		 i, k, n = 0;
@@ -239,10 +240,8 @@ find_feeds(const struct conf *conf, struct sandbox *sb, const char *url,
 		log_warnx("%s: no time left to try its %zu feed links", url, n);
 	else if (probe_run(conf, sb, v, n, left) == -1)
 		goto oom;
-	json_init(&j, out);
-	json_arr_open(&j, NULL);
 	if (page->format != NULL)
-		cand_json(&j, page);
+		cand_each(each, arg, page);
 	for (i = 0; i < n; i++) {
 		if (v[i]->format == NULL)
 			continue;
@@ -252,11 +251,8 @@ find_feeds(const struct conf *conf, struct sandbox *sb, const char *url,
 			    v[i]->url : v[i]->job.url) == 0)
 				break;
 		if (k == i)
-			cand_json(&j, v[i]);
+			cand_each(each, arg, v[i]);
 	}
-	json_close_all(&j);
-	if (out->oom)
-		goto oom;
 	rc = 0;
 	goto out;
 oom:
@@ -266,5 +262,186 @@ out:
 	probe_free(page);
 	for (i = 0; i < n; i++)
 		probe_free(v[i]);
+	return rc;
+}
+
+/* The feeds a check found, owned. */
+struct found {
+	char		*url[FOUND_MAX];
+	char		*title[FOUND_MAX];
+	size_t		 n;
+	int		 oom;
+};
+
+/* find_feeds()'s callback for a check: keep the feed. */
+static void
+found_add(void *arg, const char *url, const char *title, const char *type)
+{
+	struct found	*f = arg;
+
+	(void)type;
+	if (f->n >= FOUND_MAX)
+		return;
+	if ((f->url[f->n] = strdup(url)) == NULL ||
+	    (f->title[f->n] = strdup(title)) == NULL) {
+		free(f->url[f->n]);
+		f->oom = 1;
+		return;
+	}
+	f->n++;
+}
+
+/* Bind s as ?n, or NULL for NULL. */
+static int
+bind_text(sqlite3_stmt *st, int n, const char *s)
+{
+	if (s == NULL)
+		return sqlite3_bind_null(st, n);
+	return sqlite3_bind_text(st, n, s, -1, SQLITE_STATIC);
+}
+
+/*
+ * Subscribe the user to url, the one feed a check found, with the
+ * check's title and category (new_category made now), unless the user
+ * has it; ask for its first fetch.  In the open transaction.  The new
+ * feed's id into *feed (0: subscribed already).  0 or -1.
+ */
+static int
+check_subscribe(struct db *db, int64_t user, const char *url,
+    const char *title, int64_t cat, const char *new_cat, int64_t now,
+    int64_t *feed)
+{
+	sqlite3_stmt	*st;
+	int64_t		 id;
+	int		 n;
+
+	*feed = 0;
+	if ((n = subs_feed_by_url(db, user, url, &id)) != 0)
+		return n == 1 ? 0 : -1;
+	if (new_cat != NULL && (n = subs_category_get(db, user, new_cat, 1,
+	    &cat)) != 1) {
+		if (n != -2)
+			return -1;
+		cat = 0;	/* the responder checked it: cannot be */
+	}
+	if (subs_feed_add(db, user, url, title, cat, NULL, now, feed) == -1)
+		return -1;
+	if ((st = db_stmt(db, STMT_FETCH_REQUEST_INSERT)) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 2, *feed);
+	sqlite3_bind_int64(st, 3, now);
+	n = db_step(st);
+	db_stmt_done(st);
+	return n == -1 ? -1 : 0;
+}
+
+/*
+ * hearth-fetch --check ID: the check of an address the web's add form
+ * made (a feed_check row, not ended): find_feeds() on its URL, and what
+ * came written back in one transaction, the reason it found none in
+ * feed_check.error, else each feed in feed_check_found.  One feed found
+ * that the user lacks is subscribed to then, its first fetch asked for,
+ * and its id put into *feed (0: none), for the pass that follows.  The
+ * page waiting for the check shows the outcome.  0, or -1 (logged) when
+ * the check could not be read or written.
+ */
+int
+find_check(const struct conf *conf, struct sandbox *sb, int64_t id,
+    int64_t *feed)
+{
+	struct db	 db;
+	struct found	 f;
+	struct buf	 why;
+	sqlite3_stmt	*st;
+	char		*url = NULL, *title = NULL, *new_cat = NULL;
+	const char	*s;
+	int64_t		 user = 0, cat = 0, now;
+	size_t		 i;
+	int		 n, rc = -1;
+
+	*feed = 0;
+	memset(&db, 0, sizeof(db));
+	memset(&f, 0, sizeof(f));
+	buf_init(&why);
+	if (pass_open(&db, conf) == -1)
+		goto out;
+	st = db_stmt(&db, STMT_FEED_CHECK_LOAD);
+	sqlite3_bind_int64(st, 1, id);
+	if ((n = db_step(st)) == 1) {
+		user = sqlite3_column_int64(st, CHECK_LOAD_COL_USER_ID);
+		cat = sqlite3_column_int64(st, CHECK_LOAD_COL_CATEGORY_ID);
+		if ((s = (const char *)sqlite3_column_text(st,
+		    CHECK_LOAD_COL_URL)) == NULL || (url = strdup(s)) == NULL)
+			n = -1;
+		if ((s = (const char *)sqlite3_column_text(st,
+		    CHECK_LOAD_COL_TITLE)) != NULL && (title = strdup(s)) ==
+		    NULL)
+			n = -1;
+		if ((s = (const char *)sqlite3_column_text(st,
+		    CHECK_LOAD_COL_NEW_CATEGORY)) != NULL &&
+		    (new_cat = strdup(s)) == NULL)
+			n = -1;
+	}
+	db_stmt_done(st);
+	if (n == 0)
+		log_warnx("check %lld: no such check waiting",
+		    (long long)id);
+	if (n != 1)
+		goto out;
+	if (find_feeds(conf, sb, url, found_add, &f, &why) == 0 && f.oom) {
+		buf_reset(&why);
+		BUF_LIT(&why, "out of memory");
+	} else if (why.len == 0 && f.n == 0)
+		BUF_LIT(&why, "not a feed, nor a page that links to one");
+	if (why.oom)
+		goto out;
+	log_info("check %lld of %s: %s", (long long)id, url, why.len > 0 ?
+	    why.p : "feeds found");
+	now = (int64_t)time(NULL);
+	if (db_begin(&db, 1) == -1)
+		goto out;
+	for (i = 0; why.len == 0 && i < f.n; i++) {
+		st = db_stmt(&db, STMT_FEED_CHECK_FOUND_ADD);
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_int64(st, 2, (int64_t)i);
+		bind_text(st, 3, f.url[i]);
+		bind_text(st, 4, f.title[i]);
+		n = db_step(st);
+		db_stmt_done(st);
+		if (n == -1)
+			goto out;
+	}
+	if (why.len == 0 && f.n == 1 && check_subscribe(&db, user, f.url[0],
+	    title, cat, new_cat, now, feed) == -1)
+		goto out;
+	st = db_stmt(&db, STMT_FEED_CHECK_DONE);
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int64(st, 2, now);
+	bind_text(st, 3, why.len > 0 ? why.p : NULL);
+	if (*feed > 0)
+		sqlite3_bind_int64(st, 4, *feed);
+	n = db_step(st);
+	db_stmt_done(st);
+	if (n == -1 || db_commit(&db) == -1)
+		goto out;
+	if (*feed > 0)
+		log_info("user %lld subscribed to %s (feed %lld)",
+		    (long long)user, f.url[0], (long long)*feed);
+	rc = 0;
+out:
+	if (rc == -1) {
+		if (db.db != NULL)
+			db_rollback(&db);
+		*feed = 0;
+	}
+	db_close(&db);
+	for (i = 0; i < f.n; i++) {
+		free(f.url[i]);
+		free(f.title[i]);
+	}
+	free(url);
+	free(title);
+	free(new_cat);
+	buf_release(&why);
 	return rc;
 }

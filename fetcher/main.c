@@ -28,6 +28,7 @@
 #include "conf.h"
 #include "feed.h"
 #include "fetch.h"
+#include "json.h"
 #include "log.h"
 #include "sanitize.h"
 #include "secret.h"
@@ -41,7 +42,7 @@ usage(FILE *fp)
 {
 	fprintf(fp,
 	    "usage: hearth-fetch [-dv] [-c file] [--every duration | --all | "
-	    "--feed id|url ... | --queued]\n"
+	    "--feed id|url ... | --queued | --check id]\n"
 	    "       hearth-fetch [-d] [-c file] --apply-rules [--user id]\n"
 	    "       hearth-fetch parse [-d] [--base-url URL] "
 	    "[--content-type TYPE] FILE|-\n"
@@ -340,6 +341,20 @@ parser_start(const struct conf *conf, int debug)
 	return sb;
 }
 
+/* find_feeds()'s callback for discover: {"url", "title", "type"}. */
+static void
+discover_json(void *arg, const char *url, const char *title,
+    const char *type)
+{
+	struct json	*j = arg;
+
+	json_obj_open(j, NULL);
+	json_str(j, "url", url);
+	json_str(j, "title", title);
+	json_str(j, "type", type);
+	json_close(j);
+}
+
 /*
  * What discover and article need before they fetch: logs to stderr,
  * the configuration (conf set up here, released by the caller even on
@@ -382,6 +397,7 @@ cmd_discover(int argc, char *argv[])
 	struct conf	 conf;
 	struct sandbox	*sb = NULL;
 	struct buf	 out, why;
+	struct json	 j;
 	const char	*conf_file = NULL, *url = NULL;
 	int		 i, debug = 0, rc = 1;
 
@@ -405,8 +421,12 @@ cmd_discover(int argc, char *argv[])
 	buf_init(&why);
 	if (net_start(&conf, conf_file, debug, &sb, &why) == -1)
 		goto out;
-	if (find_feeds(&conf, sb, url, &out, &why) == 0)
+	json_init(&j, &out);
+	json_arr_open(&j, NULL);
+	if (find_feeds(&conf, sb, url, discover_json, &j, &why) == 0) {
+		json_close_all(&j);
 		buf_putc(&out, '\n');
+	}
 	if (why.len > 0 || out.oom)
 		fprintf(stderr, "hearth-fetch: %s\n", why.len > 0 ? why.p :
 		    "out of memory");
@@ -580,9 +600,11 @@ out:
 
 /*
  * hearth-fetch [-dv] [-c file] [--every duration | --all | --feed x... |
- * --queued]: one pass over the due feeds (or those named, or all, or
- * only the requests queued by hearth-fcgi's "refresh now"), or a pass
- * every duration.  With --apply-rules [--user id], the filter rules
+ * --queued | --check id]: one pass over the due feeds (or those named,
+ * or all, or only the requests queued by hearth-fcgi's "refresh now"),
+ * or a pass every duration.  --check runs the add form's check id
+ * (find_check()), then, when it subscribed to a feed, a --queued pass
+ * that fetches it.  With --apply-rules [--user id], the filter rules
  * applied to the stored entries instead (pass_apply()).  Exit status 0 when the pass ran, whatever happened to
  * the feeds, 1 when it could not (a full disk or a read-only database
  * among the reasons, said as such), 2 on a usage error.
@@ -595,7 +617,7 @@ cmd_pass(int argc, char *argv[])
 	struct sandbox		*sb = NULL;
 	struct buf		 err;
 	const char		*conf_file = NULL, *o, *errstr;
-	int64_t			 every = 0, user = 0;
+	int64_t			 every = 0, user = 0, check = 0, feed = 0;
 	int			 i, debug = 0, rc = 1, apply = 0;
 
 	memset(&w, 0, sizeof(w));
@@ -622,6 +644,15 @@ cmd_pass(int argc, char *argv[])
 			w.all = 1;
 		else if (strcmp(o, "--queued") == 0)
 			w.queued = 1;
+		else if (strcmp(o, "--check") == 0 && i + 1 < argc) {
+			check = strtonum(argv[++i], 1, INT64_MAX, &errstr);
+			if (errstr != NULL) {
+				fprintf(stderr, "hearth-fetch: --check %s: "
+				    "not a check id\n", argv[i]);
+				rc = 2;
+				goto out;
+			}
+		}
 		else if (strcmp(o, "--apply-rules") == 0)
 			apply = 1;
 		else if (strcmp(o, "--user") == 0 && i + 1 < argc) {
@@ -643,7 +674,8 @@ cmd_pass(int argc, char *argv[])
 			goto out;
 		}
 	}
-	if (w.all + (w.nfeeds > 0) + w.queued + (every > 0) + apply > 1 ||
+	if (w.all + (w.nfeeds > 0) + w.queued + (every > 0) + apply +
+	    (check > 0) > 1 ||
 	    (user > 0 && !apply)) {
 		usage(stderr);
 		rc = 2;
@@ -676,7 +708,12 @@ cmd_pass(int argc, char *argv[])
 	else {
 		if (every > 0)
 			rc = pass_loop(&conf, &w, every, sb);
-		else
+		else if (check > 0) {
+			rc = find_check(&conf, sb, check, &feed) == 0 ? 0 : 1;
+			w.queued = 1;
+			if (feed > 0 && pass_main(&conf, &w, sb) == -1)
+				rc = 1;
+		} else
 			rc = pass_main(&conf, &w, sb) == 0 ? 0 : 1;
 		fetch_global_cleanup();
 	}

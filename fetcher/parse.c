@@ -2010,8 +2010,31 @@ entry_category(struct parser *p, const char *s, size_t n)
 }
 
 /*
+ * Whether an enclosure is a Flash movie, which no browser plays any
+ * more: its type says so, or its URL ends in .swf, or it is YouTube's
+ * old player (/v/ID, which YouTube's feeds still give as media:content).
+ */
+static int
+is_flash(const char *url, const char *type)
+{
+	const char	*q;
+	size_t		 n;
+
+	if (type != NULL && strncasecmp(type, "application/x-shockwave-flash",
+	    29) == 0)
+		return 1;
+	n = (q = strpbrk(url, "?#")) != NULL ? (size_t)(q - url) :
+	    strlen(url);
+	if (n >= 4 && strncasecmp(url + n - 4, ".swf", 4) == 0)
+		return 1;
+	return strncmp(url, "https://www.youtube.com/v/", 26) == 0 ||
+	    strncmp(url, "http://www.youtube.com/v/", 25) == 0;
+}
+
+/*
  * One more enclosure, its URL made absolute, unless the entry has that
- * URL already (media:content often repeats the RSS enclosure).
+ * URL already (media:content often repeats the RSS enclosure) or it is
+ * a Flash movie.
  */
 static void
 entry_enclosure(struct parser *p, const char *xmlbase, const char *url,
@@ -2025,6 +2048,11 @@ entry_enclosure(struct parser *p, const char *xmlbase, const char *url,
 
 	if (e == NULL || url == NULL)
 		return;
+	if (is_flash(url, type)) {
+		log_debug("%s: a Flash enclosure dropped: %s", doc_name(p),
+		    url);
+		return;
+	}
 	if (e->nenclosures >= ENCLOSURES_MAX) {
 		log_debug("%s: more than %d enclosures in an entry",
 		    doc_name(p), ENCLOSURES_MAX);
@@ -2094,6 +2122,104 @@ entry_unique_guid(struct parser *p, struct entry *e)
 	}
 }
 
+/*
+ * The id of the YouTube video that link (an entry's) is the page of:
+ * http(s)://[www.|m.]youtube.com/watch?v=ID or /shorts/ID, ID 11 of
+ * [A-Za-z0-9_-], into id (12 bytes).  1, or 0 for any other link.
+ */
+static int
+youtube_id(const char *link, char id[12])
+{
+	static const char *const pre[] = { "www.", "m.", "" };
+	const char	*s = link, *v;
+	size_t		 i, n;
+
+	if (s == NULL)
+		return 0;
+	if (strncmp(s, "https://", 8) == 0)
+		s += 8;
+	else if (strncmp(s, "http://", 7) == 0)
+		s += 7;
+	else
+		return 0;
+	for (i = 0; i < nitems(pre); i++)
+		if (strncmp(s, pre[i], strlen(pre[i])) == 0 &&
+		    strncmp(s + strlen(pre[i]), "youtube.com/", 12) == 0)
+			break;
+	if (i == nitems(pre))
+		return 0;
+	s += strlen(pre[i]) + 12;
+	if (strncmp(s, "watch?v=", 8) == 0)
+		v = s + 8;
+	else if (strncmp(s, "shorts/", 7) == 0)
+		v = s + 7;
+	else
+		return 0;
+	n = strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	    "0123456789_-");
+	if (n != 11 || (v[n] != '\0' && v[n] != '&' && v[n] != '?' &&
+	    v[n] != '#'))
+		return 0;
+	memcpy(id, v, n);
+	id[n] = '\0';
+	return 1;
+}
+
+/*
+ * A YouTube video's entry (a channel's feed: its link is the video's
+ * page): the youtube-nocookie player, which the sanitizer's embed table
+ * and the pages' frame-src allow, goes above its body (the
+ * media:description, its lines kept).  The player is made from the
+ * video id alone, and the whole sanitized again as any body is.
+ */
+static void
+entry_youtube(struct parser *p, struct entry *e)
+{
+	struct buf	*t = &p->tmp;
+	struct buf	 html;
+	const char	*d;
+	char		 id[12], *c;
+
+	if (!youtube_id(e->link, id) || p->stop)
+		return;
+	if (p->san == NULL) {
+		if ((p->san = sanitizer_new()) == NULL) {
+			p->oom = 1;
+			return;
+		}
+		p->san_own = 1;
+	}
+	buf_init(&html);
+	buf_printf(&html, "<iframe src=\"https://www.youtube-nocookie.com/"
+	    "embed/%s\" width=\"560\" height=\"315\" title=\"YouTube video "
+	    "player\" allowfullscreen></iframe>", id);
+	/* The description's lines, which YouTube writes as plain text. */
+	if (e->content != NULL) {
+		BUF_LIT(&html, "<p>");
+		for (d = e->content; *d != '\0'; d++)
+			if (*d == '\n')
+				BUF_LIT(&html, "<br>");
+			else
+				buf_putc(&html, *d);
+		BUF_LIT(&html, "</p>");
+	}
+	buf_reset(t);
+	if (html.oom || sanitizer_html(p->san, t, html.p, html.len,
+	    e->link) == -1 || t->oom) {
+		if (html.oom || t->oom)
+			p->oom = 1;
+		buf_release(&html);
+		return;
+	}
+	buf_release(&html);
+	if ((c = dup_or_oom(p, t->p, t->len)) == NULL) {
+		p->oom = 1;
+		return;
+	}
+	free(e->content);
+	e->content = c;
+}
+
 static void	capture_end(struct parser *, int);
 static void	person_end(struct parser *, int);
 
@@ -2154,6 +2280,7 @@ entry_end(struct parser *p, int complete)
 		    e->link ? e->link : p->docbase;
 		e->content = slot_html(p, &s[E_SUMMARY], base);
 	}
+	entry_youtube(p, e);
 	/*
 	 * A thin entry (a date, an author, a category or nothing at all)
 	 * is an entry too: the store gives it a title of its own.

@@ -1525,8 +1525,11 @@ pass_open_fault(const struct conf *conf)
 	pass_record_fault(conf, f);
 }
 
-/* Open the database with hearth.conf's busy timeout, cache and mmap. */
-static int
+/*
+ * Open the database with hearth.conf's busy timeout, cache and mmap.
+ * 0, or -1 (logged; a storage fault recorded).
+ */
+int
 pass_open(struct db *db, const struct conf *conf)
 {
 	struct stat	 st;

@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: ISC */
 /* account.c: a user's web password, what goes when it changes; API keys */
+#include <errno.h>
+#include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "account.h"
 #include "buf.h"
@@ -54,6 +59,39 @@ account_password_set(struct db *d, int64_t uid, const char *hash,
 		return -1;
 	}
 	return db_commit(d);
+}
+
+/*
+ * After the web password of the user called name changed (a web form,
+ * hearthctl user passwd): the note that `make run` leaves in data_dir
+ * with the first password of the user admin, admin-password, no longer
+ * holds it, and is removed, so that nothing points at an old password.
+ * Other users have no note.  0 (nothing to remove, or removed: logged),
+ * or -1 (logged) when it cannot be removed.
+ */
+int
+account_note_drop(const char *data_dir, const char *name)
+{
+	char	 path[PATH_MAX];
+	int	 n;
+
+	if (data_dir == NULL || strcasecmp(name, ACCOUNT_NOTE_USER) != 0)
+		return 0;
+	n = snprintf(path, sizeof(path), "%s/%s", data_dir, ACCOUNT_NOTE);
+	if (n < 0 || (size_t)n >= sizeof(path)) {
+		log_warnx("%s/%s: path too long", data_dir, ACCOUNT_NOTE);
+		return -1;
+	}
+	if (unlink(path) == -1) {
+		if (errno == ENOENT)
+			return 0;
+		log_warn("%s: not removed, and it holds %s's old password",
+		    path, ACCOUNT_NOTE_USER);
+		return -1;
+	}
+	log_info("removed %s, which held %s's old password", path,
+	    ACCOUNT_NOTE_USER);
+	return 0;
 }
 
 /*

@@ -114,6 +114,8 @@ static const struct conf_key keys[] = {
 	{ "max_body", CT_SIZE, O(max_body), KIB, 64 * MIB, "1M", NULL, 0 },
 	{ "metrics_token", CT_STR, O(metrics_token), 0, 0, "", check_token,
 	    0 },
+	{ "opml_max_body", CT_SIZE, O(opml_max_body), KIB, 64 * MIB, "21M",
+	    NULL, 0 },
 	{ "path_prefix", CT_STR, O(path_prefix), 0, 0, "/", check_prefix, 0 },
 	{ "retention_min_per_feed", CT_INT, O(retention_min_per_feed), 0,
 	    100000, "50", NULL, 0 },

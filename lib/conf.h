@@ -32,6 +32,7 @@ struct conf {
 	/* hearth-fcgi */
 	int		 workers;	/* threads answering requests */
 	long long	 max_body;	/* largest request body accepted */
+	long long	 opml_max_body;	/* the same for POST /opml */
 	char		*base_url;	/* public URL, "" = from the request */
 	char		*path_prefix;	/* where the reader is mounted, "/x/" */
 	char		*trusted_proxies; /* addresses and CIDR blocks */

@@ -7,7 +7,7 @@
 
 #include "buf.h"
 
-#define OPML_BYTES_MAX		(16 * 1024 * 1024)	/* bigger is refused */
+#define OPML_BYTES_MAX		(20 * 1024 * 1024)	/* bigger is refused */
 #define OPML_OUTLINES_MAX	100000	/* outlines, feeds and folders */
 #define OPML_DEPTH_MAX		32	/* folders inside folders */
 

@@ -326,7 +326,7 @@ check_caps(void)
 		memset(b.p, ' ', OPML_BYTES_MAX + 1);
 		rc = opml_parse(&o, b.p, OPML_BYTES_MAX + 1, &err);
 		T_OK(rc == -1 && strstr(err.p, "OPML file too large") != NULL,
-		    "over 16 MiB refused: %s", err.p ? err.p : "");
+		    "over 20 MiB refused: %s", err.p ? err.p : "");
 	}
 	buf_release(&b);
 

@@ -27,7 +27,7 @@ opml_check_size(size_t len, struct buf *err)
 {
 	if (len <= OPML_BYTES_MAX)
 		return 0;
-	buf_printf(err, "OPML file too large (%zu bytes, at most 16 MiB)",
+	buf_printf(err, "OPML file too large (%zu bytes, at most 20 MiB)",
 	    len);
 	return -1;
 }

@@ -12,7 +12,8 @@
 #define USER_COLS							\
 	"user.id, user.name, user.password_hash, user.api_password_hash, " \
 	"user.fever_key, user.page_size, user.sort_order, user.theme, "	\
-	"user.refresh_interval, user.created_at, user.last_seen_at"
+	"user.refresh_interval, user.created_at, user.last_seen_at, "	\
+	"user.digest_from"
 
 #define FEED_COLS							\
 	"feed.id, feed.user_id, feed.category_id, feed.url, "		\
@@ -98,6 +99,10 @@
  */
 #define NOT_MUTED							\
 	" AND NOT feed.hide_globally"
+/* STMT_WEB_DIGEST_KEEP: the digest shown was opened less than ?3 ago. */
+#define DIGEST_KEPT							\
+	"digest_from IS NOT NULL AND digest_at > ?2 - ?3"
+
 #define NOT_MUTED_ID(col)						\
 	" AND " col " NOT IN (SELECT id FROM feed WHERE user_id = ?1"	\
 	"  AND hide_globally = 1)"
@@ -1287,8 +1292,8 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " CROSS JOIN feed ON feed.id = entry.feed_id"
 	    " WHERE entry.user_id = ?1",
 	/*
-	 * The digest: ?1 user id, entries stored after ?2, ?3 at most
-	 * this many of each feed.  Feeds by title, each feed's entries
+	 * The digest: ?1 user id, entries stored after ?2 and at or before
+	 * ?4, ?3 at most this many of each feed.  Feeds by title, each feed's entries
 	 * newest first.  Columns: enum digest_col: the feed's, the entry's,
 	 * and on every row the totals.
 	 */
@@ -1306,16 +1311,102 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    "  count(*) OVER () AS all_new,"
 	    "  sum(entry.is_read = 0) OVER () AS all_unread"
 	    " FROM entry CROSS JOIN feed ON feed.id = entry.feed_id"
-	    " WHERE entry.user_id = ?1 AND entry.created_at > ?2" NOT_MUTED
+	    " WHERE entry.user_id = ?1 AND entry.created_at > ?2"
+	    " AND entry.created_at <= ?4" NOT_MUTED
 	    " WINDOW f AS (PARTITION BY entry.feed_id))"
 	    " WHERE n <= ?3 ORDER BY ft COLLATE NOCASE, feed_id, n",
 	/*
-	 * ?1 user id, ?2 a time: the next "since your last visit" digest
-	 * starts there.  It never moves back.
+	 * The digest opened from the menu: ?1 user id, ?2 now, ?3 seconds
+	 * a digest is kept, ?4 how far back the first one goes.  The one
+	 * opened less than ?3 ago is kept; else the next starts at the
+	 * previous visit (or ?4 ago) and the visit moves to now, never
+	 * back.  The digest's start is then user.digest_from.
 	 */
-	[STMT_WEB_SEEN_SET] =
-	    "UPDATE user SET last_seen_at = max(coalesce(last_seen_at, 0), ?2)"
+	[STMT_WEB_DIGEST_KEEP] =
+	    "UPDATE user SET"
+	    " digest_from = CASE WHEN " DIGEST_KEPT " THEN digest_from"
+	    "  ELSE coalesce(last_seen_at, ?2 - ?4) END,"
+	    " digest_at = CASE WHEN " DIGEST_KEPT " THEN digest_at ELSE ?2 END,"
+	    " last_seen_at = CASE WHEN " DIGEST_KEPT " THEN last_seen_at"
+	    "  ELSE max(coalesce(last_seen_at, 0), ?2) END"
 	    " WHERE id = ?1",
+	/*
+	 * The digest marked read: ?1 user id, ?2 now.  The next one starts
+	 * now.
+	 */
+	[STMT_WEB_DIGEST_RESET] =
+	    "UPDATE user SET digest_from = NULL, digest_at = NULL,"
+	    " last_seen_at = max(coalesce(last_seen_at, 0), ?2) WHERE id = ?1",
+	/*
+	 * Mark read what a digest showed: ?1 user id, entries stored after
+	 * ?2 and at or before ?3, ?4 now; muted feeds left out, as the
+	 * digest leaves them.
+	 */
+	[STMT_WEB_MARK_READ_DIGEST] =
+	    "UPDATE entry SET is_read = 1, changed_at = ?4"
+	    " WHERE user_id = ?1 AND is_read = 0 AND created_at > ?2"
+	    " AND created_at <= ?3" NOT_MUTED_ID("feed_id"),
+
+	/*
+	 * A check of an address typed in the add form: ?1 user id, ?2
+	 * URL, ?3 title or NULL, ?4 category id or NULL, ?5 now, ?6 the
+	 * name of a category to make or NULL.
+	 */
+	[STMT_FEED_CHECK_INSERT] =
+	    "INSERT INTO feed_check (user_id, url, title, category_id,"
+	    " created_at, new_category) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	/* ?1 a time: the checks made before it go, with what they found. */
+	[STMT_FEED_CHECK_PRUNE] =
+	    "DELETE FROM feed_check WHERE created_at < ?1",
+	/*
+	 * ?1 user id, ?2 a time: how many of the user's checks made since
+	 * then have not ended.  Columns: enum one_col.
+	 */
+	[STMT_FEED_CHECK_RUNNING] =
+	    "SELECT count(*) FROM feed_check WHERE user_id = ?1"
+	    " AND created_at >= ?2 AND done_at IS NULL",
+	/* ?1 user id, ?2 check id.  Columns: enum check_col. */
+	[STMT_FEED_CHECK_GET] =
+	    "SELECT url, created_at, done_at, error, feed_id, title,"
+	    " category_id, new_category FROM feed_check"
+	    " WHERE id = ?2 AND user_id = ?1",
+	/*
+	 * ?1 user id, ?2 check id: the feeds the check found, with the
+	 * user's subscription to each when there is one.  Columns: enum
+	 * found_col.
+	 */
+	[STMT_FEED_CHECK_FOUND] =
+	    "SELECT f.url, f.title, (SELECT feed.id FROM feed"
+	    "  WHERE feed.user_id = ?1 AND feed.url = f.url)"
+	    " FROM feed_check_found AS f CROSS JOIN feed_check AS c"
+	    " ON c.id = f.check_id"
+	    " WHERE f.check_id = ?2 AND c.user_id = ?1 ORDER BY f.pos",
+	/*
+	 * ?1 user id, ?2 feed id, ?3 how many: the feed's newest entries.
+	 * Columns: enum check_entry_col.
+	 */
+	[STMT_FEED_CHECK_ENTRIES] =
+	    "SELECT id, title, published_at FROM entry"
+	    " WHERE user_id = ?1 AND feed_id = ?2"
+	    " ORDER BY published_at DESC, id DESC LIMIT ?3",
+	/*
+	 * hearth-fetch --check: ?1 check id, not ended.  Columns: enum
+	 * check_load_col.
+	 */
+	[STMT_FEED_CHECK_LOAD] =
+	    "SELECT user_id, url, title, category_id, new_category"
+	    " FROM feed_check WHERE id = ?1 AND done_at IS NULL",
+	/*
+	 * The check ?1 ended at ?2: ?3 why it found no feed or NULL, ?4
+	 * the subscription it made or NULL.
+	 */
+	[STMT_FEED_CHECK_DONE] =
+	    "UPDATE feed_check SET done_at = ?2, error = ?3, feed_id = ?4"
+	    " WHERE id = ?1",
+	/* A feed the check ?1 found: ?2 its place, ?3 URL, ?4 title. */
+	[STMT_FEED_CHECK_FOUND_ADD] =
+	    "INSERT INTO feed_check_found (check_id, pos, url, title)"
+	    " VALUES (?1, ?2, ?3, ?4)",
 
 	/*
 	 * ?1 user id.  The user's Miniflux API keys (X-Auth-Token), which
@@ -1979,6 +2070,11 @@ static const int stmt_ncols[STMT__MAX] = {
 	[STMT_WEB_SEARCH_ROWS] = SEARCH_COL__MAX,
 	[STMT_WEB_SEARCH_PLAIN] = SEARCH_COL__MAX,
 	[STMT_WEB_DIGEST] = DIGEST_COL__MAX,
+	[STMT_FEED_CHECK_RUNNING] = ONE_COL__MAX,
+	[STMT_FEED_CHECK_GET] = CHECK_COL__MAX,
+	[STMT_FEED_CHECK_FOUND] = FOUND_COL__MAX,
+	[STMT_FEED_CHECK_ENTRIES] = CHECK_ENTRY_COL__MAX,
+	[STMT_FEED_CHECK_LOAD] = CHECK_LOAD_COL__MAX,
 	[STMT_API_TOKEN_GET] = TOKEN_COL__MAX,
 	[STMT_API_KEY_LIST] = API_KEY_COL__MAX,
 	[STMT_HEALTH_GET] = HEALTH_COL__MAX,
@@ -2209,7 +2305,18 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_WEB_SEARCH_ROWS),
 	NAME(STMT_WEB_SEARCH_PLAIN),
 	NAME(STMT_WEB_DIGEST),
-	NAME(STMT_WEB_SEEN_SET),
+	NAME(STMT_WEB_DIGEST_KEEP),
+	NAME(STMT_WEB_DIGEST_RESET),
+	NAME(STMT_WEB_MARK_READ_DIGEST),
+	NAME(STMT_FEED_CHECK_INSERT),
+	NAME(STMT_FEED_CHECK_PRUNE),
+	NAME(STMT_FEED_CHECK_RUNNING),
+	NAME(STMT_FEED_CHECK_GET),
+	NAME(STMT_FEED_CHECK_FOUND),
+	NAME(STMT_FEED_CHECK_ENTRIES),
+	NAME(STMT_FEED_CHECK_LOAD),
+	NAME(STMT_FEED_CHECK_DONE),
+	NAME(STMT_FEED_CHECK_FOUND_ADD),
 	NAME(STMT_API_TOKEN_INSERT),
 	NAME(STMT_API_TOKEN_GET),
 	NAME(STMT_API_TOKEN_DROP_GREADER),

@@ -196,7 +196,20 @@ enum stmt {
 	STMT_WEB_SEARCH_ROWS,
 	STMT_WEB_SEARCH_PLAIN,
 	STMT_WEB_DIGEST,
-	STMT_WEB_SEEN_SET,
+	STMT_WEB_DIGEST_KEEP,
+	STMT_WEB_DIGEST_RESET,
+	STMT_WEB_MARK_READ_DIGEST,
+
+	/* the add form's checks (hearth-fetch --check) */
+	STMT_FEED_CHECK_INSERT,
+	STMT_FEED_CHECK_PRUNE,
+	STMT_FEED_CHECK_RUNNING,
+	STMT_FEED_CHECK_GET,
+	STMT_FEED_CHECK_FOUND,
+	STMT_FEED_CHECK_ENTRIES,
+	STMT_FEED_CHECK_LOAD,
+	STMT_FEED_CHECK_DONE,
+	STMT_FEED_CHECK_FOUND_ADD,
 
 	/* the reader-app APIs: credentials */
 	STMT_API_TOKEN_INSERT,
@@ -330,6 +343,7 @@ enum user_col {
 	USER_COL_REFRESH_INTERVAL,
 	USER_COL_CREATED_AT,
 	USER_COL_LAST_SEEN_AT,
+	USER_COL_DIGEST_FROM,	/* the digest shown now starts here; NULL */
 	USER_COL__MAX
 };
 
@@ -771,6 +785,45 @@ enum search_col {
 	SEARCH_COL_TITLE,	/* _ROWS: matches between 0x01 and 0x02 */
 	SEARCH_COL_TEXT,	/* _ROWS: a snippet, likewise; _PLAIN: text */
 	SEARCH_COL__MAX
+};
+
+/* STMT_FEED_CHECK_GET */
+enum check_col {
+	CHECK_COL_URL,
+	CHECK_COL_CREATED_AT,
+	CHECK_COL_DONE_AT,	/* NULL: still checking */
+	CHECK_COL_ERROR,	/* why the address gave no feed; NULL */
+	CHECK_COL_FEED_ID,	/* the subscription it made; NULL */
+	CHECK_COL_TITLE,	/* the title typed; NULL */
+	CHECK_COL_CATEGORY_ID,	/* the category chosen; NULL */
+	CHECK_COL_NEW_CATEGORY,	/* the category to make; NULL */
+	CHECK_COL__MAX
+};
+
+/* STMT_FEED_CHECK_FOUND */
+enum found_col {
+	FOUND_COL_URL,
+	FOUND_COL_TITLE,
+	FOUND_COL_FEED_ID,	/* the user's feed of that URL; NULL */
+	FOUND_COL__MAX
+};
+
+/* STMT_FEED_CHECK_ENTRIES */
+enum check_entry_col {
+	CHECK_ENTRY_COL_ID,
+	CHECK_ENTRY_COL_TITLE,
+	CHECK_ENTRY_COL_PUBLISHED_AT,
+	CHECK_ENTRY_COL__MAX
+};
+
+/* STMT_FEED_CHECK_LOAD */
+enum check_load_col {
+	CHECK_LOAD_COL_USER_ID,
+	CHECK_LOAD_COL_URL,
+	CHECK_LOAD_COL_TITLE,
+	CHECK_LOAD_COL_CATEGORY_ID,
+	CHECK_LOAD_COL_NEW_CATEGORY,
+	CHECK_LOAD_COL__MAX
 };
 
 /* STMT_WEB_DIGEST */

@@ -51,7 +51,11 @@ CREATE TABLE user (
 	-- the web lists: a row scrolled past the top is marked read
 	-- (hearth.js)
 	mark_on_scroll		INTEGER NOT NULL DEFAULT 0
-				    CHECK (mark_on_scroll IN (0, 1))
+				    CHECK (mark_on_scroll IN (0, 1)),
+	-- where the digest shown now starts, and when it was opened: kept
+	-- a few hours, or until the user marks the digest read; NULL: none
+	digest_from		INTEGER,
+	digest_at		INTEGER
 );
 
 -- Fever signs in with the key alone.
@@ -740,6 +744,45 @@ CREATE INDEX fetch_request_feed ON fetch_request (feed_id);
 CREATE UNIQUE INDEX fetch_request_one
     ON fetch_request (ifnull(feed_id, 0), ifnull(user_id, 0));
 
+-- An address typed in the web's add form, checked by hearth-fetch
+-- --check ID (the responder never fetches): the page that waits shows
+-- what it found.  done_at is set when the check ended: error says why
+-- the address gave no feed, or feed_check_found holds the feeds found
+-- (none: a page that links to no feed), and feed_id the subscription
+-- the check made when it found one feed the user lacked.  The title and
+-- category chosen go to that subscription, new_category made for it (a
+-- check that finds nothing leaves no empty category).  Rows go after a
+-- day.
+CREATE TABLE feed_check (
+	id			INTEGER PRIMARY KEY,
+	user_id			INTEGER NOT NULL
+				    REFERENCES user (id) ON DELETE CASCADE,
+	url			TEXT NOT NULL,
+	title			TEXT,
+	category_id		INTEGER
+				    REFERENCES category (id) ON DELETE SET NULL,
+	new_category		TEXT,
+	created_at		INTEGER NOT NULL,
+	done_at			INTEGER,
+	error			TEXT,
+	feed_id			INTEGER
+				    REFERENCES feed (id) ON DELETE SET NULL
+);
+
+CREATE INDEX feed_check_user ON feed_check (user_id, created_at);
+CREATE INDEX feed_check_feed ON feed_check (feed_id);
+CREATE INDEX feed_check_category ON feed_check (category_id);
+
+-- The feeds a check found, in the order of the page that named them.
+CREATE TABLE feed_check_found (
+	check_id		INTEGER NOT NULL
+				    REFERENCES feed_check (id) ON DELETE CASCADE,
+	pos			INTEGER NOT NULL,
+	url			TEXT NOT NULL,
+	title			TEXT NOT NULL,
+	PRIMARY KEY (check_id, pos)
+) WITHOUT ROWID;
+
 -- Resource samples, one per fetch pass (or monitoring tick): the
 -- responder's memory (rss, pss, private dirty, swap) and latency since
 -- the previous sample, the pass itself, the database and WAL sizes.
@@ -767,4 +810,4 @@ CREATE INDEX sample_ts ON sample (ts);
 
 -- The version of the last migration: a database made from this file is
 -- current, and the programs open it without migrating.
-PRAGMA user_version = 12;
+PRAGMA user_version = 13;

@@ -164,13 +164,16 @@ ok "hearth-fcgi starts"
 
 # fill: the sed pass over an answer: the version, the static files'
 # digests in their URLs (they change with the files, not the pages), an
-# OPML export's time and a Google Reader stream's "updated" (now).
+# OPML export's time, a Google Reader stream's "updated" (now), and the
+# digest's today (its date picker's max) and now (what it showed until).
 VERSION=$(sed -n 's/^VERSION *= *//p' Makefile)
 fill() {
 	sed -e "s/hearth $VERSION/hearth @VERSION@/g" \
 	    -e 's/?v=[0-9a-f]\{12\}"/?v=@DIGEST@"/g' \
 	    -e 's|<dateCreated>[^<]*</dateCreated>|<dateCreated>@DATE@</dateCreated>|' \
-	    -e 's/^\({"direction":"ltr",.*"updated":\)[0-9]*,"items"/\1@NOW@,"items"/'
+	    -e 's/^\({"direction":"ltr",.*"updated":\)[0-9]*,"items"/\1@NOW@,"items"/' \
+	    -e 's/\( name="day" required max="\)[0-9-]\{10\}"/\1@TODAY@"/' \
+	    -e 's/\(name="until" value="\)[0-9]\{10\}"/\1@NOW@"/'
 }
 
 # golden NAME METHOD URI [NAME=VALUE...]: one request, compared with

@@ -171,29 +171,42 @@ as alice --data-urlencode "csrf=$csrf" \
     --data-urlencode "title=  A  new	feed " "$U/feeds/add"
 loc=$(hdr Location)
 case $loc in
-/feeds/[0-9]*/edit\?msg=added)
-	ok "add a feed: 303 to its edit page ($loc)" ;;
+/feeds/add/[0-9]*)
+	ok "add a feed: 303 to the page that waits for its check ($loc)" ;;
 *)	nok "add a feed: status $code, Location $loc" ;;
 esac
-nid=$(db "SELECT id FROM feed WHERE url = 'https://127.0.0.1:9/new.xml'")
-check "the new feed: https assumed, title and category cleaned" test \
-    "$(db "SELECT feed.title, category.title FROM feed JOIN category
-    ON category.id = feed.category_id WHERE feed.id = '$nid'")" = \
-    "A new feed|Tech/Linux"
-page "GET /feeds/ID/edit after adding" 200 "/feeds/$nid/edit?msg=added" \
-    "Feed added."
-check "edit page: well-formed" well_formed
-check "edit page: the title in the form" test "$(field title)" = "A new feed"
-# The fetcher was started for it: it tries (port 9 refuses) and notes it.
+cid=${loc#/feeds/add/}
+check "the check: https assumed, title and new category cleaned" test \
+    "$(db "SELECT url, title, new_category, category_id IS NULL FROM
+    feed_check WHERE id = '$cid' AND user_id = 1")" = \
+    "https://127.0.0.1:9/new.xml|A new feed|Tech/Linux|1"
+check "no category made before a feed is found" test \
+    "$(db "SELECT count(*) FROM category WHERE title = 'Tech/Linux'")" = 0
+# The fetcher was started for it: it tries (port 9 refuses) and says so.
 n=0
-while [ "$(db "SELECT checked_at IS NOT NULL FROM feed WHERE id = $nid")" \
+while [ "$(db "SELECT done_at IS NOT NULL FROM feed_check WHERE id = $cid")" \
     != 1 ] && [ "$n" -lt 100 ]; do
 	n=$((n + 1))
 	sleep 0.1
 done
-check "the fetcher started in the background checked the new feed" \
-    test "$(db "SELECT checked_at IS NOT NULL FROM feed WHERE id = $nid")" \
-    = 1
+check "the fetcher started in the background ended the check" \
+    test "$(db "SELECT done_at IS NOT NULL AND error IS NOT NULL
+    AND feed_id IS NULL FROM feed_check WHERE id = $cid")" = 1
+page "GET /feeds/add/ID: the error, the form to try again" 200 \
+    "/feeds/add/$cid" "Not subscribed: "
+check "the check's page: well-formed, no Refresh once ended" eval \
+    'well_formed && [ -z "$(hdr Refresh)" ]'
+check "the check's page never says added" sh -c "! grep -qi 'feed added' '$S/b'"
+as bob "$U/feeds/add/$cid"
+is "bob cannot see alice's check: 404" 404
+check "nothing subscribed" test \
+    "$(db "SELECT count(*) FROM feed WHERE url = 'https://127.0.0.1:9/new.xml'")" = 0
+"$bin/hearthctl" -q -c "$S/hearth.conf" -u alice feed add \
+    https://127.0.0.1:9/new.xml --category 'Tech/Linux' --title 'A new feed'
+nid=$(db "SELECT id FROM feed WHERE url = 'https://127.0.0.1:9/new.xml'")
+page "GET /feeds/ID/edit" 200 "/feeds/$nid/edit" "A new feed"
+check "edit page: well-formed" well_formed
+check "edit page: the title in the form" test "$(field title)" = "A new feed"
 as alice "$U/feeds?msg=<script>alert(1)</script>"
 check "an unknown flash code shows nothing" sh -c \
     "[ $code = 200 ] && ! grep -qF 'alert(1)' '$S/b'"
@@ -328,13 +341,16 @@ cat > "$S/in.opml" <<'EOF'
 EOF
 bob_feeds=$(db "SELECT count(*) FROM feed WHERE user_id = 2")
 as alice -F "csrf=$csrf" -F "file=@$S/in.opml;type=text/x-opml" "$U/opml"
-is "import: 303 with the counts" 303 test "$(hdr Location)" = \
-    "/feeds?msg=imported&a=2&c=1&e=1&d=1&b=1"
+is "import: 200, the summary page" 200 has "<dt>Feeds added</dt><dd>2</dd>"
+check "the summary's other counts, labelled" sh -c "tr -d '\n' < '$S/b' |
+    grep -qF '<dt>New categories</dt><dd>1</dd><dt>Already subscribed</dt><dd>1</dd><dt>Listed twice</dt><dd>1</dd><dt>Without an http or https address</dt><dd>1</dd>'"
+check "the summary page: well-formed" well_formed
 check "imported: two feeds in Tech" test "$(db "SELECT count(*) FROM feed
     JOIN category ON category.id = feed.category_id WHERE
     category.title = 'Tech' AND feed.user_id = 1")" = 2
 as alice "$U/feeds?msg=imported&a=2&c=1&e=1&d=1&b=1"
-is "the import summary" 200 has "2 feeds and 1 new categories added"
+check "the old summary link shows no counts" sh -c \
+    "[ $code = 200 ] && ! grep -qF 'new categories' '$S/b'"
 as alice -F "file=@$S/in.opml" "$U/opml"
 is "import without the token: 403" 403
 echo "not xml" > "$S/bad.opml"
@@ -377,6 +393,11 @@ check "nothing more was imported" test \
 page "GET /settings" 200 /settings "Entries per page"
 check "/settings: well-formed" well_formed
 check "/settings: a link to /password" has 'href="/password"'
+check "/settings: the apps' server addresses, as this request reached it" \
+    sh -c "grep -qF '<code class=\"address\">$U/fever/</code>' '$S/b' &&
+    [ \$(grep -c '<code class=\"address\">$U/</code>' '$S/b') = 2 ]"
+check "/settings: where to set the API password" \
+    has 'href="#api-password"'
 as alice -d "csrf=$csrf&page_size=0&sort_order=newest&theme=auto" \
     "$U/settings"
 is "page size 0: 422" 422 has "from 1 to 500"
@@ -450,9 +471,46 @@ check "the visit was recorded" test "$(db "SELECT last_seen_at IS NOT NULL
 page "the digest" 200 "$loc" "Post number 1 of feed 1"
 check "the digest: well-formed" well_formed
 check "the digest: by feed, with counts" has "new, "
+check "the digest: the day picker, a GET form" sh -c \
+    "grep -qF 'type=\"date\" id=\"day\" name=\"day\"' '$S/b' &&
+    grep -qF '<form method=\"get\" class=\"digest-day\"' '$S/b'"
+dsince=$(field since)
+duntil=$(field until)
+check "the digest: a form to mark it read, for what it showed" \
+    test "$dsince" = "${loc#/digest?since=}" -a -n "$duntil" \
+    -a "$(field visit)" = 1
 as alice "$U/digest"
-page "the next digest starts from the visit" 200 "$(hdr Location)" \
+check "opened again: the same starting point, kept" \
+    test "$code $(hdr Location)" = "303 $loc"
+page "the digest kept across two views" 200 "$loc" "Post number 1 of feed 1"
+as alice -d "csrf=$csrf&since=$dsince&until=$duntil&visit=1" \
+    "$U/digest/read"
+is "mark the digest read: 303 to a new digest" 303 \
+    test "$(hdr Location)" = /digest
+check "what the digest showed is read, its start forgotten" test \
+    "$(db "SELECT count(*) FROM entry WHERE user_id = 1 AND is_read = 0
+    AND created_at > $dsince AND created_at <= $duntil"),$(db "SELECT
+    digest_from IS NULL FROM user WHERE id = 1")" = 0,1
+as alice "$U/digest"
+loc2=$(hdr Location)
+check "the next digest starts later ($loc2)" \
+    test "${loc2#/digest?since=}" -gt "$dsince"
+page "the next digest starts from the visit" 200 "$loc2" "Nothing new"
+db "UPDATE user SET digest_at = digest_at - 5 * 3600 WHERE id = 1" >/dev/null
+as alice "$U/digest"
+check "a digest opened 5 hours ago is not kept: opened anew" test \
+    "$code,$(db "SELECT digest_at >= $(date +%s) - 60 FROM user
+    WHERE id = 1")" = 303,1
+db "UPDATE entry SET is_read = 0 WHERE user_id = 1" >/dev/null
+page "the digest of a day (the date picker)" 200 \
+    "/digest?day=$(date +%Y-%m-%d)" "Post number 1 of feed 1"
+check "the day digest: the picker shows the day" \
+    test "$(field day)" = "$(date +%Y-%m-%d)"
+page "the digest of a day without news" 200 "/digest?day=2001-02-03" \
     "Nothing new"
+page "a day that does not exist: 400" 400 "/digest?day=2001-02-30"
+as alice -d "csrf=$csrf&since=x&until=1" "$U/digest/read"
+is "mark read with a since that is no time: 400" 400
 page "the digest of today" 200 "/digest?since=today"
 page "a since that is no time: 400" 400 "/digest?since=yesterday"
 
