@@ -46,6 +46,8 @@ done
 
 export LC_ALL=C
 unset HEARTH_CONF
+# nginx's lifetime (tests/lib/nginx.sh): the whole run, on a busy machine.
+NGX_LIFETIME=${NGX_LIFETIME:-7200}
 . "$top/tests/lib/nginx.sh"
 . "$top/tests/lib/feedfarm.sh"
 
@@ -187,6 +189,8 @@ fetch_per_host_gap = 0
 fetch_per_host_inflight = 8
 fetch_max_inflight = 8
 fetch_batch = $nfeeds
+fetch_timeout = 60s
+fetch_connect_timeout = 30s
 fetch_sandbox = $3
 retention_read_days = 0
 retention_unread_days = 0
@@ -199,9 +203,13 @@ EOF
 	opml "$D/feeds.opml" "$2"
 	"$ctl" -q -c "$D/hearth.conf" -u bench opml import "$D/feeds.opml" \
 	    >/dev/null || die "hearthctl opml import failed"
-	pass "$D"
-	got=$(sqlite3 "$D/var/hearth.db" "SELECT count(*) FROM feed
-	    WHERE last_status = 200")
+	# On a loaded machine some transfers time out: three tries.
+	for _try in 1 2 3; do
+		pass "$D" --all
+		got=$(sqlite3 "$D/var/hearth.db" "SELECT count(*) FROM feed
+		    WHERE last_status = 200")
+		[ "$got" -eq "$nfeeds" ] && break
+	done
 	[ "$got" -eq "$nfeeds" ] ||
 	    die "$1: $got feeds of $nfeeds fetched (see $D/out)"
 	: > "$D/times"
