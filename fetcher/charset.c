@@ -588,22 +588,27 @@ xml_decl_encoding(const char *s, size_t n, size_t *vs, size_t *ve)
  * iconv's modules, so charset_preload() loads these before it goes on,
  * and any other name reads as windows-1252 from then on.  They are the
  * WHATWG Encoding Standard's (what browsers decode, which the labels
- * above map to) as glibc names them, and UTF-32.
+ * above map to) as glibc names them, and UTF-32.  The first NPRELOAD_UTF
+ * are those a byte order mark or the NULs of "<?" may ask for whatever
+ * the labels say: a child loads only them until a document names
+ * another of the list (charset_missed()).
  */
 static const char *const preload_names[] = {
+	"UTF-16BE", "UTF-16LE", "UTF-32BE", "UTF-32LE",
 	"BIG5-HKSCS", "CP932", "CP949", "EUC-JP", "GB18030", "IBM866",
 	"ISO-2022-JP", "ISO-8859-10", "ISO-8859-13", "ISO-8859-14",
 	"ISO-8859-15", "ISO-8859-16", "ISO-8859-2", "ISO-8859-3",
 	"ISO-8859-4", "ISO-8859-5", "ISO-8859-6", "ISO-8859-7", "ISO-8859-8",
-	"KOI8-R", "KOI8-U", "MAC-CYRILLIC", "MACINTOSH", "UTF-16BE",
-	"UTF-16LE", "UTF-32BE", "UTF-32LE", "WINDOWS-1250", "WINDOWS-1251",
-	"WINDOWS-1253", "WINDOWS-1254", "WINDOWS-1255", "WINDOWS-1256",
-	"WINDOWS-1257", "WINDOWS-1258", "WINDOWS-874",
+	"KOI8-R", "KOI8-U", "MAC-CYRILLIC", "MACINTOSH", "WINDOWS-1250",
+	"WINDOWS-1251", "WINDOWS-1253", "WINDOWS-1254", "WINDOWS-1255",
+	"WINDOWS-1256", "WINDOWS-1257", "WINDOWS-1258", "WINDOWS-874",
 };
 
 #define NPRELOAD	(sizeof(preload_names) / sizeof(preload_names[0]))
+#define NPRELOAD_UTF	4
 
-static int	 preloaded;	/* charset_preload() ran: names are limited */
+static size_t	 preloaded;	/* of preload_names: only they convert */
+static int	 missed;	/* one past them was asked for */
 
 /* name in upper case without "-", "_" and blanks, CP125n as WINDOWS125n. */
 static void
@@ -623,24 +628,40 @@ name_key(const char *name, char *k, size_t n)
 }
 
 /*
- * Load iconv's modules for every encoding of preload_names, once, and
- * keep them (the descriptors stay open for the process's life), before
- * a sandbox forbids opening files; iconv is asked for those only from
- * then on.  For a parse child only: its parent, which converts nothing,
- * need not pay for loading them (about 10 ms of CPU).
+ * Load iconv's modules for the encodings of preload_names (all of them,
+ * or only UTF-16's and UTF-32's), and keep them (the descriptors stay
+ * open for the process's life), before a sandbox forbids opening files;
+ * iconv is asked for those only from then on.  For a parse child only:
+ * its parent, which converts nothing, need not pay for loading them
+ * (all of them: about 10 ms of CPU; UTF-16's and UTF-32's: 1 ms).
  */
 void
-charset_preload(void)
+charset_preload(int all)
 {
 	static iconv_t	 kept[NPRELOAD];	/* open for good */
-	size_t		 i;
+	size_t		 i, n = all ? NPRELOAD : NPRELOAD_UTF;
 
-	for (i = 0; !preloaded && i < NPRELOAD; i++)
+	for (i = preloaded; i < n; i++)
 		if ((kept[i] = iconv_open("UTF-8", preload_names[i])) ==
 		    (iconv_t)-1)
 			log_debug("charset: iconv knows no %s",
 			    preload_names[i]);
-	preloaded = 1;
+	if (n > preloaded)
+		preloaded = n;
+}
+
+/*
+ * Whether a document asked for an encoding of preload_names that
+ * charset_preload(0) left out, since the last call: it was read as
+ * windows-1252, and is to be parsed again where that module is loaded.
+ */
+int
+charset_missed(void)
+{
+	int	 m = missed;
+
+	missed = 0;
+	return m;
 }
 
 /* iconv_open(3) to UTF-8; of the preloaded encodings only, once loaded. */
@@ -650,13 +671,17 @@ iconv_from(const char *name)
 	char	 a[LABEL_MAX + 8], b[LABEL_MAX + 8];
 	size_t	 i;
 
-	if (!preloaded)
+	if (preloaded == 0)
 		return iconv_open("UTF-8", name);
 	name_key(name, a, sizeof(a));
 	for (i = 0; i < NPRELOAD; i++) {
 		name_key(preload_names[i], b, sizeof(b));
-		if (strcmp(a, b) == 0)
+		if (strcmp(a, b) != 0)
+			continue;
+		if (i < preloaded)
 			return iconv_open("UTF-8", preload_names[i]);
+		missed = 1;
+		break;
 	}
 	errno = EINVAL;
 	return (iconv_t)-1;

@@ -90,7 +90,7 @@ struct sandbox;
 struct sb_doc;
 struct sandbox *sandbox_new(int, int, int64_t);
 void	 sandbox_free(struct sandbox *);
-int	 sandbox_prefork(struct sandbox *);
+void	 sandbox_prefork(struct sandbox *);
 struct sb_doc *sandbox_doc_new(struct sandbox *, struct feed *, const char *,
 	    const char *, int64_t);
 int	 sandbox_doc_push(struct sb_doc *, const char *, size_t);
@@ -106,7 +106,7 @@ int	 sandbox_discover(struct sandbox *, int, const char *, size_t,
 int	 sandbox_article(struct sandbox *, const char *, size_t, const char *,
 	    const char *, struct buf *, struct buf *);
 int	 sandbox_enter(void);
-void	 sandbox_child_main(int) __attribute__((noreturn));
+void	 sandbox_child_main(int, int) __attribute__((noreturn));
 
 /* article.c: the article of a web page, readability-style */
 #define ARTICLE_MAX_BYTES (2 * 1024 * 1024)	/* a page's HTML, at most */
@@ -126,7 +126,8 @@ int	 charset_stream_push(struct charset_stream *, struct buf *,
 	    const char *, size_t);
 int	 charset_stream_end(struct charset_stream *, struct buf *);
 void	 charset_stream_free(struct charset_stream *);
-void	 charset_preload(void);
+void	 charset_preload(int);
+int	 charset_missed(void);
 
 /* date.c: feed dates to UNIX seconds, and back to RFC 3339 */
 int64_t	 date_parse(const char *);

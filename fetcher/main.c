@@ -319,10 +319,10 @@ lower_priority(void)
 
 /*
  * Where documents are parsed: the parse child of fetch_sandbox, forked
- * now, while the process is small and has one thread (libcurl's
- * resolver threads come with the first transfer), so that neither it
- * nor this process pays for copying much.  NULL (logged) when it cannot
- * start or confine itself.
+ * now, while the process is small, holds no feed's data and has one
+ * thread (libcurl's resolver threads come with the first transfer).
+ * A child that cannot start fails the documents, saying why.  NULL when
+ * memory runs out (logged).
  */
 static struct sandbox *
 parser_start(const struct conf *conf, int debug)
@@ -330,14 +330,8 @@ parser_start(const struct conf *conf, int debug)
 	struct sandbox	*sb;
 
 	if ((sb = sandbox_new(conf->fetch_sandbox, debug,
-	    conf->fetch_parse_cpu_ms)) == NULL)
-		return NULL;
-	if (sandbox_prefork(sb) == -1) {
-		log_warnx("the parse child could not start or be confined; "
-		    "fetch_sandbox = no parses without it");
-		sandbox_free(sb);
-		return NULL;
-	}
+	    conf->fetch_parse_cpu_ms)) != NULL)
+		sandbox_prefork(sb);
 	return sb;
 }
 
@@ -762,7 +756,8 @@ main(int argc, char *argv[])
 	xmlInitParser();
 	/* A pass's parse child (sandbox.c), not for people to run. */
 	if (strcmp(argv[1], "parse-child") == 0)
-		sandbox_child_main(argc > 2 && strcmp(argv[2], "-d") == 0);
+		sandbox_child_main(argc > 2 && strcmp(argv[2], "-d") == 0,
+		    strcmp(argv[argc - 1], "-f") == 0);
 	if (strcmp(argv[1], "parse") == 0)
 		rc = cmd_parse(argc - 1, argv + 1);
 	else if (strcmp(argv[1], "sanitize") == 0)

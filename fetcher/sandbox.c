@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifdef __linux__
@@ -46,11 +47,14 @@
  * again as "hearth-fetch parse-child" (posix_spawn(3) of /proc/self/exe:
  * no fork of a process that libcurl's resolver threads share).  Its fd 0
  * is one end of a socket pair.  It closes every other descriptor but
- * stderr, loads what it would open files for later (iconv's modules,
- * jansson's hash seed), and then a seccomp filter leaves it read(2) on
+ * stderr and waits for its first document; then it loads what it would
+ * open files for later (iconv's modules, jansson's hash seed), a seccomp
+ * filter leaves it read(2) on
  * fd 0, write(2) on fds 0 and 2, memory, the CPU clock, getrandom(2) and
  * exit: any other system call (an open(2), a socket(2), an execve(2))
- * kills it, SECCOMP_RET_KILL_PROCESS.
+ * kills it, SECCOMP_RET_KILL_PROCESS; and it says so (R_HELLO), which
+ * the parent reads before its first answer.  A run with no document to
+ * parse thus pays for a fork and an exit only.
  *
  * The child holds the documents downloading at once (DOCS_MAX at most),
  * each by an id, fed in pieces of PIECE_MAX bytes at most, and answers
@@ -77,6 +81,14 @@
 #define HOLD_MAX	(64 * 1024 * 1024) /* a page held for discovery */
 #define ANSWER_MIN_S	10		/* wait for an answer at least */
 #define DOCS_MAX	64		/* documents open in a child */
+#define RETRY_S		60		/* after a child failed to start */
+#define HEAD_KEEP	1024		/* parse.c's HEAD_MIN: the bytes that
+					   decide a document's encoding */
+#define RC_MOVE		1		/* R_STATE: parse it in a full child */
+
+#define WHY_START	"the parser could not be started"
+#define WHY_CONFINE	"the parser could not be confined (no seccomp on " \
+			"this system? fetch_sandbox = no parses unconfined)"
 
 enum frame_type {
 	/* parent to child */
@@ -125,6 +137,8 @@ struct child {
 	int		 ndocs;		/* documents open in it */
 	uint32_t	 last_id;	/* the last document's id */
 	int		 dead;		/* killed and reaped */
+	int		 confined;	/* it said so: R_HELLO came */
+	int		 full;		/* has every iconv module */
 	struct child	*next;
 };
 
@@ -134,6 +148,9 @@ struct sandbox {
 	int64_t		 wait_ms;	/* for an answer, at most */
 	struct sanitizer *san;		/* in process: every parser's */
 	struct child	*kids;		/* live, and dead with documents */
+	int		 full;		/* new children load every module */
+	const char	*broken;	/* why no child starts, or NULL */
+	int64_t		 retry_s;	/* CLOCK_MONOTONIC: try again then */
 };
 
 struct sb_doc {
@@ -147,6 +164,9 @@ struct sb_doc {
 	int		 is_feed;
 	int		 opened;	/* T_OPEN sent */
 	int		 ended;		/* T_END sent */
+	int		 move;		/* RC_MOVE came: doc_move() it */
+	size_t		 sent;		/* bytes of it sent */
+	struct buf	 head;		/* the first of them, for doc_move() */
 	const char	*format;
 	size_t		 held;		/* bytes the child holds for it */
 	struct buf	 open;		/* T_OPEN's bytes, until sent */
@@ -438,6 +458,7 @@ struct cdoc {
 	char		*base;		/* DOC_LINKS, DOC_ICONS, DOC_ARTICLE */
 	char		*ctype;		/* DOC_ARTICLE's Content-Type */
 	struct buf	 page;		/* their page, held whole */
+	int		 moved;		/* RC_MOVE said: frames ignored */
 };
 
 static void
@@ -581,7 +602,10 @@ child_end(struct cdoc *d, struct buf *out, struct sanitizer *san)
 		child_send(out, R_LINKS, d->id);
 		return;
 	}
-	if ((rc = feed_parser_end(d->fp)) == 0) {
+	rc = feed_parser_end(d->fp);
+	if (charset_missed())
+		rc = RC_MOVE;
+	else if (rc == 0) {
 		buf_reset(out);
 		feed_encode(out, &d->f);
 		child_send(out, R_FEED, d->id);
@@ -718,9 +742,16 @@ child_serve(void)
 				_exit(1);
 			break;
 		case T_DATA:
-			if (d->kind == DOC_FEED)
+			if (d->moved)
+				break;
+			if (d->kind == DOC_FEED) {
 				rc = feed_parser_push(d->fp, in.p, in.len);
-			else {
+				if (charset_missed()) {
+					/* Its frames to come go unanswered. */
+					rc = RC_MOVE;
+					d->moved = 1;
+				}
+			} else {
 				if (in.len > (d->kind == DOC_ARTICLE ?
 				    ARTICLE_MAX_BYTES : HOLD_MAX) - d->page.len)
 					d->page.oom = 1;
@@ -732,7 +763,8 @@ child_serve(void)
 			child_send(&out, R_STATE, d->id);
 			break;
 		case T_END:
-			child_end(d, &out, san);
+			if (!d->moved)
+				child_end(d, &out, san);
 			cdoc_close(d);
 			break;
 		default:
@@ -849,13 +881,17 @@ sandbox_enter(void)
 }
 
 /*
- * "hearth-fetch parse-child [-d]": a parse child, as a sandbox starts
- * it, fd 0 a socket to its parent.  It never returns.
+ * "hearth-fetch parse-child [-d] [-f]": a parse child, as a sandbox
+ * starts it, fd 0 a socket to its parent; full (-f) loads every iconv
+ * module charset_preload() knows, else only UTF-16's and UTF-32's.  It
+ * never returns.
  */
 void
-sandbox_child_main(int debug)
+sandbox_child_main(int debug, int full)
 {
-	int	 fd;
+	struct pollfd	 pfd;
+	char		 c;
+	int		 fd;
 
 	log_init("hearth-fetch parser", LOG_DEST_STDERR, debug);
 	/* Only the parent ends it: by closing the socket, or dying. */
@@ -875,8 +911,20 @@ sandbox_child_main(int debug)
 	for (fd = STDERR_FILENO + 1; fd < 4096; fd++)
 		close(fd);
 #endif
+	/*
+	 * Nothing more until the parent sends a document (bytes nobody
+	 * looks at yet) or closes the socket: a run with nothing to parse
+	 * pays for no more than the fork.
+	 */
+	pfd.fd = STDIN_FILENO;
+	pfd.events = POLLIN;
+	while (poll(&pfd, 1, -1) == -1)
+		if (errno != EINTR)
+			_exit(1);
+	if (recv(STDIN_FILENO, &c, 1, MSG_PEEK | MSG_DONTWAIT) == 0)
+		_exit(0);
 	/* What would open files later: iconv's modules, jansson's seed. */
-	charset_preload();
+	charset_preload(full);
 	json_object_seed(0);
 	if (sandbox_enter() == -1)
 		_exit(2);
@@ -910,6 +958,38 @@ sandbox_new(int confine, int debug, int64_t cpu_ms)
 	/* The CPU budget on a busy machine, and then some. */
 	sb->wait_ms = cpu_ms * 4 + ANSWER_MIN_S * 1000;
 	return sb;
+}
+
+static int64_t
+mono_s(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec;
+}
+
+/* No child could start or confine itself, for why: said, and remembered. */
+static void
+sb_broken(struct sandbox *sb, const char *why)
+{
+	if (sb->broken == NULL)
+		log_warnx("%s", why);
+	sb->broken = why;
+	sb->retry_s = mono_s() + RETRY_S;
+}
+
+/*
+ * Why documents fail without a child for now (a child failed to start
+ * less than RETRY_S ago), or NULL: a pass does not start one per feed
+ * in vain.
+ */
+static const char *
+sb_why_broken(struct sandbox *sb)
+{
+	if (sb->broken != NULL && mono_s() >= sb->retry_s)
+		sb->broken = NULL;
+	return sb->broken;
 }
 
 static void
@@ -973,12 +1053,14 @@ child_spawn(struct sandbox *sb, int fork_it)
 	posix_spawn_file_actions_t	 fa;
 	struct child			*c;
 	char				*argv[] = { "hearth-fetch", "parse-child",
-					    NULL, NULL };
+					    NULL, NULL, NULL };
 	extern char			**environ;
-	int				 sv[2], e = 0;
+	int				 sv[2], e = 0, k = 2;
 
 	if (sb->debug)
-		argv[2] = "-d";
+		argv[k++] = "-d";
+	if (sb->full)
+		argv[k++] = "-f";
 	if ((c = calloc(1, sizeof(*c))) == NULL) {
 		log_warn("parser");
 		return NULL;
@@ -993,7 +1075,7 @@ child_spawn(struct sandbox *sb, int fork_it)
 		if ((c->pid = fork()) == 0) {
 			if (dup2(sv[1], STDIN_FILENO) == -1)
 				_exit(2);
-			sandbox_child_main(sb->debug);
+			sandbox_child_main(sb->debug, sb->full);
 		}
 		if (c->pid == -1)
 			e = errno;
@@ -1008,6 +1090,7 @@ child_spawn(struct sandbox *sb, int fork_it)
 	}
 	close(sv[1]);
 	c->fd = c->rd.fd = sv[0];
+	c->full = sb->full;
 	if (e != 0) {
 		errno = e;
 		log_warn("parser: %s", fork_it ? "fork" :
@@ -1019,61 +1102,41 @@ child_spawn(struct sandbox *sb, int fork_it)
 	return c;
 }
 
-/* Wait for c to say it is confined: 0, or -1 (c reaped, why in err). */
-static int
-child_hello(struct sandbox *sb, struct child *c, struct buf *err)
-{
-	struct frame	 h;
-
-	if (read_all(&c->rd, &h, sizeof(h), sb->wait_ms) == 0 &&
-	    h.type == R_HELLO && h.len == 0)
-		return 0;
-	kill(c->pid, SIGKILL);
-	child_reap(c, NULL);
-	free(c);
-	buf_reset(err);
-	BUF_LIT(err, "the parser could not be confined (no seccomp on this "
-	    "system? fetch_sandbox = no parses unconfined)");
-	log_warnx("%s", err->p != NULL ? err->p : "parser");
-	return -1;
-}
-
-/* A new child, confined and waiting; NULL (why in err) when it failed. */
+/*
+ * A new child, waiting for its first document, forked when fork_it is
+ * set (see sandbox_prefork()), else started again from /proc/self/exe,
+ * with none of this process's memory.  NULL when it failed: logged,
+ * and the documents of the next RETRY_S seconds fail saying why.
+ */
 static struct child *
-child_start(struct sandbox *sb, struct buf *err)
+child_start(struct sandbox *sb, int fork_it)
 {
 	struct child	*c;
 
-	if ((c = child_spawn(sb, 0)) == NULL) {
-		BUF_LIT(err, "the parser could not be started");
+	if ((c = child_spawn(sb, fork_it)) == NULL) {
+		sb_broken(sb, WHY_START);
 		return NULL;
 	}
-	return child_hello(sb, c, err) == 0 ? c : NULL;
+	c->next = sb->kids;
+	sb->kids = c;
+	return c;
 }
 
 /*
- * Start the first child, forked: much cheaper than starting the program
- * again, as a child replacing one that died is started.  Only while this
- * process has one thread: before any transfer.  0, or -1 (logged).
+ * Fork the first child now, while this process is small, holds no
+ * feed's data (its memory is the child's too) and has one thread (no
+ * transfer has started libcurl's resolver threads): much cheaper than
+ * starting the program again, as a child replacing one that died is
+ * started.  The child does nothing more until a document comes (it
+ * then loads iconv's modules and confines itself), so that a run with
+ * nothing to parse pays little for it.  A failure is logged, and the
+ * documents then fail saying why.
  */
-int
+void
 sandbox_prefork(struct sandbox *sb)
 {
-	struct child	*c;
-	struct buf	 err;
-	int		 rc = -1;
-
-	if (!sb->confine)
-		return 0;
-	buf_init(&err);
-	if ((c = child_spawn(sb, 1)) != NULL &&
-	    child_hello(sb, c, &err) == 0) {
-		c->next = sb->kids;
-		sb->kids = c;
-		rc = 0;
-	}
-	buf_release(&err);
-	return rc;
+	if (sb->confine)
+		child_start(sb, 1);
 }
 
 /* A signal's name for people, without strsignal()'s locale. */
@@ -1154,7 +1217,8 @@ doc_live(struct sb_doc *d)
 
 /*
  * Read one frame from d's child into in: its type, or -1 with d failed
- * (the child gone, late, or sending more than max bytes).
+ * (the child gone, late, or sending more than max bytes).  A child's
+ * first frame, R_HELLO, says it is confined, and is read first.
  */
 static int
 doc_read(struct sb_doc *d, struct buf *in, size_t max)
@@ -1162,6 +1226,17 @@ doc_read(struct sb_doc *d, struct buf *in, size_t max)
 	struct frame	 h;
 	int		 r;
 
+	if (!d->c->confined) {
+		if ((r = read_all(&d->c->rd, &h, sizeof(h),
+		    d->sb->wait_ms)) != 0 || h.type != R_HELLO || h.len != 0) {
+			sb_broken(d->sb, WHY_CONFINE);
+			doc_lost(d, r == -2, "it did not confine itself");
+			buf_reset(&d->err);
+			buf_puts(&d->err, WHY_CONFINE);
+			return -1;
+		}
+		d->c->confined = 1;
+	}
 	if ((r = read_all(&d->c->rd, &h, sizeof(h), d->sb->wait_ms)) != 0) {
 		doc_lost(d, r == -2, NULL);
 		return -1;
@@ -1205,12 +1280,18 @@ doc_state_parse(struct sb_doc *d, const struct buf *in)
 	format = get_u32(&c);
 	held = get_i64(&c);
 	why = get_str(&c);
-	if (c.bad || c.n != 0 || (rc != 0 && rc != UINT32_MAX) ||
+	if (c.bad || c.n != 0 || (rc != 0 && rc != UINT32_MAX &&
+	    (rc != RC_MOVE || d->c->full || d->f == NULL)) ||
 	    is_feed > 1 || format >= NFORMATS || held < 0 ||
 	    held > RESULT_MAX) {
 		free(why);
 		doc_lost(d, 0, "its answer is malformed");
 		return -1;
+	}
+	if (rc == RC_MOVE) {
+		free(why);
+		d->move = 1;
+		return 0;
 	}
 	d->is_feed = (int)is_feed;
 	d->format = formats[format];
@@ -1255,6 +1336,7 @@ doc_new(struct sandbox *sb, enum doc_kind kind, struct feed *f,
 	buf_init(&d->err);
 	buf_init(&d->open);
 	buf_init(&d->pend);
+	buf_init(&d->head);
 	if (!sb->confine) {
 		if (kind != DOC_FEED)
 			return d;
@@ -1272,13 +1354,11 @@ doc_new(struct sandbox *sb, enum doc_kind kind, struct feed *f,
 	for (d->c = sb->kids; d->c != NULL; d->c = d->c->next)
 		if (!d->c->dead && d->c->ndocs < DOCS_MAX)
 			break;
-	if (d->c == NULL) {
-		if ((d->c = child_start(sb, &d->err)) == NULL) {
-			d->failed = 1;
-			return d;
-		}
-		d->c->next = sb->kids;
-		sb->kids = d->c;
+	if (d->c == NULL && (sb_why_broken(sb) != NULL ||
+	    (d->c = child_start(sb, 0)) == NULL)) {
+		d->failed = 1;
+		buf_puts(&d->err, sb->broken);
+		return d;
 	}
 	d->c->ndocs++;
 	if (++d->c->last_id == 0)
@@ -1344,8 +1424,70 @@ doc_frames(struct sb_doc *d, uint32_t type, const void *p, size_t n,
 		return -1;
 	}
 	d->opened = 1;
-	buf_release(&d->open);
+	if (d->c->full || d->f == NULL)
+		buf_release(&d->open);
+	/* Until the encoding is known, what doc_move() would send again. */
+	else if (type == T_DATA && d->sent < HEAD_KEEP)
+		buf_add(&d->head, p, n);
+	d->sent += type == T_DATA ? n : 0;
 	return 0;
+}
+
+static int	doc_send(struct sb_doc *, const char *, size_t);
+static void	doc_result(struct sb_doc *, struct buf *);
+
+/*
+ * d's child has only UTF-16's and UTF-32's iconv modules and met an
+ * encoding it has not (RC_MOVE): d starts again from its first byte
+ * (held in d->head) in a child that has every module, one started for
+ * the rest of the run, and then ends if end.  The first child forgets
+ * d: it ignores d's frames after its answer, until T_END or T_ABORT.
+ * 0, or -1 with d failed.
+ */
+static int
+doc_move(struct sb_doc *d, int end)
+{
+	struct sandbox	*sb = d->sb;
+	struct buf	 h, in;
+	int		 rc = -1;
+
+	d->move = 0;
+	if (!end && frame_send(d->c->fd, T_ABORT, d->id) == -1) {
+		doc_lost(d, 0, NULL);
+		return -1;
+	}
+	d->c->ndocs--;
+	sb->full = 1;
+	for (d->c = sb->kids; d->c != NULL; d->c = d->c->next)
+		if (!d->c->dead && d->c->full && d->c->ndocs < DOCS_MAX)
+			break;
+	if (d->c == NULL && (sb_why_broken(sb) != NULL ||
+	    (d->c = child_start(sb, 0)) == NULL)) {
+		d->failed = 1;
+		buf_puts(&d->err, sb->broken);
+		return -1;
+	}
+	log_debug("parser: a document moves to a child with every iconv "
+	    "module");
+	d->c->ndocs++;
+	if (++d->c->last_id == 0)
+		d->c->last_id = 1;
+	d->id = d->c->last_id;
+	d->opened = 0;
+	d->sent = 0;
+	h = d->head;
+	buf_init(&d->head);
+	buf_init(&in);
+	if (h.oom)
+		doc_lost(d, 0, "out of memory");
+	else if ((h.len == 0 || doc_send(d, h.p, h.len) == 0) && end &&
+	    doc_frames(d, 0, NULL, 0, 1) == 0)
+		doc_result(d, &in);
+	if (!d->failed)
+		rc = 0;
+	buf_release(&h);
+	buf_release(&in);
+	return rc;
 }
 
 /* Send n bytes at s to d's child, a frame at a time, each answered. */
@@ -1361,8 +1503,10 @@ doc_send(struct sb_doc *d, const char *s, size_t n)
 		k = n < PIECE_MAX ? n : PIECE_MAX;
 		if (doc_frames(d, T_DATA, s, k, 0) == -1)
 			rc = -1;
-		else
-			rc = doc_state(d, &in);
+		else if ((rc = doc_state(d, &in)) == 0 && d->move)
+			rc = doc_move(d, 0);
+		else if (rc == 0 && d->sent >= HEAD_KEEP)
+			buf_release(&d->head);	/* the encoding is known */
 	}
 	buf_release(&in);
 	return rc;
@@ -1474,8 +1618,8 @@ doc_result(struct sb_doc *d, struct buf *in)
 	int		 t;
 
 	if ((t = doc_read(d, in, FRAME_MAX)) == R_STATE) {
-		/* Only a failure comes without the feed. */
-		if (doc_state_parse(d, in) == 0)
+		/* Only a failure (or RC_MOVE) comes without the feed. */
+		if (doc_state_parse(d, in) == 0 && !d->move)
 			doc_lost(d, 0, "its answer is malformed");
 		return;
 	}
@@ -1543,8 +1687,10 @@ sandbox_doc_end(struct sb_doc *d)
 		if (data)
 			doc_state(d, &in);
 		/* A failed piece's end is answered too: read, in step. */
-		if (d->c != NULL)
+		if (d->c != NULL && !d->move)
 			doc_result(d, &in);
+		if (d->c != NULL && d->move)
+			doc_move(d, 1);
 	}
 	buf_release(&in);
 	buf_release(&d->pend);
@@ -1582,7 +1728,7 @@ size_t
 sandbox_doc_held(const struct sb_doc *d)
 {
 	return d->fp != NULL ? feed_parser_held(d->fp) : d->held +
-	    d->pend.cap;
+	    d->pend.cap + d->head.cap;
 }
 
 /* Free d (its child forgets it, if not ended).  NULL is fine. */
@@ -1606,6 +1752,7 @@ sandbox_doc_free(struct sb_doc *d)
 	buf_release(&d->err);
 	buf_release(&d->open);
 	buf_release(&d->pend);
+	buf_release(&d->head);
 	free(d);
 }
 

@@ -199,6 +199,126 @@ test_discover(void)
 	sandbox_free(sb);
 }
 
+/* The first line of /proc/PID/FILE that holds key, or "" (static). */
+static const char *
+proc_line(long pid, const char *file, const char *key)
+{
+	static char	 line[512];
+	char		 path[64];
+	FILE		*fp;
+	int		 found = 0;
+
+	snprintf(path, sizeof(path), "/proc/%ld/%s", pid, file);
+	if ((fp = fopen(path, "r")) == NULL)
+		return "";
+	while (!found && fgets(line, sizeof(line), fp) != NULL)
+		found = strstr(line, key) != NULL;
+	fclose(fp);
+	if (!found)
+		return "";
+	line[strcspn(line, "\n")] = '\0';
+	return line;
+}
+
+/*
+ * The child forked up front waits for a document before it loads
+ * iconv's modules and confines itself, so that a run with nothing to
+ * parse pays for neither; its first document is parsed confined.  Runs
+ * first: this process has loaded no iconv module yet.
+ */
+static void
+test_lazy(void)
+{
+	static const char	 rss[] = "<rss version=\"2.0\"><channel><item>"
+	    "<guid>1</guid><title>t</title></item></channel></rss>";
+	struct sandbox		*sb;
+	struct buf		 out;
+	char			 path[64], kids[64] = "";
+	long			 pid = 0;
+	FILE			*fp;
+
+	buf_init(&out);
+	sb = sandbox_new(1, 0, 5000);
+	sandbox_prefork(sb);
+	snprintf(path, sizeof(path), "/proc/self/task/%ld/children",
+	    (long)getpid());
+	if ((fp = fopen(path, "r")) != NULL) {
+		if (fgets(kids, sizeof(kids), fp) != NULL)
+			pid = strtol(kids, NULL, 10);
+		fclose(fp);
+	}
+	T_OK(pid > 0, "lazy: the child is forked up front");
+	T_STR(proc_line(pid, "status", "Seccomp:"), "Seccomp:\t0",
+	    "lazy: it waits unconfined for a document");
+	T_STR(proc_line(pid, "maps", "gconv"), "",
+	    "lazy: and has loaded no iconv module");
+	dump(sb, &out, rss, sizeof(rss) - 1, 1000);
+	T_OK(strncmp(out.p != NULL ? out.p : "", "error", 5) != 0,
+	    "lazy: its first document parses");
+	T_STR(proc_line(pid, "status", "Seccomp:"), "Seccomp:\t2",
+	    "lazy: confined by then");
+	T_OK(*proc_line(pid, "maps", "UTF-16.so") != '\0' &&
+	    *proc_line(pid, "maps", "CP1251.so") == '\0',
+	    "lazy: with UTF-16's iconv module, not windows-1251's");
+	sandbox_free(sb);
+	buf_release(&out);
+}
+
+/* An RSS document in windows-1251 of n items, its titles in Cyrillic. */
+static void
+cyrillic(struct buf *b, int n)
+{
+	int	 i;
+
+	buf_reset(b);
+	BUF_LIT(b, "<?xml version=\"1.0\" encoding=\"windows-1251\"?>"
+	    "<rss version=\"2.0\"><channel><title>\xcf\xf0\xe8</title>");
+	for (i = 0; i < n; i++)
+		buf_printf(b, "<item><guid>%d</guid><title>\xc7\xe4\xf0"
+		    "\xe0\xe2\xf1\xf2\xe2\xf3\xe9 %d</title><description>"
+		    "\xd2\xe5\xea\xf1\xf2 \xf1\xf2\xe0\xf2\xfc\xe8 %d, "
+		    "\xe4\xeb\xe8\xed\xed\xfb\xe9 \xe8 \xf1\xeb\xee\xe2"
+		    "\xe0</description></item>", i, i, i);
+	BUF_LIT(b, "</channel></rss>");
+}
+
+/*
+ * A document whose encoding the first child has no iconv module for
+ * (windows-1251) is parsed again in a child with every module, and
+ * reads as in process: whether the encoding is found at its end (a
+ * document of a few bytes), at its one piece, or at the first of many.
+ */
+static void
+test_moved(void)
+{
+	static const int	 sizes[] = { 0, 20, 1000 };
+	struct sandbox		*in, *out;
+	struct buf		 doc, a, b;
+	size_t			 i;
+
+	in = sandbox_new(0, 0, 5000);
+	out = sandbox_new(1, 0, 5000);
+	buf_init(&doc);
+	buf_init(&a);
+	buf_init(&b);
+	T_ROWS();
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		cyrillic(&doc, sizes[i]);
+		dump(in, &a, doc.p, doc.len, doc.len + 1);
+		dump(out, &b, doc.p, doc.len, 1000);
+		T_OK(a.len > 0 && strstr(a.p, "\xd0\x9f\xd1\x80\xd0\xb8") !=
+		    NULL, "%d items: Cyrillic in process", sizes[i]);
+		T_STR(b.p, a.p, "%d items (%zu bytes): confined as in "
+		    "process", sizes[i], doc.len);
+	}
+	T_ROWS_END("moved: windows-1251 parsed again in a full child");
+	sandbox_free(in);
+	sandbox_free(out);
+	buf_release(&doc);
+	buf_release(&a);
+	buf_release(&b);
+}
+
 /*
  * A child that dies fails its own document with the reason, and the
  * next document gets a new child.  HEARTH_TEST_PARSER_ESCAPE (the test
@@ -248,10 +368,14 @@ main(int argc, char *argv[])
 	/* The sandbox starts this program again as its parse child. */
 	if (argc > 1 && strcmp(argv[1], "parse-child") == 0) {
 		xmlInitParser();
-		sandbox_child_main(0);
+		sandbox_child_main(0, strcmp(argv[argc - 1], "-f") == 0);
 	}
+	/* As hearth-fetch does before it forks its parse child. */
+	xmlInitParser();
+	test_lazy();
 	test_filter();
 	test_same();
+	test_moved();
 	test_discover();
 	test_killed();
 	return T_DONE();
