@@ -237,6 +237,8 @@ page_digest(struct req *r)
 		feed_tail(r, feed, total, shown);
 	else
 		HTML_LIT(b, "<p class=\"empty\">Nothing new.</p>\n");
+	if (gaps_html(r, 0, since) == -1)
+		return -1;
 	HTML_LIT(b, "<p><small>Opening the digest from the menu shows what "
 	    "arrived since you last did, and starts the next one from "
 	    "then.</small></p>\n");
