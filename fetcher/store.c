@@ -553,6 +553,42 @@ recent_count(struct db *db, int64_t feed_id, int64_t now)
 }
 
 /*
+ * Ready sc for storing j's document f, whose entries in storing order
+ * (items_sorted() at now) go to *itemsp (*np of them; the caller frees
+ * the array and releases sc whatever this returns).  0, or -1 out of
+ * memory (logged).
+ */
+static int
+scratch_init(struct scratch *sc, const struct job *j, const struct feed *f,
+    int64_t now, struct item **itemsp, size_t *np)
+{
+	buf_init(&sc->key);
+	buf_init(&sc->url);
+	buf_init(&sc->text);
+	buf_init(&sc->title);
+	sc->feed_title = f->title;
+	sc->user_id = j->user_id;
+	sc->rules = j->rules;
+	rule_scratch_init(&sc->rs);
+	*itemsp = items_sorted(f, now, np);
+	if (*itemsp == NULL && f->nentries > 0) {
+		log_warnx("feed %lld: out of memory", (long long)j->feed_id);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+scratch_release(struct scratch *sc)
+{
+	buf_release(&sc->key);
+	buf_release(&sc->url);
+	buf_release(&sc->text);
+	buf_release(&sc->title);
+	rule_scratch_release(&sc->rs);
+}
+
+/*
  * Whether document f shows a gap after the newest entry stored, which
  * was published at newest (-1: none is stored): the document is full,
  * with at least doc_items items (the count of the document before it;
@@ -651,20 +687,9 @@ store_success(struct db *db, const struct conf *conf, struct job *j,
 	int64_t		 now, next, newest = -1, gap_to = 0;
 	int		 r, rc = -1, nnew = 0, nupd = 0, recent, gap;
 
-	buf_init(&sc.key);
-	buf_init(&sc.url);
-	buf_init(&sc.text);
-	buf_init(&sc.title);
-	sc.feed_title = f->title;
-	sc.user_id = j->user_id;
-	sc.rules = j->rules;
-	rule_scratch_init(&sc.rs);
 	now = (int64_t)time(NULL);
-	items = items_sorted(f, now, &n);
-	if (items == NULL && f->nentries > 0) {
-		log_warnx("feed %lld: out of memory", (long long)j->feed_id);
+	if (scratch_init(&sc, j, f, now, &items, &n) == -1)
 		goto out;
-	}
 	if ((r = store_begin(db, ps)) != 0) {
 		rc = r;
 		goto out;
@@ -733,11 +758,7 @@ fail:
 	}
 out:
 	free(items);
-	buf_release(&sc.key);
-	buf_release(&sc.url);
-	buf_release(&sc.text);
-	buf_release(&sc.title);
-	rule_scratch_release(&sc.rs);
+	scratch_release(&sc);
 	return rc;
 }
 
@@ -762,20 +783,9 @@ store_archive(struct db *db, struct job *j, struct feed *f, int64_t gap_id,
 	int64_t		 now, t, oldest = INT64_MAX;
 	int		 r, rc = -1, nnew = 0, filled = 0;
 
-	buf_init(&sc.key);
-	buf_init(&sc.url);
-	buf_init(&sc.text);
-	buf_init(&sc.title);
-	sc.feed_title = f->title;
-	sc.user_id = j->user_id;
-	sc.rules = j->rules;
-	rule_scratch_init(&sc.rs);
 	now = (int64_t)time(NULL);
-	items = items_sorted(f, now, &n);
-	if (items == NULL && f->nentries > 0) {
-		log_warnx("feed %lld: out of memory", (long long)j->feed_id);
+	if (scratch_init(&sc, j, f, now, &items, &n) == -1)
 		goto out;
-	}
 	if (store_begin(db, ps) != 0)
 		goto out;
 	for (i = 0; i < n; i++) {
@@ -812,11 +822,7 @@ fail:
 	}
 out:
 	free(items);
-	buf_release(&sc.key);
-	buf_release(&sc.url);
-	buf_release(&sc.text);
-	buf_release(&sc.title);
-	rule_scratch_release(&sc.rs);
+	scratch_release(&sc);
 	return rc;
 }
 
