@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "buf.h"
 #include "compat.h"
@@ -11,6 +12,8 @@
 #include "log.h"
 #include "subs.h"
 #include "url.h"
+
+static int	feed_fetch_print(struct ctl *, int64_t, int64_t);
 
 /* Tell why a name was refused (subs_clean_name()'s -2). */
 static void
@@ -280,9 +283,177 @@ cmd_feed_list(struct ctl *c, int argc, char **argv)
 		    FEED_LIST_LAST_ERROR)) != NULL &&
 		    sqlite3_column_int64(st, FEED_LIST_ERROR_COUNT) > 0)
 			printf("      error: %s\n", err);
+		if (feed_fetch_print(c, sqlite3_column_int64(st,
+		    FEED_LIST_ID), now) == -1) {
+			r = -1;
+			break;
+		}
 	}
 	db_stmt_done(st);
 	return r == -1 ? CTL_ERR : CTL_OK;
+}
+
+/* A time as "2024-06-01 12:00 UTC" into s. */
+static void
+utc_text(char *s, size_t n, int64_t t)
+{
+	struct tm	 tm;
+	time_t		 tt = (time_t)t;
+
+	if (gmtime_r(&tt, &tm) == NULL ||
+	    strftime(s, n, "%Y-%m-%d %H:%M UTC", &tm) == 0)
+		snprintf(s, n, "%lld", (long long)t);
+}
+
+/*
+ * The lines "feed list" and "feed set" add under a feed: its own fetch
+ * settings, and the gaps where it may have dropped entries.  0 or -1.
+ */
+static int
+feed_fetch_print(struct ctl *c, int64_t id, int64_t now)
+{
+	sqlite3_stmt	*st;
+	const char	*ua;
+	char		 from[40], to[40], found[32];
+	int		 r;
+
+	st = db_stmt(&c->db, STMT_FEED_GET);
+	sqlite3_bind_int64(st, 1, c->user_id);
+	sqlite3_bind_int64(st, 2, id);
+	if ((r = db_step(st)) == 1) {
+		if ((ua = (const char *)sqlite3_column_text(st,
+		    FEED_COL_USER_AGENT)) != NULL)
+			printf("      user-agent: %s\n", ua);
+		if (sqlite3_column_type(st, FEED_COL_COOKIE) != SQLITE_NULL)
+			printf("      cookie: set (sealed)\n");
+		if (sqlite3_column_int(st, FEED_COL_IGNORE_HTTP_CACHE))
+			printf("      cache headers: ignored\n");
+	}
+	db_stmt_done(st);
+	if (r == -1)
+		return -1;
+	st = db_stmt(&c->db, STMT_GAP_LIST);
+	sqlite3_bind_int64(st, 1, c->user_id);
+	sqlite3_bind_int64(st, 2, id);
+	sqlite3_bind_int64(st, 3, 0);
+	while ((r = db_step(st)) == 1) {
+		utc_text(from, sizeof(from), sqlite3_column_int64(st,
+		    GAP_COL_FROM_AT));
+		utc_text(to, sizeof(to), sqlite3_column_int64(st,
+		    GAP_COL_TO_AT));
+		ctl_when(found, sizeof(found), sqlite3_column_int64(st,
+		    GAP_COL_FOUND_AT), now);
+		printf("      gap: entries between %s and %s may be missing "
+		    "(found %s", from, to, found);
+		if (sqlite3_column_int64(st, GAP_COL_RECOVERED) > 0)
+			printf(", %lld found in its archive",
+			    (long long)sqlite3_column_int64(st,
+			    GAP_COL_RECOVERED));
+		printf(")\n");
+	}
+	db_stmt_done(st);
+	return r == -1 ? -1 : 0;
+}
+
+/* A cookie of at most SUBS_COOKIE_MAX bytes on standard input, into b. */
+static int
+cookie_read(char *b, size_t n)
+{
+	size_t	 len;
+
+	if (fgets(b, (int)n, stdin) == NULL) {
+		log_warnx("no cookie on standard input");
+		return -1;
+	}
+	len = strcspn(b, "\n");
+	if (b[len] != '\n' && !feof(stdin)) {
+		log_warnx("a cookie of more than %d bytes", SUBS_COOKIE_MAX);
+		return -1;
+	}
+	b[len] = '\0';
+	return 0;
+}
+
+/*
+ * feed set ID|URL [--user-agent UA] [--cookie VALUE|-] [--ignore-cache
+ * yes|no]: the feed's own fetch settings; "" clears the User-Agent or
+ * the cookie, and "-" reads the cookie from standard input (a line), so
+ * that it shows in no process list.
+ */
+int
+cmd_feed_set(struct ctl *c, int argc, char **argv)
+{
+	sqlite3_stmt	*st;
+	const char	*ua = NULL, *cookie = NULL, *ignore = NULL, *why;
+	char		 line[SUBS_COOKIE_MAX + 2];
+	char		*stored = NULL, *cur_ua = NULL;
+	int64_t		 id;
+	int		 i, r, ign = 0, rc = CTL_USAGE;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--user-agent") == 0 && i + 1 < argc)
+			ua = argv[++i];
+		else if (strcmp(argv[i], "--cookie") == 0 && i + 1 < argc)
+			cookie = argv[++i];
+		else if (strcmp(argv[i], "--ignore-cache") == 0 &&
+		    i + 1 < argc && (strcmp(argv[i + 1], "yes") == 0 ||
+		    strcmp(argv[i + 1], "no") == 0))
+			ignore = argv[++i];
+		else {
+			log_warnx("feed set: unexpected \"%s\"", argv[i]);
+			return CTL_USAGE;
+		}
+	}
+	if (cookie != NULL && strcmp(cookie, "-") == 0) {
+		if (cookie_read(line, sizeof(line)) == -1)
+			goto out;
+		cookie = line;
+	}
+	if ((ua != NULL && (why = subs_user_agent_check(ua)) != NULL) ||
+	    (cookie != NULL && (why = subs_cookie_check(cookie)) != NULL)) {
+		log_warnx("%s", why);
+		goto out;
+	}
+	rc = CTL_ERR;
+	if (ctl_feed_find(c, argv[0], &id) != 1 || db_begin(&c->db, 1) == -1)
+		goto out;
+	st = db_stmt(&c->db, STMT_FEED_GET);
+	sqlite3_bind_int64(st, 1, c->user_id);
+	sqlite3_bind_int64(st, 2, id);
+	if ((r = db_step(st)) == 1) {
+		if (sqlite3_column_type(st, FEED_COL_COOKIE) != SQLITE_NULL &&
+		    (stored = strdup((const char *)sqlite3_column_text(st,
+		    FEED_COL_COOKIE))) == NULL)
+			r = -1;
+		if (sqlite3_column_type(st, FEED_COL_USER_AGENT) !=
+		    SQLITE_NULL && (cur_ua = strdup((const char *)
+		    sqlite3_column_text(st, FEED_COL_USER_AGENT))) == NULL)
+			r = -1;
+		ign = sqlite3_column_int(st, FEED_COL_IGNORE_HTTP_CACHE);
+	}
+	db_stmt_done(st);
+	if (r != 1) {
+		if (r == -1)
+			log_warnx("out of memory");
+		goto out;
+	}
+	if (ignore != NULL)
+		ign = strcmp(ignore, "yes") == 0;
+	if (subs_feed_set_fetch(&c->db, c->user_id, id, ua != NULL ? ua :
+	    cur_ua, cookie, stored, ign) == -1 || db_commit(&c->db) == -1)
+		goto out;
+	if (!c->quiet) {
+		printf("feed %lld:\n", (long long)id);
+		if (feed_fetch_print(c, id, ctl_now()) == -1)
+			goto out;
+	}
+	rc = CTL_OK;
+out:
+	db_rollback(&c->db);
+	explicit_bzero(line, sizeof(line));
+	free(stored);
+	free(cur_ua);
+	return rc;
 }
 
 int

@@ -78,6 +78,7 @@ int	 cmd_feed_add(struct ctl *, int, char **);
 int	 cmd_feed_list(struct ctl *, int, char **);
 int	 cmd_feed_del(struct ctl *, int, char **);
 int	 cmd_feed_move(struct ctl *, int, char **);
+int	 cmd_feed_set(struct ctl *, int, char **);
 int	 ctl_category_get(struct ctl *, const char *, int, int64_t *);
 int	 ctl_feed_find(struct ctl *, const char *, int64_t *);
 int	 ctl_feed_by_url(struct ctl *, const char *, int64_t *);

@@ -37,6 +37,8 @@ static const struct ctl_cmd cmds[] = {
 	{ "feed del", "ID|URL", 1, 1, CTL_NEEDS_USER, cmd_feed_del },
 	{ "feed move", "ID|URL CATEGORY|-", 2, 2, CTL_NEEDS_USER,
 	    cmd_feed_move },
+	{ "feed set", "ID|URL [--user-agent UA] [--cookie VALUE|-] "
+	    "[--ignore-cache yes|no]", 1, 7, CTL_NEEDS_USER, cmd_feed_set },
 	{ "rule add", "[--feed ID|URL] [--field FIELD] [--match KIND] "
 	    "[--label NAME] ACTION PATTERN", 2, 10, CTL_NEEDS_USER,
 	    cmd_rule_add },

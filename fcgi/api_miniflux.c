@@ -308,14 +308,17 @@ mf_feed(struct json *j, const char *key, sqlite3_stmt *st, int base)
 	    base + MF_FEED_CRAWLER) != 0);
 	json_str(j, "blocklist_rules", text(st, base + MF_FEED_BLOCKLIST));
 	json_str(j, "keeplist_rules", text(st, base + MF_FEED_KEEPLIST));
-	JSON_MEMBERS(j, "\"user_agent\":\"\",\"cookie\":\"\"");
+	json_str(j, "user_agent", text(st, base + MF_FEED_USER_AGENT));
+	/* The cookie is a secret, as the password is: never shown. */
+	JSON_MEMBERS(j, "\"cookie\":\"\"");
 	json_str(j, "username", text(st, base + MF_FEED_USERNAME));
 	JSON_MEMBERS(j, "\"password\":\"\"");
 	json_bool(j, "disabled", sqlite3_column_int(st,
 	    base + MF_FEED_DISABLED) != 0);
-	JSON_MEMBERS(j, "\"no_media_player\":false,"
-	    "\"ignore_http_cache\":false,"
-	    "\"allow_self_signed_certificates\":false,"
+	JSON_MEMBERS(j, "\"no_media_player\":false");
+	json_bool(j, "ignore_http_cache", sqlite3_column_int(st,
+	    base + MF_FEED_IGNORE_HTTP_CACHE) != 0);
+	JSON_MEMBERS(j, "\"allow_self_signed_certificates\":false,"
 	    "\"fetch_via_proxy\":false");
 	json_bool(j, "hide_globally", sqlite3_column_int(st,
 	    base + MF_FEED_HIDE_GLOBALLY) != 0);
@@ -859,6 +862,9 @@ struct feed_patch {
 	int		 crawler;	/* -1: no change */
 	const char	*blocklist;	/* the regex block rule; "" none */
 	const char	*keeplist;	/* the regex keep rule; "" none */
+	const char	*user_agent;	/* "" none */
+	const char	*cookie;	/* "" is no change: never shown */
+	int		 ignore_cache;	/* ignore_http_cache; -1: no change */
 };
 
 /*
@@ -929,7 +935,7 @@ patch_read(struct req *r, json_t *o, struct feed_patch *p, struct buf *url,
 	int		 n, b;
 
 	memset(p, 0, sizeof(*p));
-	p->disabled = p->hide = p->crawler = -1;
+	p->disabled = p->hide = p->crawler = p->ignore_cache = -1;
 	if ((n = mf_body_str(r, o, "feed_url", &s)) == -1)
 		return -1;
 	if (n == 1 && *s != '\0') {
@@ -969,6 +975,19 @@ patch_read(struct req *r, json_t *o, struct feed_patch *p, struct buf *url,
 		return -1;
 	if (n == 1)
 		p->crawler = b;
+	if ((n = body_bool(r, o, "ignore_http_cache", &b)) == -1 ||
+	    mf_body_str(r, o, "user_agent", &p->user_agent) == -1 ||
+	    mf_body_str(r, o, "cookie", &p->cookie) == -1)
+		return -1;
+	if (n == 1)
+		p->ignore_cache = b;
+	if ((p->user_agent != NULL &&
+	    (why = subs_user_agent_check(p->user_agent)) != NULL) ||
+	    (p->cookie != NULL && (why = subs_cookie_check(p->cookie)) !=
+	    NULL)) {
+		api_mf_error(r, 400, why);
+		return -1;
+	}
 	if (p->category < 0) {
 		api_mf_error(r, 400, "Invalid category ID.");
 		return -1;
@@ -1059,7 +1078,13 @@ patch_apply(struct req *r, int64_t id, const struct feed_patch *p,
 	    db_step(up) == -1 || (p->crawler != -1 &&
 	    subs_feed_set_crawler(r->db, r->user_id, id, p->crawler) == -1) ||
 	    regex_rule_set(r, id, "block", p->blocklist) == -1 ||
-	    regex_rule_set(r, id, "keep", p->keeplist) == -1)
+	    regex_rule_set(r, id, "keep", p->keeplist) == -1 ||
+	    subs_feed_set_fetch(r->db, r->user_id, id, p->user_agent != NULL ?
+	    p->user_agent : (const char *)sqlite3_column_text(st,
+	    FEED_COL_USER_AGENT), p->cookie != NULL && *p->cookie != '\0' ?
+	    p->cookie : NULL, (const char *)sqlite3_column_text(st,
+	    FEED_COL_COOKIE), p->ignore_cache != -1 ? p->ignore_cache :
+	    sqlite3_column_int(st, FEED_COL_IGNORE_HTTP_CACHE)) == -1)
 		goto out;
 	rc = 1;
 out:
@@ -1118,7 +1143,9 @@ api_mf_feed_create(struct req *r)
 	    (int64_t)time(NULL), &id) == -1)
 		goto out;
 	if ((p.username != NULL || p.password != NULL || p.disabled != -1 ||
-	    p.hide != -1 || p.blocklist != NULL || p.keeplist != NULL) &&
+	    p.hide != -1 || p.blocklist != NULL || p.keeplist != NULL ||
+	    p.user_agent != NULL || p.cookie != NULL ||
+	    p.ignore_cache != -1) &&
 	    patch_apply(r, id, &p, &refetch) != 1)
 		goto out;
 	if (db_commit(r->db) == -1)
@@ -1141,11 +1168,12 @@ out:
 
 /*
  * PUT /v1/feeds/ID: change feed_url, title, category_id, username,
- * password, disabled, hide_globally, blocklist_rules, keeplist_rules
- * (others are ignored); 201 with the feed, as
- * Miniflux answers.  Empty strings and category 0 change nothing, as
- * in Miniflux; an empty password too, since the password is never
- * shown; an empty username clears both.  A new address is fetched at
+ * password, disabled, hide_globally, blocklist_rules, keeplist_rules,
+ * user_agent, cookie, ignore_http_cache (others are ignored); 201 with
+ * the feed, as Miniflux answers.  Empty strings and category 0 change
+ * nothing, as in Miniflux, but an empty user_agent clears it; an empty
+ * password or cookie changes nothing, since neither is ever shown; an
+ * empty username clears both.  A new address is fetched at
  * once.  404 for no such feed, 400 as for a new one.
  */
 int

@@ -283,6 +283,9 @@ int		 page_category_delete(struct req *);
 int		 page_digest(struct req *);
 int		 page_digest_read(struct req *);
 
+/* gaps.c */
+int		 gaps_html(struct req *, int64_t, int64_t);
+
 /* page_entry.c */
 int		 page_entry(struct req *);
 int		 page_entry_action(struct req *);

@@ -366,6 +366,8 @@ page_digest(struct req *r)
 		feed_tail(r, feed, total, shown);
 	else
 		HTML_LIT(b, "<p class=\"empty\">Nothing new.</p>\n");
+	if (gaps_html(r, 0, since) == -1)
+		return -1;
 	digest_forms(r, day, since, until, visit, rows);
 	HTML_LIT(b, "<p><small>Opening the digest from the menu shows what "
 	    "arrived since your previous visit; it keeps that starting "

@@ -46,6 +46,9 @@ struct feed_form {
 	int		 disabled;
 	int		 muted;		/* hide_globally */
 	int		 crawler;	/* fetch full articles */
+	char		*user_agent;	/* its own; "" for none */
+	char		*cookie;	/* stored, sealed; "" for none */
+	int		 ignore_cache;	/* ignore_http_cache */
 	/* health, from the database only */
 	char		*site_url;
 	char		*last_error;
@@ -69,6 +72,8 @@ form_release(struct feed_form *f)
 	free(f->interval);
 	free(f->username);
 	free(f->password);
+	free(f->user_agent);
+	free(f->cookie);
 	free(f->site_url);
 	free(f->last_error);
 	memset(f, 0, sizeof(*f));
@@ -125,6 +130,9 @@ feed_load(struct req *r, int64_t id, struct feed_form *f)
 	f->disabled = sqlite3_column_int(st, FEED_COL_DISABLED);
 	f->muted = sqlite3_column_int(st, FEED_COL_HIDE_GLOBALLY);
 	f->crawler = sqlite3_column_int(st, FEED_COL_CRAWLER);
+	oom |= set_str(&f->user_agent, col_str(st, FEED_COL_USER_AGENT));
+	oom |= set_str(&f->cookie, col_str(st, FEED_COL_COOKIE));
+	f->ignore_cache = sqlite3_column_int(st, FEED_COL_IGNORE_HTTP_CACHE);
 	oom |= set_str(&f->site_url, col_str(st, FEED_COL_SITE_URL));
 	oom |= set_str(&f->last_error, col_str(st, FEED_COL_LAST_ERROR));
 	f->icon_id = sqlite3_column_int64(st, FEED_COL_ICON_ID);
@@ -1110,6 +1118,61 @@ default_minutes(struct req *r)
 	return m;
 }
 
+/* The edit form's per-feed fetch settings. */
+static void
+fetch_fields(struct buf *b, const struct feed_form *f)
+{
+	HTML_LIT(b, "<fieldset><legend>Fetching</legend>\n");
+	field(b, "user_agent", "User-Agent", "text", f->user_agent);
+	HTML_LIT(b, " size=\"50\" maxlength=\"512\" placeholder=\"hearth's"
+	    " own\"></p>\n");
+	field(b, "cookie", "Cookie", "password", "");
+	HTML_LIT(b, " autocomplete=\"off\" maxlength=\"4096\"");
+	if (*f->cookie != '\0')
+		HTML_LIT(b, " placeholder=\"unchanged\"");
+	HTML_LIT(b, "><br><small>As a Cookie header: name=value pairs "
+	    "separated by \"; \". Sent to the feed's own site only.</small>"
+	    "</p>\n");
+	if (*f->cookie != '\0')
+		HTML_LIT(b, "<p>A cookie is set: an empty field keeps it.</p>\n"
+		    "<p><label><input type=\"checkbox\" name=\"forget_cookie\""
+		    " value=\"1\"> Forget the stored cookie</label></p>\n");
+	HTML_LIT(b, "<p><label><input type=\"checkbox\""
+	    " name=\"ignore_http_cache\" value=\"1\"");
+	if (f->ignore_cache)
+		HTML_LIT(b, " checked");
+	HTML_LIT(b, "> Ignore the server's cache headers</label><br><small>"
+	    "Ticked, the feed is fetched whole at its own interval: no "
+	    "conditional request, and Cache-Control and Expires do not put "
+	    "the next check off.</small></p>\n</fieldset>\n");
+}
+
+/*
+ * Read the edit form's fetch settings into f; the cookie typed, if any,
+ * into *cookie (NULL: keep the stored one, "": forget it).  NULL, or
+ * why they are refused.
+ */
+static const char *
+fetch_read(struct req *r, struct feed_form *f, struct buf *t,
+    const char **cookie)
+{
+	const char	*s, *why;
+
+	f->ignore_cache = req_param(r, "ignore_http_cache") != NULL;
+	if (set_str(&f->user_agent, param_trim(r, "user_agent", t)) == -1)
+		return "Out of memory.";
+	if ((why = subs_user_agent_check(f->user_agent)) != NULL)
+		return why;
+	*cookie = NULL;
+	if ((s = req_param(r, "cookie")) != NULL && *s != '\0') {
+		if ((why = subs_cookie_check(s)) != NULL)
+			return why;
+		*cookie = s;
+	} else if (req_param(r, "forget_cookie") != NULL)
+		*cookie = "";
+	return NULL;
+}
+
 /* The edit page of f; why, when not NULL, is a refusal with status. */
 static int
 edit_render(struct req *r, struct feed_form *f, int status, const char *why)
@@ -1171,7 +1234,9 @@ edit_render(struct req *r, struct feed_form *f, int status, const char *why)
 		    "</p>\n<p><label><input type=\"checkbox\""
 		    " name=\"forget_password\" value=\"1\"> Forget the stored "
 		    "password</label></p>\n");
-	HTML_LIT(b, "</fieldset>\n<p><label><input type=\"checkbox\""
+	HTML_LIT(b, "</fieldset>\n");
+	fetch_fields(b, f);
+	HTML_LIT(b, "<p><label><input type=\"checkbox\""
 	    " name=\"enabled\" value=\"1\"");
 	if (!f->disabled)
 		HTML_LIT(b, " checked");
@@ -1265,7 +1330,7 @@ edit_save(struct req *r, struct feed_form *f, const char **why, int *status)
 {
 	sqlite3_stmt	*st;
 	struct buf	 url, title, user, pass, sealed, t;
-	const char	*s, *errstr;
+	const char	*s, *errstr, *cookie = NULL;
 	long long	 interval = 0;
 	int64_t		 cat = 0, other;
 	char		*stored = f->url;
@@ -1328,6 +1393,8 @@ edit_save(struct req *r, struct feed_form *f, const char **why, int *status)
 		*why = "A password needs a user name.";
 		goto out;
 	}
+	if ((*why = fetch_read(r, f, &t, &cookie)) != NULL)
+		goto out;
 	rc = -1;
 	if (pass.len > 0 && user.len > 0 &&
 	    secret_seal(&sealed, f->id, pass.p) == -1)
@@ -1375,7 +1442,9 @@ edit_save(struct req *r, struct feed_form *f, const char **why, int *status)
 	if (n != -1)
 		n = subs_feed_set_crawler(r->db, r->user_id, f->id,
 		    f->crawler);
-	if (n == -1 || db_commit(r->db) == -1)
+	if (n == -1 || subs_feed_set_fetch(r->db, r->user_id, f->id,
+	    f->user_agent, cookie, f->cookie, f->ignore_cache) == -1 ||
+	    db_commit(r->db) == -1)
 		goto out;
 	/* A new address, or a feed enabled again: fetch it now. */
 	if (!disabled && (moved || was_disabled))

@@ -571,6 +571,8 @@ list_page(struct req *r, struct listing *ls, const char *site)
 	page_begin(r, ls->title, ls->nav);
 	view = page_view(r);
 	list_head(r, ls, site, back.p);
+	if (ls->l.kind == LIST_FEED && gaps_html(r, ls->l.id, 0) == -1)
+		goto out;
 	/* Newest first, the top row bounds everything shown. */
 	if (step == 1 && !ls->asc)
 		mark_form(r, ls, &first, ls->has_at ?

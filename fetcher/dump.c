@@ -86,6 +86,8 @@ feed_json(struct buf *b, const struct feed *f)
 	json_str(&j, "language", f->language);
 	json_str(&j, "author", f->author);
 	json_str(&j, "icon", f->icon);
+	if (f->archive != NULL)
+		json_str(&j, "archive", f->archive);
 	json_time(&j, "updated", f->updated);
 	json_close(&j);
 	json_arr_open(&j, "entries");
@@ -206,6 +208,7 @@ feed_tsv(struct buf *b, const struct feed *f)
 	tsv_str(b, "feed", "language", f->language);
 	tsv_str(b, "feed", "author", f->author);
 	tsv_str(b, "feed", "icon", f->icon);
+	tsv_str(b, "feed", "archive", f->archive);
 	tsv_time(b, "feed", "updated", f->updated);
 	if (f->ttl > 0)
 		buf_printf(b, "feed\tttl\t%d\n", f->ttl);

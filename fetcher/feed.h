@@ -54,6 +54,9 @@ struct feed {
 	char		*language;
 	char		*author;
 	char		*icon;		/* absolute */
+	char		*archive;	/* older entries: RFC 5005's
+					   prev-archive, else rel="next";
+					   absolute, or NULL */
 	int64_t		 updated;	/* UNIX seconds, or -1 */
 	int		 ttl;		/* RSS <ttl> minutes, or 0 */
 	uint32_t	 skip_hours;	/* bit n: skip hour n UTC */

@@ -791,6 +791,63 @@ set_password(struct xfer *x)
 	return rc;
 }
 
+/*
+ * Hand the feed's cookie, stored sealed (secret_seal()), to curl's
+ * cookie engine for the feed's host alone, so that a redirect to
+ * another host does not carry it: each "name=value" of the Cookie
+ * header value the user gave becomes a line in Netscape's format.
+ * Opened just before and wiped at once; one that does not open fails
+ * the job, as a password does.  0, or -1.
+ */
+static int
+set_cookie(struct xfer *x)
+{
+	struct job	*j = x->job;
+	struct buf	 ck, line;
+	CURLU		*u = NULL;
+	char		*host = NULL, *p, *next, *eq;
+	int		 rc = -1;
+
+	buf_init(&ck);
+	buf_init(&line);
+	if (secret_unseal(&ck, j->feed_id, j->cookie) == -1) {
+		log_warnx("feed %lld: cannot open its stored cookie",
+		    (long long)j->feed_id);
+		job_error(j, "cannot read the stored cookie: wrong secret "
+		    "file?");
+		goto out;
+	}
+	if ((u = curl_url()) == NULL ||
+	    curl_url_set(u, CURLUPART_URL, j->url, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK)
+		goto out;
+	for (p = ck.p; p != NULL; p = next) {
+		if ((next = strchr(p, ';')) != NULL)
+			*next++ = '\0';
+		p += strspn(p, " ");
+		if ((eq = strchr(p, '=')) == NULL || eq == p)
+			continue;
+		*eq = '\0';
+		buf_reset(&line);
+		buf_printf(&line, "%s\tFALSE\t/\tFALSE\t0\t%s\t%s", host, p,
+		    eq + 1);
+		if (line.oom || curl_easy_setopt(x->easy, CURLOPT_COOKIELIST,
+		    line.p) != CURLE_OK)
+			goto out;
+	}
+	rc = 0;
+out:
+	if (ck.p != NULL)
+		explicit_bzero(ck.p, ck.cap);
+	if (line.p != NULL)
+		explicit_bzero(line.p, line.cap);
+	buf_release(&ck);
+	buf_release(&line);
+	curl_free(host);
+	curl_url_cleanup(u);
+	return rc;
+}
+
 #define SETOPT(opt, val) do {						\
 	if (curl_easy_setopt(x->easy, (opt), (val)) != CURLE_OK)	\
 		goto fail;						\
@@ -814,8 +871,10 @@ xfer_setup(struct xfer *x)
 	    add_header(&x->headers, "If-Modified-Since",
 	    j->last_modified) == -1)
 		goto fail;
-	ua = c->fetch_user_agent != NULL && *c->fetch_user_agent != '\0' ?
-	    c->fetch_user_agent : FETCH_UA;
+	if ((ua = j->user_agent) == NULL || *ua == '\0')
+		ua = c->fetch_user_agent != NULL &&
+		    *c->fetch_user_agent != '\0' ? c->fetch_user_agent :
+		    FETCH_UA;
 
 	SETOPT(CURLOPT_URL, j->url);
 	SETOPT(CURLOPT_PRIVATE, x);
@@ -864,6 +923,8 @@ xfer_setup(struct xfer *x)
 		if (set_password(x) == -1)
 			goto fail;
 	}
+	if (j->cookie != NULL && *j->cookie != '\0' && set_cookie(x) == -1)
+		goto fail;
 	return 0;
 fail:
 	return -1;
@@ -1572,5 +1633,7 @@ job_free(struct job *j)
 	free(j->password);
 	free(j->redirect_url);
 	free(j->site_url);
+	free(j->user_agent);
+	free(j->cookie);
 	free(j);
 }

@@ -43,6 +43,11 @@ struct job {
 	int64_t		 icon_checked_at; /* its icon looked for, or -1 */
 	int		 urgent;	/* a user asked: it goes first */
 	size_t		 max_bytes;	/* body cap; 0: fetch_max_bytes */
+	char		*user_agent;	/* the feed's own, or NULL */
+	char		*cookie;	/* sealed (secret_seal()), or NULL */
+	int		 ignore_cache;	/* ignore_http_cache: no validators
+					   sent, no cache headers obeyed */
+	int		 doc_items;	/* items of the last document, or 0 */
 	struct icon_work *icon;		/* not a feed: icon.c's transfer */
 	int		 queued;	/* fetch.c's: waiting to start */
 
@@ -78,6 +83,9 @@ struct job {
 
 	/* the result, from store.c */
 	int64_t		 next_check_at;	/* when the feed is due again */
+	int64_t		 gap_id;	/* a gap it recorded, or 0 */
+	int64_t		 gap_from;	/* and its bounds */
+	int64_t		 gap_to;
 
 	struct job	*next;
 };
@@ -109,6 +117,7 @@ struct sched {
 	int		 interval_set;	/* the feed's own: no floor */
 	int64_t		 min, max;	/* fetch_min_interval, _max_interval */
 	int64_t		 adaptive;	/* from the feed's posting rate, or 0 */
+	int64_t		 horizon;	/* its document turns over in, or 0 */
 	int		 ttl;		/* RSS ttl, minutes, or 0 */
 	uint32_t	 skip_hours;	/* RSS skipHours, bit n = hour n UTC */
 	uint8_t		 skip_days;	/* RSS skipDays, bit 0 = Sunday */
@@ -122,6 +131,7 @@ struct sched {
 
 int64_t	 sched_next(const struct sched *);
 int64_t	 sched_adaptive(int64_t, int, int64_t, int64_t);
+int64_t	 sched_horizon(int, int);
 
 /* discover.c: the feeds an HTML page points to */
 int	 discover_links(const char *, size_t, const char *, char ***,
@@ -166,6 +176,9 @@ int	 store_failure(struct db *, const struct conf *, struct job *,
 	    const char *, struct pass_stats *);
 int	 store_deferred(struct db *, struct job *, struct pass_stats *);
 int	 store_retention(struct db *, const struct conf *, int64_t);
+int	 store_archive(struct db *, struct job *, struct feed *, int64_t,
+	    int64_t, struct pass_stats *);
+int	 store_gap_find(const struct feed *, int, int64_t, int64_t *);
 int	 store_begin(struct db *, struct pass_stats *);
 
 /* lock.c: one pass at a time per database */
@@ -233,6 +246,14 @@ void	 webhook_pass(struct db *, const struct conf *, int64_t);
 int	 crawl_pass(struct db *, const struct conf *, struct sandbox *);
 int	 crawl_entry(struct db *, const struct conf *, struct sandbox *,
 	    int64_t, struct buf *);
+
+/* archive.c: a feed's declared archive, fetched to fill a gap */
+struct archive_work;
+int	 archive_want(struct archive_work **, const struct job *,
+	    const char *, struct rules *);
+void	 archive_run(struct archive_work **, struct db *, const struct conf *,
+	    struct sandbox *, struct pass_stats *);
+void	 archive_free(struct archive_work **);
 
 /* find.c: the feeds at an address, for "discover" and --check */
 typedef void	(*find_cb)(void *, const char *, const char *, const char *);

@@ -446,6 +446,9 @@ jsonfeed_parse(struct feed *f, const char *json, size_t len,
 		s = get_str(root, "favicon", NULL);
 	if (s != NULL)
 		set_str(&f->icon, abs_url(jf.item_base, s));
+	/* A paged feed's older items (JSON Feed's pagination). */
+	if ((s = get_str(root, "next_url", NULL)) != NULL)
+		set_str(&f->archive, abs_url(jf.item_base, s));
 
 	items = json_object_get(root, "items");
 	if (items != NULL && !json_is_array(items))

@@ -1159,6 +1159,8 @@ enum ffield {
 	F_TTL,
 	F_SY_PERIOD,
 	F_SY_FREQUENCY,
+	F_ARCHIVE,	/* atom:link rel="prev-archive" (RFC 5005) */
+	F_NEXT,		/* atom:link rel="next": a paged feed's older page */
 	F__MAX,
 };
 
@@ -2380,6 +2382,9 @@ feed_finish(struct parser *p)
 	if ((f->author = slot_text(p, &s[F_AUTHOR])) != NULL)
 		author_name(f->author);
 	f->icon = slot_dup(p, &s[F_ICON]);
+	/* Older entries: an archive (RFC 5005), else a paged feed's next. */
+	if ((f->archive = slot_dup(p, &s[F_ARCHIVE])) == NULL)
+		f->archive = slot_dup(p, &s[F_NEXT]);
 	/*
 	 * An entry without an author has the feed's (Atom says so), which
 	 * outlives the (packed) entries.
@@ -2696,7 +2701,8 @@ person_end(struct parser *p, int drop)
 
 /*
  * atom:link: rel alternate (the default) is the page, self the feed's
- * own URL, enclosure a file; other rels are not used.
+ * own URL, enclosure a file, prev-archive (RFC 5005) and next (a paged
+ * feed) where its older entries are; other rels are not used.
  */
 static void
 link_start(struct parser *p, enum ctx ctx, struct frame *fr,
@@ -2716,6 +2722,13 @@ link_start(struct parser *p, enum ctx ctx, struct frame *fr,
 		if ((url = abs_url(p, fr->base, href)) != NULL)
 			slot_set(p, &slots[F_FEED_URL], t->id, url,
 			    strlen(url), NULL);
+		free(url);
+	} else if (ctx == CTX_FEED && (strcasecmp(rel, "prev-archive") == 0 ||
+	    strcasecmp(rel, "next") == 0)) {
+		if ((url = abs_url(p, fr->base, href)) != NULL)
+			slot_set(p, &slots[strcasecmp(rel, "next") == 0 ?
+			    F_NEXT : F_ARCHIVE], t->id, url, strlen(url),
+			    NULL);
 		free(url);
 	} else if (ctx == CTX_ENTRY && strcasecmp(rel, "enclosure") == 0) {
 		type = attr_get(p, a, na, "type");
@@ -3683,6 +3696,7 @@ feed_release(struct feed *f)
 	free(f->language);
 	free(f->author);
 	free(f->icon);
+	free(f->archive);
 	feed_init(f);
 }
 

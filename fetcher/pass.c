@@ -76,6 +76,7 @@ struct pass {
 	struct sandbox		*sb;		/* where documents are parsed */
 	struct rulebook		 rules;		/* the users' filter rules */
 	struct costs		 costs;		/* what each feed cost */
+	struct archive_work	*archives;	/* gaps to fill, after */
 };
 
 /* A request in the fetch_request queue: -1 for NULL. */
@@ -183,8 +184,15 @@ job_from_row(sqlite3_stmt *st, const struct conf *conf)
 	j->feed_id = sqlite3_column_int64(st, FEED_COL_ID);
 	j->user_id = sqlite3_column_int64(st, FEED_COL_USER_ID);
 	j->url = col_dup(st, FEED_COL_URL, &oom);
-	j->etag = col_dup(st, FEED_COL_ETAG, &oom);
-	j->last_modified = col_dup(st, FEED_COL_LAST_MODIFIED, &oom);
+	/* Ignoring the cache headers: no conditional GET either. */
+	j->ignore_cache = sqlite3_column_int(st, FEED_COL_IGNORE_HTTP_CACHE);
+	if (!j->ignore_cache) {
+		j->etag = col_dup(st, FEED_COL_ETAG, &oom);
+		j->last_modified = col_dup(st, FEED_COL_LAST_MODIFIED, &oom);
+	}
+	j->user_agent = col_dup(st, FEED_COL_USER_AGENT, &oom);
+	j->cookie = col_dup(st, FEED_COL_COOKIE, &oom);
+	j->doc_items = sqlite3_column_int(st, FEED_COL_DOC_ITEMS);
 	j->username = col_dup(st, FEED_COL_USERNAME, &oom);
 	j->password = col_dup(st, FEED_COL_PASSWORD, &oom);
 	j->redirect_url = col_dup(st, FEED_COL_REDIRECT_URL, &oom);
@@ -715,6 +723,22 @@ document_end(struct pass *p, struct job *j, const char **why)
 	return rc;
 }
 
+/*
+ * A gap store_success() found in j's feed: said, and filled later from
+ * the archive its document declares, if any.
+ */
+static void
+pass_gap(struct pass *p, struct job *j)
+{
+	if (j->gap_id == 0)
+		return;
+	log_info("feed %lld %s: entries may be missing between %lld and "
+	    "%lld%s", (long long)j->feed_id, j->url, (long long)j->gap_from,
+	    (long long)j->gap_to, j->feed.archive != NULL ? ": looking in "
+	    "its archive" : "");
+	archive_want(&p->archives, j, j->feed.archive, j->rules);
+}
+
 /* A 200: the document, unless its ETag says it is the one stored. */
 static void
 outcome_document(struct pass *p, struct job *j)
@@ -740,6 +764,7 @@ outcome_document(struct pass *p, struct job *j)
 			    p->stats.entries_updated - nupd,
 			    next_in(j, s, sizeof(s)));
 			pass_icon(p, j, j->feed.link);
+			pass_gap(p, j);
 			break;
 		case 1:
 			feed_log(p, j, "database busy: left for the next "
@@ -1212,6 +1237,9 @@ pass_fetch(struct pass *p, struct jobs *l)
 	p->add = p->handed = NULL;
 	p->nadd = p->capadd = 0;
 	discovery_run(p);
+	if (!p->fault)
+		archive_run(&p->archives, p->db, p->conf, p->sb, &p->stats);
+	archive_free(&p->archives);
 	jobs_free(l);
 	return p->fault ? -1 : rc;
 }

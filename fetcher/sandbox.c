@@ -421,6 +421,7 @@ feed_encode(struct buf *b, const struct feed *f)
 	put_i64(b, f->skip_hours);
 	put_i64(b, f->skip_days);
 	put_i64(b, f->update_period);
+	put_str(b, f->archive);
 	put_u32(b, (uint32_t)f->nentries);
 }
 
@@ -1603,6 +1604,7 @@ feed_decode(struct feed *f, const struct buf *in)
 	f->skip_days = (uint8_t)v;
 	if ((f->update_period = get_i64(&c)) < 0)
 		c.bad = 1;
+	f->archive = get_str(&c);
 	n = get_u32(&c);
 	return c.bad || c.n != 0 ? -1 : (int64_t)n;
 }

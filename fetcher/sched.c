@@ -12,11 +12,12 @@
  *           feed did not set itself is raised to min (fetch_min_interval);
  *           any interval is at least 60 s and at most max.
  *
- * success   (failures == 0) delay = the largest of base, the adaptive
- *           interval (only when the feed has no interval of its own: an
- *           explicit choice wins over the guess), RSS <ttl>,
- *           sy:updatePeriod, Cache-Control max-age and Expires; capped
- *           at max.
+ * success   (failures == 0) delay = the larger of base and the adaptive
+ *           interval, then no more than the horizon (at least min), both
+ *           only when the feed has no interval of its own: an explicit
+ *           choice wins over the guess; then at least RSS <ttl>,
+ *           sy:updatePeriod, Cache-Control max-age and Expires, which
+ *           the server asks for; capped at max.
  *
  * failure   (failures >= 1) delay = base x 2^(failures - 1), capped at
  *           max: 1, 2, 4 ... times the interval, then max for as long as
@@ -38,6 +39,10 @@
  * The adaptive interval (sched_adaptive) is 7 days divided by the number
  * of entries published in the last 7 days, within [min, max]; with 0 or
  * 1 such entries it is max.
+ *
+ * The horizon (sched_horizon) is half the time the feed takes to post as
+ * many entries as its document keeps: the next check comes before the
+ * oldest item kept would scroll out, so that none is missed in between.
  */
 
 #define SCHED_HOUR	3600
@@ -92,8 +97,11 @@ delay_ok(const struct sched *s)
 	int64_t	 d;
 
 	d = sched_base(s);
-	if (!s->interval_set)
+	if (!s->interval_set) {
 		d = max64(d, s->adaptive);
+		if (s->horizon > 0)
+			d = min64(d, max64(s->horizon, s->min));
+	}
 	if (s->ttl > 0)
 		d = max64(d, (int64_t)s->ttl * 60);
 	d = max64(d, s->update_period);
@@ -204,4 +212,19 @@ sched_adaptive(int64_t now, int recent, int64_t min, int64_t max)
 	if (d > max)
 		d = max;
 	return d;
+}
+
+/*
+ * The horizon of a feed whose document keeps items entries and which
+ * published recent of them in the last 7 days, in seconds: half the
+ * time it takes to post items entries at that rate, so that the next
+ * check comes before the oldest one kept scrolls out.  0 (none) when
+ * either is unknown, or with fewer than 2 recent entries.
+ */
+int64_t
+sched_horizon(int items, int recent)
+{
+	if (items <= 0 || recent <= 1)
+		return 0;
+	return (int64_t)items * SCHED_WEEK / recent / 2;
 }

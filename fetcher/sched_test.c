@@ -103,6 +103,20 @@ static const struct {
 	    { BASE, .skip_hours = 0xffffff }, N + H },
 	{ "every day skipped: rules ignored",
 	    { BASE, .skip_days = 0x7f }, N + H },
+	{ "horizon shortens the interval",
+	    { BASE, .horizon = 1800 }, N + 1800 },
+	{ "horizon shortens the adaptive interval",
+	    { BASE, .adaptive = 6 * H, .horizon = 2 * H }, N + 2 * H },
+	{ "horizon longer than the interval changes nothing",
+	    { BASE, .horizon = 5 * H }, N + H },
+	{ "horizon no shorter than min",
+	    { BASE, .horizon = 60 }, N + 900 },
+	{ "horizon ignored for an explicit interval",
+	    { BASE, .interval_set = 1, .horizon = 1800 }, N + H },
+	{ "horizon below max-age: the server's wish wins",
+	    { BASE, .horizon = 1800, .max_age = 2 * H }, N + 2 * H },
+	{ "horizon below ttl: the server's wish wins",
+	    { BASE, .horizon = 1800, .ttl = 45 }, N + 2700 },
 	{ "skip and failures",
 	    { BASE, .failures = 2, .jitter = 0, .skip_hours = 1u << 1 },
 	    N + 2 * H },
@@ -120,6 +134,19 @@ static const struct {
 	{ 14, 12 * H },
 	{ 100, 6048 },
 	{ 1000, 900 },		/* the floor */
+};
+
+static const struct {
+	int	 items;		/* kept by the document */
+	int	 recent;	/* published in the last 7 days */
+	int64_t	 want;
+} hrows[] = {
+	{ 0, 100, 0 },		/* no document yet */
+	{ 10, 0, 0 },		/* no rate */
+	{ 10, 1, 0 },
+	{ 10, 70, 12 * H },	/* 10 a day: a day to turn over, half */
+	{ 20, 7, 10 * D },	/* 1 a day: far beyond max */
+	{ 25, 1400, 5400 },	/* 200 a day: 3 h, half */
 };
 
 int
@@ -162,5 +189,12 @@ main(void)
 		T_OK(sched_adaptive(N, arows[i].recent, 900, D) ==
 		    arows[i].want, "adaptive for %d entries", arows[i].recent);
 	T_ROWS_END("sched_adaptive: %zu rows", i);
+
+	T_ROWS();
+	for (i = 0; i < sizeof(hrows) / sizeof(hrows[0]); i++)
+		T_OK(sched_horizon(hrows[i].items, hrows[i].recent) ==
+		    hrows[i].want, "horizon for %d items, %d a week",
+		    hrows[i].items, hrows[i].recent);
+	T_ROWS_END("sched_horizon: %zu rows", i);
 	return T_DONE();
 }

@@ -26,6 +26,7 @@
 #define RETENTION_BATCH		10000	/* entries deleted per pass, at most */
 #define RETENTION_CHUNK		500	/* per transaction */
 #define TOMBSTONE_KEEP		(30 * DAY) /* after the entry left the feed */
+#define GAP_KEEP		(30 * DAY) /* a gap is shown this long */
 
 /* An entry of the document, in the order it is stored. */
 struct item {
@@ -99,8 +100,9 @@ sched_init(struct sched *s, const struct conf *conf, const struct job *j,
 	s->interval_set = j->interval_set;
 	s->min = conf->fetch_min_interval;
 	s->max = conf->fetch_max_interval;
-	s->max_age = j->max_age;
-	s->expires = j->expires;
+	/* Ignoring the cache headers: the feed's own interval rules. */
+	s->max_age = j->ignore_cache ? -1 : j->max_age;
+	s->expires = j->ignore_cache ? -1 : j->expires;
 	s->retry_after = j->retry_after;
 	s->jitter = jitter();
 }
@@ -551,6 +553,118 @@ recent_count(struct db *db, int64_t feed_id, int64_t now)
 }
 
 /*
+ * Ready sc for storing j's document f, whose entries in storing order
+ * (items_sorted() at now) go to *itemsp (*np of them; the caller frees
+ * the array and releases sc whatever this returns).  0, or -1 out of
+ * memory (logged).
+ */
+static int
+scratch_init(struct scratch *sc, const struct job *j, const struct feed *f,
+    int64_t now, struct item **itemsp, size_t *np)
+{
+	buf_init(&sc->key);
+	buf_init(&sc->url);
+	buf_init(&sc->text);
+	buf_init(&sc->title);
+	sc->feed_title = f->title;
+	sc->user_id = j->user_id;
+	sc->rules = j->rules;
+	rule_scratch_init(&sc->rs);
+	*itemsp = items_sorted(f, now, np);
+	if (*itemsp == NULL && f->nentries > 0) {
+		log_warnx("feed %lld: out of memory", (long long)j->feed_id);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+scratch_release(struct scratch *sc)
+{
+	buf_release(&sc->key);
+	buf_release(&sc->url);
+	buf_release(&sc->text);
+	buf_release(&sc->title);
+	rule_scratch_release(&sc->rs);
+}
+
+/*
+ * Whether document f shows a gap after the newest entry stored, which
+ * was published at newest (-1: none is stored): the document is full,
+ * with at least doc_items items (the count of the document before it;
+ * 0: unknown), every item is dated, and the oldest is newer than newest.
+ * 1 with the oldest item's date in *to, else 0.
+ */
+int
+store_gap_find(const struct feed *f, int doc_items, int64_t newest,
+    int64_t *to)
+{
+	const struct entry	*e;
+	int64_t			 t, oldest = INT64_MAX;
+
+	if (doc_items <= 0 || newest < 0 || f->nentries < (size_t)doc_items)
+		return 0;
+	for (e = f->entries; e != NULL; e = e->next) {
+		if ((t = e->published > 0 ? e->published : e->updated) <= 0)
+			return 0;
+		if (t < oldest)
+			oldest = t;
+	}
+	if (oldest == INT64_MAX || oldest <= newest)
+		return 0;
+	*to = oldest;
+	return 1;
+}
+
+/* The newest publication time of the feed's entries: 0, -1 for none. */
+static int
+feed_newest(struct db *db, int64_t feed_id, int64_t *newest)
+{
+	sqlite3_stmt	*st;
+	int		 r;
+
+	*newest = -1;
+	st = db_stmt(db, STMT_FEED_NEWEST_PUBLISHED);
+	sqlite3_bind_int64(st, 1, feed_id);
+	if ((r = db_step(st)) == 1 &&
+	    sqlite3_column_type(st, ONE_COL_VALUE) != SQLITE_NULL)
+		*newest = sqlite3_column_int64(st, ONE_COL_VALUE);
+	db_stmt_done(st);
+	return r == -1 ? -1 : 0;
+}
+
+/*
+ * Record the gap of j's feed from from_at to to_at, found now, in the
+ * open transaction; its gaps found GAP_KEEP ago go.  Sets j->gap_*.
+ * 0 or -1.
+ */
+static int
+gap_record(struct db *db, struct job *j, int64_t from_at, int64_t to_at,
+    int64_t now)
+{
+	sqlite3_stmt	*st;
+	int		 r;
+
+	st = db_stmt(db, STMT_GAP_PRUNE);
+	sqlite3_bind_int64(st, 1, j->feed_id);
+	sqlite3_bind_int64(st, 2, now - GAP_KEEP);
+	if (exec_stmt(st) == -1)
+		return -1;
+	st = db_stmt(db, STMT_GAP_INSERT);
+	sqlite3_bind_int64(st, 1, j->feed_id);
+	sqlite3_bind_int64(st, 2, from_at);
+	sqlite3_bind_int64(st, 3, to_at);
+	sqlite3_bind_int64(st, 4, now);
+	if ((r = db_step(st)) == 1) {
+		j->gap_id = sqlite3_column_int64(st, ONE_COL_VALUE);
+		j->gap_from = from_at;
+		j->gap_to = to_at;
+	}
+	db_stmt_done(st);
+	return r == 1 ? 0 : -1;
+}
+
+/*
  * Store a parsed document of job j: its entries (new ones inserted
  * oldest first, changed ones updated with their read and starred state
  * kept, every one marked seen now), the feed's title, site and HTTP
@@ -570,27 +684,20 @@ store_success(struct db *db, const struct conf *conf, struct job *j,
 	struct item	*items = NULL;
 	sqlite3_stmt	*st;
 	size_t		 n, i;
-	int64_t		 now, next;
-	int		 r, rc = -1, nnew = 0, nupd = 0, recent;
+	int64_t		 now, next, newest = -1, gap_to = 0;
+	int		 r, rc = -1, nnew = 0, nupd = 0, recent, gap;
 
-	buf_init(&sc.key);
-	buf_init(&sc.url);
-	buf_init(&sc.text);
-	buf_init(&sc.title);
-	sc.feed_title = f->title;
-	sc.user_id = j->user_id;
-	sc.rules = j->rules;
-	rule_scratch_init(&sc.rs);
 	now = (int64_t)time(NULL);
-	items = items_sorted(f, now, &n);
-	if (items == NULL && f->nentries > 0) {
-		log_warnx("feed %lld: out of memory", (long long)j->feed_id);
+	if (scratch_init(&sc, j, f, now, &items, &n) == -1)
 		goto out;
-	}
 	if ((r = store_begin(db, ps)) != 0) {
 		rc = r;
 		goto out;
 	}
+	/* Before the entries: what the feed held up to now. */
+	if (feed_newest(db, j->feed_id, &newest) == -1)
+		goto fail;
+	gap = store_gap_find(f, j->doc_items, newest, &gap_to);
 	for (i = 0; i < n; i++) {
 		if ((r = entry_store(db, j->feed_id, &items[i], now,
 		    &sc)) == -1)
@@ -599,6 +706,15 @@ store_success(struct db *db, const struct conf *conf, struct job *j,
 			nnew++;
 		else if (r == 2)
 			nupd++;
+	}
+	if (gap && gap_record(db, j, newest, gap_to, now) == -1)
+		goto fail;
+	if (n > 0) {
+		st = db_stmt(db, STMT_FEED_SET_DOC_ITEMS);
+		sqlite3_bind_int64(st, 1, j->feed_id);
+		sqlite3_bind_int64(st, 2, (int64_t)n);
+		if (exec_stmt(st) == -1)
+			goto fail;
 	}
 	if (j->adopt_url && feed_move(db, j, j->url) != 1)
 		goto fail;
@@ -610,6 +726,7 @@ store_success(struct db *db, const struct conf *conf, struct job *j,
 	sched_init(&s, conf, j, now);
 	s.adaptive = sched_adaptive(now, recent, conf->fetch_min_interval,
 	    conf->fetch_max_interval);
+	s.horizon = sched_horizon((int)n, recent);
 	s.ttl = f->ttl;
 	s.skip_hours = f->skip_hours;
 	s.skip_days = f->skip_days;
@@ -641,11 +758,71 @@ fail:
 	}
 out:
 	free(items);
-	buf_release(&sc.key);
-	buf_release(&sc.url);
-	buf_release(&sc.text);
-	buf_release(&sc.title);
-	rule_scratch_release(&sc.rs);
+	scratch_release(&sc);
+	return rc;
+}
+
+/*
+ * Store an archive page of j's feed, parsed in f, to fill the gap
+ * gap_id that starts at from_at: its entries as a document's are (new
+ * ones through the rules; known ones, by the usual identity, are only
+ * marked seen), then the gap narrows to before the page's oldest item,
+ * or goes once the page reaches from_at.  The feed's own state is left
+ * alone.  One transaction.  Returns 1 when the gap is filled, 0 when it
+ * is not, -1 on error or when the database stayed busy (logged).
+ */
+int
+store_archive(struct db *db, struct job *j, struct feed *f, int64_t gap_id,
+    int64_t from_at, struct pass_stats *ps)
+{
+	struct scratch	 sc;
+	struct item	*items = NULL;
+	const struct entry *e;
+	sqlite3_stmt	*st;
+	size_t		 n, i;
+	int64_t		 now, t, oldest = INT64_MAX;
+	int		 r, rc = -1, nnew = 0, filled = 0;
+
+	now = (int64_t)time(NULL);
+	if (scratch_init(&sc, j, f, now, &items, &n) == -1)
+		goto out;
+	if (store_begin(db, ps) != 0)
+		goto out;
+	for (i = 0; i < n; i++) {
+		if ((r = entry_store(db, j->feed_id, &items[i], now,
+		    &sc)) == -1)
+			goto fail;
+		if (r == 1)
+			nnew++;
+		e = items[i].e;
+		t = e->published > 0 ? e->published : e->updated;
+		if (t > 0 && t < oldest)
+			oldest = t;
+	}
+	if (oldest <= from_at) {
+		filled = 1;
+		st = db_stmt(db, STMT_GAP_DELETE);
+		sqlite3_bind_int64(st, 1, gap_id);
+	} else {
+		st = db_stmt(db, STMT_GAP_NARROW);
+		sqlite3_bind_int64(st, 1, gap_id);
+		sqlite3_bind_int64(st, 2, oldest);
+		sqlite3_bind_int(st, 3, nnew);
+	}
+	if (exec_stmt(st) == -1 || store_commit(db) == -1)
+		goto fail;
+	if (ps != NULL)
+		ps->entries_new += nnew;
+	rc = filled;
+fail:
+	if (rc == -1) {
+		db_rollback(db);
+		log_warnx("feed %lld: archive page not stored",
+		    (long long)j->feed_id);
+	}
+out:
+	free(items);
+	scratch_release(&sc);
 	return rc;
 }
 
@@ -674,6 +851,7 @@ store_not_modified(struct db *db, const struct conf *conf, struct job *j,
 	sched_init(&s, conf, j, now);
 	s.adaptive = sched_adaptive(now, recent, conf->fetch_min_interval,
 	    conf->fetch_max_interval);
+	s.horizon = sched_horizon(j->doc_items, recent);
 	next = sched_next(&s);
 
 	st = db_stmt(db, STMT_FEED_SET_NOT_MODIFIED);

@@ -1082,6 +1082,76 @@ test_plans(void)
 	buf_release(&plan);
 }
 
+/*
+ * Gaps: store_gap_find()'s rule on one document; then a gap stored by
+ * store_success() and filled by store_archive().
+ */
+static void
+test_gaps(void)
+{
+	struct pass_stats	 ps;
+	struct feed		 f;
+	struct buf		 err;
+	struct job		 j;
+	int64_t			 to = 0, id;
+	const char		*doc = RSS_HEAD
+	    "<item><guid>g3</guid><pubDate>Sat, 01 Jun 2024 00:00:00 GMT"
+	    "</pubDate></item><item><guid>g2</guid><pubDate>Fri, 31 May 2024"
+	    " 00:00:00 GMT</pubDate></item>" RSS_TAIL;
+	const char		*old = RSS_HEAD
+	    "<item><guid>g0</guid><pubDate>Mon, 27 May 2024 00:00:00 GMT"
+	    "</pubDate></item>" RSS_TAIL;
+	const char		*arch = RSS_HEAD
+	    "<item><guid>g1</guid><pubDate>Thu, 30 May 2024 00:00:00 GMT"
+	    "</pubDate></item><item><guid>g0</guid><pubDate>Mon, 27 May 2024"
+	    " 00:00:00 GMT</pubDate></item>" RSS_TAIL;
+
+	feed_init(&f);
+	buf_init(&err);
+	T_OK(feed_parse(&f, doc, strlen(doc), "https://example.org/", NULL,
+	    &err) == 0, "gaps: a document of two items");
+	T_OK(store_gap_find(&f, 2, 1716768000, &to) == 1 &&
+	    to == 1717113600, "a full document newer than the newest entry: "
+	    "a gap to its oldest item (%lld)", (long long)to);
+	T_OK(store_gap_find(&f, 2, 1717113600, &to) == 0,
+	    "none when its oldest item is the newest entry's time");
+	T_OK(store_gap_find(&f, 3, 1716768000, &to) == 0,
+	    "none when it is shorter than the document before");
+	T_OK(store_gap_find(&f, 0, 1716768000, &to) == 0,
+	    "none without a document before");
+	T_OK(store_gap_find(&f, 2, -1, &to) == 0, "none without entries");
+	feed_release(&f);
+
+	id = feed_new("https://gaps.example/feed");
+	T_OK(store_doc(id, old, NULL) == 0, "gaps: a first document");
+	job_for(&j, id);
+	j.doc_items = 1;
+	feed_init(&f);
+	T_OK(feed_parse(&f, doc, strlen(doc), "https://example.org/", NULL,
+	    &err) == 0 && store_success(&db, &conf, &j, &f, NULL) == 0,
+	    "a full document, all newer, stored");
+	feed_release(&f);
+	T_OK(j.gap_id > 0 && j.gap_from == 1716768000 &&
+	    j.gap_to == 1717113600 && q_int("SELECT count(*) FROM feed_gap"
+	    " WHERE feed_id = %lld AND from_at = 1716768000 AND to_at ="
+	    " 1717113600", (long long)id) == 1, "the gap recorded (%lld to "
+	    "%lld)", (long long)j.gap_from, (long long)j.gap_to);
+	T_OK(q_int("SELECT doc_items FROM feed WHERE id = %lld",
+	    (long long)id) == 2, "the document's size kept");
+	feed_init(&f);
+	memset(&ps, 0, sizeof(ps));
+	T_OK(feed_parse(&f, arch, strlen(arch), "https://example.org/", NULL,
+	    &err) == 0 && store_archive(&db, &j, &f, j.gap_id, j.gap_from,
+	    &ps) == 1 && ps.entries_new == 1, "an archive page that reaches "
+	    "the gap's start fills it (%d new)", ps.entries_new);
+	feed_release(&f);
+	T_OK(q_int("SELECT count(*) FROM feed_gap WHERE feed_id = %lld",
+	    (long long)id) == 0 && q_int("SELECT count(*) FROM entry"
+	    " WHERE feed_id = %lld", (long long)id) == 4,
+	    "the gap gone, every entry once");
+	buf_release(&err);
+}
+
 int
 main(void)
 {
@@ -1119,6 +1189,7 @@ main(void)
 	test_sample();
 	test_busy();
 	test_rules();
+	test_gaps();
 
 	db_close(&db);
 	conf_release(&conf);

@@ -80,6 +80,8 @@ static const struct conf_key keys[] = {
 	    NULL, 0 },
 	{ "fetch_allow_private", CT_BOOL, O(fetch_allow_private), 0, 1, "yes",
 	    NULL, 0 },
+	{ "fetch_archive_pages", CT_INT, O(fetch_archive_pages), 0, 50, "5",
+	    NULL, 0 },
 	{ "fetch_batch", CT_INT, O(fetch_batch), 1, 100000, "100", NULL, 0 },
 	{ "fetch_connect_timeout", CT_DUR, O(fetch_connect_timeout), 1,
 	    5 * MINUTE, "10s", NULL, 0 },

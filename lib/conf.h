@@ -54,6 +54,7 @@ struct conf {
 	long long	 fetch_min_interval;	/* bounds of any interval */
 	long long	 fetch_max_interval;
 	int		 fetch_batch;		/* feeds per pass at most */
+	int		 fetch_archive_pages;	/* per gap and pass; 0: none */
 	char		*fetch_user_agent;	/* "" = hearth's own */
 	int		 fetch_allow_private;	/* may fetch from the LAN */
 	int		 fetch_sandbox;		/* parse in confined children */

@@ -25,7 +25,8 @@
 	"feed.redirect_count, feed.username, feed.password, "		\
 	"feed.created_at, feed.parsed_at, feed.icon_checked_at, "	\
 	"(SELECT refresh_interval FROM user WHERE user.id = feed.user_id), " \
-	"feed.hide_globally, feed.crawler"
+	"feed.hide_globally, feed.crawler, feed.user_agent, feed.cookie, " \
+	"feed.ignore_http_cache, feed.doc_items"
 
 /* What a feed is called: the user's title, the document's, its URL. */
 #define FEED_DISPLAY_TITLE						\
@@ -168,7 +169,8 @@
 	"feed.category_id, (SELECT title FROM category"			\
 	" WHERE category.id = feed.category_id), feed.icon_id, "	\
 	"feed.hide_globally, " MF_FEED_REGEX("block") ", "		\
-	MF_FEED_REGEX("keep") ", feed.crawler"
+	MF_FEED_REGEX("keep") ", feed.crawler, feed.user_agent,"		\
+	" feed.ignore_http_cache"
 
 /*
  * Whether the entry has enclosures: an index search inside the list's
@@ -1978,6 +1980,54 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    "DELETE FROM webhook_log WHERE user_id = ?1 AND id <= (SELECT id"
 	    " FROM webhook_log WHERE user_id = ?1 ORDER BY id DESC LIMIT 1"
 	    " OFFSET ?2)",
+	/* --- per-feed fetch settings, and gaps ------------------------- */
+
+	/*
+	 * ?1 user id, ?2 feed id, ?3 User-Agent or NULL, ?4 cookie (sealed)
+	 * or NULL, ?5 ignore_http_cache 0 or 1.
+	 */
+	[STMT_FEED_SET_FETCH] =
+	    "UPDATE feed SET user_agent = ?3, cookie = ?4,"
+	    " ignore_http_cache = ?5 WHERE id = ?2 AND user_id = ?1",
+	/*
+	 * ?1 feed id.  Column: the newest publication time of its entries,
+	 * NULL when it has none (the index entry_feed answers).
+	 */
+	[STMT_FEED_NEWEST_PUBLISHED] =
+	    "SELECT max(published_at) FROM entry WHERE feed_id = ?1",
+	/* ?1 feed id, ?2 the items its document carried. */
+	[STMT_FEED_SET_DOC_ITEMS] =
+	    "UPDATE feed SET doc_items = ?2 WHERE id = ?1",
+	/* ?1 feed id, ?2 from_at, ?3 to_at, ?4 now.  Column: its id. */
+	[STMT_GAP_INSERT] =
+	    "INSERT INTO feed_gap (feed_id, from_at, to_at, found_at)"
+	    " VALUES (?1, ?2, ?3, ?4) RETURNING id",
+	/* ?1 feed id, ?2 a time: its gaps found before it go. */
+	[STMT_GAP_PRUNE] =
+	    "DELETE FROM feed_gap WHERE feed_id = ?1 AND found_at < ?2",
+	/*
+	 * ?1 gap id, ?2 the oldest item an archive page had, ?3 entries
+	 * it added: the gap narrows to before ?2, or goes when ?2 reaches
+	 * its start.
+	 */
+	[STMT_GAP_NARROW] =
+	    "UPDATE feed_gap SET to_at = min(to_at, ?2),"
+	    " recovered = recovered + ?3 WHERE id = ?1 AND from_at < ?2",
+	/* ?1 gap id: filled from the archive. */
+	[STMT_GAP_DELETE] =
+	    "DELETE FROM feed_gap WHERE id = ?1",
+	/*
+	 * ?1 user id, ?2 feed id (NULL: every feed of the user but the
+	 * muted), ?3 found at or after.  Columns: enum gap_col; a feed's
+	 * newest first.
+	 */
+	[STMT_GAP_LIST] =
+	    "SELECT feed.id, " FEED_DISPLAY_TITLE ", feed_gap.from_at,"
+	    " feed_gap.to_at, feed_gap.found_at, feed_gap.recovered"
+	    " FROM feed_gap JOIN feed ON feed.id = feed_gap.feed_id"
+	    " WHERE feed.user_id = ?1 AND feed_gap.found_at >= ?3"
+	    " AND (?2 IS NULL AND feed.hide_globally = 0 OR feed.id = ?2)"
+	    " ORDER BY feed.id, feed_gap.to_at DESC",
 };
 
 /*
@@ -2148,6 +2198,9 @@ static const int stmt_ncols[STMT__MAX] = {
 	[STMT_WEBHOOK_USERS] = ONE_COL__MAX,
 	[STMT_WEBHOOK_ENTRIES] = WEBHOOK_ENTRY__MAX,
 	[STMT_WEBHOOK_DUE] = WEBHOOK_DUE__MAX,
+	[STMT_FEED_NEWEST_PUBLISHED] = ONE_COL__MAX,
+	[STMT_GAP_INSERT] = ONE_COL__MAX,
+	[STMT_GAP_LIST] = GAP_COL__MAX,
 };
 
 #define NAME(s)	[s] = #s
@@ -2421,6 +2474,14 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_WEBHOOK_RETRY),
 	NAME(STMT_WEBHOOK_LOG_ADD),
 	NAME(STMT_WEBHOOK_LOG_PRUNE),
+	NAME(STMT_FEED_SET_FETCH),
+	NAME(STMT_FEED_NEWEST_PUBLISHED),
+	NAME(STMT_FEED_SET_DOC_ITEMS),
+	NAME(STMT_GAP_INSERT),
+	NAME(STMT_GAP_PRUNE),
+	NAME(STMT_GAP_NARROW),
+	NAME(STMT_GAP_DELETE),
+	NAME(STMT_GAP_LIST),
 };
 
 /*

@@ -326,6 +326,15 @@ enum stmt {
 	STMT_WEBHOOK_RETRY,
 	STMT_WEBHOOK_LOG_ADD,
 	STMT_WEBHOOK_LOG_PRUNE,
+	/* per-feed fetch settings, and gaps */
+	STMT_FEED_SET_FETCH,
+	STMT_FEED_NEWEST_PUBLISHED,
+	STMT_FEED_SET_DOC_ITEMS,
+	STMT_GAP_INSERT,
+	STMT_GAP_PRUNE,
+	STMT_GAP_NARROW,
+	STMT_GAP_DELETE,
+	STMT_GAP_LIST,
 
 	STMT__MAX
 };
@@ -381,6 +390,10 @@ enum feed_col {
 	FEED_COL_USER_INTERVAL,	/* the user's refresh_interval, or NULL */
 	FEED_COL_HIDE_GLOBALLY,	/* muted: out of Unread and its count */
 	FEED_COL_CRAWLER,	/* fetch the full article of new entries */
+	FEED_COL_USER_AGENT,	/* its own, or NULL */
+	FEED_COL_COOKIE,	/* sealed (secret_seal()), or NULL */
+	FEED_COL_IGNORE_HTTP_CACHE,
+	FEED_COL_DOC_ITEMS,	/* items of the last document, or NULL */
 	FEED_COL__MAX
 };
 
@@ -494,6 +507,8 @@ enum mf_feed_col {
 	MF_FEED_BLOCKLIST,	/* the feed's regex block rules, "|" */
 	MF_FEED_KEEPLIST,	/* its regex keep rules */
 	MF_FEED_CRAWLER,	/* fetch the full article */
+	MF_FEED_USER_AGENT,	/* its own, or NULL */
+	MF_FEED_IGNORE_HTTP_CACHE,
 	MF_FEED__MAX
 };
 
@@ -1056,5 +1071,16 @@ enum webhook_due_col {
 const char	*stmt_name(enum stmt);
 const char	*stmt_text(enum stmt);
 int		 stmt_columns(enum stmt);
+
+/* STMT_GAP_LIST */
+enum gap_col {
+	GAP_COL_FEED_ID,
+	GAP_COL_TITLE,		/* the feed's display title */
+	GAP_COL_FROM_AT,	/* the newest entry stored before it */
+	GAP_COL_TO_AT,		/* the oldest item found after it */
+	GAP_COL_FOUND_AT,
+	GAP_COL_RECOVERED,	/* entries found in the archive */
+	GAP_COL__MAX
+};
 
 #endif

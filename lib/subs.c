@@ -8,6 +8,7 @@
 #include "db.h"
 #include "log.h"
 #include "opml.h"
+#include "secret.h"
 #include "subs.h"
 #include "url.h"
 
@@ -219,6 +220,93 @@ subs_feed_add(struct db *d, int64_t user, const char *url, const char *title,
 	if (id != NULL)
 		*id = sqlite3_last_insert_rowid(d->db);
 	return 0;
+}
+
+/*
+ * Why a feed's own User-Agent s is refused, for the person who typed it,
+ * or NULL when it is fine: at most SUBS_UA_MAX bytes, no control
+ * characters ("" is none).
+ */
+const char *
+subs_user_agent_check(const char *s)
+{
+	const unsigned char	*p;
+
+	if (strlen(s) > SUBS_UA_MAX)
+		return "The User-Agent may be 512 bytes long at most.";
+	for (p = (const unsigned char *)s; *p != '\0'; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return "The User-Agent may not hold control "
+			    "characters.";
+	return NULL;
+}
+
+/*
+ * Why a feed's cookie s, a Cookie header value ("name=value; name2=v"),
+ * is refused, or NULL when it is fine: at most SUBS_COOKIE_MAX bytes of
+ * printable ASCII, each pair a name (no space, "=" or ";") and a value
+ * ("" is none).
+ */
+const char *
+subs_cookie_check(const char *s)
+{
+	const char	*p, *end = s;
+	size_t		 n;
+
+	if (strlen(s) > SUBS_COOKIE_MAX)
+		return "The cookie may be 4096 bytes long at most.";
+	for (p = s; *p != '\0'; p++)
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e)
+			return "The cookie is printable ASCII: name=value "
+			    "pairs separated by \"; \".";
+	for (p = s; *p != '\0'; p = *end != '\0' ? end + 1 : end) {
+		p += strspn(p, " ");
+		end = p + strcspn(p, ";");
+		if (end == p)
+			continue;
+		n = strcspn(p, "= ;");
+		if (n == 0 || p[n] != '=')
+			return "The cookie is name=value pairs separated by "
+			    "\"; \", as in a Cookie header.";
+	}
+	return NULL;
+}
+
+/*
+ * Save the fetch settings of the user's feed id, in the caller's
+ * transaction: ua its own User-Agent (NULL or "": none); cookie a
+ * Cookie header value, sealed (secret_seal()) before it is stored, ""
+ * none, NULL keeping stored (the sealed value read from the feed, or
+ * NULL); ignore whether the server's cache headers are ignored.  The
+ * values must have passed the checks above.  0, or -1 (logged).
+ */
+int
+subs_feed_set_fetch(struct db *d, int64_t user, int64_t id, const char *ua,
+    const char *cookie, const char *stored, int ignore)
+{
+	sqlite3_stmt	*st;
+	struct buf	 sealed;
+	int		 r;
+
+	buf_init(&sealed);
+	if (cookie != NULL && *cookie != '\0' &&
+	    secret_seal(&sealed, id, cookie) == -1)
+		return -1;
+	st = db_stmt(d, STMT_FEED_SET_FETCH);
+	sqlite3_bind_int64(st, 1, user);
+	sqlite3_bind_int64(st, 2, id);
+	if (ua != NULL && *ua != '\0')
+		sqlite3_bind_text(st, 3, ua, -1, SQLITE_STATIC);
+	if (sealed.len > 0)
+		sqlite3_bind_text(st, 4, sealed.p, (int)sealed.len,
+		    SQLITE_STATIC);
+	else if (cookie == NULL && stored != NULL)
+		sqlite3_bind_text(st, 4, stored, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 5, ignore != 0);
+	r = db_step(st);
+	db_stmt_done(st);
+	buf_release(&sealed);
+	return r == -1 ? -1 : 0;
 }
 
 /* The id of the import's category name, made when missing; 0 or -1. */

@@ -11,6 +11,8 @@
 #include "opml.h"
 
 #define SUBS_NAME_MAX	1024	/* bytes in a category name or feed title */
+#define SUBS_UA_MAX	512	/* bytes in a feed's own User-Agent */
+#define SUBS_COOKIE_MAX	4096	/* bytes in a feed's cookie */
 
 /* What subs_import_item() did with one feed of a list. */
 enum subs_import_result {
@@ -38,6 +40,10 @@ int	subs_feed_by_url(struct db *, int64_t, const char *, int64_t *);
 int	subs_feed_set_crawler(struct db *, int64_t, int64_t, int);
 int	subs_feed_add(struct db *, int64_t, const char *, const char *,
 	    int64_t, const char *, int64_t, int64_t *);
+const char *subs_user_agent_check(const char *);
+const char *subs_cookie_check(const char *);
+int	subs_feed_set_fetch(struct db *, int64_t, int64_t, const char *,
+	    const char *, const char *, int);
 int	subs_import_item(struct db *, int64_t, struct subs_import *,
 	    const struct opml_item *, int64_t);
 void	subs_import_release(struct subs_import *);

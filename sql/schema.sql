@@ -282,6 +282,19 @@ CREATE TABLE feed (
 	-- (Miniflux's crawler): kept in article, beside the summary
 	crawler			INTEGER NOT NULL DEFAULT 0
 				    CHECK (crawler IN (0, 1)),
+	-- Per-feed fetch settings.  user_agent is sent instead of
+	-- hearth.conf's fetch_user_agent (NULL: that one).  cookie is a
+	-- Cookie header value for the feed's host, a secret sealed as
+	-- password is.  ignore_http_cache: no conditional GET (the stored
+	-- validators are not sent) and Cache-Control and Expires do not
+	-- delay the next check.
+	user_agent		TEXT,
+	cookie			TEXT,
+	ignore_http_cache	INTEGER NOT NULL DEFAULT 0
+				    CHECK (ignore_http_cache IN (0, 1)),
+	-- how many items the last stored document carried: a document
+	-- with as many is full (see feed_gap); NULL: none stored yet
+	doc_items		INTEGER,
 	UNIQUE (user_id, url)
 );
 
@@ -723,6 +736,24 @@ CREATE TABLE webhook_log (
 );
 
 CREATE INDEX webhook_log_user ON webhook_log (user_id);
+-- A stretch of time whose entries a feed may have dropped before they
+-- were fetched: a fetch found the document full (as many items as the
+-- one before) and its oldest item (published at to_at) newer than the
+-- newest entry stored (from_at).  Entries found in the feed's declared
+-- archive narrow it (to_at moves back, recovered counts them); it goes
+-- once the archive reaches from_at, and 30 days after it was found.
+CREATE TABLE feed_gap (
+	id			INTEGER PRIMARY KEY,
+	feed_id			INTEGER NOT NULL
+				    REFERENCES feed (id) ON DELETE CASCADE,
+	from_at			INTEGER NOT NULL,
+	to_at			INTEGER NOT NULL,
+	found_at		INTEGER NOT NULL,
+	recovered		INTEGER NOT NULL DEFAULT 0,
+	CHECK (from_at < to_at)
+);
+
+CREATE INDEX feed_gap_feed ON feed_gap (feed_id, found_at);
 
 -- Requests for a fetch ("refresh now"), served ahead of the due feeds
 -- by the single fetcher, which deletes each row as it takes it.  A row
@@ -810,4 +841,4 @@ CREATE INDEX sample_ts ON sample (ts);
 
 -- The version of the last migration: a database made from this file is
 -- current, and the programs open it without migrating.
-PRAGMA user_version = 13;
+PRAGMA user_version = 14;

@@ -422,6 +422,27 @@ is "an empty keeplist_rules removes the keep rule, the rest stays" 201 \
 put A "/v1/feeds/$newf" '{"hide_globally":false}'
 is "hide_globally false shows the feed again" 201 \
     '$j->{hide_globally} ? "muted" : "shown"' shown
+# The feed's fetch settings; its cookie is a secret, never shown.
+put A "/v1/feeds/$newf" '{"user_agent":"Lynx/2.9","cookie":"sid=s3cr3t; a=b","ignore_http_cache":true}'
+is "PUT user_agent, cookie, ignore_http_cache" 201 \
+    '"$j->{user_agent}|$j->{cookie}|" . ($j->{ignore_http_cache} ? "ignore" : "obey")' \
+    "Lynx/2.9||ignore"
+[ "$(db "SELECT substr(cookie, 1, 3), instr(cookie, 's3cr3t'), user_agent,
+    ignore_http_cache FROM feed WHERE id = $newf")" = "v1:|0|Lynx/2.9|1" ] &&
+    ok "stored: the cookie sealed, the User-Agent, ignore_http_cache" ||
+    nok "stored: $(db "SELECT cookie, user_agent, ignore_http_cache FROM feed WHERE id = $newf")"
+put A "/v1/feeds/$newf" '{"cookie":"","title":"Renamed again"}'
+is "an empty cookie changes nothing" 201 '$j->{user_agent}' Lynx/2.9
+[ "$(db "SELECT cookie IS NOT NULL FROM feed WHERE id = $newf")" = 1 ] &&
+    ok "  the cookie is kept" || nok "  the cookie is kept"
+put A "/v1/feeds/$newf" '{"cookie":"not pairs"}'
+err "a cookie that is not name=value pairs: 400" 400
+put A "/v1/feeds/$newf" '{"user_agent":"a\u0001b"}'
+err "a user_agent with a control character: 400" 400
+put A "/v1/feeds/$newf" '{"user_agent":"","ignore_http_cache":false}'
+is "an empty user_agent clears it" 201 \
+    '"[$j->{user_agent}]" . ($j->{ignore_http_cache} ? "ignore" : "obey")' \
+    "[]obey"
 put A /v1/feeds/3 '{"title":"Mine"}'
 err "PUT bob's feed: 404" 404
 put A /v1/feeds/1 '{"title":5}'

@@ -6,7 +6,11 @@
 # (CSRF, a bad regular expression refused with its reason, another
 # user's rule out of reach), "apply to stored entries" starting
 # hearth-fetch, and a muted feed out of Unread, the digest and the
-# unread count but on its own page.
+# unread count but on its own page.  Then a feed's fetch settings on its
+# edit page (User-Agent; cookie stored sealed, never shown back, kept
+# when left empty, forgotten when asked; "ignore the server's cache
+# headers"; a bad cookie refused) and its gaps on the feed's page and in
+# the digest (not a muted feed's, nor another user's).
 
 top=${HEARTH_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 bin=${HEARTH_BIN:-$top/build/san}
@@ -167,6 +171,70 @@ is "  bob's entries untouched" 303 test \
 as alice -d "csrf=$csrf" "$U/rules/$id/delete"
 is "alice deletes her rule" 303 test \
     "$(db "SELECT count(*) FROM rule WHERE id = $id")" = 0
+
+# --- the edit page's fetch settings -----------------------------------------
+as alice "$U/feeds/2/edit"
+is "the edit page has the fetch settings" 200 eval \
+    'has "name=\"user_agent\"" && has "name=\"cookie\"" &&
+    has "name=\"ignore_http_cache\""'
+csrf=$(field csrf)
+url=$(field url)
+as alice --data-urlencode "csrf=$csrf" --data-urlencode "url=$url" \
+    -d enabled=1 --data-urlencode 'user_agent=Lynx/2.9 (web)' \
+    --data-urlencode 'cookie=sid=w3bsecret; lang=en' \
+    -d ignore_http_cache=1 "$U/feeds/2/edit"
+is "saving them: 303" 303 test "$(db "SELECT user_agent, ignore_http_cache,
+    substr(cookie, 1, 3), instr(cookie, 'w3bsecret') FROM feed
+    WHERE id = 2")" = "Lynx/2.9 (web)|1|v1:|0"
+sealed=$(db "SELECT cookie FROM feed WHERE id = 2")
+as alice "$U/feeds/2/edit"
+is "the page shows the User-Agent and that a cookie is set" 200 eval \
+    'has "value=\"Lynx/2.9 (web)\"" && has "A cookie is set"'
+is "  but never the cookie" 200 hasnt 'w3bsecret'
+is "  ignoring the cache is ticked" 200 grep -q \
+    'name="ignore_http_cache" value="1" checked' "$S/b"
+as alice --data-urlencode "csrf=$csrf" --data-urlencode "url=$url" \
+    -d enabled=1 --data-urlencode 'user_agent=Lynx/2.9 (web)' \
+    "$U/feeds/2/edit"
+is "an empty cookie field keeps the cookie; unticked, the cache counts" \
+    303 test "$(db "SELECT cookie = '$sealed', ignore_http_cache FROM feed
+    WHERE id = 2")" = "1|0"
+as alice --data-urlencode "csrf=$csrf" --data-urlencode "url=$url" \
+    -d enabled=1 --data-urlencode 'cookie=just words' "$U/feeds/2/edit"
+is "a cookie that is not name=value pairs: 422" 422 eval \
+    'has "name=value pairs" &&
+    test "$(db "SELECT cookie FROM feed WHERE id = 2")" = "$sealed"'
+as alice --data-urlencode "csrf=$csrf" --data-urlencode "url=$url" \
+    -d enabled=1 -d forget_cookie=1 "$U/feeds/2/edit"
+is "forgetting the cookie, and an empty User-Agent clears it" 303 test \
+    "$(db "SELECT coalesce(cookie, 'NULL'), coalesce(user_agent, 'NULL')
+    FROM feed WHERE id = 2")" = "NULL|NULL"
+
+# --- gaps -----------------------------------------------------------------
+now=$(date +%s)
+db "INSERT INTO feed_gap (feed_id, from_at, to_at, found_at)
+    VALUES (1, 1715472000, 1716422400, $now),
+    (2, 1715472000, 1716422400, $now), (3, 1715472000, 1716422400, $now)"
+as alice "$U/feed/1"
+is "the feed's page shows its gap" 200 eval \
+    'has "You may have missed entries" && has "2024-05-12 00:00 UTC" &&
+    has "2024-05-23 00:00 UTC"'
+as alice "$U/feed/2"
+is "  and feed 2's page its own" 200 has 'You may have missed entries'
+db "DELETE FROM feed_gap WHERE feed_id = 2"
+as alice "$U/feed/2"
+is "a feed without a gap shows none" 200 hasnt 'You may have missed'
+as alice "$U/digest?since=$((now - 60))"
+is "the digest lists the gap, with its feed" 200 eval \
+    'has "You may have missed entries" && has "Alpha Weekly</a>: entries"'
+is "  not bob's" 200 hasnt 'Bob Private'
+as alice "$U/digest?since=$((now + 1))"
+is "a gap found before the digest's start is not in it" 200 \
+    hasnt 'You may have missed'
+db "UPDATE feed SET hide_globally = 1 WHERE id = 1"
+as alice "$U/digest?since=$((now - 60))"
+is "a muted feed's gap stays out of the digest" 200 \
+    hasnt 'You may have missed'
 
 ngx_stop_all
 stop_fcgi main

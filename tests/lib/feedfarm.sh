@@ -51,6 +51,8 @@
 #	/utf8lie.rss		the same bytes labelled charset=utf-8
 #	/f/churn.rss		for a test to rewrite (farm_feed with another
 #				tag) between passes
+#	/cookie-hop.rss		302 -> http://localhost:PORT/f/hop-target.rss,
+#				another host for libcurl (its cookies stay)
 #	/auth.rss		basic auth: user "reader", password
 #				"s3cret pass" (htpasswd from openssl passwd
 #				-apr1, or nginx's {PLAIN} scheme without
@@ -334,6 +336,7 @@ farm_faults() {
 	farm_feed atom "$_w/f/discovered.atom" discovered-atom 3 || return 1
 	farm_feed rss "$_w/f/churn.rss" churn0 5 || return 1
 	farm_feed rss "$_w/auth.rss" auth 3 || return 1
+	farm_feed rss "$_w/f/hop-target.rss" hop 3 || return 1
 	farm_latin "$_w/latin.rss" || return 1
 	cp "$_w/latin.rss" "$_w/utf8lie.rss" || return 1
 	# The bomb: 48 MiB of items, compressed about 400 to 1.
@@ -439,6 +442,9 @@ location = /utf8lie.rss {
 	types {
 	}
 	default_type "application/rss+xml; charset=utf-8";
+}
+location = /cookie-hop.rss {
+	return 302 http://localhost:@PORT@/f/hop-target.rss;
 }
 location = /auth.rss {
 	auth_basic "hearth test";

@@ -103,6 +103,7 @@ ngx_port() {
 #	10 $http_user_agent
 #	11 $request_time
 #	12 $http_authorization presence: "auth" or "-"
+#	13 $http_cookie
 ngx_new() {
 	mkdir -p "$1/www" "$1/logs" "$1/tmp" || return 1
 	: > "$1/server.conf"
@@ -147,7 +148,7 @@ http {
 		"" "-";
 		default "auth";
 	}
-	log_format ngx_t escape=default '\$msec	\$status	\$request_method	\$request_uri	\$http_if_none_match	\$http_if_modified_since	\$http_accept_encoding	\$remote_user	\$body_bytes_sent	\$http_user_agent	\$request_time	\$ngx_t_auth';
+	log_format ngx_t escape=default '\$msec	\$status	\$request_method	\$request_uri	\$http_if_none_match	\$http_if_modified_since	\$http_accept_encoding	\$remote_user	\$body_bytes_sent	\$http_user_agent	\$request_time	\$ngx_t_auth	\$http_cookie';
 	access_log $_d/logs/access.log ngx_t;
 	client_body_temp_path $_d/tmp/body;
 	proxy_temp_path $_d/tmp/proxy;
