@@ -95,6 +95,18 @@ if ngx_new "$S/farm" &&
   href="/discovered.atom">
 </head><body><h1>A blog</h1></body></html>
 HTML
+    farm_feed rss "$S/farm/www/two-a.rss" two-a 2 &&
+    farm_feed atom "$S/farm/www/two-b.atom" two-b 2 &&
+    cat > "$S/farm/www/page2.html" <<'HTML' &&
+<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>Another blog with two feeds</title>
+<link rel="alternate" type="application/rss+xml" title="Two A"
+  href="/two-a.rss">
+<link rel="alternate" type="application/atom+xml" title="Two B"
+  href="/two-b.atom">
+</head><body><h1>Another blog</h1></body></html>
+HTML
     cat > "$S/farm/www/nofeed.html" <<'HTML' &&
 <!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>No feed here</title>
@@ -192,6 +204,17 @@ is "a closed port: its page" 200 \
 check "the form comes back filled to try again" test \
     "$(field url)" = "http://127.0.0.1:$closed/feed.xml"
 check "no error subscribed anything" test "$(nfeeds)" = "$n0"
+
+# --- a page with two feeds, neither subscribed ------------------------
+
+n0=$(nfeeds)
+add "$F/page2.html"
+settle
+is "a page with two new feeds: a choice" 200 has 'type="radio"'
+check "both are offered" sh -c \
+    "grep -q 'value=\"$F/two-a.rss\"' '$S/b' &&
+    grep -q 'value=\"$F/two-b.atom\"' '$S/b'"
+check "neither is picked for the user" test "$(nfeeds)" = "$n0"
 
 # --- a page with two feeds, one subscribed already --------------------
 
