@@ -75,22 +75,6 @@ farm_bytes=$(du -sb "$N/www/f" | cut -f1)
 ngx_start "$N" >&2 || die "nginx did not start"
 U=$NGX_URL
 
-# opml FILE COUNT: an OPML file subscribing to the first COUNT feeds.
-opml() {
-	{
-		echo '<?xml version="1.0" encoding="UTF-8"?>'
-		echo '<opml version="2.0"><head><title>bench</title></head><body>'
-		i=1
-		while [ "$i" -le "$2" ]; do
-			n=$(farm_many_name "$i")
-			echo "<outline type=\"rss\" text=\"${n%.*}\"" \
-			    "xmlUrl=\"$U/f/$n\"/>"
-			i=$((i + 1))
-		done
-		echo '</body></opml>'
-	} > "$1"
-}
-
 # setup NAME COUNT CONF_LINE...: data directory D, hearth.conf C, the
 # database DB with user bench subscribed to the first COUNT feeds.
 setup() {
@@ -108,13 +92,8 @@ setup() {
 			echo "$l"
 		done
 	} > "$C"
-	"$ctl" -c "$C" init >"$D/init.log" 2>&1 ||
-	    { cat "$D/init.log" >&2; die "hearthctl init failed"; }
-	echo "bench-password-1" | "$ctl" -c "$C" user add bench >/dev/null ||
-	    die "hearthctl user add failed"
-	opml "$D/feeds.opml" "$cnt"
-	"$ctl" -q -c "$C" -u bench opml import "$D/feeds.opml" >/dev/null ||
-	    die "hearthctl opml import failed"
+	farm_subscribe "$ctl" "$C" "$U" "$cnt" ||
+	    die "$1: hearthctl could not set up the database"
 	got=$(sqlite3 "$DB" "SELECT count(*) FROM feed")
 	[ "$got" -eq "$cnt" ] || die "$got feeds subscribed, not $cnt"
 }

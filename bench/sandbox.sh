@@ -118,22 +118,6 @@ farm_many "$N/www/f" "$nfeeds" "$nitems" || die "cannot write the feeds"
 farm_bytes=$(du -sb "$N/www/f" | cut -f1)
 ngx_start "$N" >&2 || die "nginx did not start"
 
-# opml FILE BASE: an OPML file subscribing to every feed at BASE.
-opml() {
-	{
-		echo '<?xml version="1.0" encoding="UTF-8"?>'
-		echo '<opml version="2.0"><head><title>bench</title></head><body>'
-		i=1
-		while [ "$i" -le "$nfeeds" ]; do
-			n=$(farm_many_name "$i")
-			echo "<outline type=\"rss\" text=\"${n%.*}\"" \
-			    "xmlUrl=\"$2/f/$n\"/>"
-			i=$((i + 1))
-		done
-		echo '</body></opml>'
-	} > "$1"
-}
-
 # python3 -c "$rusage_py" FILE CMD [ARG...]: run CMD and append to FILE
 # its wall seconds, user and system CPU seconds and voluntary and
 # involuntary context switches, those of the children it reaped (the
@@ -196,13 +180,8 @@ retention_read_days = 0
 retention_unread_days = 0
 sample_interval = 0
 EOF
-	"$ctl" -c "$D/hearth.conf" init >"$D/init.log" 2>&1 ||
-	    { cat "$D/init.log" >&2; die "hearthctl init failed"; }
-	echo "bench-password-1" | "$ctl" -c "$D/hearth.conf" user add bench \
-	    >/dev/null || die "hearthctl user add failed"
-	opml "$D/feeds.opml" "$2"
-	"$ctl" -q -c "$D/hearth.conf" -u bench opml import "$D/feeds.opml" \
-	    >/dev/null || die "hearthctl opml import failed"
+	farm_subscribe "$ctl" "$D/hearth.conf" "$2" "$nfeeds" ||
+	    die "$1: hearthctl could not set up the database"
 	# On a loaded machine some transfers time out: three tries.
 	for _try in 1 2 3; do
 		pass "$D" --all

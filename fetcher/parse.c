@@ -1429,11 +1429,10 @@ struct parser {
 	int64_t		 cpu_limit;	/* ns of CPU the document may take */
 	int64_t		 cpu_used;	/* ns taken by earlier pieces */
 	int64_t		 cpu_t0;	/* the thread's CPU time at this one */
+	int64_t		 wall_t0;	/* the monotonic clock at this one */
 	unsigned int	 ncheck;	/* elements since the last look */
 	size_t		 ndropped;	/* entries past ENTRIES_MAX */
 };
-
-static int64_t	cpu_ns(void);
 
 /* The document fails: err says why (the first reason stays); it stops. */
 static void
@@ -1446,6 +1445,36 @@ parser_fail(struct parser *p, const char *why)
 		xmlStopParser(p->ctxt);
 }
 
+/* The CPU time this thread has used, in nanoseconds. */
+static int64_t
+cpu_ns(void)
+{
+	struct timespec	 ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == -1)
+		return 0;
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* The monotonic clock, in nanoseconds (no system call on Linux). */
+static int64_t
+mono_ns(void)
+{
+	struct timespec	 ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) == -1)
+		return 0;
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* The start of a piece's work: both clocks read. */
+static void
+budget_start(struct parser *p)
+{
+	p->cpu_t0 = cpu_ns();
+	p->wall_t0 = mono_ns();
+}
+
 /*
  * Whether the document is over its CPU budget, which fails it; or failed
  * otherwise.
@@ -1455,9 +1484,16 @@ over_budget(struct parser *p)
 {
 	char	 why[96];
 
-	if (p->stop || p->cpu_limit <= 0 ||
-	    p->cpu_used + cpu_ns() - p->cpu_t0 <= p->cpu_limit)
+	if (p->stop || p->cpu_limit <= 0)
 		return p->stop;
+	/*
+	 * A thread takes no more CPU than the time that passes: the CPU
+	 * clock, a system call, is read only once the wall clock says
+	 * the budget may be spent (about 50 calls a feed saved).
+	 */
+	if (p->cpu_used + mono_ns() - p->wall_t0 <= p->cpu_limit ||
+	    p->cpu_used + cpu_ns() - p->cpu_t0 <= p->cpu_limit)
+		return 0;
 	snprintf(why, sizeof(why), "parsing took more than %lld ms of CPU",
 	    (long long)(p->cpu_limit / 1000000));
 	parser_fail(p, why);
@@ -3361,17 +3397,6 @@ struct feed_parser {
 	struct buf	 err;		/* why it failed */
 };
 
-/* The CPU time this thread has used, in nanoseconds. */
-static int64_t
-cpu_ns(void)
-{
-	struct timespec	 ts;
-
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == -1)
-		return 0;
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /*
  * A parser for one document into f (set up with feed_init() by the
  * caller, who frees it with feed_release() whatever happens), whose URL
@@ -3583,7 +3608,7 @@ feed_parser_push(struct feed_parser *fp, const char *s, size_t n)
 		return fp_fail(fp, fp->err.p);
 	}
 	fp->total += n;
-	p->cpu_t0 = cpu_ns();
+	budget_start(p);
 	switch (fp->state) {
 	case FP_HEAD:
 		buf_add(&fp->head, s, n);
@@ -3616,7 +3641,7 @@ feed_parser_end(struct feed_parser *fp)
 
 	if (fp->rc == -1 || fp->state == FP_DONE)
 		return -1;
-	p->cpu_t0 = cpu_ns();
+	budget_start(p);
 	if (fp->state == FP_HEAD)
 		rc = fp_begin(fp, 1);
 	else if (fp->state == FP_XML)

@@ -40,6 +40,7 @@ struct scratch {
 	struct buf	 key;
 	struct buf	 url;
 	struct buf	 text;
+	struct buf	 image;		/* its list row's picture */
 	struct buf	 title;		/* a thin entry's, made up */
 	const char	*feed_title;	/* the document's, or NULL */
 	int64_t		 user_id;	/* the feed's */
@@ -391,9 +392,12 @@ entry_store(struct db *db, int64_t feed_id, const struct item *it,
 	if (r == 1 && !changed)
 		return 0;
 
-	if (content != NULL)
+	buf_reset(&sc->image);
+	if (content != NULL) {
 		sanitize_text(&sc->text, content, strlen(content));
-	if (sc->text.oom)
+		sanitized_image(&sc->image, content);
+	}
+	if (sc->text.oom || sc->image.oom)
 		goto oom;
 
 	if (r == 1) {
@@ -405,6 +409,7 @@ entry_store(struct db *db, int64_t feed_id, const struct item *it,
 		bind_str(st, 5, e->author);
 		bind_str(st, 6, content);
 		bind_buf(st, 7, &sc->text);
+		bind_buf(st, 8, &sc->image);
 		if (exec_stmt(st) == -1 ||
 		    enclosures_store(db, id, e, 1) == -1)
 			return -1;
@@ -443,6 +448,7 @@ entry_store(struct db *db, int64_t feed_id, const struct item *it,
 	bind_str(st, 9, content);
 	bind_buf(st, 10, &sc->text);
 	sqlite3_bind_int64(st, 11, now);
+	bind_buf(st, 12, &sc->image);
 	if (exec_stmt(st) == -1)
 		return -1;
 	if (sqlite3_changes(db->db) == 1) {
@@ -565,6 +571,7 @@ scratch_init(struct scratch *sc, const struct job *j, const struct feed *f,
 	buf_init(&sc->key);
 	buf_init(&sc->url);
 	buf_init(&sc->text);
+	buf_init(&sc->image);
 	buf_init(&sc->title);
 	sc->feed_title = f->title;
 	sc->user_id = j->user_id;
@@ -584,6 +591,7 @@ scratch_release(struct scratch *sc)
 	buf_release(&sc->key);
 	buf_release(&sc->url);
 	buf_release(&sc->text);
+	buf_release(&sc->image);
 	buf_release(&sc->title);
 	rule_scratch_release(&sc->rs);
 }

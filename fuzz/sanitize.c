@@ -52,8 +52,8 @@ text_bad(const struct buf *t)
  * One input, three ways: as an entry body (the output must pass
  * sanitize_check(), and sanitizing it again must change nothing that
  * the checker cares about; a sanitizer kept from input to input, as a
- * feed's entries share one, must write what a fresh one writes), as a
- * title, and as a URL.
+ * feed's entries share one, must write what a fresh one writes; its
+ * picture, if any, is an http(s) URL), as a title, and as a URL.
  */
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -95,6 +95,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	buf_add(&again, "", 0);
 	if (sanitize_check(again.p, again.len, &why) == -1)
 		fail("second pass", why.p, data, size, &again);
+	/* An expanded row's picture: an absolute http(s) URL, or none. */
+	if (sanitized_image(&t, out.p) == 0 &&
+	    strncmp(t.p, "http://", 7) != 0 && strncmp(t.p, "https://", 8) != 0)
+		fail("sanitized_image", "not an http(s) URL", data, size, &t);
+	buf_reset(&t);
 
 	sanitize_text(&t, (const char *)data, size);
 	if ((bad = text_bad(&t)) != NULL)

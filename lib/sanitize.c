@@ -32,6 +32,7 @@
 #define SPAN_MAX	1000	/* colspan, rowspan */
 #define DIM_MAX		100000	/* width, height */
 #define TEXT_ATTR_MAX	1024	/* longer title, alt... values are dropped */
+#define IMAGE_MIN	48	/* a list row's picture is no smaller */
 
 /* Attributes the sanitizer reads, in name order (attr_names is sorted). */
 enum attr {
@@ -2268,6 +2269,90 @@ sanitizer_html(struct sanitizer *z, struct buf *out, const char *html,
 		    s->dropped);
 	s->out = NULL;
 	return out->oom ? -1 : 0;
+}
+
+/*
+ * The value of the attribute whose " name=\"" begins at or after p and
+ * before end, in a tag sanitizer_html() wrote (double-quoted values,
+ * escaped: that text cannot occur inside one); its length in *n.
+ */
+static const char *
+tag_attr(const char *p, const char *end, const char *name, size_t *n)
+{
+	const char	*v, *q;
+	size_t		 k = strlen(name);
+
+	for (; (v = memchr(p, ' ', (size_t)(end - p))) != NULL; p = v + 1)
+		if ((size_t)(end - v) > k + 3 && memcmp(v + 1, name, k) == 0 &&
+		    v[k + 1] == '=' && v[k + 2] == '"') {
+			v += k + 3;
+			if ((q = memchr(v, '"', (size_t)(end - v))) == NULL)
+				return NULL;
+			*n = (size_t)(q - v);
+			return v;
+		}
+	return NULL;
+}
+
+/* Whether the tag declares name (width, height) under IMAGE_MIN. */
+static int
+image_small(const char *p, const char *end, const char *name)
+{
+	const char	*v;
+	size_t		 n, i;
+	long		 d = 0;
+
+	if ((v = tag_attr(p, end, name, &n)) == NULL)
+		return 0;
+	/* attr_dim() wrote a decimal number. */
+	for (i = 0; i < n && d < IMAGE_MIN; i++)
+		d = d * 10 + (v[i] - '0');
+	return d < IMAGE_MIN;
+}
+
+/*
+ * The picture of an entry, for its row in a list: into out (emptied
+ * first), the src of the first <img> of html, sanitizer_html()'s output,
+ * that does not declare a side under IMAGE_MIN pixels (smileys, icons;
+ * tracking pixels are gone already), its entities decoded: an absolute
+ * http(s) URL.  0, or -1 when there is none (or memory ran out).
+ */
+int
+sanitized_image(struct buf *out, const char *html)
+{
+	static const struct {
+		const char	*ent;
+		char		 c;
+	} ents[] = {
+		{ "&amp;", '&' }, { "&lt;", '<' }, { "&gt;", '>' },
+		{ "&quot;", '"' }, { "&#39;", '\'' },
+	};
+	const char	*p, *end, *v;
+	size_t		 n, i, k;
+
+	buf_reset(out);
+	for (p = html; p != NULL && (p = strstr(p, "<img ")) != NULL;
+	    p = end) {
+		if ((end = strchr(p, '>')) == NULL)
+			break;
+		if ((v = tag_attr(p, end, "src", &n)) == NULL ||
+		    image_small(p, end, "width") ||
+		    image_small(p, end, "height"))
+			continue;
+		for (i = 0; i < n; i++) {
+			for (k = 0; v[i] == '&' && k < sizeof(ents) / sizeof(ents[0]); k++)
+				if (strncmp(v + i, ents[k].ent,
+				    strlen(ents[k].ent)) == 0)
+					break;
+			if (v[i] == '&' && k < sizeof(ents) / sizeof(ents[0])) {
+				buf_putc(out, ents[k].c);
+				i += strlen(ents[k].ent) - 1;
+			} else
+				buf_putc(out, v[i]);
+		}
+		return out->oom || out->len == 0 ? -1 : 0;
+	}
+	return -1;
 }
 
 /*

@@ -14,6 +14,7 @@ void	sanitizer_free(struct sanitizer *);
 int	sanitizer_html(struct sanitizer *, struct buf *, const char *, size_t,
 	    const char *);
 size_t	sanitizer_work(const struct sanitizer *);
+int	sanitized_image(struct buf *, const char *);
 int	sanitize_html(struct buf *, const char *, size_t, const char *);
 void	sanitize_text(struct buf *, const char *, size_t);
 void	url_strip_tracking(struct buf *, const char *);

@@ -850,6 +850,61 @@ test_urls(void)
 }
 
 /*
+ * sanitized_image() on what the sanitizer wrote: the first picture that
+ * is not declared small, its URL as the document meant it (resolved,
+ * entities decoded); none when there is no usable <img>.
+ */
+static const struct {
+	const char	*in, *want;	/* want NULL: none */
+} images[] = {
+	{ "<p>x</p><img src=\"/a.png?x=1&amp;y=2\"><img src=\"/b.png\">",
+	    "https://site.example/a.png?x=1&y=2" },
+	/* A smiley, a tracking pixel, a 47 px icon: the photo after. */
+	{ "<img src=\"s.gif\" width=\"16\" height=\"16\">"
+	    "<img src=\"p.gif\" width=\"1\" height=\"1\">"
+	    "<img src=\"i.png\" height=\"47\">"
+	    "<img src=\"photo.jpg\" width=\"48\" height=\"600\">",
+	    "https://site.example/dir/photo.jpg" },
+	{ "<img src=\"https://cdn.example/it's.jpg\" alt='say \"cheese\" &gt;'>",
+	    "https://cdn.example/it's.jpg" },
+	{ "<img srcset=\"a.png 1x\"><img data-src=\"lazy.jpg\" src=\"data:x\">",
+	    "https://site.example/dir/lazy.jpg" },
+	{ "<p>&lt;img src=\"x.png\"&gt; as text</p><pre><img src=javascript:x></pre>",
+	    NULL },
+	{ "<img src=\"u.png\" hidden>", NULL },
+	{ "", NULL },
+};
+
+static void
+test_image(void)
+{
+	struct buf	 out, img;
+	size_t		 i;
+	int		 rc;
+
+	buf_init(&out);
+	buf_init(&img);
+	for (i = 0; i < sizeof(images) / sizeof(images[0]); i++) {
+		buf_reset(&out);
+		sanitize_html(&out, images[i].in, strlen(images[i].in),
+		    "https://site.example/dir/page");
+		buf_add(&out, "", 0);
+		rc = sanitized_image(&img, out.p);
+		if (images[i].want == NULL)
+			T_OK(rc == -1 && img.len == 0, "no picture in %s (%s)",
+			    images[i].in, img.len > 0 ? img.p : "");
+		else
+			T_STR(rc == 0 ? img.p : "(none)", images[i].want,
+			    "the picture of %s", images[i].in);
+	}
+	/* A tag cut short is no picture (the sanitizer never writes one). */
+	T_OK(sanitized_image(&img, "<img src=\"https://a.example/x.png\"") ==
+	    -1, "an unclosed tag gives none");
+	buf_release(&out);
+	buf_release(&img);
+}
+
+/*
  * One sanitizer reused, as feed_parse() does for a feed's entries: every
  * output must be what a fresh sanitize_html() writes, whatever came
  * before (deep nesting, a script left open, a fallback, a big body).
@@ -1016,6 +1071,7 @@ main(void)
 	test_checker();
 	test_text();
 	test_urls();
+	test_image();
 	test_reuse();
 	test_linear();
 	return T_DONE();

@@ -751,16 +751,16 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 * ?1 feed id, ?2 hash, ?3 published_at, ?4 now, ?5 guid, ?6 URL,
 	 * ?7 title, ?8 author, ?9 content (sanitized HTML), ?10 content
 	 * as plain text, ?11 seen_at (the fetch time, or NULL when not
-	 * fetched).  user_id and category_id are copied from the
+	 * fetched), ?12 its picture (sanitized_image(), or NULL).  user_id and category_id are copied from the
 	 * feed.  An entry already stored or tombstoned is skipped:
 	 * sqlite3_changes() is then 0.
 	 */
 	[STMT_ENTRY_INSERT] =
 	    "INSERT INTO entry (feed_id, user_id, category_id, hash,"
 	    " published_at, created_at, changed_at, guid, url, title, author,"
-	    " content, content_text, seen_at)"
+	    " content, content_text, seen_at, image)"
 	    " SELECT id, user_id, category_id, ?2, ?3, ?4, ?4, ?5, ?6,"
-	    " coalesce(?7, ''), ?8, ?9, ?10, ?11 FROM feed WHERE id = ?1"
+	    " coalesce(?7, ''), ?8, ?9, ?10, ?11, ?12 FROM feed WHERE id = ?1"
 	    " AND NOT EXISTS (SELECT 1 FROM tombstone"
 	    "  WHERE feed_id = ?1 AND hash = ?2)"
 	    " ON CONFLICT (feed_id, hash) DO NOTHING",
@@ -836,12 +836,13 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " '') OR url IS NOT ?5 OR author IS NOT ?6 OR content IS NOT ?7)",
 	/*
 	 * An entry changed in its feed: ?1 entry id, ?2 now, ?3 URL, ?4
-	 * title, ?5 author, ?6 content, ?7 content as plain text.  Read and
-	 * starred state and changed_at stay.
+	 * title, ?5 author, ?6 content, ?7 content as plain text, ?8 its
+	 * picture.  Read and starred state and changed_at stay.
 	 */
 	[STMT_ENTRY_UPDATE] =
 	    "UPDATE entry SET url = ?3, title = coalesce(?4, ''), author = ?5,"
-	    " content = ?6, content_text = ?7, updated_at = ?2 WHERE id = ?1",
+	    " content = ?6, content_text = ?7, updated_at = ?2, image = ?8"
+	    " WHERE id = ?1",
 	/*
 	 * ?1 entry id, ?2 a JSON array of the URLs its document has now:
 	 * the enclosures of other URLs go.
@@ -1077,12 +1078,13 @@ static const char *const stmt_sql[STMT__MAX] = {
 	 * An expanded list row's excerpt and picture: ?1 entry id (one of
 	 * the list's, so already the user's).  The first 280 characters of
 	 * the text, and the first image enclosure (media:thumbnail, an
-	 * image media:content or enclosure).  Columns: enum preview_col.
+	 * image media:content or enclosure), else the first picture of its
+	 * body.  Columns: enum preview_col.
 	 */
 	[STMT_WEB_ROW_PREVIEW] =
 	    "SELECT substr(content_text, 1, 280),"
-	    " (SELECT url FROM enclosure WHERE entry_id = ?1"
-	    "  AND mime_type LIKE 'image/%' ORDER BY id LIMIT 1)"
+	    " coalesce((SELECT url FROM enclosure WHERE entry_id = ?1"
+	    "  AND mime_type LIKE 'image/%' ORDER BY id LIMIT 1), image)"
 	    " FROM entry WHERE id = ?1",
 	/*
 	 * The feeds page: ?1 user id, ?2 1 for the failing feeds only,

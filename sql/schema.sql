@@ -363,6 +363,9 @@ CREATE TABLE entry (
 	-- when the user changed its title or content (Miniflux's PUT
 	-- /v1/entries/ID): the fetcher no longer updates it from its feed
 	edited_at		INTEGER,
+	-- the first picture of its content (an expanded list row's), an
+	-- absolute http(s) URL, or NULL
+	image			TEXT,
 	UNIQUE (feed_id, hash)
 );
 
@@ -841,4 +844,4 @@ CREATE INDEX sample_ts ON sample (ts);
 
 -- The version of the last migration: a database made from this file is
 -- current, and the programs open it without migrating.
-PRAGMA user_version = 14;
+PRAGMA user_version = 15;

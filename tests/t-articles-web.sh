@@ -7,7 +7,8 @@
 # button (CSRF-protected) starting hearth-fetch, the page refreshing
 # itself while it runs, then the article with a plain link to the
 # summary; a failure's reason; GET /v1/entries/ID/fetch-content and the
-# entries' content giving the article.
+# entries' content giving the article; an expanded row's picture taken
+# from the entry's body by the fetcher.
 
 top=${HEARTH_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 bin=${HEARTH_BIN:-$top/build/san}
@@ -215,6 +216,49 @@ A --max-time 40 "$U/v1/entries/100/fetch-content"
 is "fetch-content of bob's entry: 404" 404
 A --max-time 40 "$U/v1/entries/999/fetch-content"
 is "fetch-content of no entry: 404" 404
+
+# --- an expanded row's picture -----------------------------------------
+# The fetcher keeps the first picture of an entry's body that is not an
+# icon; an expanded list row shows it.  pics N: the feed, whose entry
+# "Photo" holds a smiley then the picture photoN.jpg.
+pics() {
+	cat > "$S/farm/www/pics.xml" <<EOF
+<?xml version="1.0"?><rss version="2.0"><channel><title>Pictures</title>
+<link>$F/</link>
+<item><title>Photo</title><guid>pics-1</guid><link>$F/p1</link>
+<description>&lt;p&gt;Look &lt;img src="/s.gif" width="16" height="16"&gt;
+&lt;img src="/photo$1.jpg?a=1&amp;amp;b=2" width="640"&gt;&lt;/p&gt;</description></item>
+<item><title>Smiley</title><guid>pics-2</guid><link>$F/p2</link>
+<description>&lt;p&gt;Hi &lt;img src="/s.gif" width="16" height="16"&gt;&lt;/p&gt;</description></item>
+</channel></rss>
+EOF
+}
+pics 1
+if "$bin/hearthctl" -q -c "$S/hearth.conf" -u alice feed add "$F/pics.xml" \
+    >"$S/pics.log" 2>&1 &&
+    "$bin/hearth-fetch" -c "$S/hearth.conf" >>"$S/pics.log" 2>&1; then
+	ok "setup: the pictures feed, fetched"
+else
+	nok "setup: the pictures feed, fetched"
+	sed 's/^/#   /' "$S/pics.log"
+fi
+img=$(db "SELECT image FROM entry WHERE title = 'Photo'")
+[ "$img" = "$F/photo1.jpg?a=1&b=2" ] && ok "the entry keeps its picture" ||
+    nok "the entry keeps its picture: '$img'"
+[ -z "$(db "SELECT image FROM entry WHERE title = 'Smiley'")" ] &&
+    ok "a smiley is no picture" || nok "a smiley is no picture"
+db "UPDATE user SET list_view = 'expanded' WHERE name = 'alice'" >/dev/null
+as alice "$U/all"
+is "the expanded list shows the picture" 200 \
+    has "class=\"thumb\" alt=\"\" loading=\"lazy\" src=\"$F/photo1.jpg?a=1&amp;b=2\""
+hasnt "src=\"$F/s.gif\"" && ok "and no smiley as a picture" ||
+    nok "and no smiley as a picture"
+# The entry's body changes: so does its picture.
+pics 2
+"$bin/hearth-fetch" -c "$S/hearth.conf" --all >>"$S/pics.log" 2>&1
+img=$(db "SELECT image FROM entry WHERE title = 'Photo'")
+[ "$img" = "$F/photo2.jpg?a=1&b=2" ] && ok "an updated entry's picture" ||
+    nok "an updated entry's picture: '$img'"
 
 ngx_stop_all
 stop_fcgi main

@@ -1,5 +1,5 @@
 -- SPDX-License-Identifier: ISC
--- 0010-fetchset.sql: per-feed fetch settings (User-Agent, cookie,
+-- 0014-fetchset.sql: per-feed fetch settings (User-Agent, cookie,
 -- ignoring the cache headers), and the gaps a feed may have left.
 
 ALTER TABLE feed ADD COLUMN user_agent TEXT;

@@ -243,6 +243,35 @@ farm_many_name() {
 	fi
 }
 
+# farm_subscribe CTL CONF BASE COUNT: with hearthctl CTL, a new database
+# for the configuration CONF whose user bench (password
+# bench-password-1) is subscribed, through an OPML import, to the first
+# COUNT feeds of farm_many at BASE (.../f/feed0001.rss ...).  The OPML
+# file is kept beside CONF (feeds.opml); the commands' output in
+# farm-subscribe.log there.  Status 0, or 1 after the log is printed.
+farm_subscribe() {
+	_fd=$(dirname "$2")
+	{
+		echo '<?xml version="1.0" encoding="UTF-8"?>'
+		echo '<opml version="2.0"><head><title>farm</title></head><body>'
+		_i=1
+		while [ "$_i" -le "$4" ]; do
+			_n=$(farm_many_name "$_i")
+			echo "<outline type=\"rss\" text=\"${_n%.*}\"" \
+			    "xmlUrl=\"$3/f/$_n\"/>"
+			_i=$((_i + 1))
+		done
+		echo '</body></opml>'
+	} > "$_fd/feeds.opml" || return 1
+	if ! { "$1" -c "$2" init &&
+	    echo "bench-password-1" | "$1" -c "$2" user add bench &&
+	    "$1" -q -c "$2" -u bench opml import "$_fd/feeds.opml"; } \
+	    > "$_fd/farm-subscribe.log" 2>&1; then
+		cat "$_fd/farm-subscribe.log" >&2
+		return 1
+	fi
+}
+
 # farm_latin FILE: an RSS feed in windows-1252 bytes whose title and
 # item title are FARM_LATIN_TITLE.
 farm_latin() {
