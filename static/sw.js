@@ -24,9 +24,15 @@ var PAGES = 'hearth-pages-';	/* + the session's key */
 var STATIC = 'hearth-static';
 var KEPT_MAX = 100;		/* entry pages kept */
 var READ = /\/unread" data-toggle="read"/;	/* an entry page, read */
+/* A signed-in page's sign-out form (fcgi/layout.c), with its token. */
+var SIGNOUT = new RegExp('<form class="signout" method="post"' +
+    ' action="[^"]*"><input type="hidden" name="csrf" value="([^"]+)"');
 var SCOPE = new URL(self.registration.scope);
 
-/* The path under the scope, without its "/" ("" is the unread list); null outside it. */
+/*
+ * The path under the scope, without its "/" ("" is the unread list);
+ * null outside it.
+ */
 function rel(url) {
 	var u = new URL(url);
 
@@ -53,11 +59,12 @@ function hex(buf) {
 }
 
 /*
- * The session a page belongs to: the start of the SHA-256 of its CSRF
- * token (each session has its own), or '' for a signed-out page.
+ * The session a page belongs to: the start of the SHA-256 of the CSRF
+ * token of its top bar's sign-out form (each session has its own), or
+ * '' for a signed-out page (the sign-in form's token is no session's).
  */
 function sessionOf(html) {
-	var m = /<input type="hidden" name="csrf" value="([^"]+)"/.exec(html);
+	var m = SIGNOUT.exec(html);
 
 	if (!m)
 		return Promise.resolve('');
@@ -142,13 +149,15 @@ function links(html, re) {
 
 /*
  * The unread list was kept: fetch ahead the entries it shows that are
- * not kept yet, or kept as read, and the static files it names; let go of the oldest
- * entries beyond KEPT_MAX and of static files no longer named.
+ * not kept yet, or kept as read, and the static files it names; let go
+ * of the oldest entries beyond KEPT_MAX and of the static files no
+ * longer named.
  */
 function ahead(k) {
 	var entries = links(k.html,
 	    /<a class="row-title" href="([^"]+)"/g).slice(0, KEPT_MAX);
-	var assets = links(k.html, /(?:href|src)="([^"]*\/static\/[^"?]+\?v=[^"]+)"/g);
+	var assets = links(k.html,
+	    /(?:href|src)="([^"]*\/static\/[^"?]+\?v=[^"]+)"/g);
 
 	function one(i) {
 		if (i >= entries.length)
