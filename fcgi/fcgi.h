@@ -416,6 +416,7 @@ int		 time_rfc3339(char *, int64_t);
 int		 url_attr(struct buf *, const char *, size_t, const char *);
 void		 back_path(struct req *, struct buf *);
 int		 wants_json(const struct req *);
+int		 is_prefetch(const struct req *);
 int64_t		 id_parse(const char *);
 int		 user_order(struct req *, int *, int *);
 void		 user_order_set(struct req *, int, const char *);

@@ -35,12 +35,14 @@
 	"https://open.spotify.com https://player.twitch.tv "		\
 	"https://player.vimeo.com https://w.soundcloud.com "		\
 	"https://www.youtube-nocookie.com; "				\
-	"form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+	"form-action 'self'; base-uri 'none'; frame-ancestors 'none'; "	\
+	"manifest-src 'self'"
 
 enum asset {
 	ASSET_CSS,
 	ASSET_JS,
 	ASSET_ICON,
+	ASSET_TOUCH_ICON,
 	ASSET__MAX
 };
 
@@ -48,6 +50,7 @@ static const char *const asset_name[ASSET__MAX] = {
 	[ASSET_CSS] = "hearth.css",
 	[ASSET_JS] = "hearth.js",
 	[ASSET_ICON] = "hearth.svg",
+	[ASSET_TOUCH_ICON] = "apple-touch-icon.png",
 };
 
 /*
@@ -349,6 +352,37 @@ storage_banner(struct req *r)
 }
 
 /*
+ * What makes the reader an app on a phone's home screen: the manifest
+ * (static/manifest.webmanifest, served at the top by nginx), the bar's
+ * colour (hearth.css's --bg, light and dark, as the theme asks), and
+ * what iOS reads instead of the manifest (Chromium asks for
+ * mobile-web-app-capable beside Apple's).
+ */
+static void
+app_head(struct req *r, const char *theme)
+{
+	struct buf	*b = &r->resp.body;
+
+	HTML_LIT(b, "<link rel=\"manifest\" href=\"");
+	html_href(r, "/manifest.webmanifest");
+	HTML_LIT(b, "\">\n<link rel=\"apple-touch-icon\" href=\"");
+	asset_href(r, ASSET_TOUCH_ICON);
+	HTML_LIT(b, "\">\n");
+	if (strcmp(theme, "light") == 0)
+		HTML_LIT(b, "<meta name=\"theme-color\" content=\"#fcfcfa\">\n");
+	else if (strcmp(theme, "dark") == 0)
+		HTML_LIT(b, "<meta name=\"theme-color\" content=\"#17171a\">\n");
+	else
+		HTML_LIT(b, "<meta name=\"theme-color\" content=\"#fcfcfa\""
+		    " media=\"(prefers-color-scheme: light)\">\n"
+		    "<meta name=\"theme-color\" content=\"#17171a\""
+		    " media=\"(prefers-color-scheme: dark)\">\n");
+	HTML_LIT(b, "<meta name=\"mobile-web-app-capable\" content=\"yes\">\n"
+	    "<meta name=\"apple-mobile-web-app-capable\" content=\"yes\">\n"
+	    "<meta name=\"apple-mobile-web-app-title\" content=\"hearth\">\n");
+}
+
+/*
  * The head and the top bar, with theme and unread count (for a
  * signed-in user; unread < 0: none known).
  */
@@ -385,7 +419,9 @@ page_open(struct req *r, const char *title, enum nav nav, const char *theme,
 	HTML_LIT(b, "hearth</title>\n<link rel=\"icon\" type=\"image/svg+xml\""
 	    " href=\"");
 	asset_href(r, ASSET_ICON);
-	HTML_LIT(b, "\">\n<link rel=\"stylesheet\" href=\"");
+	HTML_LIT(b, "\">\n");
+	app_head(r, theme);
+	HTML_LIT(b, "<link rel=\"stylesheet\" href=\"");
 	asset_href(r, ASSET_CSS);
 	HTML_LIT(b, "\">\n<script src=\"");
 	asset_href(r, ASSET_JS);

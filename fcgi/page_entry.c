@@ -418,7 +418,8 @@ page_entry(struct req *r)
 	if (ltok.oom || lpath.oom || self.oom)
 		goto out;
 	/*
-	 * Opening it reads it (a HEAD changes nothing).  The write comes
+	 * Opening it reads it (a HEAD or a prefetch, is_prefetch(),
+	 * changes nothing).  The write comes
 	 * before the page's reads, so that the unread count counts it.
 	 */
 	if ((is_read = entry_state(r, id, NULL)) == -1)
@@ -428,7 +429,7 @@ page_entry(struct req *r)
 		rc = 0;
 		goto out;
 	}
-	if (!is_read && !r->head &&
+	if (!is_read && !r->head && !is_prefetch(r) &&
 	    entry_set(r, STMT_ENTRY_SET_READ, id, 1) == -1)
 		goto out;
 	if ((st = db_stmt(r->db, STMT_WEB_ENTRY_GET)) == NULL ||

@@ -471,6 +471,19 @@ wants_json(const struct req *r)
 	return a != NULL && strstr(a, "application/json") != NULL;
 }
 
+/*
+ * Whether the request only fetches ahead ("Purpose: prefetch"), as the
+ * service worker does (static/sw.js) when it keeps the unread list's
+ * entries for offline reading: such a GET must change nothing.
+ */
+int
+is_prefetch(const struct req *r)
+{
+	const char	*p = req_env(r, "HTTP_PURPOSE");
+
+	return p != NULL && strcmp(p, "prefetch") == 0;
+}
+
 /* A positive id from a path segment or an argument, or 0 for anything else. */
 int64_t
 id_parse(const char *s)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * hearth.js: keyboard shortcuts, in-place actions, marking read on
- * scroll and swipes on phones; pages work without it
+ * scroll and swipes on phones, offline reading (the service worker,
+ * marks queued while offline); pages work without it
  */
 (function () {
 	'use strict';
@@ -9,6 +10,9 @@
 	var current = -1;	/* the highlighted row of a list */
 	var gPending = false;	/* "g" pressed, waiting for u, a, d, s or f */
 	var gTimer = null;
+	/* Where the reader is: this script is its static/hearth.js. */
+	var BASE = ((document.currentScript || {}).src || '')
+	    .replace(/static\/hearth\.js(\?.*)?$/, '');
 
 	/* What j and k walk: list rows, search results, digest entries. */
 	var ROWS = '.entry-row, .results .result, .digest-feed li:not(.more)';
@@ -114,6 +118,7 @@
 		var action = t.getAttribute(actionAttr(t));
 		var wasRead = /\/unread$/.test(action);
 		var isReadToggle = t.getAttribute('data-toggle') === 'read';
+		var answered = false;
 
 		/* submit() ignores formaction: the form takes it on. */
 		function plain() {
@@ -127,12 +132,17 @@
 			plain();
 			return;
 		}
+		if (!navigator.onLine) {
+			queueMark(el, t, form, action, plain);
+			return;
+		}
 		fetch(action, {
 			method: 'POST',
 			credentials: 'same-origin',
 			headers: { 'Accept': 'application/json' },
 			body: new URLSearchParams(new FormData(form))
 		}).then(function (res) {
+			answered = true;
 			if (!res.ok)
 				throw new Error('HTTP ' + res.status);
 			return res.json();
@@ -140,7 +150,201 @@
 			applyState(el, s);
 			if (isReadToggle && wasRead !== s.read)
 				adjustCount(s.read ? -1 : 1);
-		}).catch(plain);
+		}).catch(function () {
+			/* No answer at all: offline, or the server away. */
+			if (answered)
+				plain();
+			else
+				queueMark(el, t, form, action, plain);
+		});
+	}
+
+	/*
+	 * Marks made offline wait in IndexedDB ("hearth", store "marks",
+	 * in the order made), each with where it posts and the page's CSRF
+	 * token, which the server checks when it is sent.  marks() runs
+	 * fn(store) in one transaction and resolves with the result of the
+	 * request fn returns.
+	 */
+	function marks(mode, fn) {
+		return new Promise(function (resolve, reject) {
+			var open = indexedDB.open('hearth', 1);
+
+			open.onupgradeneeded = function () {
+				open.result.createObjectStore('marks',
+				    { keyPath: 'id', autoIncrement: true });
+			};
+			open.onerror = function () {
+				reject(open.error);
+			};
+			open.onsuccess = function () {
+				var db = open.result;
+				var tx = db.transaction('marks', mode);
+				var q = fn(tx.objectStore('marks'));
+
+				tx.oncomplete = function () {
+					db.close();
+					resolve(q ? q.result : undefined);
+				};
+				tx.onerror = tx.onabort = function () {
+					db.close();
+					reject(tx.error);
+				};
+			};
+		});
+	}
+
+	/* A line at the top of the page: offline, or what became of marks. */
+	function notice(id, text) {
+		var main = document.getElementById('main');
+		var p = document.getElementById(id);
+
+		if (text === null) {
+			if (p)
+				p.remove();
+			return;
+		}
+		if (!p && main) {
+			p = document.createElement('p');
+			p.id = id;
+			p.className = 'offline';
+			p.setAttribute('role', 'status');
+			main.insertBefore(p, main.firstChild);
+		}
+		if (p)
+			p.textContent = text;
+	}
+
+	/* Keep the toggle t's mark for later; show it done already. */
+	function queueMark(el, t, form, action, plain) {
+		var tok = form.querySelector('input[name="csrf"]');
+		var kind = t.getAttribute('data-toggle');
+		var s = {
+			read: kind === 'read' ? /\/read$/.test(action) :
+			    !el.classList.contains('unread'),
+			starred: kind === 'star' ? /\/star$/.test(action) :
+			    el.classList.contains('starred')
+		};
+
+		if (!window.indexedDB || !tok) {
+			plain();
+			return;
+		}
+		marks('readwrite', function (st) {
+			return st.add({ url: new URL(action, location.href).href,
+			    csrf: tok.value });
+		}).then(function () {
+			applyState(el, s);
+			if (kind === 'read')
+				adjustCount(s.read ? -1 : 1);
+			notice('offline', 'Offline: marks are kept here and' +
+			    ' sent when the connection is back.');
+		}, plain);
+	}
+
+	/*
+	 * Send the marks made offline, oldest first, one tab at a time.
+	 * One answered with an error of the request (4xx: the entry is
+	 * gone, the session ended, the token is no longer right) is
+	 * dropped, and the page says so; without an answer, or with a
+	 * server error (5xx), it stays and the rest wait for next time.
+	 */
+	var sending = false;
+
+	function sendMarks() {
+		var dropped = 0;
+
+		function next() {
+			return marks('readonly', function (st) {
+				return st.getAll(null, 1);
+			}).then(function (m) {
+				if (m.length === 0)
+					return null;
+				return fetch(m[0].url, {
+					method: 'POST',
+					credentials: 'same-origin',
+					redirect: 'manual',
+					headers: { 'Accept': 'application/json' },
+					body: new URLSearchParams({ csrf: m[0].csrf })
+				}).then(function (res) {
+					if (res.status >= 500)
+						throw new Error('HTTP ' + res.status);
+					if (!res.ok)
+						dropped++;
+					return marks('readwrite', function (st) {
+						return st.delete(m[0].id);
+					});
+				}).then(next);
+			});
+		}
+
+		function run() {
+			return next().catch(function () {}).then(function () {
+				sending = false;
+				if (dropped > 0)
+					notice('marks-dropped', dropped + (dropped === 1 ?
+					    ' mark' : ' marks') + ' made offline' +
+					    ' could not be saved (refused by the' +
+					    ' server) and were dropped.');
+			});
+		}
+
+		if (sending || !navigator.onLine || !window.indexedDB ||
+		    !window.fetch)
+			return;
+		sending = true;
+		if (navigator.locks)
+			navigator.locks.request('hearth-marks', run);
+		else
+			run();
+	}
+
+	/*
+	 * Offline reading: the service worker (static/sw.js, served at the
+	 * top so that it may serve every page), the marks made offline
+	 * sent, the "offline" line while offline or on a kept copy
+	 * (data-offline: when the worker kept it).  A signed-out page
+	 * drops the marks still waiting: they were the session's.
+	 */
+	function offline() {
+		var html = document.documentElement;
+		var kept = html.getAttribute('data-offline');
+		var signedIn = !!document.querySelector(
+		    'form.signout input[name="csrf"]');
+		var t, d;
+
+		if ('serviceWorker' in navigator && BASE)
+			navigator.serviceWorker.register(BASE + 'sw.js',
+			    { scope: BASE }).catch(function () {});
+		if (!window.indexedDB)
+			return;
+		if (!signedIn) {
+			marks('readwrite', function (st) {
+				return st.clear();
+			}).catch(function () {});
+			return;
+		}
+		window.addEventListener('online', function () {
+			notice('offline', null);
+			sendMarks();
+		});
+		window.addEventListener('offline', function () {
+			notice('offline', 'Offline: marks are kept here and' +
+			    ' sent when the connection is back.');
+		});
+		if (kept !== null) {
+			d = new Date(kept);
+			notice('offline', 'Offline: the copy kept' +
+			    (isNaN(d.getTime()) ? '' : ' at ' +
+			    d.toLocaleString()) + '.');
+			/* Opening an entry reads it, offline too. */
+			t = document.querySelector(
+			    'article.entry [data-toggle="read"]');
+			if (t && /\/read$/.test(t.getAttribute(actionAttr(t))))
+				submitToggle(t);
+		} else if (!navigator.onLine)
+			notice('offline', 'Offline.');
+		sendMarks();
 	}
 
 	function toggle(kind) {
@@ -481,4 +685,5 @@
 	localTimes();
 	scrollRead();
 	swipes();
+	offline();
 }());

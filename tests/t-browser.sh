@@ -6,7 +6,9 @@
 # marking all read, search, paging, expanded rows, marking read on
 # scroll, the management and error pages; every page at a phone's width
 # without sideways scrolling and with 40 px tap targets, a 300-letter
-# word widening no list; no console errors or CSP violations; the
+# word widening no list; the manifest, its icons and the service
+# worker; reading offline, marks made offline sent once back, nothing
+# kept after signing out; no console errors or CSP violations; the
 # resources page's charts over 8 days of samples; screenshots at desktop
 # and phone sizes, light and dark, in build/test-out/screenshots/.  The
 # browser is driven over the DevTools protocol by
@@ -69,7 +71,9 @@ sqlite3 "$S/var/hearth.db" "INSERT INTO enclosure (id, entry_id, url,
 shots=$top/build/test-out/screenshots
 rm -f "$shots"/*.png
 # Five minutes at most, whatever happens in the browser.
-timeout -s TERM 300 python3 -B tests/browser/reader.py "$NGX_URL" \
+# The access log, where the marks made offline are counted.
+timeout -s TERM 300 env HEARTH_ACCESS_LOG="$S/n/logs/access.log" \
+    python3 -B tests/browser/reader.py "$NGX_URL" \
     "$S/var/hearth.db" "$shots"
 rc=$?
 [ "$rc" -eq 0 ] || fail=$((fail + 1))

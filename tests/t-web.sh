@@ -280,6 +280,12 @@ if NGX_PING=/reader/ NGX_PING_STATUS=200 ngx_start "$S/npe"; then
 	else
 		echo "ok - # SKIP 127.0.0.2 is not a local address here"
 	fi
+	req "$E/reader/sw.js"
+	is "hearth-proxy.conf: /reader/sw.js from static/, not cached" 200 \
+	    test "$(hdr Cache-Control)" = no-cache
+	req "$E/reader/manifest.webmanifest"
+	is "hearth-proxy.conf: the manifest at /reader/" 200 \
+	    test "$(hdr Content-Type)" = application/manifest+json
 	req "$E/reader"
 	is "hearth-proxy.conf: /reader redirects to /reader/, relative" 301 \
 	    test "$(hdr Location)" = /reader/
@@ -418,6 +424,21 @@ check "static: CSS gzipped on request" test "$(hdr Content-Encoding)" = gzip
 req "$U/static/hearth.js"
 is "static: hearth.js served by nginx" 200 \
     sh -c "grep -qi 'javascript' '$S/h'"
+# The service worker and the manifest: at the top, checked every visit.
+req "$U/sw.js"
+is "/sw.js: served from static/, Cache-Control: no-cache" 200 \
+    test "$(hdr Cache-Control)" = no-cache
+case $(hdr Content-Type) in
+application/javascript*) ok "/sw.js: Content-Type application/javascript" ;;
+*) nok "/sw.js: Content-Type '$(hdr Content-Type)'" ;;
+esac
+req "$U/manifest.webmanifest"
+is "/manifest.webmanifest: served from static/" 200 \
+    python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$S/b"
+case $(hdr Content-Type) in
+application/manifest+json*) ok "/manifest.webmanifest: its own type" ;;
+*) nok "/manifest.webmanifest: Content-Type '$(hdr Content-Type)'" ;;
+esac
 req "$U/static/no-such-file.css"
 is "static: a missing file is 404 from nginx, not cached" 404 \
     test -z "$(hdr Cache-Control)"

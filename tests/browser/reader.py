@@ -9,13 +9,16 @@ pages changed (and written to, for a few rows a test needs).  Signs
 alice in, reads through a list with the keyboard (j/k, m, s, o, A, [
 and ], g a, g d), stars, marks all as read, searches, pages, expands the
 rows, marks read on scroll, and looks at the management pages, the
-error pages and the resources page (/stats).  Every page is shot at
+error pages and the resources page (/stats); installs it (the manifest,
+its icons, the service worker) and reads offline, marking read offline;
+signs out, after which nothing of alice's is kept.  Every page is shot at
 desktop and phone sizes, light and dark, and at the phone's size must
 not scroll sideways and must have tap targets of 40 px.  Fails on any
 console error, uncaught exception or CSP violation.  Prints one
 "ok - " or "not ok - " line per check; exits 1 when one failed.
 """
 
+import json
 import os
 import shutil
 import signal
@@ -86,6 +89,7 @@ class Reader:
         self.p = page
         self.b = browser
         self.seen_errors = 0
+        self.workers = {}       # service worker target: its session
 
     def db(self, sql, *args):
         con = sqlite3.connect("file:%s?mode=ro" % self.dbpath, uri=True,
@@ -427,6 +431,8 @@ def run(r):
     scroll_read(r)
     media(r)
     stats(r)
+    installable(r)
+    offline(r)          # signs alice out: last
 
     # The whole run, once more, for the record.
     check(not p.errors, "no console errors or CSP violations at all (%d)" %
@@ -715,6 +721,291 @@ def stats(r):
     r.errors_since("/stats?range=week")
 
 
+# A PNG's status, type, signature and size, fetched by the page.
+PNG_SIZE = """fetch(%s).then(function (res) {
+    return res.arrayBuffer().then(function (b) {
+        var d = new DataView(b);
+        return [res.status, res.headers.get('Content-Type'),
+            b.byteLength > 24 && d.getUint32(0) === 0x89504e47 &&
+            d.getUint32(12) === 0x49484452, b.byteLength > 24 ?
+            d.getUint32(16) + 'x' + d.getUint32(20) : ''];
+    });
+})"""
+
+# The paths of the pages the service worker keeps: a list, or the number
+# of page caches when there is not exactly one (0: none).
+KEPT = """caches.keys().then(function (n) {
+    n = n.filter(function (x) { return x.indexOf('hearth-pages-') === 0; });
+    if (n.length !== 1)
+        return n.length;
+    return caches.open(n[0]).then(function (c) {
+        return c.keys();
+    }).then(function (k) {
+        return k.map(function (q) { return new URL(q.url).pathname; });
+    });
+})"""
+
+# fn(store) on hearth.js's queue of marks made offline; its result.
+MARKS = """new Promise(function (resolve, reject) {
+    var o = indexedDB.open('hearth', 1);
+    o.onupgradeneeded = function () {
+        o.result.createObjectStore('marks',
+            { keyPath: 'id', autoIncrement: true });
+    };
+    o.onerror = function () { reject(o.error); };
+    o.onsuccess = function () {
+        var db = o.result, tx = db.transaction('marks', 'readwrite');
+        var q = (%s)(tx.objectStore('marks'));
+        tx.oncomplete = function () { db.close(); resolve(q.result); };
+        tx.onabort = function () { db.close(); reject(tx.error); };
+    };
+})"""
+
+
+def installable(r):
+    """The manifest, linked and served as such, with its icons; the
+    service worker registered, controlling the page."""
+    p = r.p
+    r.go("/")
+    href = p.eval("(document.querySelector('link[rel=manifest]') || {})"
+                  ".href")
+    check(href == r.base + "/manifest.webmanifest",
+          "every page links the manifest (%s)" % href)
+    status, ctype, text = p.eval(
+        "fetch(%s).then(function (res) { return res.text().then("
+        "function (t) { return [res.status, res.headers.get("
+        "'Content-Type'), t]; }); })" % json.dumps(href or "/x"))
+    check(status == 200 and (ctype or "").startswith(
+        "application/manifest+json"),
+          "the manifest is served as application/manifest+json (%s, %s)" %
+          (status, ctype))
+    try:
+        man = json.loads(text)
+    except ValueError:
+        man = {}
+    check(man.get("name") == "hearth" and man.get("short_name") == "hearth"
+          and man.get("start_url") == "./" and
+          man.get("display") == "standalone" and
+          man.get("theme_color") and man.get("background_color"),
+          "the manifest: name, start_url, standalone, colours (%s)" %
+          " ".join("%s=%s" % (k, man.get(k)) for k in
+                   ("name", "start_url", "display", "theme_color")))
+    icons = [(i.get("src"), i.get("sizes"), i.get("purpose", "any"))
+             for i in man.get("icons", [])]
+    touch = p.eval("(document.querySelector('link[rel=apple-touch-icon]')"
+                   " || {}).href")
+    check(touch, "the apple-touch-icon is linked")
+    purposes = set()
+    for src, sizes, purpose in icons + [(touch, "180x180", "apple")]:
+        url = src if src and src.startswith("http") else (
+            (href or "").rsplit("/", 1)[0] + "/" + (src or ""))
+        st, ct, png, wh = p.eval(PNG_SIZE % json.dumps(url))
+        if check(st == 200 and ct == "image/png" and png and wh == sizes,
+                 "icon %s: a %s PNG (%s, %s, %s)" %
+                 (url[len(r.base):], sizes, st, ct, wh)):
+            purposes.add(purpose)
+        if sizes in ("192x192", "512x512"):
+            purposes.add(sizes)
+    check({"any", "maskable", "apple", "192x192", "512x512"} <= purposes,
+          "icons of 192 and 512 px, a maskable one, the apple one (%s)" %
+          sorted(purposes))
+    am = p.send("Page.getAppManifest")
+    check(am.get("url") == href and not am.get("errors") and
+          am.get("data"), "Chromium reads the manifest without errors"
+          " (%s)" % (am.get("errors") or am.get("url")))
+    metas = p.eval("Array.prototype.map.call(document.querySelectorAll("
+                   "'meta[name=theme-color], meta[name^=apple-mobile]'),"
+                   " function (m) { return m.name; }).join(' ')")
+    check("theme-color" in metas and "apple-mobile-web-app-capable" in
+          metas, "the head has theme-color and the apple tags (%s)" %
+          metas)
+
+    # The service worker, from the top, not kept in HTTP caches.
+    status, cc = p.eval("fetch('/sw.js').then(function (res) {"
+                        " return [res.status,"
+                        " res.headers.get('Cache-Control')]; })")
+    check(status == 200 and cc == "no-cache",
+          "/sw.js is served, Cache-Control: no-cache (%s, %s)" %
+          (status, cc))
+    try:
+        scope = p.eval("navigator.serviceWorker.ready.then(function (g) {"
+                       " return g.scope; })", 10)
+        check(scope == r.base + "/", "the service worker is registered"
+              " for the whole reader (%s)" % scope)
+        r.go("/")
+        p.wait_for("!!navigator.serviceWorker.controller", 10)
+        ok("the service worker controls the page")
+    except cdp.CDPError as e:
+        nok("the service worker registers and controls the page: %s" % e)
+    r.errors_since("the manifest and the service worker")
+
+
+def network(r, online):
+    """Take the network away from the page and the service worker (the
+    page's emulation does not reach the worker's own fetches), or give
+    it back."""
+    cond = {"offline": not online, "latency": 0, "downloadThroughput": -1,
+            "uploadThroughput": -1}
+    r.p.send("Network.emulateNetworkConditions", cond)
+    for t in r.b.send("Target.getTargets")["targetInfos"]:
+        if t["type"] != "service_worker":
+            continue
+        sid = r.workers.get(t["targetId"])
+        if sid is None:
+            sid = r.b.send("Target.attachToTarget", {
+                "targetId": t["targetId"], "flatten": True})["sessionId"]
+            r.workers[t["targetId"]] = sid
+            r.b.send("Network.enable", session=sid)
+        r.b.send("Network.emulateNetworkConditions", cond, session=sid)
+
+
+def posts(path):
+    """How many POSTs to path nginx logged."""
+    log = os.environ.get("HEARTH_ACCESS_LOG")
+    if not log:
+        return -1
+    with open(log) as f:
+        return sum(1 for line in f if '"POST %s ' % path in line)
+
+
+def offline(r):
+    """Offline reading: the unread list and its entries kept; offline,
+    both still shown, marked so; marks made offline sent once back, in
+    order, a refused one dropped; nothing of alice's kept once she
+    signs out."""
+    p = r.p
+    r.dbw("UPDATE entry SET is_read = 0 WHERE user_id = 1")
+    unread = r.db("SELECT count(*) FROM entry WHERE user_id = 1"
+                  " AND is_read = 0")
+    r.go("/")
+    hrefs = p.eval("Array.prototype.map.call(document.querySelectorAll("
+                   "'.entry-row .row-title'), function (a) {"
+                   " return a.getAttribute('href'); })")
+    want = ["/"] + [h.split("?")[0] for h in hrefs]
+    try:
+        p.wait_for("(%s).then(function (k) { return k.length >= %d &&"
+                   " %s.every(function (u) { return k.indexOf(u) >= 0; });"
+                   " })" % (KEPT, len(want), json.dumps(want)), 15)
+        # Those kept earlier as read are fetched again, unread now.
+        p.wait_for("Promise.all(%s.map(function (u) { return caches.match("
+                   "u, { ignoreSearch: true }).then(function (res) {"
+                   " return res.text(); }); }))"
+                   ".then(function (t) { return t.every(function (h) {"
+                   " return h.indexOf('/unread\" data-toggle=\"read\"')"
+                   " < 0; }); })" % json.dumps(want[1:]), 15)
+        ok("the service worker keeps the unread list and its %d entries" %
+           len(hrefs))
+    except cdp.CDPError:
+        nok("the service worker keeps the unread list and its %d entries"
+            " (%s)" % (len(hrefs), p.eval(KEPT)))
+    left = r.db("SELECT count(*) FROM entry WHERE user_id = 1"
+                " AND is_read = 0")
+    check(left == unread, "fetching them ahead marks none read (%s of %s"
+          " unread)" % (left, unread))
+
+    # Opened online: read; then the network goes.
+    opened, ahead, marked = hrefs[0], hrefs[1], hrefs[2]
+    oid, aid, mid = (int(h.split("?")[0].rsplit("/", 1)[1])
+                     for h in (opened, ahead, marked))
+    r.go(opened)
+    title = p.eval("document.querySelector('h1').textContent")
+    sent = posts("/entry/%d/read" % mid)
+    network(r, False)
+    try:
+        r.go("/")
+        n = p.eval("document.querySelectorAll('.entry-row').length")
+        check(n == len(hrefs) and p.eval(
+            "!!document.getElementById('offline')"),
+              "offline, the unread list is shown, marked offline (%s rows)"
+              % n)
+        r.shot("offline")
+        r.go(opened)
+        check(p.eval("document.querySelector('h1').textContent") == title
+              and p.eval("!!document.getElementById('offline')"),
+              "offline, the entry opened is shown, marked offline")
+        try:
+            r.go("/all")
+            nok("offline, a page not kept is not shown (%s)" %
+                p.eval("location.pathname"))
+        except cdp.CDPError:
+            ok("offline, a page not kept (/all) is not shown")
+        r.go(ahead)
+        check(p.eval("!!document.querySelector('article.entry h1')"),
+              "offline, an entry never opened is shown (fetched ahead)")
+        n = p.wait_for(MARKS % "function (st) { return st.count(); }", 5)
+        check(n == 1, "opening it offline queues its read mark (%s)" % n)
+        r.go("/")
+        p.eval("document.querySelector('.entry-row[data-id=\"%d\"]"
+               " button[data-toggle=read]').click()" % mid)
+        p.wait_for("!document.querySelector('.entry-row[data-id=\"%d\"]')"
+                   ".classList.contains('unread')" % mid, 5)
+        ok("offline, Mark read marks the row read on the page")
+        check(r.db("SELECT is_read FROM entry WHERE id = ?", mid) == 0 and
+              r.db("SELECT is_read FROM entry WHERE id = ?", aid) == 0,
+              "offline, the marks wait (entries %d and %d unread)" %
+              (aid, mid))
+        # bob's entry: refused (404), to be dropped.
+        p.eval(MARKS % ("function (st) { return st.add({ url:"
+                        " location.origin + '/entry/100/read', csrf:"
+                        " document.querySelector('input[name=csrf]')"
+                        ".value }); }"))
+        n = p.eval(MARKS % "function (st) { return st.count(); }")
+        check(n == 3, "three marks wait: the entry opened offline, the"
+              " one marked, one refused (%s)" % n)
+    except cdp.CDPError as e:
+        nok("offline reading: %s" % e)
+    network(r, True)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and (
+            r.db("SELECT is_read FROM entry WHERE id = ?", mid) != 1 or
+            p.eval(MARKS % "function (st) { return st.count(); }") != 0):
+        r.b.pump(0.1)
+    check(r.db("SELECT is_read FROM entry WHERE id = ?", mid) == 1 and
+          r.db("SELECT is_read FROM entry WHERE id = ?", aid) == 1,
+          "back online, the marks arrive (entries %d and %d read)" %
+          (aid, mid))
+    check(p.eval(MARKS % "function (st) { return st.count(); }") == 0,
+          "the refused mark is dropped: none wait")
+    check("refused" in (p.eval("(document.getElementById('marks-dropped')"
+                               " || {}).textContent") or ""),
+          "the page says a mark was dropped")
+    r.go("/")
+    r.b.pump(0.5)
+    n = posts("/entry/%d/read" % mid) - sent
+    check(n == 1 and r.p.eval("!document.getElementById('offline')"), "the mark was sent once, not again on the next load"
+          " (%s POSTs)" % n)
+    p.errors[r.seen_errors:] = [
+        e for e in p.errors[r.seen_errors:]
+        if not (e.startswith("network:") and ("status of 404" in e or
+                                              "ERR_INTERNET" in e or
+                                              "ERR_FAILED" in e))]
+    r.errors_since("offline reading")
+
+    # Signing out forgets every page kept and every mark waiting.
+    p.acting(lambda: p.eval("document.querySelector('form.signout"
+                            " button').click()"))
+    check(r.path().startswith("/login"), "signed out (%s)" % r.path())
+    try:
+        p.wait_for("(%s).then(function (k) { return k === 0; })" % KEPT, 5)
+        ok("signed out, no page of alice's is kept")
+    except cdp.CDPError:
+        nok("signed out, no page of alice's is kept (%s)" % p.eval(KEPT))
+    network(r, False)
+    try:
+        r.go("/")
+        shown = p.eval("document.querySelectorAll('.entry-row').length")
+    except cdp.CDPError:
+        shown = 0
+    network(r, True)
+    check(shown == 0, "offline after signing out, / shows none of her"
+          " entries (%s)" % shown)
+    p.errors[r.seen_errors:] = [
+        e for e in p.errors[r.seen_errors:]
+        if not (e.startswith("network:") and ("ERR_INTERNET" in e or
+                                              "ERR_FAILED" in e))]
+    r.errors_since("signing out")
+
+
 def trace():
     for line in traceback.format_exc().splitlines():
         print("#   " + line)
@@ -760,3 +1051,4 @@ def main():
 
 if __name__ == "__main__":
     sys.exit(main())
+
