@@ -92,7 +92,7 @@ entry_meta(struct req *r, sqlite3_stmt *st, int icon_col, time_t now)
 	html_puts(b, (const char *)sqlite3_column_text(st,
 	    ENTRY_COL_FEED_TITLE));
 	HTML_LIT(b, "</a> ");
-	time_html(b, sqlite3_column_int64(st, ENTRY_COL_PUBLISHED_AT), now);
+	time_html(b, sqlite3_column_int64(st, ENTRY_COL_PUBLISHED_AT), now, r->tz);
 	author = (const char *)sqlite3_column_text(st, ENTRY_COL_AUTHOR);
 	if (author != NULL && *author != '\0') {
 		HTML_LIT(b, " <span class=\"author\">");

@@ -502,7 +502,7 @@ result_html(struct req *r, sqlite3_stmt *st, const struct search *s,
 	html_puts(b, (const char *)sqlite3_column_text(st,
 	    SEARCH_COL_FEED_TITLE));
 	HTML_LIT(b, "</a> ");
-	time_html(b, sqlite3_column_int64(st, SEARCH_COL_PUBLISHED_AT), now);
+	time_html(b, sqlite3_column_int64(st, SEARCH_COL_PUBLISHED_AT), now, r->tz);
 	if (sqlite3_column_int(st, SEARCH_COL_IS_STARRED))
 		HTML_LIT(b, " <span class=\"starred\">starred</span>");
 	HTML_LIT(b, "</p>\n<p class=\"snippet\">");

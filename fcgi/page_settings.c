@@ -223,7 +223,7 @@ sync_health(struct req *r)
 		else {
 			HTML_LIT(b, "last used ");
 			time_html(b, sqlite3_column_int64(st,
-			    HEALTH_LIST_USED_AT), now);
+			    HEALTH_LIST_USED_AT), now, r->tz);
 			HTML_LIT(b, " by <span class=\"agent\">");
 			html_puts(b, (const char *)sqlite3_column_text(st,
 			    HEALTH_LIST_USER_AGENT));
@@ -233,7 +233,7 @@ sync_health(struct req *r)
 		    HEALTH_LIST_FAILURE)) != NULL) {
 			HTML_LIT(b, "; last failure ");
 			time_html(b, sqlite3_column_int64(st,
-			    HEALTH_LIST_FAILED_AT), now);
+			    HEALTH_LIST_FAILED_AT), now, r->tz);
 			HTML_LIT(b, ": <span class=\"failure\">");
 			html_puts(b, s);
 			HTML_LIT(b, "</span>");
@@ -305,14 +305,14 @@ api_keys(struct req *r)
 		key_categories(b, st);
 		HTML_LIT(b, "</span>; made ");
 		time_html(b, sqlite3_column_int64(st, API_KEY_COL_CREATED_AT),
-		    now);
+		    now, r->tz);
 		if (sqlite3_column_type(st, API_KEY_COL_LAST_USED_AT) ==
 		    SQLITE_NULL)
 			HTML_LIT(b, ", never used");
 		else {
 			HTML_LIT(b, ", last used ");
 			time_html(b, sqlite3_column_int64(st,
-			    API_KEY_COL_LAST_USED_AT), now);
+			    API_KEY_COL_LAST_USED_AT), now, r->tz);
 		}
 		HTML_LIT(b, " <form method=\"post\" class=\"api-key-delete\""
 		    " action=\"");

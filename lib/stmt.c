@@ -13,7 +13,7 @@
 	"user.id, user.name, user.password_hash, user.api_password_hash, " \
 	"user.fever_key, user.page_size, user.sort_order, user.theme, "	\
 	"user.refresh_interval, user.created_at, user.last_seen_at, "	\
-	"user.digest_from"
+	"user.digest_from, user.tz"
 
 #define FEED_COLS							\
 	"feed.id, feed.user_id, feed.category_id, feed.url, "		\
@@ -1005,13 +1005,13 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " VALUES (?1, ?2, ?3, ?4, ?5, ?4, ?6, ?7)",
 	/*
 	 * ?1 SHA-256 hex of the token, ?2 now: a session not expired.
-	 * Columns: enum session_col, with the user's page size and order,
-	 * which every list wants (one query fewer).
+	 * Columns: enum session_col, with the user's page size, order and
+	 * time zone, which every page wants (one query fewer).
 	 */
 	[STMT_SESSION_GET] =
 	    "SELECT session.id, session.user_id, user.name,"
 	    " session.csrf_secret, session.last_used_at, user.page_size,"
-	    " user.sort_order"
+	    " user.sort_order, user.tz"
 	    " FROM session CROSS JOIN user ON user.id = session.user_id"
 	    " WHERE session.token_hash = ?1 AND session.expires_at > ?2",
 	/* ?1 user id, ?2 session id, ?3 now. */

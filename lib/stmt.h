@@ -353,6 +353,7 @@ enum user_col {
 	USER_COL_CREATED_AT,
 	USER_COL_LAST_SEEN_AT,
 	USER_COL_DIGEST_FROM,	/* the digest shown now starts here; NULL */
+	USER_COL_TZ,		/* an IANA zone name; NULL: UTC */
 	USER_COL__MAX
 };
 
@@ -716,6 +717,7 @@ enum session_col {
 	SESSION_COL_LAST_USED_AT,
 	SESSION_COL_PAGE_SIZE,
 	SESSION_COL_SORT_ORDER,
+	SESSION_COL_TZ,
 	SESSION_COL__MAX
 };
 
