@@ -338,6 +338,15 @@ static const char *const stmt_sql[STMT__MAX] = {
 	/* ?1 user id.  Everything of the user goes with it. */
 	[STMT_USER_DELETE] =
 	    "DELETE FROM user WHERE id = ?1",
+	/* ?1 user id, ?2 a time zone name (tz_get() takes it), NULL: UTC. */
+	[STMT_USER_SET_TZ] =
+	    "UPDATE user SET tz = ?2 WHERE id = ?1",
+	/*
+	 * ?1 user id, ?2 the zone the browser has at sign-in: kept only
+	 * by a user who has none, so a zone once set is never replaced.
+	 */
+	[STMT_USER_SUGGEST_TZ] =
+	    "UPDATE user SET tz = ?2 WHERE id = ?1 AND tz IS NULL",
 	/*
 	 * ?1 user id, ?2 password hash.  The API password and its Fever key
 	 * go with the old password (account_password_set()).
@@ -1239,11 +1248,12 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    SCOPE("category_id"),
 	/*
 	 * ?1 user id, ?2 page size, ?3 sort order, ?4 theme, ?5 refresh
-	 * interval in minutes or NULL (hearth.conf's fetch_interval).
+	 * interval in minutes or NULL (hearth.conf's fetch_interval), ?6
+	 * time zone or NULL (UTC).
 	 */
 	[STMT_WEB_PREFS_SET] =
 	    "UPDATE user SET page_size = ?2, sort_order = ?3, theme = ?4,"
-	    " refresh_interval = ?5 WHERE id = ?1",
+	    " refresh_interval = ?5, tz = ?6 WHERE id = ?1",
 	/*
 	 * Search, newest published first, as the lists: ?1 user id, rows
 	 * strictly past (published_at, id) = (?2, ?3), the search ?4 to ?6
@@ -2213,6 +2223,8 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_USER_LIST),
 	NAME(STMT_USER_DELETE),
 	NAME(STMT_USER_SET_PASSWORD),
+	NAME(STMT_USER_SET_TZ),
+	NAME(STMT_USER_SUGGEST_TZ),
 	NAME(STMT_USER_SET_API_PASSWORD),
 	NAME(STMT_RULE_INSERT),
 	NAME(STMT_RULE_LIST),

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "compat.h"
 #include "log.h"
 #include "tz.h"
@@ -32,6 +33,7 @@
 #define TZ_TYPES_MAX	256
 #define TZ_OFF_MAX	(26 * 3600)	/* |UTC offset|, seconds */
 #define TZ_TIME_MAX	(INT64_C(1) << 56) /* |t| a rule works out */
+#define TZ_LIST_MAX	1024		/* names tz_names() gives */
 
 /* A local time type of a TZif file. */
 struct tz_type {
@@ -488,6 +490,15 @@ bad:
 	return NULL;
 }
 
+/* The zoneinfo folder: $TZDIR, else /usr/share/zoneinfo. */
+static const char *
+tz_dir(void)
+{
+	const char	*dir = getenv("TZDIR");
+
+	return dir != NULL && *dir != '\0' ? dir : "/usr/share/zoneinfo";
+}
+
 /* The zone file of name under $TZDIR or /usr/share/zoneinfo; NULL. */
 static struct tz *
 tz_load(const char *name)
@@ -495,15 +506,12 @@ tz_load(const char *name)
 	struct stat	 sb;
 	struct tz	*z = NULL;
 	unsigned char	*p = NULL;
-	const char	*dir = getenv("TZDIR");
 	char		 path[PATH_MAX];
 	size_t		 got = 0;
 	ssize_t		 r;
 	int		 fd = -1;
 
-	if (dir == NULL || *dir == '\0')
-		dir = "/usr/share/zoneinfo";
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", tz_dir(), name) >=
 	    sizeof(path))
 		return NULL;
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
@@ -693,4 +701,52 @@ tz_day_start(const struct tz *z, int64_t t)
 
 	return tz_utc(z, (local >= 0 ? local / 86400 :
 	    (local - 86399) / 86400) * 86400);
+}
+
+static int
+name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * The zone names of the system's list (zone.tab in the zoneinfo
+ * folder: a zone per country and region) and UTC, sorted, into b as
+ * NUL-terminated strings one after the other.  Returns how many, 0 when
+ * the list cannot be read (logged at debug level: the names may still
+ * be typed).
+ */
+size_t
+tz_names(struct buf *b)
+{
+	FILE		*fp;
+	char		 path[PATH_MAX], line[512], *p, *e;
+	char		*names[TZ_LIST_MAX];
+	size_t		 n = 0, i;
+
+	snprintf(path, sizeof(path), "%s/zone.tab", tz_dir());
+	if ((fp = fopen(path, "r")) == NULL) {
+		log_debug("%s: %s", path, strerror(errno));
+		return 0;
+	}
+	if ((names[n] = strdup("UTC")) != NULL)
+		n++;
+	/* "CC<TAB>coordinates<TAB>Zone/Name[<TAB>comment]" */
+	while (n < TZ_LIST_MAX && fgets(line, sizeof(line), fp) != NULL) {
+		if (line[0] == '#' || (p = strchr(line, '\t')) == NULL ||
+		    (p = strchr(p + 1, '\t')) == NULL)
+			continue;
+		p++;
+		if ((e = strpbrk(p, "\t\n")) != NULL)
+			*e = '\0';
+		if (tz_name_ok(p) && (names[n] = strdup(p)) != NULL)
+			n++;
+	}
+	fclose(fp);
+	qsort(names, n, sizeof(names[0]), name_cmp);
+	for (i = 0; i < n; i++) {
+		buf_add(b, names[i], strlen(names[i]) + 1);
+		free(names[i]);
+	}
+	return n;
 }

@@ -34,7 +34,10 @@ struct tz_rule {
 	struct tz_change start, end;	/* of daylight time */
 };
 
+struct buf;
+
 int		 tz_name_ok(const char *);
+size_t		 tz_names(struct buf *);
 const struct tz	*tz_get(const char *);
 const char	*tz_name(const struct tz *);
 void		 tz_at(const struct tz *, int64_t, struct tz_at *);
