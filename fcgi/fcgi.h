@@ -417,6 +417,7 @@ void		 time_html(struct buf *, int64_t, time_t, const struct tz *);
 void		 time_open(struct buf *, int64_t);
 int		 time_rfc3339(char *, int64_t);
 int		 time_tm(int64_t, const struct tz *, struct tm *);
+void		 dir_lang(struct buf *, const char *);
 int		 url_attr(struct buf *, const char *, size_t, const char *);
 void		 back_path(struct req *, struct buf *);
 int		 wants_json(const struct req *);

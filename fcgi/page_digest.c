@@ -318,7 +318,10 @@ page_digest(struct req *r)
 			HTML_LIT(b, " class=\"unread\"");
 		HTML_LIT(b, "><a href=\"");
 		html_href(r, p);
-		HTML_LIT(b, "\">");
+		HTML_LIT(b, "\"");
+		dir_lang(b, (const char *)sqlite3_column_text(st,
+		    DIGEST_COL_LANG));
+		HTML_LIT(b, ">");
 		title = (const char *)sqlite3_column_text(st, DIGEST_COL_TITLE);
 		if (title != NULL && *title != '\0')
 			html_puts(b, title);

@@ -448,6 +448,24 @@ time_html(struct buf *b, int64_t t, time_t now, const struct tz *z)
 }
 
 /*
+ * The attributes of an element holding a feed's text (an entry's title
+ * or body): dir="auto", so that a right-to-left title in a
+ * left-to-right page reads right to left, and lang= when the feed gave
+ * its language (lang, NULL or "" for none; the fetcher kept only tags
+ * of letters, digits and "-", escaped all the same).
+ */
+void
+dir_lang(struct buf *b, const char *lang)
+{
+	BUF_LIT(b, " dir=\"auto\"");
+	if (lang != NULL && *lang != '\0') {
+		BUF_LIT(b, " lang=\"");
+		html_puts(b, lang);
+		buf_putc(b, '"');
+	}
+}
+
+/*
  * Write markup lit (a literal, through URL_ATTR) and the URL u as an
  * attribute value when html_url() takes it; nothing at all otherwise.
  * Returns 0 when written, else -1.

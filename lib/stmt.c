@@ -76,9 +76,9 @@
 	" AND (entry.published_at, entry.id) < (?2, ?3)"		\
 	" ORDER BY entry.published_at DESC, entry.id DESC LIMIT ?4"
 
-/* The web lists: the list columns and the feed's icon. */
+/* The web lists: the list columns, the feed's icon and language. */
 #define WEB_LIST							\
-	"SELECT " ENTRY_LIST_COLS ", feed.icon_id" ENTRY_FROM		\
+	"SELECT " ENTRY_LIST_COLS ", feed.icon_id, feed.lang" ENTRY_FROM \
 	" WHERE entry.user_id = ?1"
 #define WEB_UNREAD	" AND entry.is_read = 0"
 #define WEB_STARRED	" AND entry.is_starred = 1"
@@ -661,15 +661,16 @@ static const char *const stmt_sql[STMT__MAX] = {
 	/*
 	 * A document stored: ?1 feed id, ?2 now, ?3 the document's title
 	 * and ?4 site URL (NULL keeps the stored ones), ?5 ETag and ?6
-	 * Last-Modified of the response (NULL: none sent), ?7 next check.
-	 * The error state is cleared; disabled stays as it is.
+	 * Last-Modified of the response (NULL: none sent), ?7 next check,
+	 * ?8 the document's language (NULL: it gives none).  The error
+	 * state is cleared; disabled stays as it is.
 	 */
 	[STMT_FEED_SET_SUCCESS] =
 	    "UPDATE feed SET feed_title = coalesce(?3, feed_title),"
 	    " site_url = coalesce(?4, site_url), etag = ?5, last_modified = ?6,"
 	    " checked_at = ?2, last_success_at = ?2, parsed_at = ?2,"
 	    " last_status = 200, error_count = 0, error_since = NULL,"
-	    " last_error = NULL, next_check_at = ?7 WHERE id = ?1",
+	    " last_error = NULL, next_check_at = ?7, lang = ?8 WHERE id = ?1",
 	/*
 	 * Not modified (a 304, or a 200 with the stored ETag): ?1 feed id,
 	 * ?2 now, ?3 ETag and ?4 Last-Modified sent with it (NULL keeps
@@ -1143,10 +1144,11 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_WEB_LIST_LABEL_ASC] = WEB_LIST WEB_LABEL WEB_PAGE_ASC,
 	/*
 	 * ?1 user id, ?2 entry id.  Columns: enum entry_col, then enum
-	 * web_col's icon id and site URL.
+	 * web_col's icon id, site URL and language.
 	 */
 	[STMT_WEB_ENTRY_GET] =
-	    "SELECT " ENTRY_FULL_COLS ", feed.icon_id, feed.site_url"
+	    "SELECT " ENTRY_FULL_COLS ", feed.icon_id, feed.site_url,"
+	    " feed.lang"
 	    ENTRY_FROM " WHERE entry.id = ?2 AND entry.user_id = ?1",
 	/* ?1 user id, ?2 entry id.  Columns: enum state_col. */
 	[STMT_WEB_ENTRY_STATE] =
@@ -1283,8 +1285,8 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    "SELECT entry.id, entry.feed_id, " FEED_DISPLAY_TITLE ","
 	    " entry.url, entry.published_at, entry.is_read, entry.is_starred,"
 	    " feed.icon_id, highlight(entry_fts, 0, char(1), char(2)),"
-	    " snippet(entry_fts, 1, char(1), char(2), '\xe2\x80\xa6', 24)"
-	    " FROM entry_fts CROSS JOIN entry ON entry.id = entry_fts.rowid"
+	    " snippet(entry_fts, 1, char(1), char(2), '\xe2\x80\xa6', 24),"
+	    " feed.lang FROM entry_fts CROSS JOIN entry ON entry.id = entry_fts.rowid"
 	    " CROSS JOIN feed ON feed.id = entry.feed_id"
 	    " WHERE entry_fts MATCH ?2"
 	    " AND +entry_fts.rowid IN (SELECT value FROM json_each(?3))"
@@ -1299,7 +1301,7 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_WEB_SEARCH_PLAIN] =
 	    "SELECT entry.id, entry.feed_id, " FEED_DISPLAY_TITLE ","
 	    " entry.url, entry.published_at, entry.is_read, entry.is_starred,"
-	    " feed.icon_id, entry.title, entry.content_text"
+	    " feed.icon_id, entry.title, entry.content_text, feed.lang"
 	    " FROM json_each(?2) AS j CROSS JOIN entry ON entry.id = j.value"
 	    " CROSS JOIN feed ON feed.id = entry.feed_id"
 	    " WHERE entry.user_id = ?1",
@@ -1312,9 +1314,9 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_WEB_DIGEST] =
 	    "SELECT feed_id, ft, icon_id, total, unread, id, url, title,"
 	    " published_at, is_read, is_starred, all_new, all_unread,"
-	    " sum(n = 1) OVER () FROM ("
+	    " sum(n = 1) OVER (), lang FROM ("
 	    " SELECT entry.feed_id, " FEED_DISPLAY_TITLE " AS ft,"
-	    "  feed.icon_id, entry.id, entry.url, entry.title,"
+	    "  feed.icon_id, feed.lang, entry.id, entry.url, entry.title,"
 	    "  entry.published_at, entry.is_read, entry.is_starred,"
 	    "  count(*) OVER f AS total,"
 	    "  sum(entry.is_read = 0) OVER f AS unread,"

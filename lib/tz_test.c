@@ -171,6 +171,10 @@ test_names(void)
 	T_ROWS_END("zone names: letters, digits, / _ - +, no .., 64 bytes");
 	T_OK(tz_get("../../etc/passwd") == NULL && tz_get(NULL) == NULL,
 	    "tz_get refuses a path out of the zoneinfo folder");
+	/* A real zone file, reached through "..": refused all the same. */
+	T_OK(tz_get("../zoneinfo/Europe/Berlin") == NULL &&
+	    tz_get("Europe/../Europe/Berlin") == NULL,
+	    "tz_get refuses a zone's path through ..");
 	T_OK(tz_get("Nowhere/Zone") == NULL, "tz_get of no such zone is NULL");
 	T_OK(tz_get("zone1970") == NULL && tz_get("leapseconds") == NULL,
 	    "tz_get of a file that is not TZif is NULL");

@@ -13,6 +13,7 @@ bin=${HEARTH_BIN:-$top/build/san}
 static=${HEARTH_STATIC:-$top/static}
 cd "$top" || exit 1
 . tests/lib/nginx.sh
+. tests/lib/feedfarm.sh
 . tests/lib/webenv.sh
 
 pass=0
@@ -72,8 +73,19 @@ settings() {
 }
 
 web_check || exit 1
+[ -x "$bin/hearth-fetch" ] || { nok "$bin/hearth-fetch built"; exit 1; }
 web_scratch || exit 1
-web_conf "$S/hearth.conf" "$S/fcgi.sock" "workers = 2"
+# The farm serves an Arabic RSS feed and a Hebrew Atom one.
+ngx_new "$S/farm" || exit 1
+mkdir -p "$S/farm/www" &&
+    cp tests/feeds/rss-lang-ar.xml tests/feeds/atom-lang-he.xml \
+    tests/feeds/rss-lang-bad.xml "$S/farm/www/" ||
+    { nok "farm written"; exit 1; }
+ngx_start "$S/farm" || { nok "farm nginx starts"; exit 1; }
+F=$NGX_URL
+web_conf "$S/hearth.conf" "$S/fcgi.sock" "workers = 2" \
+    "fetch_per_host_gap = 0" "fetch_allow_private = yes" \
+    "fetch_timeout = 5s" "fetch_connect_timeout = 5s"
 web_data "$S/hearth.conf" || exit 1
 # Entry 1 was published and stored at 2025-03-10 23:30 UTC, which is
 # 2025-03-11 00:30 in Berlin (CET, +1): another day.
@@ -187,6 +199,48 @@ out=$(ctl user tz alice -)
 [ $? -eq 0 ] && [ "$(db "SELECT quote(tz) FROM user WHERE id = 1")" = \
     NULL ] && ok "hearthctl user tz - is UTC again" ||
     nok "hearthctl user tz - is UTC again: $out"
+
+# --- languages and direction ---------------------------------------------
+for f in rss-lang-ar atom-lang-he rss-lang-bad; do
+	out=$(ctl -u bob feed add "$F/$f.xml")
+	[ $? -eq 0 ] || nok "bob subscribes to $f: $out"
+done
+db "UPDATE feed SET next_check_at = 0 WHERE user_id = 2" >/dev/null
+timeout -s KILL 120 "$bin/hearth-fetch" -d -c "$S/hearth.conf" \
+    </dev/null >"$S/fetch.out" 2>"$S/fetch.err"
+rc=$?
+[ "$rc" -eq 0 ] && ! grep -q 'Sanitizer\|runtime error:' "$S/fetch.err" &&
+    ok "hearth-fetch stores bob's feeds" ||
+    nok "hearth-fetch stores bob's feeds: exit $rc"
+langs=$(db "SELECT group_concat(coalesce(lang, '-'), ' ') FROM
+    (SELECT lang FROM feed WHERE user_id = 2 AND url LIKE '$F/%'
+    ORDER BY url)")
+[ "$langs" = "he ar -" ] && ok "feed.lang: he, ar, none for a bad tag" ||
+    nok "feed.lang: he, ar, none for a bad tag: $langs"
+ar=$(db "SELECT entry.id FROM entry JOIN feed ON feed.id = entry.feed_id
+    WHERE feed.lang = 'ar'")
+he=$(db "SELECT entry.id FROM entry JOIN feed ON feed.id = entry.feed_id
+    WHERE feed.lang = 'he'")
+as bob "$U/all"
+is "the list: an Arabic title, dir=auto and lang=ar" 200 has \
+    "href=\"/entry/$ar?l=a\" dir=\"auto\" lang=\"ar\">"
+has "href=\"/entry/$he?l=a\" dir=\"auto\" lang=\"he\">" &&
+    ok "the list: a Hebrew title, lang=he" ||
+    nok "the list: a Hebrew title, lang=he"
+has 'href="/entry/100?l=a" dir="auto">' &&
+    ok "the list: a feed without a language, dir=auto alone" ||
+    nok "the list: a feed without a language, dir=auto alone"
+as bob "$U/entry/$ar"
+is "the entry page's title" 200 has \
+    '<h1 class="entry-title" dir="auto" lang="ar">'
+has '<div class="entry-content" dir="auto" lang="ar">' &&
+    ok "the entry page's body" || nok "the entry page's body"
+as bob "$U/digest?since=1"
+is "the digest's titles" 200 has \
+    "href=\"/entry/$he\" dir=\"auto\" lang=\"he\">"
+as bob --get --data-urlencode "q=عربي" "$U/search"
+is "search results' title and snippet" 200 has \
+    '<p class="snippet" dir="auto" lang="ar">'
 
 ngx_stop_all
 stop_fcgi main
