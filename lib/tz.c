@@ -586,13 +586,6 @@ tz_get(const char *name)
 	return z;
 }
 
-/* The name of z, "UTC" for NULL. */
-const char *
-tz_name(const struct tz *z)
-{
-	return z != NULL ? z->name : "UTC";
-}
-
 /*
  * The local time of zone z (NULL: UTC) at t into at: the last
  * transition at or before t, the first type before the first one (RFC

@@ -39,7 +39,6 @@ struct buf;
 int		 tz_name_ok(const char *);
 size_t		 tz_names(struct buf *);
 const struct tz	*tz_get(const char *);
-const char	*tz_name(const struct tz *);
 void		 tz_at(const struct tz *, int64_t, struct tz_at *);
 int64_t		 tz_local(const struct tz *, int64_t);
 int64_t		 tz_utc(const struct tz *, int64_t);

@@ -180,8 +180,6 @@ test_names(void)
 	    "tz_get of a file that is not TZif is NULL");
 	T_OK(tz_get("Europe/Berlin") == tz_get("Europe/Berlin"),
 	    "a zone is read once and kept");
-	T_STR(tz_name(tz_get("Europe/Berlin")), "Europe/Berlin", "tz_name");
-	T_STR(tz_name(NULL), "UTC", "tz_name of no zone is UTC");
 }
 
 /* Rules, and what they say at a time. */
