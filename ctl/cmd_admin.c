@@ -331,7 +331,8 @@ cmd_stats(struct ctl *c, int argc, char **argv)
 		}
 	}
 	if (counts_load(c, &n) == -1 ||
-	    samples_load(&s, &c->db, range, ctl_now()) == -1)
+	    samples_load(&s, &c->db, range, ctl_now(),
+	    samples_tzoff(ctl_now())) == -1)
 		goto out;
 	if (json) {
 		if (stats_json(&n, &s) == -1)

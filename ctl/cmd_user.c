@@ -15,6 +15,7 @@
 #include "ctl.h"
 #include "db.h"
 #include "log.h"
+#include "tz.h"
 
 #define PASSWORD_MIN	8
 #define PASSWORD_MAX	1024
@@ -299,5 +300,55 @@ cmd_user_unlock(struct ctl *c, int argc, char **argv)
 		printf("forgot the failed sign-ins of %s from %d address%s\n",
 		    argv[0], sqlite3_changes(c->db.db),
 		    sqlite3_changes(c->db.db) == 1 ? "" : "es");
+	return CTL_OK;
+}
+
+/*
+ * hearthctl user tz NAME [ZONE|-]: show the time zone NAME's pages are
+ * in, or set it to ZONE, a name of the system's zoneinfo folder
+ * ("Europe/Berlin"), or with "-" back to UTC.
+ */
+int
+cmd_user_tz(struct ctl *c, int argc, char **argv)
+{
+	sqlite3_stmt	*st;
+	const char	*tz = NULL;
+	int64_t		 id = 0;
+	int		 r;
+
+	if ((r = user_find(c, argv[0], &id)) == -1)
+		return CTL_ERR;
+	if (r == 0) {
+		log_warnx("user tz: no user %s", argv[0]);
+		return CTL_ERR;
+	}
+	if (argc == 1) {
+		st = db_stmt(&c->db, STMT_USER_GET);
+		sqlite3_bind_int64(st, 1, id);
+		if ((r = db_step(st)) == 1)
+			printf("%s\n", sqlite3_column_type(st, USER_COL_TZ) ==
+			    SQLITE_NULL ? "UTC" : (const char *)
+			    sqlite3_column_text(st, USER_COL_TZ));
+		db_stmt_done(st);
+		return r == 1 ? CTL_OK : CTL_ERR;
+	}
+	if (strcmp(argv[1], "-") != 0) {
+		tz = argv[1];
+		if (tz_get(tz) == NULL) {
+			log_warnx("user tz: no time zone \"%s\" in the "
+			    "system's zoneinfo folder", tz);
+			return CTL_USAGE;
+		}
+	}
+	st = db_stmt(&c->db, STMT_USER_SET_TZ);
+	sqlite3_bind_int64(st, 1, id);
+	if (tz != NULL)
+		sqlite3_bind_text(st, 2, tz, -1, SQLITE_STATIC);
+	r = db_step(st);
+	db_stmt_done(st);
+	if (r == -1)
+		return CTL_ERR;
+	if (!c->quiet)
+		printf("%s: dates in %s\n", argv[0], tz != NULL ? tz : "UTC");
 	return CTL_OK;
 }

@@ -66,6 +66,7 @@ int	 cmd_user_passwd(struct ctl *, int, char **);
 int	 cmd_user_del(struct ctl *, int, char **);
 int	 cmd_user_list(struct ctl *, int, char **);
 int	 cmd_user_unlock(struct ctl *, int, char **);
+int	 cmd_user_tz(struct ctl *, int, char **);
 int	 ctl_read_password(const char *, char **);
 int	 ctl_password_hash(const char *, struct buf *);
 

@@ -17,6 +17,7 @@ static const struct ctl_cmd cmds[] = {
 	{ "user del", "NAME", 1, 1, CTL_NEEDS_DB, cmd_user_del },
 	{ "user list", "", 0, 0, CTL_NEEDS_DB, cmd_user_list },
 	{ "user unlock", "NAME", 1, 1, CTL_NEEDS_DB, cmd_user_unlock },
+	{ "user tz", "NAME [ZONE|-]", 1, 2, CTL_NEEDS_DB, cmd_user_tz },
 	{ "api-password", "[--clear]", 0, 1, CTL_NEEDS_USER,
 	    cmd_api_password },
 	{ "api-key add", "[--read-only] [--category NAME ...] [LABEL]", 0,

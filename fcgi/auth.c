@@ -107,6 +107,10 @@ session_load(struct req *r)
 	r->user_id = sqlite3_column_int64(st, SESSION_COL_USER_ID);
 	user_order_set(r, sqlite3_column_int(st, SESSION_COL_PAGE_SIZE),
 	    (const char *)sqlite3_column_text(st, SESSION_COL_SORT_ORDER));
+	/* A zone gone from the system since it was set shows UTC. */
+	if (sqlite3_column_type(st, SESSION_COL_TZ) != SQLITE_NULL)
+		r->tz = tz_get((const char *)sqlite3_column_text(st,
+		    SESSION_COL_TZ));
 	db_stmt_done(st);
 	st = NULL;
 	rc = 1;

@@ -22,6 +22,7 @@
 #include "db.h"
 #include "multipart.h"
 #include "stmt.h"
+#include "tz.h"
 
 #define PARAMS_MAX	1024	/* query and form parameters per request */
 #define FIELD_MAX	4096	/* bytes in a multipart form's plain field */
@@ -154,6 +155,8 @@ struct req {
 	const char	*auth_fail_why;	/* why, for sync health */
 	int		 page_size;	/* the user's list length; 0: not read */
 	int		 asc;		/* the user's order: oldest first */
+	const struct tz	*tz;		/* the user's zone (tz_get()); NULL:
+					   UTC */
 	char		*csrf;		/* this session's form token */
 	int64_t		 throttled;	/* a password check must wait this many
 					   seconds (api_auth_password()) */
@@ -410,9 +413,11 @@ void		 list_path(struct buf *, const struct list *);
 enum stmt	 list_stmt(const struct list *, int);
 int		 list_bind(sqlite3_stmt *, int64_t, const struct list *,
 		    const struct cursor *, int, int);
-void		 time_html(struct buf *, int64_t, time_t);
+void		 time_html(struct buf *, int64_t, time_t, const struct tz *);
 void		 time_open(struct buf *, int64_t);
 int		 time_rfc3339(char *, int64_t);
+int		 time_tm(int64_t, const struct tz *, struct tm *);
+void		 dir_lang(struct buf *, const char *);
 int		 url_attr(struct buf *, const char *, size_t, const char *);
 void		 back_path(struct req *, struct buf *);
 int		 wants_json(const struct req *);

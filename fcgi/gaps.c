@@ -53,16 +53,16 @@ gaps_html(struct req *r, int64_t feed_id, int64_t since)
 			HTML_LIT(b, "</a>: ");
 		}
 		HTML_LIT(b, "entries published between ");
-		time_html(b, sqlite3_column_int64(st, GAP_COL_FROM_AT), now);
+		time_html(b, sqlite3_column_int64(st, GAP_COL_FROM_AT), now, r->tz);
 		HTML_LIT(b, " and ");
-		time_html(b, sqlite3_column_int64(st, GAP_COL_TO_AT), now);
+		time_html(b, sqlite3_column_int64(st, GAP_COL_TO_AT), now, r->tz);
 		HTML_LIT(b, " may have left the feed before it was fetched");
 		if ((recovered = sqlite3_column_int64(st,
 		    GAP_COL_RECOVERED)) > 0)
 			buf_printf(b, " (%lld found in its archive)",
 			    (long long)recovered);
 		HTML_LIT(b, " <small>(seen ");
-		time_html(b, sqlite3_column_int64(st, GAP_COL_FOUND_AT), now);
+		time_html(b, sqlite3_column_int64(st, GAP_COL_FOUND_AT), now, r->tz);
 		HTML_LIT(b, ")</small>.</li>\n");
 	}
 	db_stmt_done(st);

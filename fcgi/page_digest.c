@@ -68,63 +68,34 @@ digest_visit(struct req *r)
 }
 
 /*
- * The day of day= (YYYY-MM-DD, local time) as the times after which
- * and up to which entries were stored: *since and *until.  0, or -1
- * for anything else.
+ * The day of day= (YYYY-MM-DD, a day of the user's zone z) as the times
+ * after which and up to which entries were stored: *since and *until.
+ * 0, or -1 for anything else.
  */
 static int
-day_range(const char *s, int64_t *since, int64_t *until)
+day_range(const char *s, const struct tz *z, int64_t *since,
+    int64_t *until)
 {
-	struct tm	 tm;
-	int		 y, m, d, n = 0;
-	time_t		 t0, t1;
+	int	 y, m, d, n = 0;
 
 	if (strlen(s) != 10 || sscanf(s, "%4d-%2d-%2d%n", &y, &m, &d, &n) !=
-	    3 || n != 10 || y < 1970 || y > 9999 || m < 1 || m > 12 ||
-	    d < 1 || d > 31)
-		return -1;
-	memset(&tm, 0, sizeof(tm));
-	tm.tm_year = y - 1900;
-	tm.tm_mon = m - 1;
-	tm.tm_mday = d;
-	tm.tm_isdst = -1;
-	if ((t0 = mktime(&tm)) == (time_t)-1 || tm.tm_mday != d)
-		return -1;	/* February 30th moved on: refused */
-	memset(&tm, 0, sizeof(tm));
-	tm.tm_year = y - 1900;
-	tm.tm_mon = m - 1;
-	tm.tm_mday = d + 1;
-	tm.tm_isdst = -1;
-	if ((t1 = mktime(&tm)) == (time_t)-1)
-		return -1;
-	*since = (int64_t)t0 - 1;
-	*until = (int64_t)t1 - 1;
+	    3 || n != 10 || y < 1970 || y > 9999 ||
+	    tz_day(z, y, m, d, since, until) == -1)
+		return -1;	/* February 30th too */
+	(*since)--;
+	(*until)--;
 	return 0;
 }
 
-/* Midnight today, local time, as UNIX seconds. */
-static int64_t
-today_start(time_t now)
-{
-	struct tm	 tm;
-
-	if (localtime_r(&now, &tm) == NULL)
-		return (int64_t)now - 86400;
-	tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
-	tm.tm_isdst = -1;
-	return (int64_t)mktime(&tm);
-}
-
-/* A time as "Sat 28 Nov 21:40", local time, in <time>. */
+/* A time as "Sat 28 Nov 2026 21:40", in the user's zone z, in <time>. */
 static void
-since_html(struct buf *b, int64_t t)
+since_html(struct buf *b, int64_t t, const struct tz *z)
 {
 	struct tm	 tm;
-	time_t		 tt = (time_t)t;
 	char		 s[64];
 
 	time_open(b, t);
-	if (localtime_r(&tt, &tm) == NULL ||
+	if (time_tm(t, z, &tm) == -1 ||
 	    strftime(s, sizeof(s), "%a %e %b %Y %H:%M", &tm) == 0)
 		strlcpy(s, "?", sizeof(s));
 	html_puts(b, s);
@@ -209,7 +180,8 @@ digest_forms(struct req *r, const char *day, int64_t since, int64_t until,
 	struct tm	 tm;
 	char		 today[16];
 
-	if (localtime_r(&now, &tm) == NULL ||
+	/* The picker's days are the user's. */
+	if (time_tm(now, r->tz, &tm) == -1 ||
 	    strftime(today, sizeof(today), "%Y-%m-%d", &tm) == 0)
 		strlcpy(today, "", sizeof(today));
 	HTML_LIT(b, "<form method=\"get\" class=\"digest-day\" action=\"");
@@ -279,14 +251,14 @@ page_digest(struct req *r)
 	int		 today = 0, visit = 0, step, shown = 0, rows = 0;
 
 	if ((day = req_param(r, "day")) != NULL) {
-		if (day_range(day, &since, &until) == -1) {
+		if (day_range(day, r->tz, &since, &until) == -1) {
 			page_error(r, 400, "day= is a date, YYYY-MM-DD.");
 			return 0;
 		}
 	} else if ((s = req_param(r, "since")) == NULL)
 		return digest_visit(r);
 	else if ((today = strcmp(s, "today") == 0))
-		since = today_start(now);
+		since = tz_day_start(r->tz, now);
 	else {
 		since = strtonum(s, 1, (long long)now, &errstr);
 		if (errstr != NULL) {
@@ -306,11 +278,11 @@ page_digest(struct req *r)
 	HTML_LIT(b, "</nav>\n<p class=\"since\">What arrived ");
 	if (day != NULL) {
 		HTML_LIT(b, "on ");
-		since_html(b, since + 1);
+		since_html(b, since + 1, r->tz);
 		HTML_LIT(b, " and that day.</p>\n");
 	} else {
 		HTML_LIT(b, "since ");
-		since_html(b, since);
+		since_html(b, since, r->tz);
 		HTML_LIT(b, ".</p>\n");
 	}
 
@@ -346,7 +318,10 @@ page_digest(struct req *r)
 			HTML_LIT(b, " class=\"unread\"");
 		HTML_LIT(b, "><a href=\"");
 		html_href(r, p);
-		HTML_LIT(b, "\">");
+		HTML_LIT(b, "\"");
+		dir_lang(b, (const char *)sqlite3_column_text(st,
+		    DIGEST_COL_LANG));
+		HTML_LIT(b, ">");
 		title = (const char *)sqlite3_column_text(st, DIGEST_COL_TITLE);
 		if (title != NULL && *title != '\0')
 			html_puts(b, title);
@@ -354,7 +329,7 @@ page_digest(struct req *r)
 			HTML_LIT(b, "(untitled)");
 		HTML_LIT(b, "</a> ");
 		time_html(b, sqlite3_column_int64(st, DIGEST_COL_PUBLISHED_AT),
-		    now);
+		    now, r->tz);
 		if (sqlite3_column_int(st, DIGEST_COL_IS_STARRED))
 			HTML_LIT(b, " <span class=\"starred\">starred</span>");
 		HTML_LIT(b, "</li>\n");
@@ -426,7 +401,7 @@ page_digest_read(struct req *r)
 	}
 	buf_init(&loc);
 	if ((s = req_param(r, "day")) != NULL &&
-	    day_range(s, &since, &until) == 0)
+	    day_range(s, r->tz, &since, &until) == 0)
 		buf_printf(&loc, "/digest?day=%s", s);
 	else
 		buf_printf(&loc, "/digest?since=%lld", (long long)since);

@@ -398,7 +398,7 @@ page_entry(struct req *r)
 	struct list	 l;
 	struct cursor	 c;
 	sqlite3_stmt	*st = NULL;
-	const char	*s, *u, *view;
+	const char	*s, *u, *view, *lang;
 	int64_t		 id = r->id[0];
 	int		 is_read, is_starred, n, step, show, rc = -1;
 
@@ -464,7 +464,10 @@ page_entry(struct req *r)
 	URL_ATTR(b, " data-url=\"", u);
 	HTML_LIT(b, ">\n<header class=\"entry-head\">\n");
 	entry_meta(r, st, WEB_COL_ENTRY_ICON_ID, time(NULL));
-	HTML_LIT(b, "\n<h1 class=\"entry-title\">");
+	lang = (const char *)sqlite3_column_text(st, WEB_COL_ENTRY_LANG);
+	HTML_LIT(b, "\n<h1 class=\"entry-title\"");
+	dir_lang(b, lang);
+	HTML_LIT(b, ">");
 	if (URL_ATTR(b, "<a rel=\"noopener noreferrer\" target=\"_blank\""
 	    " href=\"", u) == 0) {
 		HTML_LIT(b, ">");
@@ -485,7 +488,9 @@ page_entry(struct req *r)
 	if (entry_labels(r, id, self.p) == -1)
 		goto out;
 	article_controls(r, id, ltok.p, &art, show);
-	HTML_LIT(b, "</header>\n<div class=\"entry-content\">\n");
+	HTML_LIT(b, "</header>\n<div class=\"entry-content\"");
+	dir_lang(b, lang);
+	HTML_LIT(b, ">\n");
 	/* Sanitized by the fetcher when stored: written as it is. */
 	if (show) {
 		s = art.content;

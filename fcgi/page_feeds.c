@@ -393,7 +393,7 @@ health_html(struct req *r, sqlite3_stmt *st, time_t now)
 
 	HTML_LIT(b, "<span class=\"checked\">Last check: ");
 	if (checked > 0)
-		time_html(b, checked, now);
+		time_html(b, checked, now, r->tz);
 	else
 		HTML_LIT(b, "never");
 	if (status > 0)
@@ -981,7 +981,7 @@ check_feed(struct req *r, int64_t feed, time_t now)
 			HTML_LIT(b, "(untitled)");
 		HTML_LIT(b, "</a> ");
 		time_html(b, sqlite3_column_int64(st,
-		    CHECK_ENTRY_COL_PUBLISHED_AT), now);
+		    CHECK_ENTRY_COL_PUBLISHED_AT), now, r->tz);
 		HTML_LIT(b, "</li>\n");
 	}
 	db_stmt_done(st);
@@ -1267,14 +1267,14 @@ edit_render(struct req *r, struct feed_form *f, int status, const char *why)
 	}
 	HTML_LIT(b, "<dt>Last check</dt><dd>");
 	if (f->checked_at > 0)
-		time_html(b, f->checked_at, now);
+		time_html(b, f->checked_at, now, r->tz);
 	else
 		HTML_LIT(b, "never");
 	if (f->last_status > 0)
 		buf_printf(b, ", HTTP %d", f->last_status);
 	HTML_LIT(b, "</dd>\n<dt>Last success</dt><dd>");
 	if (f->last_success_at > 0)
-		time_html(b, f->last_success_at, now);
+		time_html(b, f->last_success_at, now, r->tz);
 	else
 		HTML_LIT(b, "never");
 	HTML_LIT(b, "</dd>\n<dt>Errors</dt><dd>");
@@ -1285,7 +1285,7 @@ edit_render(struct req *r, struct feed_form *f, int status, const char *why)
 		    f->error_count);
 		if (f->error_since > 0) {
 			HTML_LIT(b, " since ");
-			time_html(b, f->error_since, now);
+			time_html(b, f->error_since, now, r->tz);
 		}
 		if (*f->last_error != '\0') {
 			HTML_LIT(b, ": ");
@@ -1299,7 +1299,7 @@ edit_render(struct req *r, struct feed_form *f, int status, const char *why)
 	else
 		soon_html(b, f->next_check_at, now);
 	HTML_LIT(b, "</dd>\n<dt>Added</dt><dd>");
-	time_html(b, f->created_at, now);
+	time_html(b, f->created_at, now, r->tz);
 	HTML_LIT(b, "</dd>\n</dl>\n");
 	feed_form_open(r, f->id, "/refresh", "refresh");
 	HTML_LIT(b, "<input type=\"hidden\" name=\"from\" value=\"edit\">"

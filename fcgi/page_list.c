@@ -92,7 +92,7 @@ entry_meta(struct req *r, sqlite3_stmt *st, int icon_col, time_t now)
 	html_puts(b, (const char *)sqlite3_column_text(st,
 	    ENTRY_COL_FEED_TITLE));
 	HTML_LIT(b, "</a> ");
-	time_html(b, sqlite3_column_int64(st, ENTRY_COL_PUBLISHED_AT), now);
+	time_html(b, sqlite3_column_int64(st, ENTRY_COL_PUBLISHED_AT), now, r->tz);
 	author = (const char *)sqlite3_column_text(st, ENTRY_COL_AUTHOR);
 	if (author != NULL && *author != '\0') {
 		HTML_LIT(b, " <span class=\"author\">");
@@ -136,7 +136,7 @@ row_toggles(struct req *r, int64_t id, int is_read, int is_starred)
  * nothing for them.  A failure only loses them (logged).
  */
 static void
-row_preview(struct req *r, int64_t id)
+row_preview(struct req *r, int64_t id, const char *lang)
 {
 	struct buf	*b = &r->resp.body;
 	sqlite3_stmt	*st;
@@ -152,7 +152,9 @@ row_preview(struct req *r, int64_t id)
 		text = (const char *)sqlite3_column_text(st,
 		    PREVIEW_COL_EXCERPT);
 		if (text != NULL && *text != '\0') {
-			HTML_LIT(b, "<p class=\"excerpt\" dir=\"auto\">");
+			HTML_LIT(b, "<p class=\"excerpt\"");
+			dir_lang(b, lang);
+			HTML_LIT(b, ">");
 			html_puts(b, text);
 			HTML_LIT(b, "</p>");
 		}
@@ -172,7 +174,7 @@ entry_row(struct req *r, sqlite3_stmt *st, const char *ltok, time_t now,
     int expanded)
 {
 	struct buf	*b = &r->resp.body;
-	const char	*title;
+	const char	*title, *lang;
 	int64_t		 id = sqlite3_column_int64(st, ENTRY_COL_ID);
 	int		 is_read, is_starred;
 
@@ -197,7 +199,10 @@ entry_row(struct req *r, sqlite3_stmt *st, const char *ltok, time_t now,
 	buf_int(b, id);
 	HTML_LIT(b, "?l=");
 	html_puts(b, ltok);
-	HTML_LIT(b, "\">");
+	HTML_LIT(b, "\"");
+	lang = (const char *)sqlite3_column_text(st, WEB_COL_LANG);
+	dir_lang(b, lang);
+	HTML_LIT(b, ">");
 	title = (const char *)sqlite3_column_text(st, ENTRY_COL_TITLE);
 	if (title != NULL && *title != '\0')
 		html_puts(b, title);
@@ -205,7 +210,7 @@ entry_row(struct req *r, sqlite3_stmt *st, const char *ltok, time_t now,
 		HTML_LIT(b, "(untitled)");
 	HTML_LIT(b, "</a>\n");
 	if (expanded)
-		row_preview(r, id);
+		row_preview(r, id, lang);
 	HTML_LIT(b, "<div class=\"row-actions\">");
 	row_toggles(r, id, is_read, is_starred);
 	HTML_LIT(b, "</div>\n</li>\n");

@@ -67,7 +67,9 @@ login_form(struct req *r, int status, const char *msg, const char *name)
 		html_puts(b, next);
 		HTML_LIT(b, "\">\n");
 	}
-	HTML_LIT(b, "<label>Name <input name=\"name\" autocomplete=\"username\""
+	/* hearth.js puts the browser's time zone here (tz_suggest()). */
+	HTML_LIT(b, "<input type=\"hidden\" name=\"tz\" value=\"\">\n"
+	    "<label>Name <input name=\"name\" autocomplete=\"username\""
 	    " autocapitalize=\"none\" spellcheck=\"false\" required");
 	if (name != NULL) {
 		HTML_LIT(b, " value=\"");
@@ -82,6 +84,33 @@ login_form(struct req *r, int status, const char *msg, const char *name)
 	HTML_LIT(b, "></label>\n<button type=\"submit\">Sign in</button>\n"
 	    "</form>\n</section>\n");
 	page_end(r);
+}
+
+/*
+ * Keep the time zone the sign-in form brought (the browser's, which
+ * hearth.js fills in) for a user who has none: a zone once set, here
+ * or in the settings, stays.  A name that is no zone of the system is
+ * left out.  0, or -1 on a database error.
+ */
+static int
+tz_suggest(struct req *r, int64_t uid)
+{
+	sqlite3_stmt	*st;
+	const char	*tz = req_param(r, "tz");
+	int		 n;
+
+	if (tz == NULL || *tz == '\0')
+		return 0;
+	if (tz_get(tz) == NULL) {
+		log_debug("sign-in: no such time zone as the browser's");
+		return 0;
+	}
+	st = db_stmt(r->db, STMT_USER_SUGGEST_TZ);
+	sqlite3_bind_int64(st, 1, uid);
+	sqlite3_bind_text(st, 2, tz, -1, SQLITE_STATIC);
+	n = db_step(st);
+	db_stmt_done(st);
+	return n == -1 ? -1 : 0;
 }
 
 /* POST /login: check the name and password, start a session. */
@@ -150,7 +179,7 @@ login_post(struct req *r)
 		goto out;
 	}
 	login_succeeded(r, "web", name);
-	if (session_start(r, uid) == -1)
+	if (session_start(r, uid) == -1 || tz_suggest(r, uid) == -1)
 		goto out;
 	log_info("%s signed in from %s", name,
 	    r->remote != NULL ? r->remote : "?");

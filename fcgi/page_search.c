@@ -467,7 +467,7 @@ result_html(struct req *r, sqlite3_stmt *st, const struct search *s,
     int marked, struct buf *tmp, time_t now)
 {
 	struct buf	*b = &r->resp.body;
-	const char	*title;
+	const char	*title, *lang;
 	int64_t		 icon;
 	char		 p[48];
 
@@ -475,9 +475,12 @@ result_html(struct req *r, sqlite3_stmt *st, const struct search *s,
 	    SEARCH_COL_IS_READ) ? "" : " unread");
 	snprintf(p, sizeof(p), "/entry/%lld",
 	    (long long)sqlite3_column_int64(st, SEARCH_COL_ID));
+	lang = (const char *)sqlite3_column_text(st, SEARCH_COL_LANG);
 	HTML_LIT(b, "<h2><a href=\"");
 	html_href(r, p);
-	HTML_LIT(b, "\">");
+	HTML_LIT(b, "\"");
+	dir_lang(b, lang);
+	HTML_LIT(b, ">");
 	title = (const char *)sqlite3_column_text(st, SEARCH_COL_TITLE);
 	buf_reset(tmp);
 	if (title != NULL && !marked)
@@ -502,10 +505,12 @@ result_html(struct req *r, sqlite3_stmt *st, const struct search *s,
 	html_puts(b, (const char *)sqlite3_column_text(st,
 	    SEARCH_COL_FEED_TITLE));
 	HTML_LIT(b, "</a> ");
-	time_html(b, sqlite3_column_int64(st, SEARCH_COL_PUBLISHED_AT), now);
+	time_html(b, sqlite3_column_int64(st, SEARCH_COL_PUBLISHED_AT), now, r->tz);
 	if (sqlite3_column_int(st, SEARCH_COL_IS_STARRED))
 		HTML_LIT(b, " <span class=\"starred\">starred</span>");
-	HTML_LIT(b, "</p>\n<p class=\"snippet\">");
+	HTML_LIT(b, "</p>\n<p class=\"snippet\"");
+	dir_lang(b, lang);
+	HTML_LIT(b, ">");
 	if (marked)
 		search_marks(b, (const char *)sqlite3_column_text(st,
 		    SEARCH_COL_TEXT));

@@ -29,6 +29,7 @@ struct prefs {
 	char	 sort_order[8];		/* newest, oldest */
 	char	 theme[8];		/* auto, light, dark */
 	char	 interval[16];		/* minutes; "": hearth.conf's */
+	char	 tz[TZ_NAME_MAX + 1];	/* "": UTC */
 	int	 api_on;		/* an API password is set */
 };
 
@@ -141,6 +142,9 @@ prefs_load(struct req *r, struct prefs *p)
 			    USER_COL_REFRESH_INTERVAL));
 		p->api_on = sqlite3_column_type(st,
 		    USER_COL_API_PASSWORD_HASH) != SQLITE_NULL;
+		if ((s = (const char *)sqlite3_column_text(st,
+		    USER_COL_TZ)) != NULL)
+			strlcpy(p->tz, s, sizeof(p->tz));
 	}
 	db_stmt_done(st);
 	return step;
@@ -169,6 +173,40 @@ select_html(struct buf *b, const char *name, const char *const (*choices)[2],
 		HTML_LIT(b, "</option>");
 	}
 	HTML_LIT(b, "</select>");
+}
+
+/*
+ * The time zone field: any name may be typed, and the system's list
+ * comes as suggestions (a <datalist>, which a phone shows as a picker).
+ */
+static void
+tz_field(struct req *r, const char *cur)
+{
+	struct buf	*b = &r->resp.body;
+	struct buf	 names;
+	size_t		 n, i, off;
+
+	HTML_LIT(b, "<p><label for=\"tz\">Time zone</label> <input id=\"tz\""
+	    " name=\"tz\" list=\"tz-names\" maxlength=\"64\""
+	    " autocapitalize=\"none\" autocomplete=\"off\""
+	    " spellcheck=\"false\" placeholder=\"UTC\" value=\"");
+	html_puts(b, cur);
+	HTML_LIT(b, "\"><br><small>A name such as Europe/Berlin or "
+	    "America/New_York: dates on every page are shown in it, and the "
+	    "digest's days are its days.  Empty: UTC.</small></p>\n"
+	    "<datalist id=\"tz-names\">");
+	buf_init(&names);
+	n = tz_names(&names);
+	for (i = 0, off = 0; i < n && !names.oom; i++) {
+		HTML_LIT(b, "<option value=\"");
+		html_puts(b, names.p + off);
+		HTML_LIT(b, "\">");
+		off += strlen(names.p + off) + 1;
+	}
+	if (names.oom)
+		b->oom = 1;
+	buf_release(&names);
+	HTML_LIT(b, "</datalist>\n");
 }
 
 /* The interface a sync health row's family names. */
@@ -223,7 +261,7 @@ sync_health(struct req *r)
 		else {
 			HTML_LIT(b, "last used ");
 			time_html(b, sqlite3_column_int64(st,
-			    HEALTH_LIST_USED_AT), now);
+			    HEALTH_LIST_USED_AT), now, r->tz);
 			HTML_LIT(b, " by <span class=\"agent\">");
 			html_puts(b, (const char *)sqlite3_column_text(st,
 			    HEALTH_LIST_USER_AGENT));
@@ -233,7 +271,7 @@ sync_health(struct req *r)
 		    HEALTH_LIST_FAILURE)) != NULL) {
 			HTML_LIT(b, "; last failure ");
 			time_html(b, sqlite3_column_int64(st,
-			    HEALTH_LIST_FAILED_AT), now);
+			    HEALTH_LIST_FAILED_AT), now, r->tz);
 			HTML_LIT(b, ": <span class=\"failure\">");
 			html_puts(b, s);
 			HTML_LIT(b, "</span>");
@@ -305,14 +343,14 @@ api_keys(struct req *r)
 		key_categories(b, st);
 		HTML_LIT(b, "</span>; made ");
 		time_html(b, sqlite3_column_int64(st, API_KEY_COL_CREATED_AT),
-		    now);
+		    now, r->tz);
 		if (sqlite3_column_type(st, API_KEY_COL_LAST_USED_AT) ==
 		    SQLITE_NULL)
 			HTML_LIT(b, ", never used");
 		else {
 			HTML_LIT(b, ", last used ");
 			time_html(b, sqlite3_column_int64(st,
-			    API_KEY_COL_LAST_USED_AT), now);
+			    API_KEY_COL_LAST_USED_AT), now, r->tz);
 		}
 		HTML_LIT(b, " <form method=\"post\" class=\"api-key-delete\""
 		    " action=\"");
@@ -414,6 +452,7 @@ settings_render(struct req *r, const struct prefs *p, int status,
 	    "waits at least %lld minutes (fetch_min_interval in hearth.conf) "
 	    "between checks of such feeds, whatever is set here.</small>"
 	    "</p>\n", c->fetch_interval / 60, c->fetch_min_interval / 60);
+	tz_field(r, p->tz);
 	HTML_LIT(b, "<p><button type=\"submit\">Save</button></p>\n</form>\n");
 	view_settings(r);
 
@@ -525,6 +564,8 @@ prefs_typed(struct req *r, struct prefs *p)
 		strlcpy(p->theme, s, sizeof(p->theme));
 	if ((s = req_param(r, "refresh_interval")) != NULL)
 		strlcpy(p->interval, s, sizeof(p->interval));
+	if ((s = req_param(r, "tz")) != NULL)
+		strlcpy(p->tz, s, sizeof(p->tz));
 }
 
 /* POST /settings */
@@ -533,15 +574,25 @@ settings_post(struct req *r)
 {
 	sqlite3_stmt	*st;
 	struct prefs	 p;
-	const char	*s, *errstr, *why = NULL;
+	const char	*s, *errstr, *why = NULL, *tz;
 	long long	 size, interval = 0;
-	int		 n;
+	int		 n, status = 422;
 
 	if ((n = prefs_load(r, &p)) != 1)
 		return not_found(r, n);
+	/* A zone is a file name: checked before anything opens it. */
+	if ((tz = req_param(r, "tz")) != NULL && *tz == '\0')
+		tz = NULL;
+	if (tz != NULL && tz_get(tz) == NULL) {
+		why = "Unknown time zone: type a name of the list, such as "
+		    "Europe/Berlin, or leave it empty for UTC.";
+		status = 400;
+	}
 	s = req_param(r, "page_size");
 	size = strtonum(s != NULL ? s : "", 1, 500, &errstr);
-	if (errstr != NULL)
+	if (why != NULL)
+		;
+	else if (errstr != NULL)
 		why = "Entries per page is a number from 1 to 500.";
 	else if (!is_choice(req_param(r, "sort_order"), orders,
 	    sizeof(orders) / sizeof(orders[0])))
@@ -560,7 +611,7 @@ settings_post(struct req *r)
 	}
 	if (why != NULL) {
 		prefs_typed(r, &p);
-		return settings_render(r, &p, 422, why, NULL);
+		return settings_render(r, &p, status, why, NULL);
 	}
 	st = db_stmt(r->db, STMT_WEB_PREFS_SET);
 	sqlite3_bind_int64(st, 1, r->user_id);
@@ -570,6 +621,8 @@ settings_post(struct req *r)
 	sqlite3_bind_text(st, 4, req_param(r, "theme"), -1, SQLITE_STATIC);
 	if (interval > 0)
 		sqlite3_bind_int64(st, 5, interval);
+	if (tz != NULL)
+		sqlite3_bind_text(st, 6, tz, -1, SQLITE_STATIC);
 	n = db_step(st);
 	db_stmt_done(st);
 	if (n == -1)

@@ -236,15 +236,15 @@ enum tfmt {
 	TF_ZONE		/* CET */
 };
 
-/* t, local, as f says; "?" when it cannot be. */
+/* t in zone z (NULL: UTC) as f says; "?" when it cannot be. */
 static void
-fmt_time(char *s, size_t n, enum tfmt f, int64_t t)
+fmt_time(char *s, size_t n, enum tfmt f, int64_t t, const struct tz *z)
 {
 	struct tm	 tm;
-	time_t		 tt = (time_t)t;
+	struct tz_at	 at;
 	size_t		 len = 0;
 
-	if (localtime_r(&tt, &tm) != NULL) {
+	if (time_tm(t, z, &tm) == 0) {
 		switch (f) {
 		case TF_HM:
 			len = strftime(s, n, "%H:%M", &tm);
@@ -265,7 +265,8 @@ fmt_time(char *s, size_t n, enum tfmt f, int64_t t)
 			len = strftime(s, n, "%a %e %b %Y %H:%M", &tm);
 			break;
 		case TF_ZONE:
-			len = strftime(s, n, "%Z", &tm);
+			tz_at(z, t, &at);
+			len = strlcpy(s, at.abbr, n) < n ? strlen(s) : 0;
 			break;
 		}
 	}
@@ -275,12 +276,12 @@ fmt_time(char *s, size_t n, enum tfmt f, int64_t t)
 
 /* t in a <time> element, shown as f says. */
 static void
-stamp_html(struct buf *b, enum tfmt f, int64_t t)
+stamp_html(struct buf *b, enum tfmt f, int64_t t, const struct tz *z)
 {
 	char		 s[64];
 
 	time_open(b, t);
-	fmt_time(s, sizeof(s), f, t);
+	fmt_time(s, sizeof(s), f, t, z);
 	html_puts(b, s);
 	HTML_LIT(b, "</time>");
 }
@@ -412,7 +413,7 @@ xlabels_svg(struct buf *b, const struct samples *s, double y0, double h)
 		/* A label cut by the edge would say less than none. */
 		if (x < PAD_L + 18 || x > CHART_W - PAD_R - 18)
 			continue;
-		fmt_time(t, sizeof(t), lab[s->range].fmt, ts);
+		fmt_time(t, sizeof(t), lab[s->range].fmt, ts, s->tz);
 		buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\""
 		    " text-anchor=\"middle\">", x, y0 + h + 17);
 		html_puts(b, t);
@@ -507,7 +508,7 @@ caption_html(struct buf *b, const struct samples *s, const struct chart *c)
 	size_t	 k;
 
 	HTML_LIT(b, "<figcaption>Latest, ");
-	stamp_html(b, TF_HM, s->latest.ts);
+	stamp_html(b, TF_HM, s->latest.ts, s->tz);
 	HTML_LIT(b, ": ");
 	for (k = 0; k < c->ns; k++) {
 		if (k > 0)
@@ -635,7 +636,7 @@ latest_html(struct buf *b, const struct samples *s)
 	const struct sample_row	*row = &s->latest;
 
 	HTML_LIT(b, "<section class=\"latest\">\n<h2>Latest sample, ");
-	stamp_html(b, TF_LONG, row->ts);
+	stamp_html(b, TF_LONG, row->ts, s->tz);
 	HTML_LIT(b, "</h2>\n<dl>\n");
 	latest_item(b, row, "Responder memory", mem, mem_l, NITEMS(mem));
 	latest_item(b, row, "Requests since the sample before", req, req_l,
@@ -689,7 +690,7 @@ table_html(struct buf *b, const struct samples *s)
 		if (row->n == 0)
 			continue;
 		HTML_LIT(b, "<tr><th scope=\"row\">");
-		stamp_html(b, TF_ROW, row->ts);
+		stamp_html(b, TF_ROW, row->ts, s->tz);
 		buf_printf(b, "</th><td>%d</td>", row->n);
 		for (c = 0; c < SAMPLE__MAX; c++) {
 			HTML_LIT(b, "<td>");
@@ -720,7 +721,7 @@ stats_render(struct req *r, const struct samples *s)
 		return;
 	}
 	ranges_html(r, s->range);
-	fmt_time(zone, sizeof(zone), TF_ZONE, s->to);
+	fmt_time(zone, sizeof(zone), TF_ZONE, s->to, s->tz);
 	HTML_LIT(b, "<p class=\"note\">Showing ");
 	html_puts(b, samples_range_label(s->range));
 	HTML_LIT(b, " in buckets of ");
@@ -733,7 +734,7 @@ stats_render(struct req *r, const struct samples *s)
 		    "in ");
 		html_puts(b, samples_range_label(s->range));
 		HTML_LIT(b, ": the newest is from ");
-		stamp_html(b, TF_FULL, s->newest);
+		stamp_html(b, TF_FULL, s->newest, s->tz);
 		HTML_LIT(b, ". hearth-fetch writes one after each pass.</p>\n");
 		page_end(r);
 		return;
@@ -750,8 +751,10 @@ int
 page_stats(struct req *r)
 {
 	struct samples		 s;
+	struct tz_at		 at;
 	enum samples_range	 range = SAMPLES_DAY;
 	const char		*q;
+	int64_t			 now;
 	int			 rc;
 
 	if ((q = req_param(r, "range")) != NULL &&
@@ -759,7 +762,10 @@ page_stats(struct req *r)
 		page_error(r, 400, "range is day, week or month.");
 		return 0;
 	}
-	rc = samples_load(&s, r->db, range, (int64_t)time(NULL));
+	now = (int64_t)time(NULL);
+	tz_at(r->tz, now, &at);
+	rc = samples_load(&s, r->db, range, now, at.off);
+	s.tz = r->tz;
 	if (rc == 0)
 		stats_render(r, &s);
 	samples_release(&s);

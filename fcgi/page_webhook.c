@@ -120,7 +120,7 @@ webhook_section(struct req *r, const char *typed)
 			    "<th scope=\"col\">Result</th></tr></thead>\n"
 			    "<tbody>\n");
 		HTML_LIT(b, "<tr><td>");
-		time_html(b, sqlite3_column_int64(st, WEBHOOK_LOG_AT), now);
+		time_html(b, sqlite3_column_int64(st, WEBHOOK_LOG_AT), now, r->tz);
 		buf_printf(b, "</td><td>%d</td><td>%d</td><td>",
 		    sqlite3_column_int(st, WEBHOOK_LOG_ATTEMPT),
 		    sqlite3_column_int(st, WEBHOOK_LOG_ENTRIES));

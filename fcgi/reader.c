@@ -290,9 +290,6 @@ time_year(struct buf *b, const struct tm *tm)
 		buf_uint0(b, (unsigned long long)y, 4);
 }
 
-/* What follows the year in datetime=, up to title='s year. */
-#define DT_TAIL	"-MM-DDTHH:MM:SSZ\" title=\""
-
 /* Two digits of v (0 to 99) at p. */
 static void
 put2(char *p, int v)
@@ -352,40 +349,80 @@ time_open(struct buf *b, int64_t t)
 }
 
 /*
- * Write the time t as <time>: the exact UTC time in datetime= and
- * title=, and a short text relative to now: "now", "5m", "3h", "2d",
- * then "12 Mar" this year and "12 Mar 2024" before.  Lists write one a
- * row, so without printf.
+ * t as the local time of zone z (NULL: UTC) in tm, for strftime()
+ * without %Z (the abbreviation is tz_at()'s): the date, the time, the
+ * weekday and daylight time.  0, or -1 (tm "?"-worthy) when the year
+ * does not fit.  Unlike localtime_r(), it leaves the process's TZ
+ * alone, which every thread shares.
+ */
+int
+time_tm(int64_t t, const struct tz *z, struct tm *tm)
+{
+	struct tz_at	 at;
+	int64_t		 local = tz_local(z, t), days;
+
+	memset(tm, 0, sizeof(*tm));
+	if (utc_split(local, tm) == -1)
+		return -1;
+	days = local >= 0 ? local / 86400 : (local - 86399) / 86400;
+	tm->tm_wday = (int)(((days + 4) % 7 + 7) % 7);	/* 1970: Thursday */
+	tz_at(z, t, &at);
+	tm->tm_isdst = at.isdst;
+	return 0;
+}
+
+/* "-MM-DD" and "THH:MM:SS" (t 'T') or " HH:MM" (t ' ') of tm into b. */
+static void
+time_rest(struct buf *b, const struct tm *tm, char t)
+{
+	char	 s[15];
+
+	s[0] = '-';
+	put2(s + 1, tm->tm_mon + 1);
+	s[3] = '-';
+	put2(s + 4, tm->tm_mday);
+	s[6] = t;
+	put2(s + 7, tm->tm_hour);
+	s[9] = ':';
+	put2(s + 10, tm->tm_min);
+	s[12] = ':';
+	put2(s + 13, tm->tm_sec);
+	buf_add(b, s, t == 'T' ? 15 : 12);
+}
+
+/*
+ * Write the time t as <time>: the exact UTC time in datetime=, the
+ * local time in zone z (NULL: UTC) with its abbreviation in title=, and
+ * a short text relative to now: "now", "5m", "3h", "2d", then the local
+ * date, "12 Mar" this (local) year and "12 Mar 2024" before.  Lists
+ * write one a row, so without printf or localtime_r().
  */
 void
-time_html(struct buf *b, int64_t t, time_t now)
+time_html(struct buf *b, int64_t t, time_t now, const struct tz *z)
 {
 	static const char *const mon[12] = { "Jan", "Feb", "Mar", "Apr",
 	    "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
-	struct tm	 tm, tn;
+	struct tm	 tm, tl, tn;
+	struct tz_at	 at;
 	int64_t		 d;
-	char		 dt[sizeof(DT_TAIL)];
 
 	/* now - t, or for a wild t (no overflow) anything past a week. */
 	d = t < (int64_t)now - INT32_MAX ? INT32_MAX : (int64_t)now - t;
-	if (utc_split(t, &tm) == -1) {
+	tz_at(z, t, &at);
+	if (utc_split(t, &tm) == -1 ||
+	    utc_split(tz_local(z, t), &tl) == -1) {
 		BUF_LIT(b, "<time>?</time>");
 		return;
 	}
-	/* "-MM-DDTHH:MM:SS" and "-MM-DD HH:MM" after each year. */
-	memcpy(dt, DT_TAIL, sizeof(dt));
-	put2(dt + 1, tm.tm_mon + 1);
-	put2(dt + 4, tm.tm_mday);
-	put2(dt + 7, tm.tm_hour);
-	put2(dt + 10, tm.tm_min);
-	put2(dt + 13, tm.tm_sec);
 	BUF_LIT(b, "<time datetime=\"");
 	time_year(b, &tm);
-	buf_add(b, dt, sizeof(dt) - 1);
-	time_year(b, &tm);
-	dt[6] = ' ';
-	buf_add(b, dt, 12);
-	BUF_LIT(b, " UTC\">");
+	time_rest(b, &tm, 'T');
+	BUF_LIT(b, "Z\" title=\"");
+	time_year(b, &tl);
+	time_rest(b, &tl, ' ');
+	buf_putc(b, ' ');
+	html_puts(b, at.abbr);
+	BUF_LIT(b, "\">");
 	if (d >= 0 && d < 60)
 		BUF_LIT(b, "now");
 	else if (d >= 0 && d < 3600) {
@@ -398,15 +435,34 @@ time_html(struct buf *b, int64_t t, time_t now)
 		buf_int(b, d / 86400);
 		buf_putc(b, 'd');
 	} else {
-		buf_int(b, tm.tm_mday);
+		buf_int(b, tl.tm_mday);
 		buf_putc(b, ' ');
-		buf_puts(b, mon[tm.tm_mon]);
-		if (utc_split(now, &tn) == -1 || tm.tm_year != tn.tm_year) {
+		buf_puts(b, mon[tl.tm_mon]);
+		if (utc_split(tz_local(z, now), &tn) == -1 ||
+		    tl.tm_year != tn.tm_year) {
 			buf_putc(b, ' ');
-			buf_int(b, (long long)tm.tm_year + 1900);
+			buf_int(b, (long long)tl.tm_year + 1900);
 		}
 	}
 	BUF_LIT(b, "</time>");
+}
+
+/*
+ * The attributes of an element holding a feed's text (an entry's title
+ * or body): dir="auto", so that a right-to-left title in a
+ * left-to-right page reads right to left, and lang= when the feed gave
+ * its language (lang, NULL or "" for none; the fetcher kept only tags
+ * of letters, digits and "-", escaped all the same).
+ */
+void
+dir_lang(struct buf *b, const char *lang)
+{
+	BUF_LIT(b, " dir=\"auto\"");
+	if (lang != NULL && *lang != '\0') {
+		BUF_LIT(b, " lang=\"");
+		html_puts(b, lang);
+		buf_putc(b, '"');
+	}
 }
 
 /*

@@ -262,7 +262,7 @@ time_same(void)
 			t = (int64_t)now + (int64_t)(x % 86400);
 		buf_reset(&got);
 		buf_reset(&want);
-		time_html(&got, t, now);
+		time_html(&got, t, now, NULL);
 		time_printf(&want, t, now);
 		if (got.p == NULL || want.p == NULL ||
 		    strcmp(got.p, want.p) != 0) {
@@ -305,7 +305,7 @@ test_time(void)
 	T_ROWS();
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		buf_reset(&b);
-		time_html(&b, t[i].t, (time_t)1764460800);
+		time_html(&b, t[i].t, (time_t)1764460800, NULL);
 		snprintf(want, sizeof(want), ">%s</time>", t[i].text);
 		T_OK(b.p != NULL && strstr(b.p, want) != NULL,
 		    "time_html %lld is %s (%s)", (long long)t[i].t, t[i].text,
@@ -313,17 +313,17 @@ test_time(void)
 	}
 	T_ROWS_END("time_html: %zu times", i);
 	buf_reset(&b);
-	time_html(&b, 1735689599, (time_t)1764460800);
+	time_html(&b, 1735689599, (time_t)1764460800, NULL);
 	T_STR(b.p, "<time datetime=\"2024-12-31T23:59:59Z\""
 	    " title=\"2024-12-31 23:59 UTC\">31 Dec 2024</time>",
 	    "time_html writes the UTC time in datetime and title");
 	buf_reset(&b);
-	time_html(&b, -62198755200LL, (time_t)1764460800);
+	time_html(&b, -62198755200LL, (time_t)1764460800, NULL);
 	T_STR(b.p, "<time datetime=\"-001-01-01T00:00:00Z\""
 	    " title=\"-001-01-01 00:00 UTC\">1 Jan -1</time>",
 	    "time_html of a year before 0, as %%04d writes it");
 	buf_reset(&b);
-	time_html(&b, INT64_MIN, (time_t)1764460800);
+	time_html(&b, INT64_MIN, (time_t)1764460800, NULL);
 	T_STR(b.p, "<time>?</time>", "time_html of a year past an int");
 	buf_release(&b);
 	time_same();

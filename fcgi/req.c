@@ -631,6 +631,7 @@ req_reset(struct req *r)
 	/* The worker's connection outlives the request: not its scope. */
 	r->db->scope = 0;
 	r->page_size = r->asc = 0;
+	r->tz = NULL;
 	r->fcgi_id = r->keep = r->env_over = r->body_over = 0;
 	r->resp.status = 0;
 	r->resp.type = NULL;

@@ -71,6 +71,7 @@ struct feed {
 /* parse.c: bytes in, struct feed out; no network, no database */
 struct feed_parser;
 struct sanitizer;
+int	 feed_lang_ok(const char *);
 int	 feed_parse(struct feed *, const char *, size_t, const char *,
 	    const char *, struct buf *);
 struct feed_parser *feed_parser_new(struct feed *, const char *,

@@ -439,7 +439,8 @@ jsonfeed_parse(struct feed *f, const char *json, size_t len,
 	/* HTML, as an RSS or Atom feed's description is. */
 	if ((s = get_str(root, "description", &n)) != NULL)
 		set_str(&f->description, text_escaped(&jf, s, n));
-	if ((s = get_str(root, "language", NULL)) != NULL)
+	if ((s = get_str(root, "language", NULL)) != NULL &&
+	    feed_lang_ok(s))
 		set_str(&f->language, dup_str(&jf, s));
 	set_str(&f->author, author(&jf, root));
 	if ((s = get_str(root, "icon", NULL)) == NULL)

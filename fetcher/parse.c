@@ -2415,6 +2415,11 @@ feed_finish(struct parser *p)
 	    s[F_DESCRIPTION].base != NULL ? s[F_DESCRIPTION].base :
 	    f->link != NULL ? f->link : p->docbase);
 	f->language = slot_dup(p, &s[F_LANGUAGE]);
+	if (f->language != NULL && !feed_lang_ok(f->language)) {
+		log_debug("a language that is no language tag: dropped");
+		free(f->language);
+		f->language = NULL;
+	}
 	if ((f->author = slot_text(p, &s[F_AUTHOR])) != NULL)
 		author_name(f->author);
 	f->icon = slot_dup(p, &s[F_ICON]);
@@ -2873,6 +2878,26 @@ tag_find(enum ctx ctx, const char *key)
 	    tag_cmp);
 }
 
+/*
+ * Whether s may be a feed's language as pages write it into lang=: a
+ * BCP 47 tag's letters, digits and "-" ("en", "pt-BR", "zh-Hant-TW"),
+ * starting with a letter, 35 bytes at most.  Anything else ("English",
+ * "en_US") is dropped rather than guessed at.
+ */
+int
+feed_lang_ok(const char *s)
+{
+	size_t	 n = strlen(s), i;
+
+	if (n == 0 || n > 35 || !isalpha((unsigned char)s[0]) ||
+	    s[n - 1] == '-')
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '-')
+			return 0;
+	return 1;
+}
+
 /* The root decides: rss, rdf:RDF or Atom's feed, else not a feed. */
 static void
 root_start(struct parser *p, struct frame *fr, const char *local,
@@ -2886,10 +2911,6 @@ root_start(struct parser *p, struct frame *fr, const char *local,
 	} else if (strcmp(local, "feed") == 0) {
 		p->defns = "atom";
 		p->format = "atom";
-		if ((lang = attr_xml(p, a, na, "lang")) != NULL)
-			slot_set(p, &p->fs[F_LANGUAGE], T_XML_LANG, lang,
-			    strlen(lang), NULL);
-		free(lang);
 	} else {
 		if (strcasecmp(local, "html") == 0)
 			BUF_LIT(p->err, "not a feed (HTML page)");
@@ -2901,6 +2922,11 @@ root_start(struct parser *p, struct frame *fr, const char *local,
 		xmlStopParser(p->ctxt);
 		return;
 	}
+	/* The root's xml:lang, Atom's or RSS's: <language> goes first. */
+	if ((lang = attr_xml(p, a, na, "lang")) != NULL)
+		slot_set(p, &p->fs[F_LANGUAGE], T_XML_LANG, lang,
+		    strlen(lang), NULL);
+	free(lang);
 	p->root = 1;
 	fr->ctx = CTX_FEED;
 }

@@ -750,6 +750,7 @@ store_success(struct db *db, const struct conf *conf, struct job *j,
 	bind_str(st, 5, j->new_etag);
 	bind_str(st, 6, j->new_last_modified);
 	sqlite3_bind_int64(st, 7, next);
+	bind_str(st, 8, f->language);
 	if (exec_stmt(st) == -1 || store_commit(db) == -1)
 		goto fail;
 	j->next_check_at = next;

@@ -225,20 +225,21 @@ samples_finish(struct samples *s)
 }
 
 /*
- * Load range r of the sample table into s, bucketed in the local time
- * zone, now being now; also the time of the newest sample at all.
+ * Load range r of the sample table into s, bucketed in the time zone
+ * tzoff seconds east of UTC (samples_tzoff(now): the process's), now
+ * being now; also the time of the newest sample at all.
  * 0, or -1 (logged); s is to be released either way.
  */
 int
 samples_load(struct samples *s, struct db *db, enum samples_range r,
-    int64_t now)
+    int64_t now, long tzoff)
 {
 	sqlite3_stmt	*st;
 	int64_t		 v[SAMPLE__MAX];
 	uint32_t	 set;
 	int		 c, step;
 
-	if (samples_init(s, r, now, samples_tzoff(now)) == -1)
+	if (samples_init(s, r, now, tzoff) == -1)
 		return -1;
 	if ((st = db_stmt(db, STMT_SAMPLE_RANGE)) == NULL)
 		return -1;

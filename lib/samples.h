@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 struct db;
+struct tz;
 
 /*
  * The ranges one can look at, and how each is cut (samples.c, ranges):
@@ -66,6 +67,8 @@ struct samples {
 	int64_t		 to;		/* the end of the last bucket */
 	int64_t		 step;		/* bucket length, seconds */
 	long		 tzoff;		/* local time minus UTC, seconds */
+	const struct tz	*tz;		/* the zone a page shows times in
+					   (NULL: UTC); the page sets it */
 	size_t		 nbucket;
 	struct sample_row *bucket;	/* nbucket of them, oldest first */
 	size_t		 nsample;	/* samples in [from, to) */
@@ -86,7 +89,7 @@ void		 samples_add(struct samples *, int64_t, const int64_t *,
 		    uint32_t);
 void		 samples_finish(struct samples *);
 int		 samples_load(struct samples *, struct db *,
-		    enum samples_range, int64_t);
+		    enum samples_range, int64_t, long);
 void		 samples_release(struct samples *);
 
 #endif

@@ -269,7 +269,7 @@ test_load(void)
 	T_OK(db_open(&db, path, DB_CREATE) == 0, "open a new database");
 	now = NOW;
 
-	r = samples_load(&s, &db, SAMPLES_DAY, now);
+	r = samples_load(&s, &db, SAMPLES_DAY, now, samples_tzoff(now));
 	T_OK(r == 0 && s.nsample == 0 && s.newest == 0 && s.latest.n == 0,
 	    "an empty table: no samples, no newest");
 	samples_release(&s);
@@ -286,7 +286,7 @@ test_load(void)
 	    (long long)(now - 36 * 3600), (long long)(now - 3600));
 	T_OK(sqlite3_exec(db.db, sql, NULL, NULL, NULL) == SQLITE_OK,
 	    "insert samples");
-	r = samples_load(&s, &db, SAMPLES_DAY, now);
+	r = samples_load(&s, &db, SAMPLES_DAY, now, samples_tzoff(now));
 	T_OK(r == 0 && s.nsample == 3, "day: 3 samples (%zu)", s.nsample);
 	T_OK(s.newest == now - 60, "newest: the last one inserted");
 	for (i = 0; i < s.nbucket; i++)
@@ -306,12 +306,12 @@ test_load(void)
 	    "an hour ago: a sample of NULLs, every column a gap");
 	samples_release(&s);
 
-	r = samples_load(&s, &db, SAMPLES_WEEK, now);
+	r = samples_load(&s, &db, SAMPLES_WEEK, now, samples_tzoff(now));
 	T_OK(r == 0 && s.nsample == 4, "week: the old sample too (%zu)",
 	    s.nsample);
 	samples_release(&s);
 
-	r = samples_load(&s, &db, SAMPLES_DAY, now + 3 * 86400);
+	r = samples_load(&s, &db, SAMPLES_DAY, now + 3 * 86400, samples_tzoff(now + 3 * 86400));
 	T_OK(r == 0 && s.nsample == 0 && s.newest == now - 60,
 	    "three days later: none in the day, the newest still known");
 	samples_release(&s);

@@ -13,7 +13,7 @@
 	"user.id, user.name, user.password_hash, user.api_password_hash, " \
 	"user.fever_key, user.page_size, user.sort_order, user.theme, "	\
 	"user.refresh_interval, user.created_at, user.last_seen_at, "	\
-	"user.digest_from"
+	"user.digest_from, user.tz"
 
 #define FEED_COLS							\
 	"feed.id, feed.user_id, feed.category_id, feed.url, "		\
@@ -76,9 +76,9 @@
 	" AND (entry.published_at, entry.id) < (?2, ?3)"		\
 	" ORDER BY entry.published_at DESC, entry.id DESC LIMIT ?4"
 
-/* The web lists: the list columns and the feed's icon. */
+/* The web lists: the list columns, the feed's icon and language. */
 #define WEB_LIST							\
-	"SELECT " ENTRY_LIST_COLS ", feed.icon_id" ENTRY_FROM		\
+	"SELECT " ENTRY_LIST_COLS ", feed.icon_id, feed.lang" ENTRY_FROM \
 	" WHERE entry.user_id = ?1"
 #define WEB_UNREAD	" AND entry.is_read = 0"
 #define WEB_STARRED	" AND entry.is_starred = 1"
@@ -338,6 +338,15 @@ static const char *const stmt_sql[STMT__MAX] = {
 	/* ?1 user id.  Everything of the user goes with it. */
 	[STMT_USER_DELETE] =
 	    "DELETE FROM user WHERE id = ?1",
+	/* ?1 user id, ?2 a time zone name (tz_get() takes it), NULL: UTC. */
+	[STMT_USER_SET_TZ] =
+	    "UPDATE user SET tz = ?2 WHERE id = ?1",
+	/*
+	 * ?1 user id, ?2 the zone the browser has at sign-in: kept only
+	 * by a user who has none, so a zone once set is never replaced.
+	 */
+	[STMT_USER_SUGGEST_TZ] =
+	    "UPDATE user SET tz = ?2 WHERE id = ?1 AND tz IS NULL",
 	/*
 	 * ?1 user id, ?2 password hash.  The API password and its Fever key
 	 * go with the old password (account_password_set()).
@@ -652,15 +661,16 @@ static const char *const stmt_sql[STMT__MAX] = {
 	/*
 	 * A document stored: ?1 feed id, ?2 now, ?3 the document's title
 	 * and ?4 site URL (NULL keeps the stored ones), ?5 ETag and ?6
-	 * Last-Modified of the response (NULL: none sent), ?7 next check.
-	 * The error state is cleared; disabled stays as it is.
+	 * Last-Modified of the response (NULL: none sent), ?7 next check,
+	 * ?8 the document's language (NULL: it gives none).  The error
+	 * state is cleared; disabled stays as it is.
 	 */
 	[STMT_FEED_SET_SUCCESS] =
 	    "UPDATE feed SET feed_title = coalesce(?3, feed_title),"
 	    " site_url = coalesce(?4, site_url), etag = ?5, last_modified = ?6,"
 	    " checked_at = ?2, last_success_at = ?2, parsed_at = ?2,"
 	    " last_status = 200, error_count = 0, error_since = NULL,"
-	    " last_error = NULL, next_check_at = ?7 WHERE id = ?1",
+	    " last_error = NULL, next_check_at = ?7, lang = ?8 WHERE id = ?1",
 	/*
 	 * Not modified (a 304, or a 200 with the stored ETag): ?1 feed id,
 	 * ?2 now, ?3 ETag and ?4 Last-Modified sent with it (NULL keeps
@@ -1006,13 +1016,13 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    " VALUES (?1, ?2, ?3, ?4, ?5, ?4, ?6, ?7)",
 	/*
 	 * ?1 SHA-256 hex of the token, ?2 now: a session not expired.
-	 * Columns: enum session_col, with the user's page size and order,
-	 * which every list wants (one query fewer).
+	 * Columns: enum session_col, with the user's page size, order and
+	 * time zone, which every page wants (one query fewer).
 	 */
 	[STMT_SESSION_GET] =
 	    "SELECT session.id, session.user_id, user.name,"
 	    " session.csrf_secret, session.last_used_at, user.page_size,"
-	    " user.sort_order"
+	    " user.sort_order, user.tz"
 	    " FROM session CROSS JOIN user ON user.id = session.user_id"
 	    " WHERE session.token_hash = ?1 AND session.expires_at > ?2",
 	/* ?1 user id, ?2 session id, ?3 now. */
@@ -1136,10 +1146,11 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_WEB_LIST_LABEL_ASC] = WEB_LIST WEB_LABEL WEB_PAGE_ASC,
 	/*
 	 * ?1 user id, ?2 entry id.  Columns: enum entry_col, then enum
-	 * web_col's icon id and site URL.
+	 * web_col's icon id, site URL and language.
 	 */
 	[STMT_WEB_ENTRY_GET] =
-	    "SELECT " ENTRY_FULL_COLS ", feed.icon_id, feed.site_url"
+	    "SELECT " ENTRY_FULL_COLS ", feed.icon_id, feed.site_url,"
+	    " feed.lang"
 	    ENTRY_FROM " WHERE entry.id = ?2 AND entry.user_id = ?1",
 	/* ?1 user id, ?2 entry id.  Columns: enum state_col. */
 	[STMT_WEB_ENTRY_STATE] =
@@ -1241,11 +1252,12 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    SCOPE("category_id"),
 	/*
 	 * ?1 user id, ?2 page size, ?3 sort order, ?4 theme, ?5 refresh
-	 * interval in minutes or NULL (hearth.conf's fetch_interval).
+	 * interval in minutes or NULL (hearth.conf's fetch_interval), ?6
+	 * time zone or NULL (UTC).
 	 */
 	[STMT_WEB_PREFS_SET] =
 	    "UPDATE user SET page_size = ?2, sort_order = ?3, theme = ?4,"
-	    " refresh_interval = ?5 WHERE id = ?1",
+	    " refresh_interval = ?5, tz = ?6 WHERE id = ?1",
 	/*
 	 * Search, newest published first, as the lists: ?1 user id, rows
 	 * strictly past (published_at, id) = (?2, ?3), the search ?4 to ?6
@@ -1275,8 +1287,8 @@ static const char *const stmt_sql[STMT__MAX] = {
 	    "SELECT entry.id, entry.feed_id, " FEED_DISPLAY_TITLE ","
 	    " entry.url, entry.published_at, entry.is_read, entry.is_starred,"
 	    " feed.icon_id, highlight(entry_fts, 0, char(1), char(2)),"
-	    " snippet(entry_fts, 1, char(1), char(2), '\xe2\x80\xa6', 24)"
-	    " FROM entry_fts CROSS JOIN entry ON entry.id = entry_fts.rowid"
+	    " snippet(entry_fts, 1, char(1), char(2), '\xe2\x80\xa6', 24),"
+	    " feed.lang FROM entry_fts CROSS JOIN entry ON entry.id = entry_fts.rowid"
 	    " CROSS JOIN feed ON feed.id = entry.feed_id"
 	    " WHERE entry_fts MATCH ?2"
 	    " AND +entry_fts.rowid IN (SELECT value FROM json_each(?3))"
@@ -1291,7 +1303,7 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_WEB_SEARCH_PLAIN] =
 	    "SELECT entry.id, entry.feed_id, " FEED_DISPLAY_TITLE ","
 	    " entry.url, entry.published_at, entry.is_read, entry.is_starred,"
-	    " feed.icon_id, entry.title, entry.content_text"
+	    " feed.icon_id, entry.title, entry.content_text, feed.lang"
 	    " FROM json_each(?2) AS j CROSS JOIN entry ON entry.id = j.value"
 	    " CROSS JOIN feed ON feed.id = entry.feed_id"
 	    " WHERE entry.user_id = ?1",
@@ -1304,9 +1316,9 @@ static const char *const stmt_sql[STMT__MAX] = {
 	[STMT_WEB_DIGEST] =
 	    "SELECT feed_id, ft, icon_id, total, unread, id, url, title,"
 	    " published_at, is_read, is_starred, all_new, all_unread,"
-	    " sum(n = 1) OVER () FROM ("
+	    " sum(n = 1) OVER (), lang FROM ("
 	    " SELECT entry.feed_id, " FEED_DISPLAY_TITLE " AS ft,"
-	    "  feed.icon_id, entry.id, entry.url, entry.title,"
+	    "  feed.icon_id, feed.lang, entry.id, entry.url, entry.title,"
 	    "  entry.published_at, entry.is_read, entry.is_starred,"
 	    "  count(*) OVER f AS total,"
 	    "  sum(entry.is_read = 0) OVER f AS unread,"
@@ -2215,6 +2227,8 @@ static const char *const stmt_names[STMT__MAX] = {
 	NAME(STMT_USER_LIST),
 	NAME(STMT_USER_DELETE),
 	NAME(STMT_USER_SET_PASSWORD),
+	NAME(STMT_USER_SET_TZ),
+	NAME(STMT_USER_SUGGEST_TZ),
 	NAME(STMT_USER_SET_API_PASSWORD),
 	NAME(STMT_RULE_INSERT),
 	NAME(STMT_RULE_LIST),

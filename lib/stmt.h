@@ -25,6 +25,8 @@ enum stmt {
 	STMT_USER_LIST,
 	STMT_USER_DELETE,
 	STMT_USER_SET_PASSWORD,
+	STMT_USER_SET_TZ,
+	STMT_USER_SUGGEST_TZ,
 	STMT_USER_SET_API_PASSWORD,
 
 	/* categories */
@@ -353,6 +355,7 @@ enum user_col {
 	USER_COL_CREATED_AT,
 	USER_COL_LAST_SEEN_AT,
 	USER_COL_DIGEST_FROM,	/* the digest shown now starts here; NULL */
+	USER_COL_TZ,		/* an IANA zone name; NULL: UTC */
 	USER_COL__MAX
 };
 
@@ -421,15 +424,18 @@ enum entry_col {
 };
 
 /*
- * STMT_WEB_LIST_* add the feed's icon id to the list columns (enum
- * entry_col up to ENTRY_COL_LIST_MAX); STMT_WEB_ENTRY_GET adds the icon
- * id and the feed's site URL to the whole of enum entry_col.
+ * STMT_WEB_LIST_* add the feed's icon id and language to the list
+ * columns (enum entry_col up to ENTRY_COL_LIST_MAX); STMT_WEB_ENTRY_GET
+ * adds the icon id, the feed's site URL and language to the whole of
+ * enum entry_col.
  */
 enum web_col {
 	WEB_COL_ICON_ID = ENTRY_COL_LIST_MAX,
+	WEB_COL_LANG,		/* the feed's language, or NULL */
 	WEB_COL_LIST__MAX,
 	WEB_COL_ENTRY_ICON_ID = ENTRY_COL__MAX,
 	WEB_COL_ENTRY_SITE_URL,
+	WEB_COL_ENTRY_LANG,	/* the feed's language, or NULL */
 	WEB_COL_ENTRY__MAX
 };
 
@@ -716,6 +722,7 @@ enum session_col {
 	SESSION_COL_LAST_USED_AT,
 	SESSION_COL_PAGE_SIZE,
 	SESSION_COL_SORT_ORDER,
+	SESSION_COL_TZ,
 	SESSION_COL__MAX
 };
 
@@ -799,6 +806,7 @@ enum search_col {
 	SEARCH_COL_ICON_ID,
 	SEARCH_COL_TITLE,	/* _ROWS: matches between 0x01 and 0x02 */
 	SEARCH_COL_TEXT,	/* _ROWS: a snippet, likewise; _PLAIN: text */
+	SEARCH_COL_LANG,	/* the feed's language, or NULL */
 	SEARCH_COL__MAX
 };
 
@@ -857,6 +865,7 @@ enum digest_col {
 	DIGEST_COL_ALL_NEW,	/* every feed's new entries */
 	DIGEST_COL_ALL_UNREAD,	/* how many of them are unread */
 	DIGEST_COL_ALL_FEEDS,	/* feeds with new entries */
+	DIGEST_COL_LANG,	/* the feed's language, or NULL */
 	DIGEST_COL__MAX
 };
 

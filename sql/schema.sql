@@ -55,7 +55,10 @@ CREATE TABLE user (
 	-- where the digest shown now starts, and when it was opened: kept
 	-- a few hours, or until the user marks the digest read; NULL: none
 	digest_from		INTEGER,
-	digest_at		INTEGER
+	digest_at		INTEGER,
+	-- the IANA time zone dates are shown in ("Europe/Berlin", a file
+	-- of the system's zoneinfo folder: lib/tz.c); NULL: UTC
+	tz			TEXT CHECK (length(tz) BETWEEN 1 AND 64)
 );
 
 -- Fever signs in with the key alone.
@@ -295,6 +298,9 @@ CREATE TABLE feed (
 	-- how many items the last stored document carried: a document
 	-- with as many is full (see feed_gap); NULL: none stored yet
 	doc_items		INTEGER,
+	-- the feed's language (RSS <language>, xml:lang), a BCP 47 tag
+	-- of letters, digits and "-", 35 bytes at most; NULL: not given
+	lang			TEXT,
 	UNIQUE (user_id, url)
 );
 
@@ -844,4 +850,4 @@ CREATE INDEX sample_ts ON sample (ts);
 
 -- The version of the last migration: a database made from this file is
 -- current, and the programs open it without migrating.
-PRAGMA user_version = 15;
+PRAGMA user_version = 16;

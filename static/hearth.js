@@ -510,16 +510,24 @@
 		ev.preventDefault();
 	}
 
-	/* Show times in the reader's own time zone on hover. */
-	function localTimes() {
-		var t = document.querySelectorAll('time[datetime]');
-		var i, d;
+	/*
+	 * The sign-in form sends the browser's time zone, which a user
+	 * who has none yet keeps; pages show times in the user's zone.
+	 */
+	function tzSuggest() {
+		var f = document.querySelector(
+		    'form input[type="hidden"][name="tz"]');
+		var z;
 
-		for (i = 0; i < t.length; i++) {
-			d = new Date(t[i].getAttribute('datetime'));
-			if (!isNaN(d.getTime()))
-				t[i].title = d.toLocaleString();
+		if (!f || f.value || !window.Intl)
+			return;
+		try {
+			z = Intl.DateTimeFormat().resolvedOptions().timeZone;
+		} catch (e) {
+			return;
 		}
+		if (typeof z === 'string')
+			f.value = z;
 	}
 
 	/*
@@ -682,7 +690,7 @@
 		if (cur && nav.scrollWidth > nav.clientWidth)
 			nav.scrollLeft = cur.offsetLeft - nav.offsetLeft - 16;
 	}());
-	localTimes();
+	tzSuggest();
 	scrollRead();
 	swipes();
 	offline();

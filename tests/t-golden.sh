@@ -153,6 +153,8 @@ else
 	sed 's/^/#   /' "$S/sql.log"
 	exit 1
 fi
+# The settings page's list of zones, the same whatever tzdata says.
+export TZDIR="$top/tests/zoneinfo"
 if ! start_fcgi main "$S/hearth.conf"; then
 	nok "hearth-fcgi starts"
 	sed 's/^/#   /' "$S/main.log"

@@ -57,7 +57,7 @@ search() {
 # titles: the titles of the results, in order, one a line.
 titles() {
 	tr '\n' ' ' < "$S/b" | sed 's/<li class="result/\n&/g' |
-	    sed -n 's/^<li class="result[^"]*"><h2><a href="[^"]*">\(.*\)<\/a><\/h2>.*/\1/p' |
+	    sed -n 's/^<li class="result[^"]*"><h2><a href="[^"]*"[^>]*>\(.*\)<\/a><\/h2>.*/\1/p' |
 	    sed 's/<[^>]*>//g'
 }
 A() {

@@ -181,6 +181,8 @@ def run(r):
     os.makedirs(r.shots, exist_ok=True)
     p.viewport(*DESKTOP)
 
+    # The browser is in Kolkata: the sign-in form suggests its zone.
+    p.send("Emulation.setTimezoneOverride", {"timezoneId": "Asia/Kolkata"})
     # Signed out, the reader asks to sign in.
     r.go("/")
     check(r.path().startswith("/login"), "signed out, / shows the sign-in"
@@ -198,6 +200,12 @@ def run(r):
                  r.path()):
         r.errors_since("sign-in")
         return
+    tz = r.db("SELECT tz FROM user WHERE id = 1")
+    # Chromium's ICU may give the older name of the same zone.
+    check(tz in ("Asia/Kolkata", "Asia/Calcutta"), "the sign-in keeps the"
+          " browser's time zone for alice, who had none (%s)" % tz)
+    t = p.eval("document.querySelector('.entry-row time').title")
+    check(t.endswith(" IST"), "list times are in it (%s)" % t)
     n = p.eval("document.querySelectorAll('.entry-row').length")
     check(n == 12, "the unread list shows alice's 12 entries (%s)" % n)
     title = p.eval("document.title")
@@ -428,6 +436,7 @@ def run(r):
     errors(r)
     expanded(r)
     long_words(r)
+    direction(r)
     scroll_read(r)
     media(r)
     stats(r)
@@ -579,6 +588,35 @@ def long_words(r):
         p.viewport(*DESKTOP)
     r.shot("unread-long-word")
     r.errors_since("long words")
+
+
+def direction(r):
+    """A right-to-left title in a left-to-right list reads right to left."""
+    p = r.p
+    now = int(time.time())
+    r.dbw("UPDATE feed SET lang = 'ar' WHERE id = 2")
+    r.dbw("INSERT INTO entry (id, feed_id, user_id, category_id, hash,"
+          " published_at, created_at, changed_at, title, content,"
+          " content_text) VALUES (201, 2, 1, NULL, 'hrtl', ?, ?, ?,"
+          " '\u0645\u0631\u062d\u0628\u0627 \u0628\u0627\u0644\u0639"
+          "\u0627\u0644\u0645 hearth', '<p>\u0646\u0635 \u0639\u0631"
+          "\u0628\u064a</p>', 'x')", now - 20, now, now)
+    r.go("/all")
+    row = "document.querySelector('#e%d .row-title')"
+    d = p.eval("getComputedStyle(%s).direction" % (row % 201))
+    check(d == "rtl", "an Arabic title in the list is right to left (%s)"
+          % d)
+    d = p.eval("getComputedStyle(%s).direction" % (row % 1))
+    check(d == "ltr", "an English title beside it stays left to right (%s)"
+          % d)
+    lang = p.eval("%s.lang" % (row % 201))
+    check(lang == "ar", "the Arabic title says lang=ar (%s)" % lang)
+    r.go("/entry/201")
+    d = p.eval("getComputedStyle(document.querySelector("
+               "'.entry-content p')).direction")
+    check(d == "rtl", "its body on the entry page too (%s)" % d)
+    r.shot("direction")
+    r.errors_since("direction")
 
 
 def scroll_read(r):
