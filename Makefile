@@ -240,7 +240,11 @@ fuzz: fuzz-build
 # run: the whole reader on 127.0.0.1:$(PORT) (default 8080), in the
 # foreground: packages, build, var/, nginx, hearth-fcgi, a fetch every 5 min.
 run:
-	sh scripts/run
+	@if command -v python3 >/dev/null 2>&1; then \
+		python3 scripts/foreground.py sh scripts/run; \
+	else \
+		sh scripts/run; \
+	fi
 
 # --- benchmarks (not part of check) ----------------------------------
 
