@@ -200,7 +200,7 @@ tz_field(struct req *r, const char *cur)
 	for (i = 0, off = 0; i < n && !names.oom; i++) {
 		HTML_LIT(b, "<option value=\"");
 		html_puts(b, names.p + off);
-		HTML_LIT(b, "\">");
+		HTML_LIT(b, "\"></option>");
 		off += strlen(names.p + off) + 1;
 	}
 	if (names.oom)
