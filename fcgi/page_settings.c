@@ -183,8 +183,8 @@ static void
 tz_field(struct req *r, const char *cur)
 {
 	struct buf	*b = &r->resp.body;
-	struct buf	 names;
-	size_t		 n, i, off;
+	const char	*names;
+	size_t		 n, i;
 
 	HTML_LIT(b, "<p><label for=\"tz\">Time zone</label> <input id=\"tz\""
 	    " name=\"tz\" list=\"tz-names\" maxlength=\"64\""
@@ -195,17 +195,12 @@ tz_field(struct req *r, const char *cur)
 	    "America/New_York: dates on every page are shown in it, and the "
 	    "digest's days are its days.  Empty: UTC.</small></p>\n"
 	    "<datalist id=\"tz-names\">");
-	buf_init(&names);
-	n = tz_names(&names);
-	for (i = 0, off = 0; i < n && !names.oom; i++) {
+	names = tz_names(&n);
+	for (i = 0; i < n; i++, names += strlen(names) + 1) {
 		HTML_LIT(b, "<option value=\"");
-		html_puts(b, names.p + off);
+		html_puts(b, names);
 		HTML_LIT(b, "\"></option>");
-		off += strlen(names.p + off) + 1;
 	}
-	if (names.oom)
-		b->oom = 1;
-	buf_release(&names);
 	HTML_LIT(b, "</datalist>\n");
 }
 

@@ -33,7 +33,7 @@
 #define TZ_TYPES_MAX	256
 #define TZ_OFF_MAX	(26 * 3600)	/* |UTC offset|, seconds */
 #define TZ_TIME_MAX	(INT64_C(1) << 56) /* |t| a rule works out */
-#define TZ_LIST_MAX	1024		/* names tz_names() gives */
+#define TZ_LIST_MAX	1024		/* names names_read() keeps */
 
 /* A local time type of a TZif file. */
 struct tz_type {
@@ -704,14 +704,19 @@ name_cmp(const void *a, const void *b)
 
 /*
  * The zone names of the system's list (zone.tab in the zoneinfo
- * folder: a zone per country and region) and UTC, sorted, into b as
- * NUL-terminated strings one after the other.  Returns how many, 0 when
- * the list cannot be read (logged at debug level: the names may still
- * be typed).
+ * folder: a zone per country and region) and UTC, sorted, into
+ * names_buf as NUL-terminated strings one after the other; their count
+ * in names_n.  Nothing when the list cannot be read (logged at debug
+ * level: the names may still be typed).
  */
-size_t
-tz_names(struct buf *b)
+static struct buf	 names_buf;
+static size_t		 names_n;
+static pthread_once_t	 names_once = PTHREAD_ONCE_INIT;
+
+static void
+names_read(void)
 {
+	struct buf	*b = &names_buf;
 	FILE		*fp;
 	char		 path[PATH_MAX], line[512], *p, *e;
 	char		*names[TZ_LIST_MAX];
@@ -720,7 +725,7 @@ tz_names(struct buf *b)
 	snprintf(path, sizeof(path), "%s/zone.tab", tz_dir());
 	if ((fp = fopen(path, "r")) == NULL) {
 		log_debug("%s: %s", path, strerror(errno));
-		return 0;
+		return;
 	}
 	if ((names[n] = strdup("UTC")) != NULL)
 		n++;
@@ -741,5 +746,18 @@ tz_names(struct buf *b)
 		buf_add(b, names[i], strlen(names[i]) + 1);
 		free(names[i]);
 	}
-	return n;
+	names_n = b->oom ? 0 : n;
+}
+
+/*
+ * The names of names_read(), read once for the life of the process (the
+ * settings page lists them on every visit): the first of *n strings,
+ * each after the NUL of the one before.
+ */
+const char *
+tz_names(size_t *n)
+{
+	pthread_once(&names_once, names_read);
+	*n = names_n;
+	return names_buf.p;
 }

@@ -37,7 +37,7 @@ struct tz_rule {
 struct buf;
 
 int		 tz_name_ok(const char *);
-size_t		 tz_names(struct buf *);
+const char	*tz_names(size_t *);
 const struct tz	*tz_get(const char *);
 void		 tz_at(const struct tz *, int64_t, struct tz_at *);
 int64_t		 tz_local(const struct tz *, int64_t);
