@@ -220,7 +220,10 @@ is "fetch-content of no entry: 404" 404
 # --- an expanded row's picture -----------------------------------------
 # The fetcher keeps the first picture of an entry's body that is not an
 # icon; an expanded list row shows it.  pics N: the feed, whose entry
-# "Photo" holds a smiley then the picture photoN.jpg.
+# "Photo" holds a smiley then the picture photoN.jpg.  Each version gets
+# its own mtime: the farm's ETag and Last-Modified come from the mtime
+# and the size, which are the same for two versions written in one second,
+# and the fetcher's conditional GET would then get 304.
 pics() {
 	cat > "$S/farm/www/pics.xml" <<EOF
 <?xml version="1.0"?><rss version="2.0"><channel><title>Pictures</title>
@@ -232,6 +235,7 @@ pics() {
 <description>&lt;p&gt;Hi &lt;img src="/s.gif" width="16" height="16"&gt;&lt;/p&gt;</description></item>
 </channel></rss>
 EOF
+	touch -d @$((1700000000 + $1 * 100)) "$S/farm/www/pics.xml"
 }
 pics 1
 if "$bin/hearthctl" -q -c "$S/hearth.conf" -u alice feed add "$F/pics.xml" \
