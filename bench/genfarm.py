@@ -47,7 +47,7 @@ def rfc3339(t):
 
 def feed(f, ms, base):
 	tag = "f%04d" % f
-	site = "http://site.hearth.test/%s" % tag
+	site = "http://127.0.0.1:1/%s" % tag
 	out = []
 	if f % 2:
 		out.append('<?xml version="1.0" encoding="UTF-8"?>\n'

@@ -970,9 +970,10 @@ if [ "$farm" -gt 0 ]; then
 	} > "$CF"
 	furl="$FU/f/%"
 	q "UPDATE feed SET next_check_at = 4000000000 WHERE url NOT LIKE '$furl'"
-	# The farm's sites (site.hearth.test) do not exist: a search for
-	# their icons would wait on the resolver.  A pass looks at a
-	# site's icon once a week, so it is done already.
+	# The farm's sites (loopback port 1) serve nothing: a search for
+	# their icons would only add refused transfers to the measured
+	# passes.  A pass looks at a site's icon once a week, so it is done
+	# already.
 	q "UPDATE feed SET icon_checked_at = strftime('%s', 'now')
 	    WHERE url LIKE '$furl'"
 	echo "farm	$farm	$fitems	$fnew	$think" >> "$R"

@@ -263,7 +263,7 @@ is "no such check: 404" 404
 	echo "  xmlUrl=\"$F/plain.rss\"/></outline>"
 	_i=0
 	while [ "$_i" -lt 7000 ]; do
-		echo "<outline text=\"Listed again $_i, a long title to make the file big\" type=\"rss\" xmlUrl=\"$F/plain.rss\" htmlUrl=\"http://site.hearth.test/plain\"/>"
+		echo "<outline text=\"Listed again $_i, a long title to make the file big\" type=\"rss\" xmlUrl=\"$F/plain.rss\" htmlUrl=\"http://127.0.0.1:1/plain\"/>"
 		_i=$((_i + 1))
 	done
 	echo '<outline text="Alpha" xmlUrl="http://127.0.0.1:9/alpha.xml"/>'

@@ -35,7 +35,7 @@ is "$(q "SELECT last_modified FROM feed WHERE id = $FID")" "$lm" \
 is "$(q "SELECT title FROM entry WHERE guid = 'cond-3'")" \
     "cond item 3: Notes on sourdough starters" "cond: entry title"
 is "$(q "SELECT url FROM entry WHERE guid = 'cond-3'")" \
-    "http://site.hearth.test/cond/posts/3.html" "cond: entry link"
+    "http://127.0.0.1:1/cond/posts/3.html" "cond: entry link"
 is "$(q "SELECT published_at FROM entry WHERE guid = 'cond-3'")" \
     "$((1717200000 - 2 * 86400))" "cond: entry date"
 has "$(q "SELECT content FROM entry WHERE guid = 'cond-3'")" \

@@ -16,21 +16,21 @@ rules_feed() {
 	cat >"$1" <<'XML'
 <?xml version="1.0" encoding="utf-8"?>
 <rss version="2.0"><channel><title>Rules</title>
-<link>http://site.hearth.test/rules/</link>
+<link>http://127.0.0.1:1/rules/</link>
 <item><guid>r-promo</guid><title>Big PROMO week</title>
-<link>http://site.hearth.test/rules/1</link>
+<link>http://127.0.0.1:1/rules/1</link>
 <description>buy now</description></item>
 <item><guid>r-cafe</guid><title>Notes from the Café Crème</title>
-<link>http://site.hearth.test/rules/2</link>
+<link>http://127.0.0.1:1/rules/2</link>
 <description>a quiet morning</description></item>
 <item><guid>r-rust</guid><title>Release notes</title>
-<link>http://site.hearth.test/rules/3</link>
+<link>http://127.0.0.1:1/rules/3</link>
 <category>Rust</category><description>cargo things</description></item>
 <item><guid>r-star</guid><title>Promo we actually like</title>
-<link>http://site.hearth.test/rules/4</link>
+<link>http://127.0.0.1:1/rules/4</link>
 <description>worth it</description></item>
 <item><guid>r-plain</guid><title>Plain post</title>
-<link>http://site.hearth.test/rules/5</link>
+<link>http://127.0.0.1:1/rules/5</link>
 <description>nothing special</description></item>
 </channel></rss>
 XML
