@@ -274,6 +274,33 @@ row() {
 	}'
 }
 
+# median: the median of the numbers on standard input, one a line.
+median() {
+	sort -n | awk '{ v[NR] = $1 }
+	END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# perfeed CASE LABEL: what the sandbox adds to a feed, the run's fixed
+# cost set aside: the median of the pairs' differences of CASE's passes
+# less that of the idle passes (over HTTP), a feed's share; against what
+# a feed costs without it (the medians of the unconfined passes).
+perfeed() {
+	awk -v d="$(paste -d ' ' "$scratch/$1-on/times" "$scratch/$1-off/times" |
+	    awk '{ print $2 + $3 - $7 - $8 }' | median)" \
+	    -v di="$(paste -d ' ' "$scratch/http-on/times.idle" \
+	    "$scratch/http-off/times.idle" | awk '{ print $2 + $3 - $7 - $8 }' |
+	    median)" \
+	    -v off="$(awk '{ print $2 + $3 }' "$scratch/$1-off/times" | median)" \
+	    -v ioff="$(awk '{ print $2 + $3 }' "$scratch/http-off/times.idle" |
+	    median)" \
+	    -v feeds="$nfeeds" -v label="$2" 'BEGIN {
+		a = (d - di) * 1000 / feeds; b = (off - ioff) * 1000 / feeds
+		printf "- %s: %+.3f ms a feed, against %.3f ms a feed " \
+		    "unconfined: %+.1f%%.\n", label, a, b,
+		    (b > 0 ? a * 100 / b : 0)
+	}'
+}
+
 cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 rev=$(git -C "$top" rev-parse --short HEAD 2>/dev/null)
 dirty=$(git -C "$top" status --porcelain -- fetcher lib 2>/dev/null |
@@ -289,9 +316,14 @@ $nfeeds generated feeds of $nitems items ($(awk -v b="$farm_bytes" 'BEGIN { prin
 
 | pass | pairs | CPU s, sandbox | CPU s, none | ratio | cost ms | ms/feed | share of a pass | context switches | wall s |
 |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|
-$(row "HTTP, $nfeeds feeds" "$scratch/http-on/times" "$scratch/http-off/times" "$nfeeds")
-$([ "$tls" -eq 1 ] && row "HTTPS, $nfeeds feeds" "$scratch/https-on/times" "$scratch/https-off/times" "$nfeeds")
-$(row "idle (none due)" "$scratch/http-on/times.idle" "$scratch/http-off/times.idle" 0)
+$(row "HTTP, $nfeeds feeds" "$scratch/http-on/times" "$scratch/http-off/times" "$nfeeds"
+[ "$tls" -eq 1 ] && row "HTTPS, $nfeeds feeds" "$scratch/https-on/times" "$scratch/https-off/times" "$nfeeds"
+row "idle (none due)" "$scratch/http-on/times.idle" "$scratch/http-off/times.idle" 0)
+
+What the sandbox adds to a feed, the run's fixed cost (the idle pass: the start, the database, the parse child's fork) set aside:
+
+$(perfeed http "HTTP"
+[ "$tls" -eq 1 ] && perfeed https "HTTPS")
 EOF
 }
 
