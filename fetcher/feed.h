@@ -98,7 +98,10 @@ void	 sandbox_prefork(struct sandbox *);
 struct sb_doc *sandbox_doc_new(struct sandbox *, struct feed *, const char *,
 	    const char *, int64_t);
 int	 sandbox_doc_push(struct sb_doc *, const char *, size_t);
+int	 sandbox_doc_end_start(struct sb_doc *);
+int	 sandbox_doc_ready(struct sb_doc *);
 int	 sandbox_doc_end(struct sb_doc *);
+int64_t	 sandbox_doc_us(const struct sb_doc *);
 const char *sandbox_doc_error(const struct sb_doc *);
 int	 sandbox_doc_is_feed(const struct sb_doc *);
 const char *sandbox_doc_format(const struct sb_doc *);

@@ -1423,12 +1423,17 @@ stop_waiting(struct fetcher *f)
  * -1 when it asks the pass to stop.
  */
 static int
-take_more(struct fetcher *f)
+take_more(struct fetcher *f, int idle)
 {
 	struct job	**v;
 	size_t		 n = 0, i;
+	int64_t		 t0 = mono_us() / 1000;
+	int		 rc;
 
-	if (f->more(f->arg, &v, &n) == -1)
+	/* Its time (the queue read, documents stored) is not the servers'. */
+	rc = f->more(f->arg, idle, &v, &n);
+	f->own_ms += mono_us() / 1000 - t0;
+	if (rc == -1)
 		return -1;
 	for (i = 0; i < n; i++)
 		if (queue_job(f, v[i]) == -1) {
@@ -1491,8 +1496,10 @@ fetch_run_pieces(struct job *jobs, const struct conf *conf,
 }
 
 /*
- * fetch_run_pieces(), and while it runs more(arg, &v, &n) is called
- * every FETCH_MORE_MS at most and once more before the pass would end:
+ * fetch_run_pieces(), and while it runs more(arg, idle, &v, &n) is
+ * called every FETCH_MORE_MS at most and once more before the pass
+ * would end (idle set: no transfer waits or runs, so that what more does
+ * not give now ends the fetch):
  * the n jobs of the array v (the caller's) join the pass, each behind
  * the others of its host, or among the urgent ones first when its urgent
  * is set.  A job waiting already (queued) that comes back urgent moves
@@ -1537,7 +1544,8 @@ fetch_run_more(struct job *jobs, const struct conf *conf, fetch_body_fn body,
 		if (f.more != NULL && (t0 - last >= FETCH_MORE_MS ||
 		    (f.pending == 0 && f.inflight == 0))) {
 			last = t0;
-			if (take_more(&f) == -1) {
+			if (take_more(&f, f.pending == 0 &&
+			    f.inflight == 0) == -1) {
 				f.more = NULL;
 				stop_waiting(&f);
 			}

@@ -92,7 +92,7 @@ struct job {
 
 typedef void (*fetch_done_fn)(struct job *, void *);
 typedef int64_t (*fetch_body_fn)(struct job *, const char *, size_t, void *);
-typedef int (*fetch_more_fn)(void *, struct job ***, size_t *);
+typedef int (*fetch_more_fn)(void *, int, struct job ***, size_t *);
 
 /* fetch.c: libcurl multi, polite per host */
 int	 fetch_global_init(void);

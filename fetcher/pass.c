@@ -33,6 +33,7 @@
 #define YIELD_MAX_US	100000	/* the longest wait at a time */
 #define KIB		1024
 #define MIB		(1024 * 1024)
+#define ENDING_MAX	8	/* documents parsing while transfers go on */
 
 /* A new feed's URL gave an HTML page: the feed links found in it. */
 struct disc {
@@ -77,6 +78,8 @@ struct pass {
 	struct rulebook		 rules;		/* the users' filter rules */
 	struct costs		 costs;		/* what each feed cost */
 	struct archive_work	*archives;	/* gaps to fill, after */
+	struct job		*ending[ENDING_MAX]; /* parsed in a child, */
+	size_t			 nending;	/* their answers awaited */
 };
 
 /* A request in the fetch_request queue: -1 for NULL. */
@@ -835,6 +838,96 @@ job_status_text(const struct job *j, char *s, size_t n)
 }
 
 
+/* What parsing j cost, in ms: its child's time, or this process's. */
+static int64_t
+parse_ms(const struct job *j)
+{
+	int64_t	 us = j->parser != NULL ? sandbox_doc_us(j->parser) : -1;
+
+	return (us >= 0 ? us : j->parse_us) / 1000;
+}
+
+/* Store (or fail) what j got, count what it cost, and free it. */
+static void
+pass_outcome(struct pass *p, struct job *j)
+{
+	char		 msg[256];
+	int64_t		 fetch_ms;
+	int		 nnew;
+
+	if (p->fault) {
+		job_release_outcome(j);
+		return;
+	}
+	/* The transfer's time counts the pieces parsed as they came. */
+	fetch_ms = j->elapsed_ms - j->parse_us / 1000;
+	nnew = p->stats.entries_new;
+	if (j->error != NULL)
+		outcome_failure(p, j, j->error);
+	else if (j->too_big) {
+		snprintf(msg, sizeof(msg), "larger than %lld KiB, the limit "
+		    "(fetch_max_bytes)", p->conf->fetch_max_bytes / KIB);
+		outcome_failure(p, j, msg);
+	} else if (j->status == 200)
+		outcome_document(p, j);
+	else if (j->status == 304)
+		outcome_not_modified(p, j);
+	else {
+		job_status_text(j, msg, sizeof(msg));
+		outcome_failure(p, j, msg);
+	}
+	cost_add(&p->costs, j->feed_id, j->body_bytes, fetch_ms, parse_ms(j),
+	    p->stats.entries_new - nnew);
+	pass_fault(p);
+	job_release_outcome(j);
+}
+
+/*
+ * The jobs whose documents their children still parse, in the order
+ * they ended: each whose answer came (all of them when wait is set) is
+ * stored now.
+ */
+static void
+pass_settle(struct pass *p, int wait)
+{
+	size_t	 i = 0;
+
+	while (i < p->nending && (wait ||
+	    sandbox_doc_ready(p->ending[i]->parser)))
+		pass_outcome(p, p->ending[i++]);
+	memmove(p->ending, p->ending + i,
+	    (p->nending - i) * sizeof(p->ending[0]));
+	p->nending -= i;
+}
+
+/*
+ * A 200's document goes to its child whole, and j waits in p->ending
+ * for the answer while other transfers go on: the pass does not stop
+ * for each parse (a round trip to the child per feed, and a wakeup each
+ * way, cost a busy pass 15% of its CPU), and the child parses on
+ * another CPU meanwhile.  1 when j waits; 0 when its outcome is to be
+ * had now (in process, failed, or a body not to be read).
+ */
+static int
+pass_defer(struct pass *p, struct job *j)
+{
+	if (j->error != NULL || j->too_big || j->status != 200 ||
+	    same_etag(j))
+		return 0;
+	if (j->parser == NULL && !j->parse_failed)
+		job_parse_piece(j, "", 0, p->conf->fetch_parse_cpu_ms, p->sb);
+	if (j->parser == NULL || j->parse_failed ||
+	    sandbox_doc_end_start(j->parser) == 0)
+		return 0;
+	if (p->nending == ENDING_MAX) {
+		pass_outcome(p, p->ending[0]);
+		memmove(p->ending, p->ending + 1,
+		    --p->nending * sizeof(p->ending[0]));
+	}
+	p->ending[p->nending++] = j;
+	return 1;
+}
+
 /*
  * fetch_run_more()'s callback: parse and store one feed, then free its
  * body; or take the next step of an icon's search.  Once the storage has
@@ -846,14 +939,14 @@ pass_done(struct job *j, void *arg)
 	struct pass	*p = arg;
 	struct job	*next;
 	char		 msg[256];
-	int64_t		 fetch_ms;
-	int		 nnew;
 
+	if (!p->fault)
+		pass_yield(p);
+	pass_settle(p, 0);
 	if (p->fault) {
 		job_release_outcome(j);
 		return;
 	}
-	pass_yield(p);
 	if (j->icon != NULL) {
 		if ((next = icon_done(p->db, p->sb, j)) != NULL)
 			pass_add(p, next);
@@ -872,27 +965,8 @@ pass_done(struct job *j, void *arg)
 	}
 	p->stats.checked++;
 	p->stats.bytes += j->body_bytes;
-	/* The transfer's time counts the pieces parsed as they came. */
-	fetch_ms = j->elapsed_ms - j->parse_us / 1000;
-	nnew = p->stats.entries_new;
-	if (j->error != NULL)
-		outcome_failure(p, j, j->error);
-	else if (j->too_big) {
-		snprintf(msg, sizeof(msg), "larger than %lld KiB, the limit "
-		    "(fetch_max_bytes)", p->conf->fetch_max_bytes / KIB);
-		outcome_failure(p, j, msg);
-	} else if (j->status == 200)
-		outcome_document(p, j);
-	else if (j->status == 304)
-		outcome_not_modified(p, j);
-	else {
-		job_status_text(j, msg, sizeof(msg));
-		outcome_failure(p, j, msg);
-	}
-	cost_add(&p->costs, j->feed_id, j->body_bytes, fetch_ms,
-	    j->parse_us / 1000, p->stats.entries_new - nnew);
-	pass_fault(p);
-	job_release_outcome(j);
+	if (!pass_defer(p, j))
+		pass_outcome(p, j);
 }
 
 /* --- discovery ----------------------------------------------------------- */
@@ -1190,16 +1264,22 @@ queue_serve(struct pass *p, struct jobs *l)
 
 /*
  * fetch_run_more()'s question, between transfers: what joins the fetch.
- * The queue is looked at every ASK_MS, so that a user's "refresh now"
- * waits about a second, not for the pass to end; icons' next steps come
- * at once.  -1 stops the fetch when the storage failed.
+ * The documents whose answers came are stored first.  The queue is
+ * looked at every ASK_MS, so that a user's "refresh now" waits about a
+ * second, not for the pass to end; icons' next steps come at once.  -1
+ * stops the fetch when the storage failed.
  */
 static int
-pass_more(void *arg, struct job ***v, size_t *n)
+pass_more(void *arg, int idle, struct job ***v, size_t *n)
 {
 	struct pass	*p = arg;
 	int64_t		 now = mono_us() / 1000;
 
+	/*
+	 * With no transfer left, the documents still parsing are waited
+	 * for: what they add (their sites' icons) would not run otherwise.
+	 */
+	pass_settle(p, idle);
 	if (!p->fault && !p->queue_failed && now - p->asked_ms >= ASK_MS) {
 		p->asked_ms = now;
 		if (queue_serve(p, p->run) == -1)
@@ -1231,6 +1311,7 @@ pass_fetch(struct pass *p, struct jobs *l)
 	if (fetch_run_more(l->head, p->conf, pass_body, pass_done, pass_more,
 	    p) == -1)
 		rc = -1;
+	pass_settle(p, 1);
 	p->run = NULL;
 	free(p->add);
 	free(p->handed);

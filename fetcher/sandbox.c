@@ -63,10 +63,16 @@
  * process.  A document's T_OPEN waits for its first piece, and its last
  * piece goes with T_END: a document of one piece is one sendmsg(2), and
  * the child, which writes only when it has read all that came, answers
- * it in one write(2).  A child that dies
+ * it in one write(2).  That end is sent ahead of its answer
+ * (sandbox_doc_end_start()): the pass goes on with its transfers while
+ * the child parses, and reads the answer when it is there
+ * (sandbox_doc_ready()).  A child owes one such answer at most, read
+ * before anything else goes to it, so neither side ever waits on a full
+ * socket.  A child that dies
  * fails the document it was answering ("parser killed: ..."); the other
  * documents open in it are lost, not failed (sandbox_doc_lost()), and
- * the next document gets a new child.  The answer, the feed, comes back
+ * the next document, or one that had sent it nothing yet, gets a new
+ * child.  The answer, the feed, comes back
  * entry by entry in a compact form that the parent reads as it would
  * bytes from the network: every length and count bounded, every string
  * valid UTF-8 without NUL.
@@ -85,6 +91,7 @@
 #define HEAD_KEEP	1024		/* parse.c's HEAD_MIN: the bytes that
 					   decide a document's encoding */
 #define RC_MOVE		1		/* R_STATE: parse it in a full child */
+#define US_MAX		(86400LL * 1000000) /* R_STATE's time at most */
 
 #define WHY_START	"the parser could not be started"
 #define WHY_CONFINE	"the parser could not be confined (no seccomp on " \
@@ -98,7 +105,8 @@ enum frame_type {
 	T_ABORT,	/* forget the document */
 	/* child to parent */
 	R_HELLO,	/* confined, waiting */
-	R_STATE,	/* i32 rc, i32 is_feed, i32 format, u64 held, str */
+	R_STATE,	/* i32 rc, i32 is_feed, i32 format, u64 held,
+			   i64 us, str */
 	R_FEED,		/* the feed's fields and how many entries follow */
 	R_ENTRY,	/* one entry */
 	R_LINKS,	/* u32 n, n str: discovery's answer */
@@ -139,6 +147,7 @@ struct child {
 	int		 dead;		/* killed and reaped */
 	int		 confined;	/* it said so: R_HELLO came */
 	int		 full;		/* has every iconv module */
+	struct sb_doc	*ending;	/* its T_END sent, its answer unread */
 	struct child	*next;
 };
 
@@ -164,11 +173,14 @@ struct sb_doc {
 	int		 is_feed;
 	int		 opened;	/* T_OPEN sent */
 	int		 ended;		/* T_END sent */
+	int		 end_data;	/* a T_DATA went with it */
+	int		 answered;	/* the answer to T_END was read */
 	int		 move;		/* RC_MOVE came: doc_move() it */
 	size_t		 sent;		/* bytes of it sent */
 	struct buf	 head;		/* the first of them, for doc_move() */
 	const char	*format;
 	size_t		 held;		/* bytes the child holds for it */
+	int64_t		 us;		/* the child's time on it */
 	struct buf	 open;		/* T_OPEN's bytes, until sent */
 	struct buf	 pend;		/* pieces not sent yet */
 	struct buf	 err;		/* why it failed */
@@ -350,9 +362,32 @@ frame_send(int fd, uint32_t type, uint32_t id)
 }
 
 /*
+ * Whether r has bytes to read, or its stream ended, without waiting:
+ * 1, or 0 when nothing came yet.
+ */
+static int
+rd_ready(struct rd *r)
+{
+	ssize_t	 got;
+
+	if (r->off < r->len)
+		return 1;
+	while ((got = recv(r->fd, r->b, sizeof(r->b), MSG_DONTWAIT)) == -1 &&
+	    errno == EINTR)
+		continue;
+	if (got == -1 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		return 0;
+	if (got > 0) {
+		r->off = 0;
+		r->len = (size_t)got;
+	}
+	return 1;
+}
+
+/*
  * Read exactly n bytes, waiting ms milliseconds at most for each read
- * (-1: forever).  0; -1 at an error or the end of the stream; -2 on
- * time.
+ * (-1: forever, in a blocking read(2), all the child may call).  0; -1 at
+ * an error or the end of the stream; -2 on time.
  */
 static int
 read_all(struct rd *r, void *p, size_t n, int64_t ms)
@@ -372,7 +407,16 @@ read_all(struct rd *r, void *p, size_t n, int64_t ms)
 			n -= k;
 			continue;
 		}
-		if (ms >= 0) {
+		/* A large read goes straight to p. */
+		to = n >= sizeof(r->b) ? s : r->b;
+		want = n >= sizeof(r->b) ? n : sizeof(r->b);
+		/* The parent reads what came, and polls only when none did. */
+		got = ms >= 0 ? recv(r->fd, to, want, MSG_DONTWAIT) :
+		    read(r->fd, to, want);
+		if (got == -1 && errno == EINTR)
+			continue;
+		if (got == -1 && ms >= 0 && (errno == EAGAIN ||
+		    errno == EWOULDBLOCK)) {
 			pfd.fd = r->fd;
 			pfd.events = POLLIN;
 			if ((e = poll(&pfd, 1, ms > INT_MAX ? INT_MAX :
@@ -382,15 +426,10 @@ read_all(struct rd *r, void *p, size_t n, int64_t ms)
 				return -1;
 			if (e == 0)
 				return -2;
+			continue;
 		}
-		/* A large read goes straight to p. */
-		to = n >= sizeof(r->b) ? s : r->b;
-		want = n >= sizeof(r->b) ? n : sizeof(r->b);
-		if ((got = read(r->fd, to, want)) == -1) {
-			if (errno == EINTR)
-				continue;
+		if (got == -1)
 			return -1;
-		}
 		if (got == 0)
 			return -1;
 		if (to == s) {
@@ -460,6 +499,7 @@ struct cdoc {
 	char		*ctype;		/* DOC_ARTICLE's Content-Type */
 	struct buf	 page;		/* their page, held whole */
 	int		 moved;		/* RC_MOVE said: frames ignored */
+	int64_t		 us;		/* spent on it: parse and encode */
 };
 
 static void
@@ -484,6 +524,20 @@ format_index(const char *s)
 	return 0;
 }
 
+/*
+ * The child's clock for the time it spends on a document, which the
+ * pass counts as the feed's parse (CLOCK_MONOTONIC: the vDSO's, no
+ * system call).
+ */
+static int64_t
+child_us(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
 /* Answer a piece (or the end) of d with its parser's state. */
 static void
 child_state(struct buf *out, const struct cdoc *d, int rc)
@@ -498,6 +552,7 @@ child_state(struct buf *out, const struct cdoc *d, int rc)
 	held = d->fp != NULL ? (int64_t)feed_parser_held(d->fp) :
 	    (int64_t)d->page.cap;
 	put_i64(out, held);
+	put_i64(out, d->us);
 	put_str(out, rc == -1 && d->fp != NULL ? feed_parser_error(d->fp) :
 	    rc == -1 ? "out of memory" : NULL);
 }
@@ -579,6 +634,7 @@ child_end(struct cdoc *d, struct buf *out, struct sanitizer *san)
 	const struct entry	*e;
 	char			**links = NULL;
 	size_t			 nlinks = 0, i;
+	int64_t			 t0 = child_us();
 	int			 rc;
 
 	if (d->kind == DOC_ARTICLE) {
@@ -616,6 +672,7 @@ child_end(struct cdoc *d, struct buf *out, struct sanitizer *san)
 			child_send(out, R_ENTRY, d->id);
 		}
 	}
+	d->us += child_us() - t0;
 	child_state(out, d, rc);
 	child_send(out, R_STATE, d->id);
 }
@@ -675,7 +732,7 @@ child_serve(void)
 	struct buf	 in, out;
 	struct sanitizer *san;
 	char		*base, *ctype;
-	int64_t		 cpu_ms;
+	int64_t		 cpu_ms, t0;
 	uint32_t	 kind;
 	size_t		 i;
 	int		 rc;
@@ -746,7 +803,9 @@ child_serve(void)
 			if (d->moved)
 				break;
 			if (d->kind == DOC_FEED) {
+				t0 = child_us();
 				rc = feed_parser_push(d->fp, in.p, in.len);
+				d->us += child_us() - t0;
 				if (charset_missed()) {
 					/* Its frames to come go unanswered. */
 					rc = RC_MOVE;
@@ -1174,6 +1233,8 @@ doc_lost(struct sb_doc *d, int hung, const char *what)
 
 	if (c == NULL)
 		return;
+	if (c->ending == d)
+		c->ending = NULL;
 	d->c = NULL;
 	d->failed = 1;
 	buf_reset(&d->err);
@@ -1207,11 +1268,23 @@ doc_lost(struct sb_doc *d, int hung, const char *what)
 	child_gc(d->sb, c);
 }
 
-/* Whether d's child can take a frame; a dead one loses d. */
+static int	doc_place(struct sb_doc *);
+
+/*
+ * Whether d's child can take a frame.  A dead one loses d, unless d
+ * sent it nothing yet: d then goes to another child.
+ */
 static int
 doc_live(struct sb_doc *d)
 {
-	if (d->c != NULL && d->c->dead)
+	struct child	*c = d->c;
+
+	if (c != NULL && c->dead && !d->opened) {
+		d->c = NULL;
+		c->ndocs--;
+		child_gc(d->sb, c);
+		doc_place(d);
+	} else if (c != NULL && c->dead)
 		doc_lost(d, 0, NULL);
 	return d->c != NULL && !d->failed;
 }
@@ -1273,18 +1346,19 @@ doc_state_parse(struct sb_doc *d, const struct buf *in)
 {
 	struct cursor	 c = { in->p, in->len, 0 };
 	uint32_t	 rc, is_feed, format;
-	int64_t		 held;
+	int64_t		 held, us;
 	char		*why;
 
 	rc = get_u32(&c);
 	is_feed = get_u32(&c);
 	format = get_u32(&c);
 	held = get_i64(&c);
+	us = get_i64(&c);
 	why = get_str(&c);
 	if (c.bad || c.n != 0 || (rc != 0 && rc != UINT32_MAX &&
 	    (rc != RC_MOVE || d->c->full || d->f == NULL)) ||
 	    is_feed > 1 || format >= NFORMATS || held < 0 ||
-	    held > RESULT_MAX) {
+	    held > RESULT_MAX || us < 0 || us > US_MAX) {
 		free(why);
 		doc_lost(d, 0, "its answer is malformed");
 		return -1;
@@ -1297,6 +1371,7 @@ doc_state_parse(struct sb_doc *d, const struct buf *in)
 	d->is_feed = (int)is_feed;
 	d->format = formats[format];
 	d->held = (size_t)held;
+	d->us = us;
 	if (rc != 0) {
 		d->failed = 1;
 		buf_reset(&d->err);
@@ -1318,6 +1393,32 @@ doc_state(struct sb_doc *d, struct buf *in)
 	if (t != -1)
 		doc_lost(d, 0, "its answer is malformed");
 	return -1;
+}
+
+/*
+ * Give d to a live child, or a new one: 0, or -1 with d failed (no
+ * child could start).
+ */
+static int
+doc_place(struct sb_doc *d)
+{
+	struct sandbox	*sb = d->sb;
+
+	for (d->c = sb->kids; d->c != NULL; d->c = d->c->next)
+		if (!d->c->dead && d->c->ndocs < DOCS_MAX)
+			break;
+	if (d->c == NULL && (sb_why_broken(sb) != NULL ||
+	    (d->c = child_start(sb, 0)) == NULL)) {
+		d->failed = 1;
+		buf_reset(&d->err);
+		buf_puts(&d->err, sb->broken);
+		return -1;
+	}
+	d->c->ndocs++;
+	if (++d->c->last_id == 0)
+		d->c->last_id = 1;
+	d->id = d->c->last_id;
+	return 0;
 }
 
 /*
@@ -1352,19 +1453,8 @@ doc_new(struct sandbox *sb, enum doc_kind kind, struct feed *f,
 		}
 		return d;
 	}
-	for (d->c = sb->kids; d->c != NULL; d->c = d->c->next)
-		if (!d->c->dead && d->c->ndocs < DOCS_MAX)
-			break;
-	if (d->c == NULL && (sb_why_broken(sb) != NULL ||
-	    (d->c = child_start(sb, 0)) == NULL)) {
-		d->failed = 1;
-		buf_puts(&d->err, sb->broken);
+	if (doc_place(d) == -1)
 		return d;
-	}
-	d->c->ndocs++;
-	if (++d->c->last_id == 0)
-		d->c->last_id = 1;
-	d->id = d->c->last_id;
 	/* T_OPEN goes with the first piece (doc_frames()). */
 	put_i64(&d->open, cpu_ms);
 	put_u32(&d->open, kind);
@@ -1392,6 +1482,26 @@ sandbox_doc_new(struct sandbox *sb, struct feed *f, const char *base,
 	return doc_new(sb, DOC_FEED, f, base, ctype, cpu_ms);
 }
 
+static void	doc_answer(struct sb_doc *);
+
+/*
+ * Read the answer c owes for the end of a document (sandbox_doc_end_start()),
+ * if any.  It comes before anything else c sends, so it is read before
+ * anything else is sent to c or read from it: the parent never writes
+ * while an answer waits unread, and neither side can block the other.
+ * c may be dead and freed afterwards unless a document still holds it.
+ */
+static void
+child_settle(struct child *c)
+{
+	struct sb_doc	*d;
+
+	if ((d = c->ending) == NULL)
+		return;
+	c->ending = NULL;
+	doc_answer(d);
+}
+
 /*
  * Send d's child a frame of type (n bytes at p), none when type is 0,
  * and then T_END if end; d's T_OPEN, held back until now, goes first.
@@ -1405,6 +1515,12 @@ doc_frames(struct sb_doc *d, uint32_t type, const void *p, size_t n,
 	struct out	 o[OUT_MAX];
 	size_t		 k = 0;
 
+	/* What the child owes first: nothing is sent over an answer. */
+	while (d->c->ending != NULL && d->c->ending != d) {
+		child_settle(d->c);
+		if (!doc_live(d))
+			return -1;
+	}
 	if (!d->opened) {
 		o[k].type = T_OPEN;
 		o[k].p = d->open.p;
@@ -1661,45 +1777,110 @@ doc_result(struct sb_doc *d, struct buf *in)
 }
 
 /*
- * The document is all in: parse what is left and fill the feed, as
- * feed_parser_end().  0, or -1 (sandbox_doc_error() says why; the feed
- * is then empty).
+ * Read the answer to d's end, sent by sandbox_doc_end_start(): its
+ * data piece's state first if one went with it, then the feed; a
+ * document its child could not decode starts again in a full child.
  */
-int
-sandbox_doc_end(struct sb_doc *d)
+static void
+doc_answer(struct sb_doc *d)
 {
 	struct buf	 in;
-	int		 data;
 
-	if (d->fp != NULL) {
-		if (feed_parser_end(d->fp) == -1)
-			d->failed = 1;
-		d->format = feed_parser_format(d->fp);
-		return d->failed ? -1 : 0;
-	}
-	if (!doc_live(d)) {
-		feed_release(d->f);
-		return -1;
-	}
 	buf_init(&in);
-	/* What waits, and the end, at once; then both answers. */
-	data = d->pend.len > 0 && !d->pend.oom;
-	if (doc_frames(d, data ? T_DATA : 0, d->pend.p, d->pend.len,
-	    1) == 0) {
-		if (data)
-			doc_state(d, &in);
+	if (doc_live(d)) {
 		/* A failed piece's end is answered too: read, in step. */
+		if (d->end_data)
+			doc_state(d, &in);
 		if (d->c != NULL && !d->move)
 			doc_result(d, &in);
 		if (d->c != NULL && d->move)
 			doc_move(d, 1);
 	}
 	buf_release(&in);
+	d->answered = 1;
+	if (d->failed)
+		feed_release(d->f);
+}
+
+/*
+ * The document is all in: what waits, and the end, go to its child at
+ * once, and the child parses while this process goes on.  1 when its
+ * answer is to come: sandbox_doc_ready() says whether it came, and
+ * sandbox_doc_end() reads it.  0 when there is nothing to wait for (the
+ * parser is in process, or the document failed): sandbox_doc_end() then
+ * says how it ended.  A child holds one such answer at most: another
+ * document's frames to it wait for that answer to be read first.
+ */
+int
+sandbox_doc_end_start(struct sb_doc *d)
+{
+	int	 data;
+
+	if (d->fp != NULL || d->ended || !doc_live(d))
+		return 0;
+	data = d->pend.len > 0 && !d->pend.oom;
+	if (doc_frames(d, data ? T_DATA : 0, d->pend.p, d->pend.len,
+	    1) == -1)
+		return 0;
 	buf_release(&d->pend);
 	d->ended = 1;
+	d->end_data = data;
+	d->c->ending = d;
+	return 1;
+}
+
+/*
+ * Whether sandbox_doc_end() of d would not wait: its answer came (it is
+ * read now), or it needs none.
+ */
+int
+sandbox_doc_ready(struct sb_doc *d)
+{
+	struct child	*c = d->c;
+
+	if (d->fp != NULL || !d->ended || d->answered || c == NULL ||
+	    c->ending != d)
+		return 1;
+	if (!c->dead && !rd_ready(&c->rd))
+		return 0;
+	child_settle(c);
+	return 1;
+}
+
+/*
+ * The document is all in: parse what is left and fill the feed, as
+ * feed_parser_end(), waiting for the child's answer if it is not read
+ * yet.  0, or -1 (sandbox_doc_error() says why; the feed is then
+ * empty).
+ */
+int
+sandbox_doc_end(struct sb_doc *d)
+{
+	if (d->fp != NULL) {
+		if (feed_parser_end(d->fp) == -1)
+			d->failed = 1;
+		d->format = feed_parser_format(d->fp);
+		return d->failed ? -1 : 0;
+	}
+	if (!d->ended && sandbox_doc_end_start(d) == 0)
+		d->answered = 1;
+	else if (!d->answered && d->c != NULL && d->c->ending == d)
+		child_settle(d->c);
+	d->answered = 1;
+	buf_release(&d->pend);
 	if (d->failed)
 		feed_release(d->f);
 	return d->failed ? -1 : 0;
+}
+
+/*
+ * The child's time on d (its parse and the encoding of its answer), in
+ * microseconds; -1 when d is parsed in process.
+ */
+int64_t
+sandbox_doc_us(const struct sb_doc *d)
+{
+	return d->fp != NULL ? -1 : d->us;
 }
 
 /* Why d failed: "not a feed (HTML page)", "parser killed: ..."; or "". */
@@ -1742,6 +1923,10 @@ sandbox_doc_free(struct sb_doc *d)
 	if (d == NULL)
 		return;
 	feed_parser_free(d->fp);
+	/* An answer owed, to d or to another document, is read first. */
+	if (d->c != NULL && (d->c->ending == d || (!d->c->dead &&
+	    d->opened && !d->ended)))
+		child_settle(d->c);
 	if ((c = d->c) != NULL) {
 		if (!c->dead && d->opened && !d->ended &&
 		    frame_send(c->fd, T_ABORT, d->id) == -1) {

@@ -362,6 +362,120 @@ test_killed(void)
 	unsetenv("HEARTH_TEST_PARSER_ESCAPE");
 }
 
+/* A new document of rss at url in sb, all pushed: NULL when it failed. */
+static struct sb_doc *
+pushed(struct sandbox *sb, struct feed *f, const char *url, const char *rss)
+{
+	struct sb_doc	*d;
+
+	feed_init(f);
+	if ((d = sandbox_doc_new(sb, f, url, NULL, 5000)) != NULL &&
+	    sandbox_doc_push(d, rss, strlen(rss)) == -1) {
+		sandbox_doc_free(d);
+		d = NULL;
+	}
+	return d;
+}
+
+/* An RSS document of n items. */
+static const char *
+items(struct buf *b, int n)
+{
+	int	 i;
+
+	buf_reset(b);
+	BUF_LIT(b, "<rss version=\"2.0\"><channel>");
+	for (i = 0; i < n; i++)
+		buf_printf(b, "<item><guid>%d</guid><title>t%d</title>"
+		    "</item>", i, i);
+	BUF_LIT(b, "</channel></rss>");
+	return b->p;
+}
+
+/*
+ * Documents ended without waiting (sandbox_doc_end_start()): the child
+ * answers each in turn, the next document's frames read the answer
+ * owed first, a document freed before its end was read leaves the
+ * stream in step, and a document that had sent nothing to a child that
+ * died goes to a new child instead of being lost.
+ */
+static void
+test_pipelined(void)
+{
+	struct sandbox		*sb;
+	struct sb_doc		*a, *b, *e;
+	struct feed		 fa, fb, fe;
+	struct buf		 doc;
+	char			 want[128];
+	int			 i, ready = 0;
+
+	/* Its children are started with the hook (see test_killed()). */
+	setenv("HEARTH_TEST_PARSER_ESCAPE", "open:evil", 1);
+	buf_init(&doc);
+	sb = sandbox_new(1, 0, 5000);
+	a = pushed(sb, &fa, BASE, items(&doc, 3));
+	T_OK(a != NULL && sandbox_doc_end_start(a) == 1,
+	    "pipelined: a document's end goes without waiting");
+	for (i = 0; a != NULL && i < 500 && !(ready = sandbox_doc_ready(a));
+	    i++)
+		usleep(10000);
+	T_OK(ready, "pipelined: its answer comes, read when it is there");
+	T_OK(a != NULL && sandbox_doc_end(a) == 0 && fa.nentries == 3,
+	    "pipelined: and reads as its feed");
+	T_OK(a != NULL && sandbox_doc_us(a) > 0,
+	    "pipelined: with the child's time on it");
+	sandbox_doc_free(a);
+	feed_release(&fa);
+
+	a = pushed(sb, &fa, BASE, items(&doc, 3));
+	b = pushed(sb, &fb, BASE, items(&doc, 2));
+	T_OK(a != NULL && b != NULL && sandbox_doc_end_start(a) == 1 &&
+	    sandbox_doc_end_start(b) == 1, "pipelined: two ends in a row");
+	T_OK(a != NULL && sandbox_doc_ready(a),
+	    "pipelined: the second's frames read the first's answer");
+	T_OK(b != NULL && sandbox_doc_end(b) == 0 && fb.nentries == 2 &&
+	    a != NULL && sandbox_doc_end(a) == 0 && fa.nentries == 3,
+	    "pipelined: each gets its own feed");
+	sandbox_doc_free(a);
+	sandbox_doc_free(b);
+	feed_release(&fa);
+	feed_release(&fb);
+
+	/* Freed with its answer unread: the answer is not the next one's. */
+	a = pushed(sb, &fa, BASE, items(&doc, 4));
+	if (a != NULL)
+		sandbox_doc_end_start(a);
+	sandbox_doc_free(a);
+	feed_release(&fa);
+	b = pushed(sb, &fb, BASE, items(&doc, 1));
+	T_OK(b != NULL && sandbox_doc_end(b) == 0 && fb.nentries == 1,
+	    "pipelined: a document freed unread leaves the next in step");
+	sandbox_doc_free(b);
+	feed_release(&fb);
+
+	/* The child dies on e: b, which had sent it nothing, moves on. */
+	snprintf(want, sizeof(want), "parser killed by signal %d (SIGSYS: "
+	    "it made a system call its sandbox forbids)", SIGSYS);
+	e = pushed(sb, &fe, "http://evil.example/", items(&doc, 2));
+	b = pushed(sb, &fb, BASE, items(&doc, 2));
+	T_OK(e != NULL && sandbox_doc_end_start(e) == 1,
+	    "pipelined: the end of a document that kills its child");
+	T_OK(b != NULL && sandbox_doc_end(b) == 0 && fb.nentries == 2,
+	    "pipelined: the next document parses in a new child");
+	T_OK(b != NULL && !sandbox_doc_lost(b), "pipelined: not lost");
+	T_OK(e != NULL && sandbox_doc_end(e) == -1,
+	    "pipelined: the document that killed it fails");
+	T_STR(e != NULL ? sandbox_doc_error(e) : NULL, want,
+	    "pipelined: saying why");
+	unsetenv("HEARTH_TEST_PARSER_ESCAPE");
+	sandbox_doc_free(e);
+	sandbox_doc_free(b);
+	feed_release(&fe);
+	feed_release(&fb);
+	sandbox_free(sb);
+	buf_release(&doc);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -378,5 +492,6 @@ main(int argc, char *argv[])
 	test_moved();
 	test_discover();
 	test_killed();
+	test_pipelined();
 	return T_DONE();
 }
