@@ -685,18 +685,23 @@ cmd_pass(int argc, char *argv[])
 		log_warnx("%s", err.p != NULL ? err.p : "configuration");
 		goto out;
 	}
-	/* For the feeds' passwords, and a migration that seals them. */
+	lower_priority();
+	if (!apply) {
+		xmlInitParser();
+		if ((sb = parser_start(&conf, debug)) == NULL)
+			goto out;
+	}
+	/*
+	 * For the feeds' passwords, and a migration that seals them: read
+	 * after the parse child is forked, which never holds the key.
+	 */
 	if (secret_load(conf.secret_file, conf.data_dir, SECRET_CREATE) ==
 	    -1)
 		goto out;
-	lower_priority();
 	if (apply) {
 		rc = pass_apply(&conf, user) == 0 ? 0 : 1;
 		goto out;
 	}
-	xmlInitParser();
-	if ((sb = parser_start(&conf, debug)) == NULL)
-		goto out;
 	if (fetch_global_init() == -1)
 		log_warnx("cannot set up libcurl");
 	else {

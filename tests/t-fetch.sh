@@ -635,4 +635,50 @@ HEARTH_TEST_PARSER_ESCAPE=open:boxbad pass
 is "$(q "SELECT count(*) FROM entry")" 2 \
     "sandbox: fetch_sandbox = no parses in process, where no hook runs"
 
+# The parse child is forked before the secret file is read: a document
+# that took it over would find no key in its memory.  hearth-fetch
+# --every keeps itself and its child alive after a pass; the key is
+# looked for in the writable mappings of each (the fetcher's is the
+# control: it holds the key).
+holds_key() {
+	python3 - "$1" "$T/hearth.secret" <<'EOF'
+import sys
+pid, key = sys.argv[1], open(sys.argv[2], "rb").read()
+seen = "none"
+with open("/proc/%s/maps" % pid) as maps, \
+    open("/proc/%s/mem" % pid, "rb", 0) as mem:
+    for line in maps:
+        span, perms = line.split()[:2]
+        lo, hi = (int(x, 16) for x in span.split("-"))
+        # AddressSanitizer's shadow: terabytes that hold no data
+        if not perms.startswith("rw") or hi - lo > 256 << 20:
+            continue
+        try:
+            mem.seek(lo)
+            if key in mem.read(hi - lo):
+                seen = "holds"
+        except OSError:
+            pass
+print(seen)
+EOF
+}
+fresh sandbox-key
+farm_feed rss "$W/f/boxkey.rss" boxkey 2
+feed_add "$U/f/boxkey.rss"
+"$fetch" -c "$C" --every 1h >"$T/every.out" 2>&1 </dev/null &
+fpid=$!
+kid= i=0
+while [ "$i" -lt 300 ] && { [ -z "$kid" ] ||
+    [ "$(q "SELECT count(*) FROM entry")" != 2 ]; }; do
+	kid=$(pgrep -P "$fpid" -x hearth-parse)
+	i=$((i + 1))
+	sleep 0.1
+done
+is "$(q "SELECT count(*) FROM entry")" 2 "sandbox key: a pass stored the feed"
+is "$(holds_key "$fpid")" holds "sandbox key: the fetcher holds the key"
+is "$(holds_key "${kid:-0}" 2>/dev/null)" none \
+    "sandbox key: its parse child does not"
+kill "$fpid" 2>/dev/null
+wait "$fpid" 2>/dev/null
+
 fe_end
