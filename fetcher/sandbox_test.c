@@ -236,6 +236,7 @@ test_lazy(void)
 	char			 path[64], kids[64] = "";
 	long			 pid = 0;
 	FILE			*fp;
+	int			 i;
 
 	buf_init(&out);
 	sb = sandbox_new(1, 0, 5000);
@@ -248,8 +249,12 @@ test_lazy(void)
 		fclose(fp);
 	}
 	T_OK(pid > 0, "lazy: the child is forked up front");
+	/* A child that did not wait would be confined within this time. */
+	for (i = 0; i < 30 && strcmp(proc_line(pid, "status", "Seccomp:"),
+	    "Seccomp:\t0") == 0; i++)
+		usleep(10000);
 	T_STR(proc_line(pid, "status", "Seccomp:"), "Seccomp:\t0",
-	    "lazy: it waits unconfined for a document");
+	    "lazy: it waits unconfined for a document, 300 ms on");
 	T_STR(proc_line(pid, "maps", "gconv"), "",
 	    "lazy: and has loaded no iconv module");
 	dump(sb, &out, rss, sizeof(rss) - 1, 1000);
