@@ -19,8 +19,11 @@ struct rules;
  * icon set).  pass.c fills the first part from the database; fetch.c
  * fills the outcome of the transfer, handing a feed's body to pass.c's
  * parser as it comes (an icon's is kept whole); the done callback
- * stores it, then the outcome is released at once, so a pass holds at
- * most fetch_max_inflight documents being parsed, and no feed's body.
+ * stores it, then the outcome is released, so a pass holds at most
+ * fetch_max_inflight documents being parsed and, in pass.c's ending,
+ * ENDING_MAX more whose parse child has not answered yet or whose
+ * answer waits to be stored; no feed's body but a page kept for its
+ * feed links.
  */
 struct job {
 	/* the feed, as stored */

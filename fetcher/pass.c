@@ -893,8 +893,11 @@ pass_settle(struct pass *p, int wait)
 	size_t	 i = 0;
 
 	while (i < p->nending && (wait ||
-	    sandbox_doc_ready(p->ending[i]->parser)))
+	    sandbox_doc_ready(p->ending[i]->parser))) {
+		if (!p->fault)
+			pass_yield(p);
 		pass_outcome(p, p->ending[i++]);
+	}
 	memmove(p->ending, p->ending + i,
 	    (p->nending - i) * sizeof(p->ending[0]));
 	p->nending -= i;
@@ -920,6 +923,7 @@ pass_defer(struct pass *p, struct job *j)
 	    sandbox_doc_end_start(j->parser) == 0)
 		return 0;
 	if (p->nending == ENDING_MAX) {
+		pass_yield(p);
 		pass_outcome(p, p->ending[0]);
 		memmove(p->ending, p->ending + 1,
 		    --p->nending * sizeof(p->ending[0]));

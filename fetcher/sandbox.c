@@ -176,6 +176,7 @@ struct sb_doc {
 	int		 end_data;	/* a T_DATA went with it */
 	int		 answered;	/* the answer to T_END was read */
 	int		 move;		/* RC_MOVE came: doc_move() it */
+	int		 want_full;	/* moved: only a full child will do */
 	size_t		 sent;		/* bytes of it sent */
 	struct buf	 head;		/* the first of them, for doc_move() */
 	const char	*format;
@@ -1396,8 +1397,8 @@ doc_state(struct sb_doc *d, struct buf *in)
 }
 
 /*
- * Give d to a live child, or a new one: 0, or -1 with d failed (no
- * child could start).
+ * Give d to a live child (a full one when d moved), or a new one: 0,
+ * or -1 with d failed (no child could start).
  */
 static int
 doc_place(struct sb_doc *d)
@@ -1405,7 +1406,8 @@ doc_place(struct sb_doc *d)
 	struct sandbox	*sb = d->sb;
 
 	for (d->c = sb->kids; d->c != NULL; d->c = d->c->next)
-		if (!d->c->dead && d->c->ndocs < DOCS_MAX)
+		if (!d->c->dead && d->c->ndocs < DOCS_MAX &&
+		    (d->c->full || !d->want_full))
 			break;
 	if (d->c == NULL && (sb_why_broken(sb) != NULL ||
 	    (d->c = child_start(sb, 0)) == NULL)) {
@@ -1575,21 +1577,11 @@ doc_move(struct sb_doc *d, int end)
 	}
 	d->c->ndocs--;
 	sb->full = 1;
-	for (d->c = sb->kids; d->c != NULL; d->c = d->c->next)
-		if (!d->c->dead && d->c->full && d->c->ndocs < DOCS_MAX)
-			break;
-	if (d->c == NULL && (sb_why_broken(sb) != NULL ||
-	    (d->c = child_start(sb, 0)) == NULL)) {
-		d->failed = 1;
-		buf_puts(&d->err, sb->broken);
+	d->want_full = 1;
+	if (doc_place(d) == -1)
 		return -1;
-	}
 	log_debug("parser: a document moves to a child with every iconv "
 	    "module");
-	d->c->ndocs++;
-	if (++d->c->last_id == 0)
-		d->c->last_id = 1;
-	d->id = d->c->last_id;
 	d->opened = 0;
 	d->sent = 0;
 	h = d->head;
@@ -1830,6 +1822,25 @@ sandbox_doc_end_start(struct sb_doc *d)
 }
 
 /*
+ * Take c's R_HELLO if the whole of it is in the buffer: 0, or -1 when it
+ * is not (doc_read() then reads it, and judges it).
+ */
+static int
+child_hello(struct child *c)
+{
+	struct frame	 h;
+
+	if (c->rd.len - c->rd.off < sizeof(h))
+		return -1;
+	memcpy(&h, c->rd.b + c->rd.off, sizeof(h));
+	if (h.type != R_HELLO || h.len != 0)
+		return -1;
+	c->rd.off += sizeof(h);
+	c->confined = 1;
+	return 0;
+}
+
+/*
  * Whether sandbox_doc_end() of d would not wait: its answer came (it is
  * read now), or it needs none.
  */
@@ -1842,6 +1853,10 @@ sandbox_doc_ready(struct sb_doc *d)
 	    c->ending != d)
 		return 1;
 	if (!c->dead && !rd_ready(&c->rd))
+		return 0;
+	/* A new child's R_HELLO comes before it parses: not the answer. */
+	if (!c->dead && !c->confined && child_hello(c) == 0 &&
+	    !rd_ready(&c->rd))
 		return 0;
 	child_settle(c);
 	return 1;

@@ -481,6 +481,50 @@ test_pipelined(void)
 	buf_release(&doc);
 }
 
+/*
+ * A document that moves to the full child (its encoding needs a module
+ * the first child has not), when that child dies of another document's
+ * answer before taking it, goes to a new full child: not back to the
+ * first, which would answer "move" again and leave the feed empty.
+ */
+static void
+test_moved_killed(void)
+{
+	struct sandbox	*sb;
+	struct sb_doc	*m, *a, *e;
+	struct feed	 fm, fa, fe;
+	struct buf	 doc, ev;
+
+	setenv("HEARTH_TEST_PARSER_ESCAPE", "open:evil", 1);
+	buf_init(&doc);
+	buf_init(&ev);
+	sb = sandbox_new(1, 0, 5000);
+	cyrillic(&doc, 0);
+	m = pushed(sb, &fm, BASE, doc.p);
+	a = pushed(sb, &fa, BASE, doc.p);
+	T_OK(a != NULL && sandbox_doc_end(a) == 0 && fa.title != NULL,
+	    "moved, killed: a first document moves to a full child");
+	e = pushed(sb, &fe, "http://evil.example/", items(&ev, 2));
+	T_OK(e != NULL && sandbox_doc_end_start(e) == 1,
+	    "moved, killed: a document that kills the full child, ahead");
+	T_OK(m != NULL && sandbox_doc_end(m) == 0,
+	    "moved, killed: the next document to move parses");
+	T_STR(fm.title, "\xd0\x9f\xd1\x80\xd0\xb8",
+	    "moved, killed: in a new full child, its title decoded");
+	T_OK(e != NULL && sandbox_doc_end(e) == -1,
+	    "moved, killed: the killer fails");
+	unsetenv("HEARTH_TEST_PARSER_ESCAPE");
+	sandbox_doc_free(m);
+	sandbox_doc_free(a);
+	sandbox_doc_free(e);
+	feed_release(&fm);
+	feed_release(&fa);
+	feed_release(&fe);
+	sandbox_free(sb);
+	buf_release(&doc);
+	buf_release(&ev);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -498,5 +542,6 @@ main(int argc, char *argv[])
 	test_discover();
 	test_killed();
 	test_pipelined();
+	test_moved_killed();
 	return T_DONE();
 }
