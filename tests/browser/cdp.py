@@ -44,6 +44,12 @@ class Browser:
              "--disable-default-apps", "--mute-audio",
              "--no-default-browser-check", "--password-store=basic",
              "--use-mock-keychain", "--hide-scrollbars",
+             # No name is looked up: the pages are on 127.0.0.1, and what
+             # Chromium looks up on its own (services, the entries' links)
+             # left the machine: 414 packets on eth0 a run, 1 without.
+             "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, "
+             "EXCLUDE localhost",
+             "--dns-prefetch-disable",
              "--remote-debugging-pipe"]
 
     def __init__(self, exe, user_data_dir, log_path, extra=()):
