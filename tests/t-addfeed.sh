@@ -63,7 +63,7 @@ field() {
 	    sed -n 's/^[^>]*value="\([^"]*\)".*/\1/p'
 }
 db() {
-	sqlite3 "$S/var/hearth.db" "$1" 2>&1
+	sqlite3 -cmd '.timeout 5000' "$S/var/hearth.db" "$1" 2>&1
 }
 as() {
 	_j=$S/$1.jar

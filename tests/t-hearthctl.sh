@@ -101,7 +101,7 @@ rawrun() {
 }
 
 q() {
-	sqlite3 -batch "$DB" "$1"
+	sqlite3 -batch -cmd '.timeout 5000' "$DB" "$1"
 }
 
 is() {

@@ -73,7 +73,7 @@ is() {
 	ok "$_w"
 }
 db() {
-	sqlite3 "$S/var/hearth.db" "$1" 2>&1
+	sqlite3 -cmd '.timeout 5000' "$S/var/hearth.db" "$1" 2>&1
 }
 # unread: alice's unread entries, as hearth counts them.
 unread() {

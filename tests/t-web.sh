@@ -464,7 +464,7 @@ field() {
 }
 # db SQL: what sqlite3 prints for SQL.
 db() {
-	sqlite3 "$S/var/hearth.db" "$1" 2>&1
+	sqlite3 -cmd '.timeout 5000' "$S/var/hearth.db" "$1" 2>&1
 }
 # as USER [CURL ARGS...] URL: a request with USER's cookie jar.
 as() {
