@@ -1655,19 +1655,9 @@ pass_open(struct db *db, const struct conf *conf)
 			log_warn("%s", conf->database);
 		return -1;
 	}
-	/*
-	 * Once in some hundred runs under load, a run that opened the
-	 * database while another's pass ended found no table "user" in
-	 * it, and a user's check stayed unanswered.  The file was whole:
-	 * a second try a moment later finds it so.
-	 */
 	if (db_open(db, conf->database, 0) == -1) {
-		log_info("%s: opening it again", conf->database);
-		usleep(200 * 1000);
-		if (db_open(db, conf->database, 0) == -1) {
-			pass_open_fault(conf);
-			return -1;
-		}
+		pass_open_fault(conf);
+		return -1;
 	}
 	if (sqlite3_db_readonly(db->db, "main") == 1) {
 		/* SQLite opens a file it cannot write read-only. */

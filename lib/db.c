@@ -379,7 +379,7 @@ db_migrate(struct db *d, int flags)
 int
 db_open(struct db *d, const char *path, int flags)
 {
-	int		 oflags, rc = -1, r;
+	int		 oflags, rc = -1, r, gone = 0;
 	enum stmt	 s;
 
 	memset(d, 0, sizeof(*d));
@@ -410,8 +410,12 @@ db_open(struct db *d, const char *path, int flags)
 		goto out;
 	for (s = 0; s < STMT__MAX; s++) {
 		if (db_prepare(d, stmt_name(s), stmt_text(s),
-		    &d->stmt[s]) == -1)
+		    &d->stmt[s]) == -1) {
+			if (strncmp(sqlite3_errmsg(d->db), "no such table",
+			    13) == 0)
+				gone = 1;
 			goto out;
+		}
 		/* Its rows are read by the names of its enum in stmt.h. */
 		if (sqlite3_column_count(d->stmt[s]) != stmt_columns(s)) {
 			log_warnx("%s: %d columns, stmt.h names %d",
@@ -434,6 +438,18 @@ db_open(struct db *d, const char *path, int flags)
 out:
 	if (rc == -1)
 		db_close(d);
+	/*
+	 * Seen three times under load: a process that opened the database
+	 * while another closed it (or ended a pass) found table "user"
+	 * gone after preparing statements that use it, though the file
+	 * was whole (a schema read again, empty, mid-way?).  The cause is
+	 * not found; a moment later the schema is whole.
+	 */
+	if (rc == -1 && gone && !(flags & DB_RETRIED)) {
+		log_info("%s: opening it again", path);
+		usleep(200 * 1000);
+		return db_open(d, path, flags | DB_RETRIED);
+	}
 	return rc;
 }
 

@@ -28,6 +28,7 @@ struct db {
 #define DB_READONLY	0x02	/* no writes; no migration either */
 #define DB_LAZY		0x04	/* check every statement, keep none prepared */
 #define DB_RANDOM	0x08	/* no read-around when faulting the mmap in */
+#define DB_RETRIED	0x10	/* db_open()'s own: the second try */
 
 #define DB_VFS_RANDOM	"hearth-random"	/* the VFS of DB_RANDOM */
 
