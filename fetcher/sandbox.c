@@ -62,17 +62,20 @@
  * the bytes it holds), so the pass behaves as with the parser in
  * process.  A document's T_OPEN waits for its first piece, and its last
  * piece goes with T_END: a document of one piece is one sendmsg(2), and
- * the child, which writes only when it has read all that came, answers
- * it in one write(2).  That end is sent ahead of its answer
- * (sandbox_doc_end_start()): the pass goes on with its transfers while
- * the child parses, and reads the answer when it is there
- * (sandbox_doc_ready()).  A child owes one such answer at most, read
- * before anything else goes to it, so neither side ever waits on a full
- * socket.  A child that dies
- * fails the document it was answering ("parser killed: ..."); the other
- * documents open in it are lost, not failed (sandbox_doc_lost()), and
- * the next document, or one that had sent it nothing yet, gets a new
- * child.  The answer, the feed, comes back
+ * the child answers it in one write(2).  That end is sent ahead of its
+ * answer (sandbox_doc_end_start()): the pass goes on with its transfers
+ * while the child parses, and reads the answer when it is there
+ * (sandbox_doc_ready()).  A child owes OWED_MAX such answers at most,
+ * and parses the documents that came while the answers before wait to
+ * be read: it sleeps only when nothing is left to parse.  The parent
+ * never waits on a full socket while an answer is owed (it reads that
+ * first), and the child writes what it holds before it waits to read,
+ * so neither side can block the other.  A child that dies fails the
+ * document it was answering ("parser killed: ..."); a document ended
+ * whole behind it starts again in a new child; the other documents
+ * open in it are lost, not failed (sandbox_doc_lost()), and the next
+ * document, or one that had sent it nothing yet, gets a new child.
+ * The answer, the feed, comes back
  * entry by entry in a compact form that the parent reads as it would
  * bytes from the network: every length and count bounded, every string
  * valid UTF-8 without NUL.
@@ -87,6 +90,7 @@
 #define HOLD_MAX	(64 * 1024 * 1024) /* a page held for discovery */
 #define ANSWER_MIN_S	10		/* wait for an answer at least */
 #define DOCS_MAX	64		/* documents open in a child */
+#define OWED_MAX	8		/* ends a child has yet to answer */
 #define RETRY_S		60		/* after a child failed to start */
 #define HEAD_KEEP	1024		/* parse.c's HEAD_MIN: the bytes that
 					   decide a document's encoding */
@@ -147,7 +151,8 @@ struct child {
 	int		 dead;		/* killed and reaped */
 	int		 confined;	/* it said so: R_HELLO came */
 	int		 full;		/* has every iconv module */
-	struct sb_doc	*ending;	/* its T_END sent, its answer unread */
+	struct sb_doc	*owed[OWED_MAX]; /* T_END sent, answer unread: */
+	size_t		 nowed;		/* in the order they ended */
 	struct child	*next;
 };
 
@@ -174,6 +179,7 @@ struct sb_doc {
 	int		 opened;	/* T_OPEN sent */
 	int		 ended;		/* T_END sent */
 	int		 end_data;	/* a T_DATA went with it */
+	int		 whole;		/* and all of it: held in open, pend */
 	int		 answered;	/* the answer to T_END was read */
 	int		 move;		/* RC_MOVE came: doc_move() it */
 	int		 want_full;	/* moved: only a full child will do */
@@ -182,7 +188,7 @@ struct sb_doc {
 	const char	*format;
 	size_t		 held;		/* bytes the child holds for it */
 	int64_t		 us;		/* the child's time on it */
-	struct buf	 open;		/* T_OPEN's bytes, until sent */
+	struct buf	 open;		/* T_OPEN's bytes */
 	struct buf	 pend;		/* pieces not sent yet */
 	struct buf	 err;		/* why it failed */
 };
@@ -301,18 +307,27 @@ struct out {
 
 #define OUT_MAX		3	/* frames sent at once */
 
+static void	child_settle(struct child *);
+
 /*
- * Frames o[0..n-1] of document id from the parent to its child, in one
- * sendmsg(2), which cannot raise SIGPIPE: 0, or -1.
+ * Frames o[0..n-1] of document id from the parent to its child c, in
+ * one sendmsg(2), which cannot raise SIGPIPE.  It never waits on a full
+ * socket while c owes answers: c may be waiting for the first of them
+ * to be read before it reads more, so that is read first; and else
+ * waits ms milliseconds at most.  0; -1 at an error (c may have died of
+ * a document whose answer it owed: c->dead says so); -2 on time.
  */
 static int
-frames_send(int fd, uint32_t id, const struct out *o, size_t n)
+frames_send(struct child *c, uint32_t id, const struct out *o, size_t n,
+    int64_t ms)
 {
 	struct frame	 h[OUT_MAX];
 	struct iovec	 iov[2 * OUT_MAX], *v = iov;
 	struct msghdr	 m;
+	struct pollfd	 pfd;
 	ssize_t		 w;
 	size_t		 i, k;
+	int		 e;
 
 	memset(&m, 0, sizeof(m));
 	for (i = 0; i < n && i < OUT_MAX; i++) {
@@ -329,10 +344,28 @@ frames_send(int fd, uint32_t id, const struct out *o, size_t n)
 	m.msg_iov = iov;
 	m.msg_iovlen = (size_t)(v - iov);
 	while (m.msg_iovlen > 0) {
-		if ((w = sendmsg(fd, &m, MSG_NOSIGNAL)) == -1) {
+		if ((w = sendmsg(c->fd, &m, MSG_NOSIGNAL | MSG_DONTWAIT)) ==
+		    -1) {
 			if (errno == EINTR)
 				continue;
-			return -1;
+			if (errno != EAGAIN && errno != EWOULDBLOCK)
+				return -1;
+			if (c->nowed > 0) {
+				child_settle(c);
+				if (c->dead)
+					return -1;
+				continue;
+			}
+			pfd.fd = c->fd;
+			pfd.events = POLLOUT;
+			if ((e = poll(&pfd, 1, ms > INT_MAX ? INT_MAX :
+			    (int)ms)) == -1 && errno == EINTR)
+				continue;
+			if (e == -1)
+				return -1;
+			if (e == 0)
+				return -2;
+			continue;
 		}
 		/* A short send: step over what went. */
 		for (k = (size_t)w; k > 0 && m.msg_iovlen > 0; ) {
@@ -350,16 +383,16 @@ frames_send(int fd, uint32_t id, const struct out *o, size_t n)
 	return 0;
 }
 
-/* A frame without bytes (T_ABORT) to a child: 0, or -1. */
+/* A frame without bytes (T_ABORT) to a child, as frames_send(). */
 static int
-frame_send(int fd, uint32_t type, uint32_t id)
+frame_send(struct child *c, uint32_t type, uint32_t id, int64_t ms)
 {
 	struct out	 o;
 
 	o.type = type;
 	o.p = NULL;
 	o.n = 0;
-	return frames_send(fd, id, &o, 1);
+	return frames_send(c, id, &o, 1, ms);
 }
 
 /*
@@ -385,10 +418,14 @@ rd_ready(struct rd *r)
 	return 1;
 }
 
+static void	child_flush(void);
+
 /*
  * Read exactly n bytes, waiting ms milliseconds at most for each read
- * (-1: forever, in a blocking read(2), all the child may call).  0; -1 at
- * an error or the end of the stream; -2 on time.
+ * (-1: forever, in a blocking read(2), all the child may call, and
+ * only once the answers it holds back are written: the parent may be
+ * waiting for them before it sends more).  0; -1 at an error or the end
+ * of the stream; -2 on time.
  */
 static int
 read_all(struct rd *r, void *p, size_t n, int64_t ms)
@@ -412,6 +449,8 @@ read_all(struct rd *r, void *p, size_t n, int64_t ms)
 		to = n >= sizeof(r->b) ? s : r->b;
 		want = n >= sizeof(r->b) ? n : sizeof(r->b);
 		/* The parent reads what came, and polls only when none did. */
+		if (ms < 0)
+			child_flush();
 		got = ms >= 0 ? recv(r->fd, to, want, MSG_DONTWAIT) :
 		    read(r->fd, to, want);
 		if (got == -1 && errno == EINTR)
@@ -560,8 +599,9 @@ child_state(struct buf *out, const struct cdoc *d, int rc)
 
 /*
  * The frames of the child's answers, gathered in cw and written at
- * once by child_flush() when the child has read all the parent sent (or
- * when PIECE_MAX bytes wait): one write(2) answers a small document's
+ * once by child_flush() at a document's end, or when the child has read
+ * all the parent sent and is to wait for more (or when PIECE_MAX bytes
+ * wait): one write(2) answers a small document's
  * T_OPEN, T_DATA and T_END, and an answer of many entries.
  */
 static struct buf	 cw;
@@ -746,9 +786,6 @@ child_serve(void)
 		_exit(1);
 	child_send(&out, R_HELLO, 0);
 	for (;;) {
-		/* Never wait for the parent with an answer held back. */
-		if (rd.off == rd.len)
-			child_flush();
 		if (read_all(&rd, &h, sizeof(h), -1) != 0)
 			break;
 		buf_reset(&in);
@@ -827,6 +864,12 @@ child_serve(void)
 			if (!d->moved)
 				child_end(d, &out, san);
 			cdoc_close(d);
+			/*
+			 * Written now, before the next document: one that
+			 * kills this process must not take it along, and be
+			 * blamed on this one.
+			 */
+			child_flush();
 			break;
 		default:
 			_exit(3);
@@ -1220,22 +1263,49 @@ sig_name(int sig)
 	}
 }
 
+/* Whether c owes d the answer to its end. */
+static int
+owes(const struct child *c, const struct sb_doc *d)
+{
+	size_t	 i;
+
+	for (i = 0; i < c->nowed; i++)
+		if (c->owed[i] == d)
+			return 1;
+	return 0;
+}
+
+/* c owes d nothing any more. */
+static void
+owed_drop(struct child *c, struct sb_doc *d)
+{
+	size_t	 i;
+
+	for (i = 0; i < c->nowed; i++)
+		if (c->owed[i] == d) {
+			memmove(c->owed + i, c->owed + i + 1,
+			    (c->nowed - i - 1) * sizeof(c->owed[0]));
+			c->nowed--;
+			return;
+		}
+}
+
 /*
  * d's child is gone or cannot be trusted: killed (again, to be sure),
  * reaped, and d failed saying why (hung: it gave no answer in time).
  * The other documents open in it are lost (sandbox_doc_lost()) when
- * they next use it.
+ * they next use it, but those held whole start again (doc_again()).
  */
 static void
 doc_lost(struct sb_doc *d, int hung, const char *what)
 {
 	struct child	*c = d->c;
-	int		 st;
+	size_t		 i;
+	int		 st, left;
 
 	if (c == NULL)
 		return;
-	if (c->ending == d)
-		c->ending = NULL;
+	owed_drop(c, d);
 	d->c = NULL;
 	d->failed = 1;
 	buf_reset(&d->err);
@@ -1262,9 +1332,11 @@ doc_lost(struct sb_doc *d, int hung, const char *what)
 		buf_printf(&d->err, "parser killed: it exited with status %d",
 		    WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 	log_warnx("%s", d->err.p != NULL ? d->err.p : "parser killed");
-	if (c->ndocs > 1)
+	for (i = 0, left = c->ndocs - 1; i < c->nowed; i++)
+		left -= c->owed[i]->whole;
+	if (left > 0)
 		log_warnx("%d other documents it held are left for the next "
-		    "pass", c->ndocs - 1);
+		    "pass", left);
 	c->ndocs--;
 	child_gc(d->sb, c);
 }
@@ -1485,68 +1557,111 @@ sandbox_doc_new(struct sandbox *sb, struct feed *f, const char *base,
 }
 
 static void	doc_answer(struct sb_doc *);
+static int	doc_frames(struct sb_doc *, uint32_t, const void *, size_t,
+		    int, int);
 
 /*
- * Read the answer c owes for the end of a document (sandbox_doc_end_start()),
- * if any.  It comes before anything else c sends, so it is read before
- * anything else is sent to c or read from it: the parent never writes
- * while an answer waits unread, and neither side can block the other.
- * c may be dead and freed afterwards unless a document still holds it.
+ * d's child died of a document ahead of d before it answered d's end:
+ * d, held whole (its T_OPEN in d->open, its bytes in d->pend), starts
+ * again in another child, which answers it next.  0, or -1 with d
+ * failed.
+ */
+static int
+doc_again(struct sb_doc *d)
+{
+	struct child	*c = d->c;
+
+	d->c = NULL;
+	c->ndocs--;
+	child_gc(d->sb, c);
+	d->opened = 0;
+	d->sent = 0;
+	buf_reset(&d->head);
+	if (doc_place(d) == -1)
+		return -1;
+	log_debug("parser: a document starts again in a new child");
+	return doc_frames(d, d->end_data ? T_DATA : 0, d->pend.p, d->pend.len,
+	    1, 0);
+}
+
+/*
+ * Read the first answer c owes for the end of a document
+ * (sandbox_doc_end_start()), if any: c answers the ends in the order
+ * they came, and an answer to anything else comes after them, so they
+ * are read before it.  c may be dead and freed afterwards unless a
+ * document still holds it.
  */
 static void
 child_settle(struct child *c)
 {
 	struct sb_doc	*d;
 
-	if ((d = c->ending) == NULL)
+	if (c->nowed == 0)
 		return;
-	c->ending = NULL;
+	d = c->owed[0];
+	memmove(c->owed, c->owed + 1, --c->nowed * sizeof(c->owed[0]));
 	doc_answer(d);
 }
 
 /*
  * Send d's child a frame of type (n bytes at p), none when type is 0,
- * and then T_END if end; d's T_OPEN, held back until now, goes first.
- * All in one sendmsg(2): a small document costs one call each way.  0,
- * or -1 with d lost.
+ * and then T_END if end; d's T_OPEN goes first, with its first frame.
+ * All in one sendmsg(2): a small document costs one call each way.  The
+ * answers the child owes are read first: all of them when what is sent
+ * is answered at once; with ahead (an end whose answer is read later)
+ * only when OWED_MAX are owed.  A child found dead of a document ahead
+ * of d takes d to a new child if it had none of d yet.  0, or -1 with d
+ * failed or lost.
  */
 static int
 doc_frames(struct sb_doc *d, uint32_t type, const void *p, size_t n,
-    int end)
+    int end, int ahead)
 {
 	struct out	 o[OUT_MAX];
-	size_t		 k = 0;
+	struct child	*c;
+	size_t		 k;
+	int		 r;
 
-	/* What the child owes first: nothing is sent over an answer. */
-	while (d->c->ending != NULL && d->c->ending != d) {
-		child_settle(d->c);
+	for (;;) {
+		while (d->c->nowed > 0 && (!ahead ||
+		    d->c->nowed == OWED_MAX)) {
+			child_settle(d->c);
+			if (!doc_live(d))
+				return -1;
+		}
+		k = 0;
+		if (!d->opened) {
+			o[k].type = T_OPEN;
+			o[k].p = d->open.p;
+			o[k++].n = d->open.len;
+		}
+		if (type != 0) {
+			o[k].type = type;
+			o[k].p = p;
+			o[k++].n = n;
+		}
+		if (end) {
+			o[k].type = T_END;
+			o[k].p = NULL;
+			o[k++].n = 0;
+		}
+		c = d->c;
+		if ((r = frames_send(c, d->id, o, k, d->sb->wait_ms)) == 0)
+			break;
+		/* Dead of a document ahead of d?  Their answers say. */
+		while (r == -1 && !c->dead && c->nowed > 0)
+			child_settle(c);
+		if (!c->dead) {
+			doc_lost(d, r == -2, NULL);
+			return -1;
+		}
 		if (!doc_live(d))
 			return -1;
 	}
-	if (!d->opened) {
-		o[k].type = T_OPEN;
-		o[k].p = d->open.p;
-		o[k++].n = d->open.len;
-	}
-	if (type != 0) {
-		o[k].type = type;
-		o[k].p = p;
-		o[k++].n = n;
-	}
-	if (end) {
-		o[k].type = T_END;
-		o[k].p = NULL;
-		o[k++].n = 0;
-	}
-	if (frames_send(d->c->fd, d->id, o, k) == -1) {
-		doc_lost(d, 0, NULL);
-		return -1;
-	}
 	d->opened = 1;
-	if (d->c->full || d->f == NULL)
-		buf_release(&d->open);
 	/* Until the encoding is known, what doc_move() would send again. */
-	else if (type == T_DATA && d->sent < HEAD_KEEP)
+	if (type == T_DATA && d->sent < HEAD_KEEP && !d->c->full &&
+	    d->f != NULL)
 		buf_add(&d->head, p, n);
 	d->sent += type == T_DATA ? n : 0;
 	return 0;
@@ -1571,7 +1686,7 @@ doc_move(struct sb_doc *d, int end)
 	int		 rc = -1;
 
 	d->move = 0;
-	if (!end && frame_send(d->c->fd, T_ABORT, d->id) == -1) {
+	if (!end && frame_send(d->c, T_ABORT, d->id, sb->wait_ms) != 0) {
 		doc_lost(d, 0, NULL);
 		return -1;
 	}
@@ -1590,7 +1705,7 @@ doc_move(struct sb_doc *d, int end)
 	if (h.oom)
 		doc_lost(d, 0, "out of memory");
 	else if ((h.len == 0 || doc_send(d, h.p, h.len) == 0) && end &&
-	    doc_frames(d, 0, NULL, 0, 1) == 0)
+	    doc_frames(d, 0, NULL, 0, 1, 0) == 0)
 		doc_result(d, &in);
 	if (!d->failed)
 		rc = 0;
@@ -1610,7 +1725,7 @@ doc_send(struct sb_doc *d, const char *s, size_t n)
 	buf_init(&in);
 	for (; rc == 0 && n > 0; s += k, n -= k) {
 		k = n < PIECE_MAX ? n : PIECE_MAX;
-		if (doc_frames(d, T_DATA, s, k, 0) == -1)
+		if (doc_frames(d, T_DATA, s, k, 0, 0) == -1)
 			rc = -1;
 		else if ((rc = doc_state(d, &in)) == 0 && d->move)
 			rc = doc_move(d, 0);
@@ -1779,6 +1894,8 @@ doc_answer(struct sb_doc *d)
 	struct buf	 in;
 
 	buf_init(&in);
+	if (d->c != NULL && d->c->dead && d->whole)
+		doc_again(d);
 	if (doc_live(d)) {
 		/* A failed piece's end is answered too: read, in step. */
 		if (d->end_data)
@@ -1800,8 +1917,12 @@ doc_answer(struct sb_doc *d)
  * answer is to come: sandbox_doc_ready() says whether it came, and
  * sandbox_doc_end() reads it.  0 when there is nothing to wait for (the
  * parser is in process, or the document failed): sandbox_doc_end() then
- * says how it ended.  A child holds one such answer at most: another
- * document's frames to it wait for that answer to be read first.
+ * says how it ended.  A child owes OWED_MAX such answers at most, and
+ * parses the next document while the answers to the ones before wait
+ * to be read: it sleeps only when there is nothing left to parse.  A
+ * document that went whole with its end (all but one of more than
+ * PIECE_MAX bytes do) is held until answered, and starts again in a new
+ * child if one ahead of it kills this one.
  */
 int
 sandbox_doc_end_start(struct sb_doc *d)
@@ -1811,13 +1932,15 @@ sandbox_doc_end_start(struct sb_doc *d)
 	if (d->fp != NULL || d->ended || !doc_live(d))
 		return 0;
 	data = d->pend.len > 0 && !d->pend.oom;
+	d->whole = d->sent == 0 && !d->pend.oom;
 	if (doc_frames(d, data ? T_DATA : 0, d->pend.p, d->pend.len,
-	    1) == -1)
+	    1, 1) == -1)
 		return 0;
-	buf_release(&d->pend);
+	if (!d->whole)
+		buf_release(&d->pend);
 	d->ended = 1;
 	d->end_data = data;
-	d->c->ending = d;
+	d->c->owed[d->c->nowed++] = d;
 	return 1;
 }
 
@@ -1850,15 +1973,18 @@ sandbox_doc_ready(struct sb_doc *d)
 	struct child	*c = d->c;
 
 	if (d->fp != NULL || !d->ended || d->answered || c == NULL ||
-	    c->ending != d)
+	    !owes(c, d))
 		return 1;
-	if (!c->dead && !rd_ready(&c->rd))
-		return 0;
-	/* A new child's R_HELLO comes before it parses: not the answer. */
-	if (!c->dead && !c->confined && child_hello(c) == 0 &&
-	    !rd_ready(&c->rd))
-		return 0;
-	child_settle(c);
+	/* The answers ahead of d's first, each once it is coming. */
+	while (d->c == c && owes(c, d)) {
+		if (!c->dead && !rd_ready(&c->rd))
+			return 0;
+		/* A new child's R_HELLO comes before it parses. */
+		if (!c->dead && !c->confined && child_hello(c) == 0 &&
+		    !rd_ready(&c->rd))
+			return 0;
+		child_settle(c);
+	}
 	return 1;
 }
 
@@ -1879,8 +2005,9 @@ sandbox_doc_end(struct sb_doc *d)
 	}
 	if (!d->ended && sandbox_doc_end_start(d) == 0)
 		d->answered = 1;
-	else if (!d->answered && d->c != NULL && d->c->ending == d)
-		child_settle(d->c);
+	else
+		while (!d->answered && d->c != NULL && owes(d->c, d))
+			child_settle(d->c);
 	d->answered = 1;
 	buf_release(&d->pend);
 	if (d->failed)
@@ -1938,13 +2065,13 @@ sandbox_doc_free(struct sb_doc *d)
 	if (d == NULL)
 		return;
 	feed_parser_free(d->fp);
-	/* An answer owed, to d or to another document, is read first. */
-	if (d->c != NULL && (d->c->ending == d || (!d->c->dead &&
-	    d->opened && !d->ended)))
+	/* Its answer, or to abort it every answer owed, is read first. */
+	while (d->c != NULL && (owes(d->c, d) || (!d->c->dead &&
+	    d->opened && !d->ended && d->c->nowed > 0)))
 		child_settle(d->c);
 	if ((c = d->c) != NULL) {
 		if (!c->dead && d->opened && !d->ended &&
-		    frame_send(c->fd, T_ABORT, d->id) == -1) {
+		    frame_send(c, T_ABORT, d->id, d->sb->wait_ms) != 0) {
 			kill(c->pid, SIGKILL);
 			child_reap(c, NULL);
 		}
@@ -2015,7 +2142,7 @@ sandbox_discover(struct sandbox *sb, int icons, const char *html,
 		return -1;
 	buf_init(&in);
 	if (doc_live(d) && doc_send(d, html, len) == 0 &&
-	    doc_frames(d, 0, NULL, 0, 1) == 0) {
+	    doc_frames(d, 0, NULL, 0, 1, 0) == 0) {
 		d->ended = 1;
 		if (doc_read(d, &in, FRAME_MAX) != R_LINKS ||
 		    links_decode(&in, links, n) == -1)
@@ -2066,7 +2193,7 @@ sandbox_article(struct sandbox *sb, const char *page, size_t len,
 	}
 	buf_init(&in);
 	if (doc_live(d) && doc_send(d, page, len) == 0 &&
-	    doc_frames(d, 0, NULL, 0, 1) == 0) {
+	    doc_frames(d, 0, NULL, 0, 1, 0) == 0) {
 		d->ended = 1;
 		if (doc_read(d, &in, FRAME_MAX) == R_ARTICLE) {
 			c.p = in.p;

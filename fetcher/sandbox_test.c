@@ -436,11 +436,12 @@ test_pipelined(void)
 	b = pushed(sb, &fb, BASE, items(&doc, 2));
 	T_OK(a != NULL && b != NULL && sandbox_doc_end_start(a) == 1 &&
 	    sandbox_doc_end_start(b) == 1, "pipelined: two ends in a row");
+	T_OK(b != NULL && sandbox_doc_end(b) == 0 && fb.nentries == 2,
+	    "pipelined: the second reads as its feed");
 	T_OK(a != NULL && sandbox_doc_ready(a),
-	    "pipelined: the second's frames read the first's answer");
-	T_OK(b != NULL && sandbox_doc_end(b) == 0 && fb.nentries == 2 &&
-	    a != NULL && sandbox_doc_end(a) == 0 && fa.nentries == 3,
-	    "pipelined: each gets its own feed");
+	    "pipelined: the first's answer was read ahead of it");
+	T_OK(a != NULL && sandbox_doc_end(a) == 0 && fa.nentries == 3,
+	    "pipelined: and reads as its own feed");
 	sandbox_doc_free(a);
 	sandbox_doc_free(b);
 	feed_release(&fa);
@@ -477,6 +478,211 @@ test_pipelined(void)
 	sandbox_doc_free(b);
 	feed_release(&fe);
 	feed_release(&fb);
+	sandbox_free(sb);
+	buf_release(&doc);
+}
+
+/* The pid of this process's one child, or 0. */
+static long
+child_pid(void)
+{
+	char	 path[64], kids[64] = "";
+	FILE	*fp;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%ld/children",
+	    (long)getpid());
+	if ((fp = fopen(path, "r")) == NULL)
+		return 0;
+	if (fgets(kids, sizeof(kids), fp) == NULL)
+		kids[0] = '\0';
+	fclose(fp);
+	return strtol(kids, NULL, 10);
+}
+
+/*
+ * An RSS document of n items of about size bytes each, of quotes: each
+ * an entity of 5 bytes in the answer.
+ */
+static const char *
+big_items(struct buf *b, int n, size_t size)
+{
+	int	 i;
+	size_t	 k;
+
+	buf_reset(b);
+	BUF_LIT(b, "<rss version=\"2.0\"><channel>");
+	for (i = 0; i < n; i++) {
+		buf_printf(b, "<item><guid>%d</guid><description>", i);
+		for (k = 0; k < size; k += 10)
+			BUF_LIT(b, "''''''''''");
+		BUF_LIT(b, "</description></item>");
+	}
+	BUF_LIT(b, "</channel></rss>");
+	return b->p;
+}
+
+/* Whether process pid has exited (a zombie, not reaped yet): 5 s at most. */
+static int
+exited(long pid)
+{
+	int	 i;
+
+	for (i = 0; i < 500; i++) {
+		if (strncmp(proc_line(pid, "status", "State:"), "State:\tZ",
+		    8) == 0)
+			return 1;
+		usleep(10000);
+	}
+	return 0;
+}
+
+/*
+ * The ends of several documents go to a child without waiting for any
+ * answer, even to a child that is stopped, and each reads as its own
+ * feed once it goes on; more than OWED_MAX in a row, and a document
+ * answered at once behind them (discovery), read the answers owed
+ * first; answers larger than the socket holds, while the documents to
+ * come fill it the other way, block neither side; a document that kills
+ * the child fails alone: one queued behind it starts again in a new
+ * child, and one sent after the child died goes to a new child.
+ */
+static void
+test_queued(void)
+{
+	static const char	 page[] = "<html><head><link rel=alternate "
+	    "type=application/rss+xml href=/a.rss></head></html>";
+	struct sandbox	*sb;
+	struct sb_doc	*d[12], *e;
+	struct feed	 f[12], fe;
+	struct buf	 doc;
+	char		 want[128], **l = NULL;
+	size_t		 n = 0;
+	long		 pid;
+	int		 i, ok;
+
+	setenv("HEARTH_TEST_PARSER_ESCAPE", "open:evil", 1);
+	buf_init(&doc);
+	/* The wait for an answer: 100 ms * 4 + ANSWER_MIN_S. */
+	sb = sandbox_new(1, 0, 100);
+	d[0] = pushed(sb, &f[0], BASE, items(&doc, 1));
+	T_OK(d[0] != NULL && sandbox_doc_end(d[0]) == 0,
+	    "queued: a first document starts the child");
+	sandbox_doc_free(d[0]);
+	feed_release(&f[0]);
+	pid = child_pid();
+	T_OK(pid > 0 && kill(pid, SIGSTOP) == 0, "queued: the child stopped");
+	for (i = 0, ok = 1; i < 4; i++) {
+		d[i] = pushed(sb, &f[i], BASE, items(&doc, i + 1));
+		ok = ok && d[i] != NULL && sandbox_doc_end_start(d[i]) == 1;
+	}
+	T_OK(ok, "queued: four ends go to it, none waiting for an answer");
+	T_OK(d[0] != NULL && !sandbox_doc_ready(d[0]),
+	    "queued: none is answered yet");
+	kill(pid, SIGCONT);
+	/* The last is read first: the answers ahead of it in turn. */
+	for (i = 3, ok = 1; i >= 0; i--) {
+		ok = ok && d[i] != NULL && sandbox_doc_end(d[i]) == 0 &&
+		    f[i].nentries == (size_t)i + 1;
+		sandbox_doc_free(d[i]);
+		feed_release(&f[i]);
+	}
+	T_OK(ok, "queued: each reads as its own feed");
+
+	/* 12 ends in a row (8 owed at most), then a discovery. */
+	for (i = 0, ok = 1; i < 12; i++) {
+		d[i] = pushed(sb, &f[i], BASE, items(&doc, i + 1));
+		ok = ok && d[i] != NULL && sandbox_doc_end_start(d[i]) == 1;
+	}
+	T_OK(ok, "queued: 12 ends in a row");
+	T_OK(sandbox_discover(sb, 0, page, sizeof(page) - 1, BASE, &l,
+	    &n) == 0 && n == 1 && strcmp(l[0], "http://example.org/a.rss") ==
+	    0, "queued: a discovery behind them gets its own answer");
+	discover_free(l, n);
+	for (i = 0, ok = 1; i < 12; i++) {
+		ok = ok && d[i] != NULL && sandbox_doc_end(d[i]) == 0 &&
+		    f[i].nentries == (size_t)i + 1;
+		sandbox_doc_free(d[i]);
+		feed_release(&f[i]);
+	}
+	T_OK(ok, "queued: and each of the 12 its own feed");
+
+	/* 8 documents of 50 KB, their answers of 250 KB: 2 MB one way. */
+	alarm(60);
+	for (i = 0, ok = 1; i < 8; i++) {
+		d[i] = pushed(sb, &f[i], BASE, big_items(&doc, 5, 10000));
+		ok = ok && d[i] != NULL && sandbox_doc_end_start(d[i]) == 1;
+	}
+	T_OK(ok && doc.len > 50000 && doc.len < 65536,
+	    "queued: the ends of 8 documents of 50 KB");
+	for (i = 0, ok = 1; i < 8; i++) {
+		ok = ok && d[i] != NULL && sandbox_doc_end(d[i]) == 0 &&
+		    f[i].nentries == 5 && f[i].entries != NULL &&
+		    f[i].entries->content != NULL &&
+		    strlen(f[i].entries->content) >= 50000;
+		sandbox_doc_free(d[i]);
+		feed_release(&f[i]);
+	}
+	alarm(0);
+	T_OK(ok, "queued: and their answers, neither side blocked");
+
+	/*
+	 * e kills the child (stopped until all three ended): d[0], ahead
+	 * of it, is answered; d[1], behind it, starts again.
+	 */
+	snprintf(want, sizeof(want), "parser killed by signal %d (SIGSYS: "
+	    "it made a system call its sandbox forbids)", SIGSYS);
+	pid = child_pid();
+	T_OK(pid > 0 && kill(pid, SIGSTOP) == 0,
+	    "queued: the child stopped again");
+	d[0] = pushed(sb, &f[0], BASE, items(&doc, 2));
+	e = pushed(sb, &fe, "http://evil.example/", items(&doc, 2));
+	d[1] = pushed(sb, &f[1], BASE, items(&doc, 3));
+	T_OK(d[0] != NULL && e != NULL && d[1] != NULL &&
+	    sandbox_doc_end_start(d[0]) == 1 && sandbox_doc_end_start(e) == 1 &&
+	    sandbox_doc_end_start(d[1]) == 1,
+	    "queued: a document that kills the child, between two others");
+	kill(pid, SIGCONT);
+	T_OK(d[1] != NULL && sandbox_doc_end(d[1]) == 0 &&
+	    f[1].nentries == 3 && !sandbox_doc_lost(d[1]),
+	    "queued: the one behind it parses in a new child");
+	T_OK(d[0] != NULL && sandbox_doc_end(d[0]) == 0 && f[0].nentries == 2,
+	    "queued: the one ahead of it was answered");
+	T_OK(e != NULL && sandbox_doc_end(e) == -1,
+	    "queued: the killer fails");
+	T_STR(e != NULL ? sandbox_doc_error(e) : NULL, want,
+	    "queued: saying why");
+	for (i = 0; i < 2; i++) {
+		sandbox_doc_free(d[i]);
+		feed_release(&f[i]);
+	}
+	sandbox_doc_free(e);
+	feed_release(&fe);
+
+	/* The child died of e before d[1] is sent: e is blamed, not d[1]. */
+	d[0] = pushed(sb, &f[0], BASE, items(&doc, 2));
+	e = pushed(sb, &fe, "http://evil.example/", items(&doc, 2));
+	d[1] = pushed(sb, &f[1], BASE, items(&doc, 3));
+	pid = child_pid();
+	T_OK(d[0] != NULL && e != NULL && sandbox_doc_end_start(d[0]) == 1 &&
+	    sandbox_doc_end_start(e) == 1 && exited(pid),
+	    "queued: the child dies of a document, its answer unread");
+	T_OK(d[1] != NULL && sandbox_doc_end_start(d[1]) == 1,
+	    "queued: the next end goes to a new child");
+	T_OK(d[1] != NULL && sandbox_doc_end(d[1]) == 0 &&
+	    f[1].nentries == 3 && !sandbox_doc_lost(d[1]),
+	    "queued: and parses there");
+	T_OK(d[0] != NULL && sandbox_doc_end(d[0]) == 0 && f[0].nentries == 2 &&
+	    e != NULL && sandbox_doc_end(e) == -1,
+	    "queued: the one ahead parses, the killer fails");
+	T_STR(e != NULL ? sandbox_doc_error(e) : NULL, want,
+	    "queued: blamed as such");
+	unsetenv("HEARTH_TEST_PARSER_ESCAPE");
+	for (i = 0; i < 2; i++) {
+		sandbox_doc_free(d[i]);
+		feed_release(&f[i]);
+	}
+	sandbox_doc_free(e);
+	feed_release(&fe);
 	sandbox_free(sb);
 	buf_release(&doc);
 }
@@ -542,6 +748,7 @@ main(int argc, char *argv[])
 	test_discover();
 	test_killed();
 	test_pipelined();
+	test_queued();
 	test_moved_killed();
 	return T_DONE();
 }
