@@ -43,6 +43,14 @@ static const struct {
 	{ IN("\xf0\x9f\x98" "A\xf0\x9f"), 0, FFFD "A" FFFD },
 	{ IN("\xe2\xe2\x82\xac"), 0, FFFD "\xe2\x82\xac" },
 	{ IN("\xc3\xa9\xa9"), 0, "\xc3\xa9" FFFD },
+	/* ASCII 8 bytes at a time, and what follows or breaks a word */
+	{ IN("abcdefgh"), 1, "abcdefgh" },
+	{ IN("abcdefgh\xff"), 0, "abcdefgh" FFFD },
+	{ IN("abcdefg\xff"), 0, "abcdefg" FFFD },
+	{ IN("abcdefghijklmno\xe2\x82"), 0, "abcdefghijklmno" FFFD },
+	{ IN("abcdefg\xc3\xa9hijklmnop"), 1, "abcdefg\xc3\xa9hijklmnop" },
+	{ IN("abc\xc3\xa9" "defghijklmnopq\x80rs"), 0,
+	    "abc\xc3\xa9" "defghijklmnopq" FFFD "rs" },
 };
 
 /* Input, the code point and length of utf8_decode() and utf8_next(). */
