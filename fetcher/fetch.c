@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <curl/curl.h>
 
@@ -24,6 +25,20 @@
 #include "log.h"
 #include "secret.h"
 #include "url.h"
+
+#if LIBCURL_VERSION_NUM >= 0x075700	/* 7.87: CURLOPT_CA_CACHE_TIMEOUT */
+/*
+ * Whether libcurl's CA bundle is there (fetch_global_init()): then each
+ * transfer leaves the CA directory unset.  libcurl parses the bundle
+ * once a run and keeps the store (CURLOPT_CA_CACHE_TIMEOUT) only when
+ * no directory is set, and builds such as Debian's set both: the
+ * bundle was parsed again for every connection, 30 ms of CPU each on
+ * the machine of bench/results-sandbox.md, three quarters of a pass
+ * over HTTPS whose feeds are on as many hosts.  The bundle holds every
+ * certificate the directory does.
+ */
+static int	ca_bundle_only;
+#endif
 
 #define FETCH_UA	"hearth/" HEARTH_VERSION \
 			" (+https://github.com/hearth-reader/hearth)"
@@ -910,6 +925,8 @@ xfer_setup(struct xfer *x)
 	SETOPT(CURLOPT_OPENSOCKETFUNCTION, on_opensocket);
 	SETOPT(CURLOPT_OPENSOCKETDATA, x);
 #if LIBCURL_VERSION_NUM >= 0x075700	/* 7.87 */
+	if (ca_bundle_only)
+		SETOPT(CURLOPT_CAPATH, NULL);
 	/*
 	 * A transfer that times out while its name resolves would else
 	 * wait for getaddrinfo() (5 s and more on a slow resolver) when it
@@ -1587,11 +1604,23 @@ int
 fetch_global_init(void)
 {
 	CURLcode	 rc;
+#if LIBCURL_VERSION_NUM >= 0x075700
+	CURL		*e;
+	char		*ca = NULL;
+#endif
 
 	if ((rc = curl_global_init(CURL_GLOBAL_DEFAULT)) != CURLE_OK) {
 		log_warnx("curl_global_init: %s", curl_easy_strerror(rc));
 		return -1;
 	}
+#if LIBCURL_VERSION_NUM >= 0x075700
+	if ((e = curl_easy_init()) != NULL) {
+		if (curl_easy_getinfo(e, CURLINFO_CAINFO, &ca) == CURLE_OK &&
+		    ca != NULL && access(ca, R_OK) == 0)
+			ca_bundle_only = 1;
+		curl_easy_cleanup(e);
+	}
+#endif
 	return 0;
 }
 
