@@ -3,6 +3,9 @@
 # sandbox.sh: what the parse sandbox costs a pass: hearth-fetch over
 # generated feeds served by a local nginx, over HTTP and HTTPS, with
 # fetch_sandbox = yes and = no in turn, paired; see bench/README.md.
+# Over HTTPS twice: every feed on one host (its connections reused),
+# and every feed on a host of its own (127.1.0.1 ...), as a real pass
+# meets them: a TLS handshake each.
 #
 # usage: sh bench/sandbox.sh [-n FEEDS] [-i ITEMS] [-r RUNS] [--no-tls]
 #                            [-o FILE] [-k] [-h]
@@ -95,9 +98,20 @@ N=$scratch/ngx
 ngx_new "$N" || exit 1
 echo "location /f/ { etag off; if_modified_since off; }" > "$N/server.conf"
 if [ "$tls" -eq 1 ]; then
+	# A host per feed: 127.1.0.1 to 127.1.0.N, loopback all.
+	[ "$nfeeds" -le 254 ] || die "-n: 254 feeds at most over HTTPS"
+	san=IP:127.0.0.1
+	listen=
+	i=0
+	while [ "$i" -lt "$nfeeds" ]; do
+		i=$((i + 1))
+		san="$san,IP:127.1.0.$i"
+		listen="$listen	listen 127.1.0.$i:@TPORT@ ssl;
+"
+	done
 	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 \
 	    -nodes -days 2 -subj /CN=127.0.0.1 \
-	    -addext subjectAltName=IP:127.0.0.1 -keyout "$N/key.pem" \
+	    -addext "subjectAltName=$san" -keyout "$N/key.pem" \
 	    -out "$N/cert.pem" >/dev/null 2>&1 || die "openssl req failed"
 	# The system's CAs and the bench's, as the fetcher will read them.
 	cat "$bundle" "$N/cert.pem" > "$N/bundle.pem" || exit 1
@@ -105,6 +119,7 @@ if [ "$tls" -eq 1 ]; then
 	cat > "$N/http.conf" <<EOF
 server {
 	listen 127.0.0.1:$tport ssl;
+$(printf '%s' "$listen" | sed "s/@TPORT@/$tport/")
 	server_name localhost;
 	ssl_certificate @DIR@/cert.pem;
 	ssl_certificate_key @DIR@/key.pem;
@@ -201,7 +216,9 @@ cases="http"
 if [ "$tls" -eq 1 ]; then
 	setup https-on "https://127.0.0.1:$tport" yes
 	setup https-off "https://127.0.0.1:$tport" no
-	cases="$cases https"
+	setup hosts-on "https://127.1.0.@I@:$tport" yes
+	setup hosts-off "https://127.1.0.@I@:$tport" no
+	cases="$cases https hosts"
 fi
 
 # pair CASE [ARG...]: one run with the sandbox and one without, in an
@@ -312,18 +329,20 @@ report() {
 
 \`sh bench/sandbox.sh -n $nfeeds -i $nitems -r $runs\`, $(($(date +%s) - started)) s, $(date -u '+%Y-%m-%d %H:%M') UTC; hearth $rev$dirty; $(nproc) CPUs, $cpu_model; load average $load when done.
 
-$nfeeds generated feeds of $nitems items ($(awk -v b="$farm_bytes" 'BEGIN { printf "%.1f MB", b / 1e6 }')) served by nginx on 127.0.0.1, always 200.  A pass is \`hearth-fetch --all\` (every feed fetched and parsed; the entries are stored already); the idle pass is \`hearth-fetch\` with no feed due.  CPU is user + system seconds of the process and of the parse child it reaps (wait4(2)); runs are paired, fetch_sandbox = yes and = no in turn, the order alternating.  Medians.
+$nfeeds generated feeds of $nitems items ($(awk -v b="$farm_bytes" 'BEGIN { printf "%.1f MB", b / 1e6 }')) served by nginx on 127.0.0.1 (in the row "HTTPS, N hosts", each feed on a host of its own, 127.1.0.1 to 127.1.0.N: a TLS handshake each, as in a real pass), always 200.  A pass is \`hearth-fetch --all\` (every feed fetched and parsed; the entries are stored already); the idle pass is \`hearth-fetch\` with no feed due.  CPU is user + system seconds of the process and of the parse child it reaps (wait4(2)); runs are paired, fetch_sandbox = yes and = no in turn, the order alternating.  Medians.
 
 | pass | pairs | CPU s, sandbox | CPU s, none | ratio | cost ms | ms/feed | share of a pass | context switches | wall s |
 |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|
 $(row "HTTP, $nfeeds feeds" "$scratch/http-on/times" "$scratch/http-off/times" "$nfeeds"
 [ "$tls" -eq 1 ] && row "HTTPS, $nfeeds feeds" "$scratch/https-on/times" "$scratch/https-off/times" "$nfeeds"
+[ "$tls" -eq 1 ] && row "HTTPS, $nfeeds hosts" "$scratch/hosts-on/times" "$scratch/hosts-off/times" "$nfeeds"
 row "idle (none due)" "$scratch/http-on/times.idle" "$scratch/http-off/times.idle" 0)
 
 What the sandbox adds to a feed, the run's fixed cost (the idle pass: the start, the database, the parse child's fork) set aside:
 
 $(perfeed http "HTTP"
-[ "$tls" -eq 1 ] && perfeed https "HTTPS")
+[ "$tls" -eq 1 ] && perfeed https "HTTPS, one host"
+[ "$tls" -eq 1 ] && perfeed hosts "HTTPS, a host per feed")
 EOF
 }
 

@@ -250,9 +250,10 @@ farm_many_name() {
 # farm_subscribe CTL CONF BASE COUNT: with hearthctl CTL, a new database
 # for the configuration CONF whose user bench (password
 # bench-password-1) is subscribed, through an OPML import, to the first
-# COUNT feeds of farm_many at BASE (.../f/feed0001.rss ...).  The OPML
-# file is kept beside CONF (feeds.opml); the commands' output in
-# farm-subscribe.log there.  Status 0, or 1 after the log is printed.
+# COUNT feeds of farm_many at BASE (.../f/feed0001.rss ...); @I@ in BASE
+# becomes the feed's number, 1 to COUNT (a host of its own: 127.1.0.@I@).
+# The OPML file is kept beside CONF (feeds.opml); the commands' output
+# in farm-subscribe.log there.  Status 0, or 1 after the log is printed.
 farm_subscribe() {
 	_fd=$(dirname "$2")
 	{
@@ -261,8 +262,12 @@ farm_subscribe() {
 		_i=1
 		while [ "$_i" -le "$4" ]; do
 			_n=$(farm_many_name "$_i")
+			_b=$3
+			case $_b in
+			*@I@*)	_b="${_b%%@I@*}$_i${_b#*@I@}" ;;
+			esac
 			echo "<outline type=\"rss\" text=\"${_n%.*}\"" \
-			    "xmlUrl=\"$3/f/$_n\"/>"
+			    "xmlUrl=\"$_b/f/$_n\"/>"
 			_i=$((_i + 1))
 		done
 		echo '</body></opml>'
