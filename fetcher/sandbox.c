@@ -1300,8 +1300,7 @@ static void
 doc_lost(struct sb_doc *d, int hung, const char *what)
 {
 	struct child	*c = d->c;
-	size_t		 i;
-	int		 st, left;
+	int		 st;
 
 	if (c == NULL)
 		return;
@@ -1331,12 +1330,8 @@ doc_lost(struct sb_doc *d, int hung, const char *what)
 	else
 		buf_printf(&d->err, "parser killed: it exited with status %d",
 		    WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	/* The pass logs each feed left for the next pass. */
 	log_warnx("%s", d->err.p != NULL ? d->err.p : "parser killed");
-	for (i = 0, left = c->ndocs - 1; i < c->nowed; i++)
-		left -= c->owed[i]->whole;
-	if (left > 0)
-		log_warnx("%d other documents it held are left for the next "
-		    "pass", left);
 	c->ndocs--;
 	child_gc(d->sb, c);
 }
@@ -1920,9 +1915,9 @@ doc_answer(struct sb_doc *d)
  * says how it ended.  A child owes OWED_MAX such answers at most, and
  * parses the next document while the answers to the ones before wait
  * to be read: it sleeps only when there is nothing left to parse.  A
- * document that went whole with its end (all but one of more than
- * PIECE_MAX bytes do) is held until answered, and starts again in a new
- * child if one ahead of it kills this one.
+ * document that went whole with its end (one of PIECE_MAX bytes or
+ * less) is held until answered, and starts again in a new child if one
+ * ahead of it kills this one.
  */
 int
 sandbox_doc_end_start(struct sb_doc *d)
@@ -2065,15 +2060,22 @@ sandbox_doc_free(struct sb_doc *d)
 	if (d == NULL)
 		return;
 	feed_parser_free(d->fp);
-	/* Its answer, or to abort it every answer owed, is read first. */
-	while (d->c != NULL && (owes(d->c, d) || (!d->c->dead &&
-	    d->opened && !d->ended && d->c->nowed > 0)))
+	/* Its answer, if owed, is read first: the stream stays in step. */
+	while (d->c != NULL && owes(d->c, d))
 		child_settle(d->c);
 	if ((c = d->c) != NULL) {
+		/*
+		 * T_ABORT has no answer.  Not sent, the child may have died
+		 * of a document whose answer it owes: reading them blames it.
+		 */
 		if (!c->dead && d->opened && !d->ended &&
 		    frame_send(c, T_ABORT, d->id, d->sb->wait_ms) != 0) {
-			kill(c->pid, SIGKILL);
-			child_reap(c, NULL);
+			while (!c->dead && c->nowed > 0)
+				child_settle(c);
+			if (!c->dead) {
+				kill(c->pid, SIGKILL);
+				child_reap(c, NULL);
+			}
 		}
 		c->ndocs--;
 		child_gc(d->sb, c);
