@@ -522,13 +522,13 @@ big_items(struct buf *b, int n, size_t size)
 	return b->p;
 }
 
-/* Whether process pid has exited (a zombie, not reaped yet): 5 s at most. */
+/* Whether process pid has exited (a zombie, not reaped yet): 20 s at most. */
 static int
 exited(long pid)
 {
 	int	 i;
 
-	for (i = 0; i < 500; i++) {
+	for (i = 0; i < 2000; i++) {
 		if (strncmp(proc_line(pid, "status", "State:"), "State:\tZ",
 		    8) == 0)
 			return 1;

@@ -28,6 +28,10 @@ if [ ! -f "$bundle" ]; then
 	notok "prerequisite: $bundle (Debian package ca-certificates)"
 	exit 1
 fi
+if ! unshare -m true 2>/dev/null; then
+	notok "prerequisite: unshare -m (a private mount namespace) works here"
+	exit 1
+fi
 fe_start
 
 # One nginx over TLS: hosts 1 to 4 with a certificate the bundle will
