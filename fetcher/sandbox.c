@@ -310,6 +310,24 @@ struct out {
 static void	child_settle(struct child *);
 
 /*
+ * Wait ms milliseconds at most for fd to be ready for events: 1 (also
+ * when a signal came: look again), 0 on time, -1 at an error.
+ */
+static int
+fd_wait(int fd, short events, int64_t ms)
+{
+	struct pollfd	 pfd;
+	int		 e;
+
+	pfd.fd = fd;
+	pfd.events = events;
+	if ((e = poll(&pfd, 1, ms > INT_MAX ? INT_MAX : (int)ms)) == -1 &&
+	    errno == EINTR)
+		return 1;
+	return e > 0 ? 1 : e;
+}
+
+/*
  * Frames o[0..n-1] of document id from the parent to its child c, in
  * one sendmsg(2), which cannot raise SIGPIPE.  It never waits on a full
  * socket while c owes answers: c may be waiting for the first of them
@@ -324,7 +342,6 @@ frames_send(struct child *c, uint32_t id, const struct out *o, size_t n,
 	struct frame	 h[OUT_MAX];
 	struct iovec	 iov[2 * OUT_MAX], *v = iov;
 	struct msghdr	 m;
-	struct pollfd	 pfd;
 	ssize_t		 w;
 	size_t		 i, k;
 	int		 e;
@@ -354,17 +371,8 @@ frames_send(struct child *c, uint32_t id, const struct out *o, size_t n,
 				child_settle(c);
 				if (c->dead)
 					return -1;
-				continue;
-			}
-			pfd.fd = c->fd;
-			pfd.events = POLLOUT;
-			if ((e = poll(&pfd, 1, ms > INT_MAX ? INT_MAX :
-			    (int)ms)) == -1 && errno == EINTR)
-				continue;
-			if (e == -1)
-				return -1;
-			if (e == 0)
-				return -2;
+			} else if ((e = fd_wait(c->fd, POLLOUT, ms)) != 1)
+				return e == 0 ? -2 : -1;
 			continue;
 		}
 		/* A short send: step over what went. */
@@ -430,7 +438,6 @@ static void	child_flush(void);
 static int
 read_all(struct rd *r, void *p, size_t n, int64_t ms)
 {
-	struct pollfd	 pfd;
 	char		*s = p, *to;
 	ssize_t		 got;
 	size_t		 k, want;
@@ -457,15 +464,8 @@ read_all(struct rd *r, void *p, size_t n, int64_t ms)
 			continue;
 		if (got == -1 && ms >= 0 && (errno == EAGAIN ||
 		    errno == EWOULDBLOCK)) {
-			pfd.fd = r->fd;
-			pfd.events = POLLIN;
-			if ((e = poll(&pfd, 1, ms > INT_MAX ? INT_MAX :
-			    (int)ms)) == -1 && errno == EINTR)
-				continue;
-			if (e == -1)
-				return -1;
-			if (e == 0)
-				return -2;
+			if ((e = fd_wait(r->fd, POLLIN, ms)) != 1)
+				return e == 0 ? -2 : -1;
 			continue;
 		}
 		if (got == -1)

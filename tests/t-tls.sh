@@ -74,12 +74,12 @@ fi
 
 # tls_pass [strace]: one hearth-fetch --all in a mount namespace whose
 # CA bundle trusts cert.pem, rc, T/out and T/err as pass(); with
-# strace, its openat(2) calls in T/trace (LeakSanitizer cannot run
+# strace, its openat(2) and stat(2) calls in T/trace (LeakSanitizer cannot run
 # under ptrace: leaks are looked for in the pass without).
 tls_pass() {
 	npass=$((npass + 1))
 	if [ "$1" = strace ]; then
-		set -- strace -f -qq -e trace=openat -o "$T/trace"
+		set -- strace -f -qq -e trace=openat,stat,newfstatat -o "$T/trace"
 		ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0
 	fi
 	ASAN_OPTIONS=$ASAN_OPTIONS timeout -s KILL 300 unshare -m sh -c \
